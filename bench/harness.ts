@@ -1,0 +1,69 @@
+/**
+ * The benchmark harness. Benchmarks measure wall-clock speed, so they (and only they) may read the clock.
+ * Each bench file under bench/ exports `benches: Bench[]`; `npm run bench` runs them all (or those whose
+ * name contains the filter given after `--`) and prints a table with the goal each must reach.
+ */
+import { performance } from 'node:perf_hooks';
+
+export interface BenchResult {
+  /** What was measured, e.g. "rugrats query". */
+  name: string;
+  /** The figure, in `unit`. */
+  value: number;
+  /** e.g. "ops/s", "segments/s", "ms", "MB/s", "frames/s", "ratio". */
+  unit: string;
+  /** The issue's goal, if any, and whether higher or lower is better. */
+  goal?: number;
+  better?: 'higher' | 'lower';
+  /** Free text: sizes, counts, peers. */
+  note?: string;
+}
+
+export interface Bench {
+  name: string;
+  run(): Promise<BenchResult[]> | BenchResult[];
+}
+
+/**
+ * Calls `fn(iterations)` with growing iteration counts until one call takes at least `minMs`, then runs
+ * `samples` more calls of that size and returns the median operations per second (`opsPerCall` operations
+ * per iteration).
+ */
+export function opsPerSecond(fn: (iterations: number) => void, opsPerIteration = 1, minMs = 200, samples = 5): number {
+  let n = 1;
+  for (;;) {
+    const t0 = performance.now();
+    fn(n);
+    const dt = performance.now() - t0;
+    if (dt >= minMs / 4 || n >= 1 << 30) break;
+    n *= dt < 1 ? 16 : 2;
+  }
+  const rates: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    const t0 = performance.now();
+    fn(n);
+    const dt = performance.now() - t0;
+    rates.push((n * opsPerIteration) / (dt / 1000));
+  }
+  rates.sort((a, b) => a - b);
+  return rates[rates.length >> 1]!;
+}
+
+/** Median wall time in milliseconds of `samples` calls of `fn` (after one warm-up call). */
+export function medianMs(fn: () => void, samples = 15): number {
+  fn();
+  const t: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t0 = performance.now();
+    fn();
+    t.push(performance.now() - t0);
+  }
+  t.sort((a, b) => a - b);
+  return t[t.length >> 1]!;
+}
+
+/** Keeps a value alive so the optimiser cannot drop the work that made it. */
+export let sink = 0;
+export function consume(v: number): void {
+  sink = (sink + (v | 0)) | 0;
+}
