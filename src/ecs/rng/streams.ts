@@ -1,0 +1,93 @@
+import seedrandom from 'seedrandom';
+
+/**
+ * Named seedrandom streams for everything that is not a game RNG: scenario generation, agent behaviour,
+ * test data. Each name gets its own ARC4 stream seeded from "<master>/<name>", so adding a stream never
+ * shifts another's numbers. Streams are created with `state: true`, so they can be saved and restored.
+ */
+
+export interface RandomStream {
+  /** A double in [0, 1). */
+  next(): number;
+  /** An integer in [0, n). */
+  int(n: number): number;
+  /** Numbers drawn so far. */
+  draws: number;
+}
+
+export interface RandomStreamsState {
+  master: string;
+  streams: { name: string; state: Arc4State; draws: number }[];
+}
+
+type Arc4State = seedrandom.State.Arc4;
+
+interface Entry {
+  rng: seedrandom.StatefulPRNG<Arc4State>;
+  stream: RandomStream;
+}
+
+export class RandomStreams {
+  readonly master: string;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(masterSeed: number | string) {
+    this.master = String(masterSeed);
+  }
+
+  get(name: string): RandomStream {
+    let e = this.entries.get(name);
+    if (!e) e = this.create(name, undefined, 0);
+    return e.stream;
+  }
+
+  /** Stream names in creation order (the order hashes and saves use). */
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  private create(name: string, state: Arc4State | undefined, draws: number): Entry {
+    const rng = state ? seedrandom('', { state }) : seedrandom(`${this.master}/${name}`, { state: true });
+    const stream: RandomStream = {
+      draws,
+      next() {
+        stream.draws++;
+        return rng.double();
+      },
+      int(n: number) {
+        if (!(n > 0)) throw new RangeError(`stream int(n) needs n > 0, got ${n}`);
+        stream.draws++;
+        // double() has 53 bits of randomness; floor(double × n) is exact for n < 2^31.
+        return Math.floor(rng.double() * n);
+      },
+    };
+    const e = { rng, stream };
+    this.entries.set(name, e);
+    return e;
+  }
+
+  save(): RandomStreamsState {
+    return {
+      master: this.master,
+      streams: [...this.entries].map(([name, e]) => ({ name, state: e.rng.state(), draws: e.stream.draws })),
+    };
+  }
+
+  restore(s: RandomStreamsState): void {
+    if (s.master !== this.master) throw new RangeError(`stream state is for master seed ${s.master}, not ${this.master}`);
+    this.entries.clear();
+    for (const st of s.streams) this.create(st.name, structuredClone(st.state), st.draws);
+  }
+
+  /** Folds every stream's state into `f` as 32-bit words, streams in creation order . */
+  forEachStateWord(f: (w: number) => void): void {
+    for (const [name, e] of this.entries) {
+      for (let i = 0; i < name.length; i++) f(name.charCodeAt(i));
+      const st = e.rng.state();
+      f(st.i);
+      f(st.j);
+      for (let k = 0; k < st.S.length; k++) f(st.S[k]!);
+      f(e.stream.draws);
+    }
+  }
+}
