@@ -1,0 +1,533 @@
+/**
+ * The game's single-precision maths library: newlib's fdlibm float routines (sinf, cosf, tanf, atanf,
+ * atan2f, fmodf, sqrtf and their kernels), evaluated with the EE FPU rules of ee-float.ts on u32 bit
+ * patterns, so results follow the game's to the bit.
+ *
+ * Each routine follows fdlibm's algorithm and constants: argument reduction by a three-part π/2
+ * (Cody–Waite) for |x| up to 2^7·π/2, then minimax polynomials on [−π/4, π/4] in Horner form. Every
+ * + − × / in the C source is one EE operation here, in the C expression's order (the EE truncates, so the
+ * grouping matters; which operand of a commutative add or mul comes first does not). Constants written
+ * as C expressions the compiler folds (`pi + tiny`) are the folded, round-to-nearest values.
+ *
+ * The library was built with `_FLT_LARGEST_EXPONENT_IS_NORMAL` and `_FLT_NO_DENORMALS`
+ * (../shared/seeds/piney-field.txt, "EE floating point"): no NaN/Inf branches, and "is zero" means
+ * exponent field 0.
+ *
+ * Documented in docs/formats/ee-float.md.
+ */
+import {
+  EE_HALF,
+  EE_MINUS_ONE,
+  EE_ONE,
+  eeAdd as add,
+  eeDiv as div,
+  eeFromInt as fromInt,
+  eeMul as mul,
+  eeSub as sub,
+  eeToInt as toInt,
+  eeToNumber,
+  sqrtfNewlib,
+} from './ee-float.js';
+
+const SIGN = 0x80000000;
+const ABS = 0x7fffffff;
+const FRAC = 0x007fffff;
+
+const neg = (x: number): number => (x ^ SIGN) >>> 0;
+/** `fabsf`: the sign bit cleared. */
+export const fabsf = (x: number): number => (x & ABS) >>> 0;
+/** fdlibm's FLT_UWORD_IS_ZERO under _FLT_NO_DENORMALS: the magnitude word has exponent 0. */
+const isZeroWord = (ix: number): boolean => ix < 0x00800000;
+
+// ---------------------------------------------------------------------------------------------------
+// Kernels: |x| ≤ π/4, y the low part of a reduced argument.
+
+/** __kernel_sinf coefficients S1..S6 (fdlibm k_sinf.c). */
+const KS1 = 0xbe2aaaab;
+const KS2 = 0x3c088889;
+const KS3 = 0xb9500d01;
+const KS4 = 0x3638ef1b;
+const KS5 = 0xb2d72f34;
+const KS6 = 0x2f2ec9d3;
+
+/** `__kernel_sinf(x, y, iy)`: sin(x + y); `iy` = 0 when y is known to be zero. */
+export function kernelSinf(x: number, y: number, iy: number): number {
+  const ix = x & ABS;
+  if (ix < 0x32000000 && toInt(x) === 0) return x >>> 0; // |x| < 2^-27
+  const z = mul(x, x);
+  const v = mul(z, x);
+  const r = add(KS2, mul(z, add(KS3, mul(z, add(KS4, mul(z, add(KS5, mul(z, KS6))))))));
+  if (iy === 0) return add(x, mul(v, add(KS1, mul(z, r))));
+  // x − ((z·(½y − v·r) − y) − v·S1)
+  return sub(x, sub(sub(mul(z, sub(mul(EE_HALF, y), mul(v, r))), y), mul(v, KS1)));
+}
+
+/** __kernel_cosf coefficients C1..C6 (fdlibm k_cosf.c). */
+const KC1 = 0x3d2aaaab;
+const KC2 = 0xbab60b61;
+const KC3 = 0x37d00d01;
+const KC4 = 0xb493f27c;
+const KC5 = 0x310f74f6;
+const KC6 = 0xad47d74e;
+/** 0.28125, the fixed qx above |x| = 0.78125. */
+const COS_QX_CAP = 0x3e900000;
+
+/** `__kernel_cosf(x, y)`: cos(x + y). */
+export function kernelCosf(x: number, y: number): number {
+  const ix = x & ABS;
+  if (ix < 0x32000000 && toInt(x) === 0) return EE_ONE;
+  const z = mul(x, x);
+  const r = mul(z, add(KC1, mul(z, add(KC2, mul(z, add(KC3, mul(z, add(KC4, mul(z, add(KC5, mul(z, KC6)))))))))));
+  if (ix < 0x3e99999a) {
+    // |x| < 0.3: 1 − (½z − (z·r − x·y))
+    return sub(EE_ONE, sub(mul(EE_HALF, z), sub(mul(z, r), mul(x, y))));
+  }
+  // qx = x/4 (exponent − 2) or 0.28125, split off so 1 − qx is exact
+  const qx = ix > 0x3f480000 ? COS_QX_CAP : ix - 0x01000000;
+  const hz = sub(mul(EE_HALF, z), qx);
+  const a = sub(EE_ONE, qx);
+  return sub(a, sub(hz, sub(mul(z, r), mul(x, y))));
+}
+
+/** __kernel_tanf coefficients T0..T12 (fdlibm k_tanf.c). */
+const KT = [
+  0x3eaaaaab, 0x3e088889, 0x3d5d0dd1, 0x3cb327a4, 0x3c11371f, 0x3b6b6916, 0x3abede48, 0x3a1a26c8, 0x398137b9,
+  0x38a3f445, 0x3895c07a, 0xb79bae5f, 0x37d95384,
+] as const;
+const PIO4 = 0x3f490fda;
+const PIO4_LO = 0x33222168;
+
+/** `__kernel_tanf(x, y, iy)`: tan(x + y) for iy = 1, −1/tan(x + y) for iy = −1. */
+export function kernelTanf(x: number, y: number, iy: number): number {
+  const hx = x | 0;
+  const ix = x & ABS;
+  if (ix < 0x31800000 && toInt(x) === 0) {
+    // |x| < 2^-28
+    if ((ix | (iy + 1)) === 0) return div(EE_ONE, fabsf(x));
+    return iy === 1 ? x >>> 0 : div(EE_MINUS_ONE, x);
+  }
+  const big = ix >= 0x3f2ca140; // |x| ≥ 0.6744: use tan(π/4 − x)
+  if (big) {
+    if (hx < 0) {
+      x = neg(x);
+      y = neg(y);
+    }
+    x = add(sub(PIO4, x), sub(PIO4_LO, y));
+    y = 0;
+  }
+  const z = mul(x, x);
+  const w = mul(z, z);
+  // odd-index and even-index coefficients as two Horner chains in w = x^4
+  const r0 = add(KT[1], mul(w, add(KT[3], mul(w, add(KT[5], mul(w, add(KT[7], mul(w, add(KT[9], mul(w, KT[11]))))))))));
+  const v = mul(z, add(KT[2], mul(w, add(KT[4], mul(w, add(KT[6], mul(w, add(KT[8], mul(w, add(KT[10], mul(w, KT[12])))))))))));
+  const s = mul(z, x);
+  let r = add(y, mul(z, add(mul(s, add(r0, v)), y)));
+  r = add(r, mul(KT[0], s));
+  const wsum = add(x, r);
+  if (big) {
+    const fv = fromInt(iy);
+    const sign = fromInt(1 - ((hx >> 30) & 2));
+    // sign·(v − 2·(x − (w²/(w + v) − r)))
+    const q = sub(x, sub(div(mul(wsum, wsum), add(wsum, fv)), r));
+    return mul(sign, sub(fv, add(q, q)));
+  }
+  if (iy === 1) return wsum;
+  // −1/(x + r) computed with the high parts split off
+  const zh = (wsum & 0xfffff000) >>> 0;
+  const vv = sub(r, sub(zh, x));
+  const a = div(EE_MINUS_ONE, wsum);
+  const t = (a & 0xfffff000) >>> 0;
+  const ss = add(EE_ONE, mul(t, zh));
+  return add(t, mul(a, add(ss, mul(t, vv))));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Argument reduction
+
+/** The result of a reduction: x = n·π/2 + (y0 + y1). Module scratch so the reduction allocates nothing. */
+export const reduced = { n: 0, y0: 0, y1: 0 };
+
+const INV_PIO2 = 0x3f22f984;
+const PIO2_1 = 0x3fc90f80; // first 17 bits of π/2
+const PIO2_1T = 0x37354443; // π/2 − PIO2_1
+const PIO2_2 = 0x3735_4400; // second 17 bits
+const PIO2_2T = 0x2e85a308; // π/2 − (PIO2_1 + PIO2_2)
+const PIO2_3 = 0x2e85a300; // third 17 bits
+const PIO2_3T = 0x248d3132; // π/2 − (PIO2_1 + PIO2_2 + PIO2_3)
+
+/**
+ * npio2_hw[n−1]: the high 24 bits (low byte cleared) of the float nearest n·π/2, n = 1..32. An argument
+ * sharing them may cancel badly, so it takes the longer reduction.
+ */
+export const NPIO2_HW = [
+  0x3fc90f00, 0x40490f00, 0x4096cb00, 0x40c90f00, 0x40fb5300, 0x4116cb00, 0x412fed00, 0x41490f00, 0x41623100,
+  0x417b5300, 0x418a3a00, 0x4196cb00, 0x41a35c00, 0x41afed00, 0x41bc7e00, 0x41c90f00, 0x41d5a000, 0x41e23100,
+  0x41eec200, 0x41fb5300, 0x4203f200, 0x420a3a00, 0x42108300, 0x4216cb00, 0x421d1400, 0x42235c00, 0x4229a500,
+  0x422fed00, 0x42363600, 0x423c7e00, 0x4242c700, 0x42490f00,
+] as const;
+
+/**
+ * `__ieee754_rem_pio2f(x)`: reduces x into `reduced` and returns n. |x| ≤ π/4: n = 0, y0 = x.
+ * |x| < 3π/4: one step of π/2 (two parts, or three when x is near π/2). |x| ≤ 2^7·π/2: the medium
+ * reduction with up to three parts. Larger |x| goes to `reduceLargeArgument`.
+ */
+export function remPio2f(x: number): number {
+  x >>>= 0;
+  const hx = x | 0;
+  const ix = x & ABS;
+  if (ix <= 0x3f490fd8) return setReduced(0, x, 0);
+  if (ix < 0x4016cbe4) {
+    // |x| < 3π/4: subtract (or add) π/2 once
+    const nearPio2 = (ix & 0xfffffff0) === 0x3fc90fd0; // 24+ bits of x match π/2: use the 3-part constant
+    if (hx > 0) {
+      let z = sub(x, PIO2_1);
+      if (!nearPio2) {
+        const y0 = sub(z, PIO2_1T);
+        return setReduced(1, y0, sub(sub(z, y0), PIO2_1T));
+      }
+      z = sub(z, PIO2_2);
+      const y0 = sub(z, PIO2_2T);
+      return setReduced(1, y0, sub(sub(z, y0), PIO2_2T));
+    }
+    let z = add(x, PIO2_1);
+    if (!nearPio2) {
+      const y0 = add(z, PIO2_1T);
+      return setReduced(-1, y0, add(sub(z, y0), PIO2_1T));
+    }
+    z = add(z, PIO2_2);
+    const y0 = add(z, PIO2_2T);
+    return setReduced(-1, y0, add(sub(z, y0), PIO2_2T));
+  }
+  if (ix <= 0x43490f80) {
+    // medium: n = (int)(|x|·2/π + ½)
+    const t = fabsf(x);
+    const n = toInt(add(mul(t, INV_PIO2), EE_HALF));
+    const fn = fromInt(n);
+    let r = sub(t, mul(fn, PIO2_1));
+    let w = mul(fn, PIO2_1T); // first round good to 40 bits
+    let y0: number;
+    if (n < 32 && (ix & 0xffffff00) !== NPIO2_HW[n - 1]) {
+      y0 = sub(r, w); // no cancellation possible
+    } else {
+      const j = ix >>> 23;
+      y0 = sub(r, w);
+      if (j - ((y0 >>> 23) & 0xff) > 8) {
+        // second iteration: the next 17 bits of π/2
+        let tt = r;
+        w = mul(fn, PIO2_2);
+        r = sub(tt, w);
+        w = sub(mul(fn, PIO2_2T), sub(sub(tt, r), w));
+        y0 = sub(r, w);
+        if (j - ((y0 >>> 23) & 0xff) > 25) {
+          // third iteration
+          tt = r;
+          w = mul(fn, PIO2_3);
+          r = sub(tt, w);
+          w = sub(mul(fn, PIO2_3T), sub(sub(tt, r), w));
+          y0 = sub(r, w);
+        }
+      }
+    }
+    const y1 = sub(sub(r, y0), w);
+    return hx < 0 ? setReduced(-n, neg(y0), neg(y1)) : setReduced(n, y0, y1);
+  }
+  return reduceLargeArgument(x);
+}
+
+function setReduced(n: number, y0: number, y1: number): number {
+  reduced.n = n;
+  reduced.y0 = y0 >>> 0;
+  reduced.y1 = y1 >>> 0;
+  return n;
+}
+
+/**
+ * 2/π in 24-bit chunks: 2/π = Σ TWO_OVER_PI_24[k] · 2^(−24(k+1)). 240 bits cover any EE exponent
+ * (|x| < 2^129: the integer part needs the first ~130 bits, and ~90 more give the fraction's precision).
+ */
+const TWO_OVER_PI_24 = [
+  0xa2f983, 0x6e4e44, 0x1529fc, 0x2757d1, 0xf534dd, 0xc0db62, 0x95993c, 0x439041, 0xfe5163, 0xabdebb, 0xc561b7,
+  0x246e3a, 0x424dd2, 0xe00649, 0x2eea09, 0xd1921c, 0xfe1deb, 0x1cb129, 0xa73ee8, 0x8235f5,
+] as const;
+/** π/2 as a double-double (hi + lo). */
+const PIO2_HI = 1.5707963267948966;
+const PIO2_LO = 6.123233995736766e-17;
+
+/**
+ * Reduction beyond 2^7·π/2, which the field and ambient code never reach. fdlibm would take the
+ * Payne–Hanek `__kernel_rem_pio2f`; this port does the same mathematics exactly in integer chunks instead
+ * (x·2/π with the bits of 2/π that matter, then the fraction times π/2 in double-double), and rounds y0/y1 to
+ * the EE grid. The result is accurate and deterministic but may differ from the game's in the last bit
+ * (LARGE_ARGUMENT_NOT_BIT_EXACT in docs/formats/ee-float.md).
+ */
+function reduceLargeArgument(x: number): number {
+  const hx = x | 0;
+  const e = ((x >>> 23) & 0xff) - 150; // x = m·2^e, e ≥ −16 here
+  const m = (x & FRAC) | 0x800000;
+  // x·2/π = m·2^e·Σ c_k 2^(−24(k+1)). Chunks with 24(k+1) ≤ e − 2 contribute multiples of 4: skip them.
+  let k0 = Math.floor((e - 2) / 24); // first chunk that matters is k0 (0-based), possibly negative
+  if (k0 < 0) k0 = 0;
+  // Accumulate m·c_k·2^(e − 24(k+1)) for k = k0..k0+5 as a 4-periodic integer part plus a fraction.
+  let intPart = 0; // the integer part of x·2/π, mod 4
+  let frac = 0; // its fraction as frac + fracLo (TwoSum keeps the rounding errors in fracLo)
+  let fracLo = 0;
+  for (let k = k0; k < k0 + 6 && k < TWO_OVER_PI_24.length; k++) {
+    const p = m * TWO_OVER_PI_24[k]!; // < 2^48, exact
+    const shift = e - 24 * (k + 1); // p·2^shift
+    // split p·2^shift into integer (mod 4) and fractional parts exactly
+    const scaled = p * pow2(shift); // exact (power-of-two scale)
+    const whole = Math.floor(scaled);
+    intPart = (intPart + (whole % 4)) % 4;
+    const f = scaled - whole; // exact: subtraction of the integer part
+    // two-sum into (frac, fracLo)
+    const s = frac + f;
+    const bv = s - frac;
+    fracLo += frac - (s - bv) + (f - bv);
+    frac = s;
+  }
+  // frac ∈ [0, 6): move its integer part into intPart, then settle the tail's sign
+  const carry = Math.floor(frac);
+  frac -= carry; // exact
+  intPart = (intPart + carry) % 4;
+  if (frac + fracLo < 0) {
+    frac += 1;
+    intPart = (intPart + 3) % 4;
+  } else if (frac + fracLo >= 1) {
+    frac -= 1;
+    intPart = (intPart + 1) % 4;
+  }
+  // round the quotient to the nearest integer n; the remainder fraction is then in [−½, ½)
+  let n = intPart;
+  if (frac + fracLo >= 0.5) {
+    n = (n + 1) % 4;
+    frac -= 1; // exact
+  }
+  const total = frac + fracLo;
+  // remainder r = (frac + fracLo)·π/2, in double-double
+  const head = total;
+  const tail = frac - head + fracLo;
+  const r = head * PIO2_HI + (tail * PIO2_HI + head * PIO2_LO);
+  const y0 = roundToEE(r);
+  const y1 = roundToEE(r - eeToNumber(y0));
+  return hx < 0 ? setReduced(-n, neg(y0), neg(y1)) : setReduced(n, y0, y1);
+}
+
+/** 2^k for integer k in the double range, by repeated halving/doubling (exact). */
+function pow2(k: number): number {
+  let v = 1;
+  if (k >= 0) for (let i = 0; i < k; i++) v *= 2;
+  else for (let i = 0; i < -k; i++) v /= 2;
+  return v;
+}
+
+/** A double rounded to the nearest EE value (used only by the large-argument reduction). */
+function roundToEE(v: number): number {
+  const f = Math.fround(v);
+  if (f === 0) return 0;
+  const view = roundView;
+  view.setFloat32(0, f);
+  const bits = view.getUint32(0);
+  return (bits & 0x7f800000) === 0 ? (bits & SIGN) >>> 0 : bits;
+}
+const roundView = new DataView(new ArrayBuffer(4));
+
+// ---------------------------------------------------------------------------------------------------
+// Public routines
+
+/** `sinf` */
+export function sinf(x: number): number {
+  if ((x & ABS) <= 0x3f490fd8) return kernelSinf(x, 0, 0);
+  const n = remPio2f(x);
+  const { y0, y1 } = reduced;
+  switch (n & 3) {
+    case 0:
+      return kernelSinf(y0, y1, 1);
+    case 1:
+      return kernelCosf(y0, y1);
+    case 2:
+      return neg(kernelSinf(y0, y1, 1));
+    default:
+      return neg(kernelCosf(y0, y1));
+  }
+}
+
+/** `cosf` */
+export function cosf(x: number): number {
+  if ((x & ABS) <= 0x3f490fd8) return kernelCosf(x, 0);
+  const n = remPio2f(x);
+  const { y0, y1 } = reduced;
+  switch (n & 3) {
+    case 0:
+      return kernelCosf(y0, y1);
+    case 1:
+      return neg(kernelSinf(y0, y1, 1));
+    case 2:
+      return neg(kernelCosf(y0, y1));
+    default:
+      return kernelSinf(y0, y1, 1);
+  }
+}
+
+/** `tanf` */
+export function tanf(x: number): number {
+  if ((x & ABS) <= 0x3f490fda) return kernelTanf(x, 0, 1);
+  const n = remPio2f(x);
+  return kernelTanf(reduced.y0, reduced.y1, 1 - ((n & 1) << 1));
+}
+
+/** atan of 0.5, 1, 1.5 and ∞ as hi + lo (fdlibm s_atanf.c). */
+const ATAN_HI = [0x3eed6338, 0x3f490fda, 0x3f7b985e, 0x3fc90fda] as const;
+const ATAN_LO = [0x31ac3769, 0x33222168, 0x33140fb4, 0x33a22168] as const;
+/** atanf's polynomial coefficients aT[0..10]. */
+const AT = [
+  0x3eaaaaab, 0xbe4ccccd, 0x3e124925, 0xbde38e38, 0x3dba2e6e, 0xbd9d8795, 0x3d886b35, 0xbd6ef16b, 0x3d4bda59,
+  0xbd15a221, 0x3c8569d7,
+] as const;
+const ONE_POINT_FIVE = 0x3fc00000;
+const TWO = 0x40000000;
+/** `huge` = 1e30: `huge + x > one` is fdlibm's inexact-raising test, always true. */
+const HUGE = 0x7149f2ca;
+
+/** `atanf` */
+export function atanf(x: number): number {
+  x >>>= 0;
+  const hx = x | 0;
+  const ix = x & ABS;
+  if (ix >= 0x50800000) {
+    // |x| ≥ 2^34: ±(π/2)
+    return hx > 0 ? add(ATAN_HI[3], ATAN_LO[3]) : sub(neg(ATAN_HI[3]), ATAN_LO[3]);
+  }
+  let id: number;
+  if (ix < 0x3ee00000) {
+    // |x| < 7/16
+    if (ix < 0x31000000 && lessThan(EE_ONE, add(HUGE, x))) return x; // |x| < 2^-29
+    id = -1;
+  } else {
+    x = fabsf(x);
+    if (ix < 0x3f980000) {
+      if (ix < 0x3f300000) {
+        // 7/16 ≤ |x| < 11/16: (2x − 1)/(2 + x)
+        id = 0;
+        x = div(sub(mul(TWO, x), EE_ONE), add(TWO, x));
+      } else {
+        // 11/16 ≤ |x| < 19/16: (x − 1)/(x + 1)
+        id = 1;
+        x = div(sub(x, EE_ONE), add(x, EE_ONE));
+      }
+    } else if (ix < 0x401c0000) {
+      // |x| < 39/16: (x − 1.5)/(1 + 1.5x)
+      id = 2;
+      x = div(sub(x, ONE_POINT_FIVE), add(EE_ONE, mul(ONE_POINT_FIVE, x)));
+    } else {
+      // |x| < 2^34: −1/x
+      id = 3;
+      x = div(EE_MINUS_ONE, x);
+    }
+  }
+  const z = mul(x, x);
+  const w = mul(z, z);
+  // the sum of aT[i]·z^(i+1) split into odd and even polynomials in w
+  const s1 = mul(z, add(AT[0], mul(w, add(AT[2], mul(w, add(AT[4], mul(w, add(AT[6], mul(w, add(AT[8], mul(w, AT[10]))))))))))); // prettier-ignore
+  const s2 = mul(w, add(AT[1], mul(w, add(AT[3], mul(w, add(AT[5], mul(w, add(AT[7], mul(w, AT[9])))))))));
+  if (id < 0) return sub(x, mul(x, add(s1, s2)));
+  const r = sub(ATAN_HI[id]!, sub(sub(mul(x, add(s1, s2)), ATAN_LO[id]!), x));
+  return hx < 0 ? neg(r) : r;
+}
+
+const lessThan = (a: number, b: number): boolean => eeToNumber(a) < eeToNumber(b);
+
+/** π as atan2f's `pi` (0x40490fda: the float just below π); `pi + tiny` folds to it. */
+const ATAN2_PI = 0x40490fda;
+/** π/2 (0x3fc90fdb); `pi_o_2 + tiny` folds to it. */
+const ATAN2_PI_O_2 = 0x3fc90fdb;
+/** pi_lo = π − ATAN2_PI, about 1.5e-7. */
+const ATAN2_PI_LO = 0x34222168;
+/** `pi_o_2 + 0.5·pi_lo`, folded by the compiler with round-to-nearest. */
+const ATAN2_PI_O_2_PLUS = 0x3fc90fdc;
+
+/** `atan2f(y, x)` (`__ieee754_atan2f`): the angle of the point (x, y), y first as in C. */
+export function atan2f(y: number, x: number): number {
+  x >>>= 0;
+  y >>>= 0;
+  const hx = x | 0;
+  const hy = y | 0;
+  const ix = x & ABS;
+  const iy = y & ABS;
+  if (x === EE_ONE) return atanf(y);
+  const m = ((hy >>> 31) & 1) | ((hx >> 30) & 2); // 2·sign(x) + sign(y)
+  if (isZeroWord(iy)) {
+    if (m <= 1) return y; // atan2(±0, +x) = ±0, bits kept
+    return m === 2 ? ATAN2_PI : neg(ATAN2_PI);
+  }
+  if (isZeroWord(ix)) return hy < 0 ? neg(ATAN2_PI_O_2) : ATAN2_PI_O_2;
+  const k = (iy - ix) >> 23;
+  let z: number;
+  if (k > 60) z = ATAN2_PI_O_2_PLUS; // |y/x| > 2^60
+  else if (hx < 0 && k < -60) z = 0; // |y|/x < −2^60
+  else z = atanf(fabsf(div(y, x)));
+  switch (m) {
+    case 0:
+      return z;
+    case 1:
+      return neg(z);
+    case 2:
+      return sub(ATAN2_PI, sub(z, ATAN2_PI_LO));
+    default:
+      return sub(sub(z, ATAN2_PI_LO), ATAN2_PI);
+  }
+}
+
+/**
+ * `fmodf(x, y)` (`__ieee754_fmodf`): x − n·y with the sign of x and magnitude below |y|, exact, by integer
+ * shift-and-subtract on the significands. y with exponent 0 gives (x·y)/(x·y) under the EE rules.
+ */
+export function fmodf(x: number, y: number): number {
+  x >>>= 0;
+  y >>>= 0;
+  const sx = (x & SIGN) >>> 0;
+  let hx = x & ABS;
+  let hy = y & ABS;
+  if (hy <= FRAC) {
+    const p = mul(x, y);
+    return div(p, p);
+  }
+  if (hx < hy) return x; // |x| < |y| (an exponent-0 x included): x unchanged
+  if (hx === hy) return sx; // |x| = |y|: a zero with x's sign
+  // both are normal here (hx > hy ≥ 2^23)
+  const ix = (hx >>> 23) - 127;
+  let iy = (hy >>> 23) - 127;
+  hx = (hx & FRAC) | 0x800000;
+  hy = (hy & FRAC) | 0x800000;
+  // long division: shift the dividend's significand left once per exponent step, subtracting y's
+  for (let n = ix - iy; n > 0; n--) {
+    const d = hx - hy;
+    if (d < 0) hx += hx;
+    else if (d === 0) return sx;
+    else hx = d + d;
+  }
+  const d = hx - hy;
+  if (d >= 0) hx = d;
+  if (hx === 0) return sx;
+  while (hx < 0x800000) {
+    hx += hx;
+    iy -= 1;
+  }
+  // iy ≥ −126 always (the remainder is at least y's lowest bit), so the result is normal
+  return (sx | (hx - 0x800000) | ((iy + 127) << 23)) >>> 0;
+}
+
+/** `sqrtf`: newlib's bit-by-bit root, rounded to nearest (see ee-float.ts). */
+export const sqrtf = sqrtfNewlib;
+
+/**
+ * `(float)sqrt((double)x)` through newlib's double `sqrt` and the soft-float conversions, as the first two
+ * volumes compute ground distances. The root of a float is never within a double ulp of a float midpoint,
+ * so rounding to double and then to float equals rounding once: for a positive non-zero x this equals
+ * `sqrtf(x)`. Exponent-0 input → +0 (sqrt of a zero); negative → +FMAX (the EE image of the NaN), a
+ * convention that the callers (sums of squares) never reach.
+ */
+export function sqrtViaDouble(x: number): number {
+  if ((x & 0x7f800000) === 0) return 0;
+  if (x & SIGN) return ABS;
+  return sqrtfNewlib(x);
+}
