@@ -1,0 +1,46 @@
+/**
+ * Deterministic sine and cosine of integer angles (1/65536 turn, see ANGLE_UNITS_PER_TURN), from a table
+ * built at load time with + − × ÷ only (which IEEE 754 rounds the same everywhere), never Math.sin/cos,
+ * whose results differ between engines.
+ */
+import { ANGLE_UNITS_PER_TURN } from './components.js';
+
+const QUARTER = ANGLE_UNITS_PER_TURN / 4;
+
+/** sin of quarter-turn angles 0..16384 (index = angle units). */
+const QUARTER_SINE = (() => {
+  const t = new Float64Array(QUARTER + 1);
+  const step = (2 * 3.141592653589793) / ANGLE_UNITS_PER_TURN;
+  for (let a = 0; a <= QUARTER; a++) {
+    // Taylor series to x^31: for x ≤ π/2 the next term is below 1e-30, far under a double's last bit.
+    const x = a * step;
+    const x2 = x * x;
+    let term = x;
+    let sum = x;
+    for (let k = 1; k <= 15; k++) {
+      term = (-term * x2) / ((2 * k) * (2 * k + 1));
+      sum += term;
+    }
+    t[a] = sum;
+  }
+  t[0] = 0;
+  t[QUARTER] = 1;
+  return t;
+})();
+
+/** Wraps any integer angle to 0..65535. */
+export function wrapAngle(a: number): number {
+  return a & (ANGLE_UNITS_PER_TURN - 1);
+}
+
+export function sinAngle(angle: number): number {
+  const a = angle & (ANGLE_UNITS_PER_TURN - 1);
+  if (a <= QUARTER) return QUARTER_SINE[a]!;
+  if (a <= 2 * QUARTER) return QUARTER_SINE[2 * QUARTER - a]!;
+  if (a <= 3 * QUARTER) return -QUARTER_SINE[a - 2 * QUARTER]!;
+  return -QUARTER_SINE[4 * QUARTER - a]!;
+}
+
+export function cosAngle(angle: number): number {
+  return sinAngle(angle + QUARTER);
+}

@@ -1,0 +1,290 @@
+/**
+ * The simulation's entity world: a bitecs 0.4 world over the project's own component arrays
+ * (src/ecs/components.ts), with deterministic entity creation and removal and an exact save/restore.
+ *
+ * bitecs facts this relies on (0.4.0, see ../shared/reference/ecosystem.md §2):
+ * - Ids start at 1 and removed ids are recycled in the order the entity index keeps them (swap-remove), so
+ *   the same sequence of spawns and despawns gives the same ids. No `withVersioning` (broken in 0.4.0).
+ * - A query's entity list is a live array whose order follows the history of adds and removes; removals are
+ *   committed when the query is next read. `entities()` commits first, so a system sees a settled list.
+ * - Save/restore reproduces the entity index (including the recycle order of dead ids) and the order of every
+ *   query defined through `defineQuery`, so a restored world iterates and allocates ids exactly as the
+ *   original would have. Queries made with bitecs `query()` directly are not covered: define them here.
+ */
+import {
+  addComponent,
+  addEntity,
+  commitRemovals,
+  createEntityIndex,
+  createWorld,
+  registerComponent,
+  registerQuery,
+  removeComponent,
+  removeEntity,
+  type Query,
+  type World,
+} from 'bitecs';
+import type { Hash64 } from './state-hash.js';
+import { createComponents, type ComponentStore, type Components, type FieldArray } from './components.js';
+
+/** bitecs 0.4 does not export the index type by name; it is a plain object with public fields. */
+type EntityIndex = ReturnType<typeof createEntityIndex>;
+
+/** A query defined on the world; `entities(q)` gives its live, committed entity list. */
+export interface EcsQuery {
+  readonly name: string;
+  readonly terms: readonly ComponentStore[];
+  /** The bitecs query (replaced on restore; read it through `EcsWorld.entities`). */
+  query: Query;
+}
+
+/** Thrown when an entity cannot be created because the fixed capacity is used up. */
+export class CapacityError extends Error {
+  override readonly name = 'CapacityError';
+}
+
+/** Everything needed to rebuild the entity world exactly (plain data, encodable by value-codec). */
+export interface EcsWorldState {
+  capacity: number;
+  maxId: number;
+  aliveCount: number;
+  /** The entity index's dense array: live ids first (in index order), then dead ids in recycle order. */
+  dense: Uint32Array;
+  /** Membership bitmask per id 0..maxId (0 for dead ids). */
+  membership: Uint32Array;
+  /** Entity order of each defined query, in definition order. */
+  queries: { name: string; entities: Uint32Array }[];
+  /** Each component's fields, ids 0..maxId, in component and field order. */
+  fields: { component: string; field: string; values: FieldArray }[];
+}
+
+export class EcsWorld {
+  readonly components: Components;
+  readonly capacity: number;
+  world: World;
+  private index: EntityIndex;
+  /** The project's own record of which components each id has (bit = ComponentStore.bit). */
+  readonly membership: Uint32Array;
+  /** 1 for live ids. */
+  readonly alive: Uint8Array;
+  private readonly queryList: EcsQuery[] = [];
+
+  constructor(capacity = 4096) {
+    this.components = createComponents(capacity);
+    this.capacity = capacity;
+    this.membership = new Uint32Array(capacity);
+    this.alive = new Uint8Array(capacity);
+    this.index = createEntityIndex();
+    this.world = this.freshWorld(this.index);
+  }
+
+  private freshWorld(index: EntityIndex): World {
+    const world = createWorld(index);
+    // Registration order fixes bitecs' internal bit per component; do it once, in the stores' order.
+    for (const c of this.components.all) registerComponent(world, c);
+    return world;
+  }
+
+  /** Largest id handed out so far (ids are 1..maxId). */
+  get maxId(): number {
+    return this.index.maxId;
+  }
+  get aliveCount(): number {
+    return this.index.aliveCount;
+  }
+
+  /** Defines a query over the given components. Define queries when a system is created, not per frame. */
+  defineQuery(name: string, terms: readonly ComponentStore[]): EcsQuery {
+    if (this.queryList.some((q) => q.name === name)) throw new Error(`query ${JSON.stringify(name)} is already defined`);
+    const q: EcsQuery = { name, terms, query: registerQuery(this.world, [...terms]) };
+    this.queryList.push(q);
+    return q;
+  }
+
+  /** The query's entities, removals committed. A live array: copy it before spawning into the same query. */
+  entities(q: EcsQuery): readonly number[] {
+    commitRemovals(this.world);
+    return q.query.dense as number[];
+  }
+
+  /** Creates an entity with the given components, all their fields zeroed. Throws CapacityError when full. */
+  spawn(components: readonly ComponentStore[]): number {
+    const idx = this.index;
+    if (idx.aliveCount === idx.dense.length && idx.maxId + 1 >= this.capacity) {
+      throw new CapacityError(`entity capacity ${this.capacity} is used up`);
+    }
+    const id = addEntity(this.world);
+    this.alive[id] = 1;
+    this.membership[id] = 0;
+    // A recycled id must not inherit the fields of its previous owner.
+    for (const c of this.components.all) for (const f of c.fieldNames) c.fields[f]![id] = 0;
+    for (const c of components) this.add(id, c);
+    return id;
+  }
+
+  despawn(id: number): void {
+    if (!this.isAlive(id)) return;
+    removeEntity(this.world, id);
+    this.alive[id] = 0;
+    this.membership[id] = 0;
+  }
+
+  add(id: number, c: ComponentStore): void {
+    if (!this.isAlive(id)) throw new Error(`entity ${id} is not alive`);
+    if (this.membership[id]! & (1 << c.bit)) return;
+    addComponent(this.world, id, c);
+    this.membership[id] = (this.membership[id]! | (1 << c.bit)) >>> 0;
+  }
+
+  remove(id: number, c: ComponentStore): void {
+    if (!this.isAlive(id) || !(this.membership[id]! & (1 << c.bit))) return;
+    removeComponent(this.world, id, c);
+    this.membership[id] = (this.membership[id]! & ~(1 << c.bit)) >>> 0;
+  }
+
+  has(id: number, c: ComponentStore): boolean {
+    return this.isAlive(id) && (this.membership[id]! & (1 << c.bit)) !== 0;
+  }
+
+  isAlive(id: number): boolean {
+    return Number.isInteger(id) && id > 0 && id < this.capacity && this.alive[id] === 1;
+  }
+
+  /** Live ids in ascending order, written into `out` (grown if needed); returns how many. */
+  aliveIdsAscending(out: { ids: Uint32Array }): number {
+    let n = 0;
+    const max = this.index.maxId;
+    if (out.ids.length < this.index.aliveCount) out.ids = new Uint32Array(this.capacity);
+    const ids = out.ids;
+    const alive = this.alive;
+    for (let id = 1; id <= max; id++) if (alive[id] === 1) ids[n++] = id;
+    return n;
+  }
+
+  /** Folds the entity index (live and recycle order) and every defined query's order into `h`. */
+  hashIndexInto(h: Hash64): void {
+    commitRemovals(this.world);
+    const dense = this.index.dense;
+    h.u32(dense.length);
+    for (let i = 0; i < dense.length; i++) h.u32(dense[i]!);
+    for (const q of this.queryList) {
+      const d = q.query.dense as number[];
+      h.u32(d.length);
+      for (let i = 0; i < d.length; i++) h.u32(d[i]!);
+    }
+  }
+
+  save(): EcsWorldState {
+    commitRemovals(this.world);
+    const max = this.index.maxId;
+    const fields: EcsWorldState['fields'] = [];
+    for (const c of this.components.all) {
+      for (const f of c.fieldNames) fields.push({ component: c.name, field: f, values: c.fields[f]!.slice(0, max + 1) });
+    }
+    return {
+      capacity: this.capacity,
+      maxId: max,
+      aliveCount: this.index.aliveCount,
+      dense: Uint32Array.from(this.index.dense),
+      membership: this.membership.slice(0, max + 1),
+      queries: this.queryList.map((q) => ({ name: q.name, entities: Uint32Array.from(q.query.dense as number[]) })),
+      fields,
+    };
+  }
+
+  /**
+   * Rebuilds the world from a saved state. The state is checked first (it may come from a file), so a bad
+   * state throws a plain Error naming what is wrong and leaves this world unchanged.
+   */
+  restore(s: EcsWorldState): void {
+    this.checkState(s);
+    const index = createEntityIndex();
+    const world = this.freshWorld(index);
+    const queries = this.queryList.map((q) => registerQuery(world, [...q.terms]));
+    // Hand out ids 1..maxId, give the live ones their components, remove the dead ones...
+    for (let id = 1; id <= s.maxId; id++) addEntity(world);
+    const liveSet = new Uint8Array(s.maxId + 1);
+    for (let i = 0; i < s.aliveCount; i++) liveSet[s.dense[i]!] = 1;
+    for (let id = 1; id <= s.maxId; id++) {
+      if (!liveSet[id]) {
+        removeEntity(world, id);
+        continue;
+      }
+      const m = s.membership[id]!;
+      for (const c of this.components.all) if (m & (1 << c.bit)) addComponent(world, id, c);
+    }
+    commitRemovals(world);
+    // ...then put the index and the queries in the saved order (same sets, so only the order changes).
+    index.dense.length = 0;
+    for (let i = 0; i < s.dense.length; i++) {
+      index.dense.push(s.dense[i]!);
+      index.sparse[s.dense[i]!] = i;
+    }
+    for (let qi = 0; qi < queries.length; qi++) {
+      const q = queries[qi]!;
+      const saved = s.queries[qi]!.entities;
+      if (saved.length !== q.dense.length) throw new Error(`snapshot query ${s.queries[qi]!.name} has ${saved.length} entities, the rebuilt query ${q.dense.length}`);
+      for (let i = 0; i < saved.length; i++) if (!q.has(saved[i]!)) throw new Error(`snapshot query ${s.queries[qi]!.name} lists entity ${saved[i]} that does not match it`);
+      const dense = q.dense as number[];
+      for (let i = 0; i < saved.length; i++) {
+        dense[i] = saved[i]!;
+        q.sparse[saved[i]!] = i;
+      }
+    }
+    // Commit: swap in the new world and copy the arrays.
+    this.index = index;
+    this.world = world;
+    for (let qi = 0; qi < queries.length; qi++) this.queryList[qi]!.query = queries[qi]!;
+    this.alive.fill(0);
+    this.membership.fill(0);
+    for (let id = 1; id <= s.maxId; id++) {
+      this.alive[id] = liveSet[id]!;
+      this.membership[id] = liveSet[id] ? s.membership[id]! : 0;
+    }
+    let k = 0;
+    for (const c of this.components.all) {
+      for (const f of c.fieldNames) {
+        const arr = c.fields[f]!;
+        arr.fill(0);
+        arr.set(s.fields[k++]!.values);
+      }
+    }
+  }
+
+  private checkState(s: EcsWorldState): void {
+    const bad = (d: string): never => {
+      throw new Error(`entity state: ${d}`);
+    };
+    if (s.capacity !== this.capacity) bad(`capacity ${s.capacity} differs from this world's ${this.capacity}`);
+    if (!Number.isInteger(s.maxId) || s.maxId < 0 || s.maxId >= this.capacity) bad(`maxId ${s.maxId} is out of range`);
+    if (!(s.dense instanceof Uint32Array) || s.dense.length !== s.maxId) bad(`the index lists ${s.dense?.length} ids, expected ${s.maxId}`);
+    if (!Number.isInteger(s.aliveCount) || s.aliveCount < 0 || s.aliveCount > s.maxId) bad(`alive count ${s.aliveCount} is out of range`);
+    const seen = new Uint8Array(s.maxId + 1);
+    for (let i = 0; i < s.dense.length; i++) {
+      const id = s.dense[i]!;
+      if (id < 1 || id > s.maxId || seen[id]) bad(`the index is not a permutation of 1..${s.maxId} (at ${i}: ${id})`);
+      seen[id] = 1;
+    }
+    if (!(s.membership instanceof Uint32Array) || s.membership.length !== s.maxId + 1) bad('membership has the wrong length');
+    const known = this.components.all.reduce((m, c) => m | (1 << c.bit), 0);
+    for (let i = 0; i < s.membership.length; i++) if (s.membership[i]! & ~known) bad(`entity ${i} has unknown component bits`);
+    if (!Array.isArray(s.queries) || s.queries.length !== this.queryList.length) bad(`${s.queries?.length} queries saved, ${this.queryList.length} defined`);
+    for (let i = 0; i < this.queryList.length; i++) {
+      if (s.queries[i]!.name !== this.queryList[i]!.name) bad(`query ${i} is ${s.queries[i]!.name}, expected ${this.queryList[i]!.name}`);
+      if (!(s.queries[i]!.entities instanceof Uint32Array)) bad(`query ${i} entities are not a Uint32Array`);
+    }
+    let k = 0;
+    if (!Array.isArray(s.fields)) bad('fields missing');
+    for (const c of this.components.all) {
+      for (const f of c.fieldNames) {
+        const e = s.fields[k++];
+        const arr = c.fields[f]!;
+        if (!e || e.component !== c.name || e.field !== f) bad(`field ${k - 1} should be ${c.name}.${f}`);
+        if (Object.getPrototypeOf(e!.values) !== Object.getPrototypeOf(arr) || e!.values.length !== s.maxId + 1) {
+          bad(`${c.name}.${f} has the wrong type or length`);
+        }
+      }
+    }
+    if (s.fields.length !== k) bad(`${s.fields.length} fields saved, expected ${k}`);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The simulation's event bus (mitt). Tasks emit what happened (sounds, flashes, level exits, deaths,
+ * desyncs) for the renderer, the sound player and the CLI. Events are outputs only: nothing in the simulation
+ * listens to them, so a listener can never change the state (and a re-simulation with its own bus, or with
+ * no listeners at all, gives the same hashes).
+ */
+import mittModule, { type Emitter, type EventType } from 'mitt';
+
+export type SimEvents = {
+  sound: { name: string; frame: number; volume?: number; pan?: number; x?: number; y?: number; z?: number };
+  flash: { frame: number; intensity: number };
+  exit: { frame: number; entity: number; id: number };
+  death: { frame: number; entity: number };
+  desync: { frame: number; detail: string };
+};
+
+export type EventBus = Emitter<SimEvents>;
+
+type MittFactory = <E extends Record<EventType, unknown>>() => Emitter<E>;
+
+/**
+ * mitt's types describe its CommonJS build (whose default import is the module object) while Node and Vite
+ * load its ES build (whose default export is the function itself): take whichever is the function.
+ */
+const mitt: MittFactory =
+  typeof mittModule === 'function'
+    ? (mittModule as unknown as MittFactory)
+    : ((mittModule as unknown as { default: MittFactory }).default);
+
+export function createEventBus(): EventBus {
+  return mitt<SimEvents>();
+}

@@ -1,0 +1,302 @@
+/**
+ * The frame scheduler, modelled on the game's task kernel (../shared/reference/piney-ambient.md §3): every
+ * frame, the ready tasks run in ascending integer priority, ties in creation order. The field's tasks use the
+ * game's priorities (entry 64, effects 80, skills 82, field display 96, particles 98).
+ *
+ * Frames are numbered from 1: `step()` advances `frame` and then runs the tasks with `ctx.frame = frame`, so
+ * after n steps `frame === n` (frame 0 is the state before any step).
+ *
+ * Changes during a frame follow the game's task list, which is walked in order while tasks run
+ * (see MID_FRAME_RULE): a task added during a frame runs in the same frame when its place in the order is
+ * after the running task (higher priority number, or the same priority, since it is newer), and from the next
+ * frame otherwise; a removed task that has not run yet in this frame does not run; a task woken during a frame
+ * runs in that frame if its place is still ahead.
+ */
+import type { Emitter } from 'mitt';
+import type { CcRand } from './rng/ccrand.js';
+import type { FieldRand } from './rng/fieldrand.js';
+import type { RandomStreams } from './rng/streams.js';
+import type { SimEvents } from './events.js';
+import type { Hash64 } from './state-hash.js';
+
+export interface SimRng {
+  fieldrand: FieldRand;
+  ccrand: CcRand;
+  streams: RandomStreams;
+}
+
+export interface FrameContext {
+  /** The frame being run (1 on the first step). */
+  frame: number;
+  rng: SimRng;
+  events: Emitter<SimEvents>;
+  scheduler: Scheduler;
+}
+
+export interface TaskHandle {
+  readonly id: number;
+  readonly name: string;
+  readonly priority: number;
+  /** Skips the next `frames` frames (0 does nothing): called in frame f, the task runs again in f + frames + 1. */
+  sleep(frames: number): void;
+  /** Skips every frame until `wake()`. */
+  sleepUntilWoken(): void;
+  wake(): void;
+  remove(): void;
+  readonly asleep: boolean;
+}
+
+export interface TaskBody {
+  run(ctx: FrameContext, self: TaskHandle): void;
+  /** Numbers that describe the task's state, folded into the state hash. */
+  hashState?(): ArrayLike<number>;
+  save?(): unknown;
+  restore?(s: unknown): void;
+}
+
+export type TaskFunction = (ctx: FrameContext, self: TaskHandle) => void;
+
+/**
+ * The one place the mid-frame convention is stated: the task list is walked in order while it runs, so a
+ * change takes effect for the part of the list not yet walked ("walk"), as the game's linked task list does.
+ */
+export const MID_FRAME_RULE = 'walk' as const;
+
+/** `sleepUntil` of a task asleep until woken. */
+const UNTIL_WOKEN = Number.POSITIVE_INFINITY;
+
+class Task implements TaskHandle {
+  /** The first frame in which the task may run again (0: any). */
+  sleepUntil = 0;
+  removed = false;
+  constructor(
+    private readonly scheduler: Scheduler,
+    readonly id: number,
+    readonly name: string,
+    readonly priority: number,
+    readonly body: TaskBody,
+  ) {}
+  sleep(frames: number): void {
+    if (!Number.isInteger(frames) || frames < 0) throw new RangeError(`task ${this.name}: sleep needs a non-negative integer, got ${frames}`);
+    if (frames > 0) this.sleepUntil = this.scheduler.frame + frames + 1;
+  }
+  sleepUntilWoken(): void {
+    this.sleepUntil = UNTIL_WOKEN;
+  }
+  wake(): void {
+    this.sleepUntil = 0;
+  }
+  remove(): void {
+    this.scheduler.removeTask(this);
+  }
+  get asleep(): boolean {
+    return this.sleepUntil > this.scheduler.frame + (this.scheduler.running ? 0 : 1);
+  }
+}
+
+/** A saved task: enough to match it to a re-created task and put its state back. */
+export interface TaskState {
+  id: number;
+  name: string;
+  priority: number;
+  /** First frame it may run again; 0 awake, -1 asleep until woken. */
+  sleepUntil: number;
+  body: unknown;
+}
+
+export interface SchedulerState {
+  frame: number;
+  nextId: number;
+  tasks: TaskState[];
+  /** Cumulative draw counts at the end of each frame from `historyStart` on: [fieldrand, ccrand] pairs (a save holds only the last). */
+  historyStart: number;
+  history: Float64Array;
+}
+
+/** Makes the body of a task that was created during the run (not at set-up) when a snapshot is restored. */
+export type TaskFactory = (saved: TaskState) => TaskBody;
+
+export class Scheduler {
+  /** Frames run so far; during a step, the frame being run. */
+  frame = 0;
+  /** True while `step()` runs tasks. */
+  running = false;
+  private readonly tasks: Task[] = [];
+  private cursor = -1;
+  private nextId = 1;
+  private readonly ctx: FrameContext;
+  private readonly factories = new Map<string, TaskFactory>();
+  /** Cumulative [fieldrand count, ccRand draws] at the end of frames historyStart.. (index 2·(f − start)). */
+  private history = new Float64Array(2 * 1024);
+  private historyStart = 0;
+  private historyLength = 0;
+
+  constructor(
+    readonly rng: SimRng,
+    readonly events: Emitter<SimEvents>,
+  ) {
+    this.ctx = { frame: 0, rng, events, scheduler: this };
+    this.recordDraws();
+  }
+
+  addTask(name: string, priority: number, body: TaskBody | TaskFunction): TaskHandle {
+    if (!Number.isSafeInteger(priority)) throw new RangeError(`task ${name}: priority must be an integer, got ${priority}`);
+    const b: TaskBody = typeof body === 'function' ? { run: body } : body;
+    const t = new Task(this, this.nextId++, name, priority, b);
+    // After every task of lower or equal priority: ties keep creation order.
+    let i = this.tasks.length;
+    while (i > 0 && this.tasks[i - 1]!.priority > priority) i--;
+    this.tasks.splice(i, 0, t);
+    if (this.running && i <= this.cursor) this.cursor++;
+    return t;
+  }
+
+  /** Registers how to re-create tasks named `name` on restore when they were created during the run. */
+  registerTaskFactory(name: string, factory: TaskFactory): void {
+    this.factories.set(name, factory);
+  }
+
+  removeTask(t: TaskHandle): void {
+    const i = this.tasks.indexOf(t as Task);
+    if (i < 0) return;
+    this.tasks.splice(i, 1);
+    (t as Task).removed = true;
+    if (this.running && i <= this.cursor) this.cursor--;
+  }
+
+  /** Tasks in run order (a copy). */
+  list(): TaskHandle[] {
+    return this.tasks.slice();
+  }
+
+  /** Runs one frame: each ready task once, in ascending priority, ties in creation order. */
+  step(): void {
+    if (this.running) throw new Error('Scheduler.step called from inside a task');
+    const frame = ++this.frame;
+    const ctx = this.ctx;
+    ctx.frame = frame;
+    this.running = true;
+    try {
+      const tasks = this.tasks;
+      for (this.cursor = 0; this.cursor < tasks.length; this.cursor++) {
+        const t = tasks[this.cursor]!;
+        if (t.sleepUntil <= frame) t.body.run(ctx, t);
+      }
+    } finally {
+      this.running = false;
+      this.cursor = -1;
+    }
+    this.recordDraws();
+  }
+
+  private recordDraws(): void {
+    const k = 2 * this.historyLength;
+    if (k + 2 > this.history.length) {
+      const next = new Float64Array(this.history.length * 2);
+      next.set(this.history);
+      this.history = next;
+    }
+    this.history[k] = this.rng.fieldrand.count;
+    this.history[k + 1] = this.rng.ccrand.draws;
+    this.historyLength++;
+  }
+
+  /**
+   * Cumulative draw counts of the game RNGs at the end of `frame` (default: the last frame run): the
+   * fieldrand count (the game's randcnt, since its last seeding) and ccRand draws since its init.
+   */
+  drawCounts(frame = this.frame): { fieldrand: number; ccrand: number } {
+    const i = frame - this.historyStart;
+    if (!Number.isInteger(frame) || i < 0 || i >= this.historyLength) {
+      throw new RangeError(`no draw counts for frame ${frame} (recorded: ${this.historyStart}..${this.historyStart + this.historyLength - 1})`);
+    }
+    return { fieldrand: this.history[2 * i]!, ccrand: this.history[2 * i + 1]! };
+  }
+
+  /** Draws made during `frame` alone (frame ≥ 1). */
+  frameDraws(frame: number): { fieldrand: number; ccrand: number } {
+    const a = this.drawCounts(frame - 1);
+    const b = this.drawCounts(frame);
+    return { fieldrand: b.fieldrand - a.fieldrand, ccrand: b.ccrand - a.ccrand };
+  }
+
+  /** Folds the scheduler and every task's state into `h`, tasks in run order. */
+  hashInto(h: Hash64): void {
+    h.u32(this.frame);
+    h.u32(this.tasks.length);
+    for (const t of this.tasks) {
+      h.u32(t.id);
+      h.string(t.name);
+      h.i32(t.priority);
+      h.number(t.sleepUntil === UNTIL_WOKEN ? -1 : t.sleepUntil);
+      const s = t.body.hashState?.();
+      if (s) {
+        h.u32(s.length);
+        for (let i = 0; i < s.length; i++) h.number(s[i]!);
+      }
+    }
+  }
+
+  save(): SchedulerState {
+    return {
+      frame: this.frame,
+      nextId: this.nextId,
+      tasks: this.tasks.map((t) => ({
+        id: t.id,
+        name: t.name,
+        priority: t.priority,
+        sleepUntil: t.sleepUntil === UNTIL_WOKEN ? -1 : t.sleepUntil,
+        body: t.body.save?.() ?? null,
+      })),
+      // Only the current counts: earlier frames' counts are a record, not state.
+      historyStart: this.frame,
+      history: this.history.slice(2 * (this.historyLength - 1), 2 * this.historyLength),
+    };
+  }
+
+  /**
+   * Puts back a saved state. Tasks are matched by id and name with the tasks that exist now (those made at
+   * set-up, in the same order, get the same ids); a saved task with no match is re-created by its name's
+   * factory, and a present task missing from the save is removed. Throws (leaving the scheduler unchanged)
+   * when a saved task can be neither matched nor re-created.
+   */
+  restore(s: SchedulerState): void {
+    if (this.running) throw new Error('Scheduler.restore called from inside a task');
+    const byId = new Map(this.tasks.map((t) => [t.id, t]));
+    const next: Task[] = [];
+    for (const st of s.tasks) {
+      if (!Number.isSafeInteger(st.priority) || !Number.isSafeInteger(st.id)) throw new Error(`saved task ${st.name}: bad id or priority`);
+      let t = byId.get(st.id);
+      if (t && (t.name !== st.name || t.priority !== st.priority)) {
+        throw new Error(`saved task ${st.id} is ${st.name}@${st.priority}, the live one is ${t.name}@${t.priority}`);
+      }
+      if (!t) {
+        const f = this.factories.get(st.name);
+        if (!f) throw new Error(`saved task ${st.name} (id ${st.id}) does not exist and has no factory`);
+        t = new Task(this, st.id, st.name, st.priority, f(st));
+      }
+      next.push(t);
+    }
+    for (let i = 1; i < next.length; i++) {
+      const a = next[i - 1]!;
+      const b = next[i]!;
+      if (a.priority > b.priority || (a.priority === b.priority && a.id > b.id)) throw new Error('saved tasks are not in run order');
+    }
+    for (let i = 0; i < next.length; i++) {
+      const st = s.tasks[i]!;
+      const t = next[i]!;
+      t.sleepUntil = st.sleepUntil === -1 ? UNTIL_WOKEN : st.sleepUntil;
+      t.removed = false;
+      if (t.body.restore) t.body.restore(st.body);
+    }
+    for (const t of this.tasks) if (!next.includes(t)) t.removed = true;
+    this.tasks.length = 0;
+    this.tasks.push(...next);
+    this.frame = s.frame;
+    this.nextId = s.nextId;
+    this.historyStart = s.historyStart;
+    this.historyLength = s.history.length >> 1;
+    this.history = new Float64Array(Math.max(2048, s.history.length * 2));
+    this.history.set(s.history);
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * The simulation assembly: a collision world, the entity world, the game RNGs, the scheduler with one task
+ * per system (plus whatever the scenario adds), the event bus, the state hash and snapshots.
+ *
+ * One frame: `step(buttons)` stores the buttons, then runs the scheduler's frame. Nothing else enters the
+ * simulation from outside, so (world, settings, inputs) fix every state.
+ */
+import { EcsWorld, type EcsWorldState } from '../ecs/ecs-world.js';
+import { createEventBus, type EventBus } from '../ecs/events.js';
+import { CcRand, type CcRandState } from '../ecs/rng/ccrand.js';
+import { FieldRand, type FieldRandState } from '../ecs/rng/fieldrand.js';
+import { RandomStreams, type RandomStreamsState } from '../ecs/rng/streams.js';
+import { Scheduler, type SchedulerState, type SimRng } from '../ecs/scheduler.js';
+import { Hash64, hashHex } from '../ecs/state-hash.js';
+import type { SystemHost } from '../systems/index.js';
+import { walkSpeed } from '../systems/movement.js';
+import type { CollisionWorld, Vec3 } from '../worlds/world.js';
+import { checkSettings, findScenario, type ScenarioDef, type ScenarioSettings } from './scenario.js';
+
+/** A world may keep run-time state (e.g. Llama tile swaps); these optional methods let it join hashes and snapshots. */
+interface StatefulWorld {
+  hashState?(): ArrayLike<number>;
+  saveState?(): unknown;
+  restoreState?(s: unknown): void;
+}
+
+/** The parts of the state hash, in order. Replays store each part's low word per frame to name what diverged. */
+export interface StateHash {
+  hi: number;
+  lo: number;
+  /** Per section: [hi, lo] pairs, sections in SimulationHasher.sectionNames order. */
+  sections: Uint32Array;
+}
+
+export interface SimSnapshot {
+  format: 'retrosim-snapshot';
+  version: 1;
+  frame: number;
+  player: number;
+  input: number;
+  ecs: EcsWorldState;
+  rng: { fieldrand: FieldRandState; ccrand: CcRandState; streams: RandomStreamsState };
+  scheduler: SchedulerState;
+  world: unknown;
+}
+
+/** Tries per agent to find an open spot before giving up on that agent (each try draws two numbers). */
+export const PLACEMENT_TRIES = 64;
+/** The stream the scenario places agents with. */
+export const PLACEMENT_STREAM = 'placement';
+
+export interface SimulationOptions {
+  /** The event bus; a fresh one by default (re-simulations use their own, so nothing is emitted twice). */
+  events?: EventBus;
+  /** The scenario definition; by default the one named in the settings. */
+  scenario?: ScenarioDef;
+}
+
+export class Simulation implements SystemHost {
+  readonly ecs: EcsWorld;
+  readonly rng: SimRng;
+  readonly events: EventBus;
+  readonly scheduler: Scheduler;
+  readonly settings: Readonly<ScenarioSettings>;
+  readonly scenario: ScenarioDef;
+  /** Agents actually placed (a world with little open ground may take fewer than asked). */
+  readonly agentsPlaced: number;
+  player = 0;
+  input = 0;
+  private readonly hasher: SimulationHasher;
+
+  constructor(
+    readonly world: CollisionWorld,
+    settings: ScenarioSettings,
+    options: SimulationOptions = {},
+  ) {
+    this.settings = Object.freeze({ ...checkSettings({ ...settings }) });
+    this.scenario = options.scenario ?? findScenario(settings.scenario);
+    this.events = options.events ?? createEventBus();
+    this.ecs = new EcsWorld(settings.capacity);
+    const fieldrand = new FieldRand();
+    fieldrand.setSeed(settings.fieldSeed);
+    const ccrand = new CcRand();
+    ccrand.init(settings.ccRandInit);
+    this.rng = { fieldrand, ccrand, streams: new RandomStreams(settings.streamSeed) };
+    this.scheduler = new Scheduler(this.rng, this.events);
+    this.spawnPlayer();
+    this.agentsPlaced = this.spawnAgents(settings.agents);
+    for (const sys of this.scenario.systems) this.scheduler.addTask(sys.name, sys.priority, sys.create(this));
+    this.scenario.setup?.(this);
+    this.hasher = new SimulationHasher(this);
+  }
+
+  get frame(): number {
+    return this.scheduler.frame;
+  }
+
+  /** Runs one frame with the given buttons (see src/systems/input.ts). */
+  step(buttons: number): void {
+    this.input = buttons >>> 0;
+    this.scheduler.step();
+  }
+
+  private bodyFor(e: number): void {
+    const { BodySize } = this.ecs.components;
+    const s = this.world.scale > 0 && Number.isFinite(this.world.scale) ? this.world.scale : 1;
+    const r = (v: number) => (this.world.integer ? Math.max(1, Math.round(v * s)) : v * s);
+    BodySize.radius[e] = r(0.3);
+    BodySize.height[e] = r(1.0);
+    BodySize.step[e] = r(0.3);
+  }
+
+  private place(e: number, p: Vec3): void {
+    const { Position, Motion } = this.ecs.components;
+    Position.x[e] = p[0];
+    Position.y[e] = p[1];
+    Position.z[e] = p[2];
+    Motion.contact[e] = -1;
+  }
+
+  private spawnPlayer(): void {
+    const c = this.ecs.components;
+    const e = this.ecs.spawn([c.Position, c.Velocity, c.Heading, c.BodySize, c.Controller, c.Motion]);
+    this.place(e, this.world.spawnPoint());
+    this.bodyFor(e);
+    this.player = e;
+  }
+
+  private spawnAgents(count: number): number {
+    const c = this.ecs.components;
+    const stream = this.rng.streams.get(PLACEMENT_STREAM);
+    const speed = walkSpeed(this.world);
+    let placed = 0;
+    for (let i = 0; i < count; i++) {
+      let spot: Vec3 | null = null;
+      for (let t = 0; t < PLACEMENT_TRIES && !spot; t++) spot = this.world.sampleOpen(stream.next(), stream.next());
+      if (!spot) continue;
+      const e = this.ecs.spawn([c.Position, c.Velocity, c.Heading, c.BodySize, c.Agent, c.Motion, c.Sight]);
+      this.place(e, spot);
+      this.bodyFor(e);
+      c.Agent.speed[e] = speed;
+      c.Agent.timer[e] = 0; // picks its first heading on the first frame
+      c.Sight.range[e] = this.world.integer ? Math.round(10 * this.world.scale) : 10 * this.world.scale;
+      placed++;
+    }
+    return placed;
+  }
+
+  /** The 64-bit state hash of the current state, with its sections. */
+  hash(): StateHash {
+    return this.hasher.compute();
+  }
+
+  hashHex(): string {
+    const h = this.hasher.compute();
+    return hashHex(h.hi, h.lo);
+  }
+
+  sectionNames(): readonly string[] {
+    return this.hasher.sectionNames;
+  }
+
+  save(): SimSnapshot {
+    const w = this.world as CollisionWorld & StatefulWorld;
+    return {
+      format: 'retrosim-snapshot',
+      version: 1,
+      frame: this.scheduler.frame,
+      player: this.player,
+      input: this.input,
+      ecs: this.ecs.save(),
+      rng: { fieldrand: this.rng.fieldrand.save(), ccrand: this.rng.ccrand.save(), streams: this.rng.streams.save() },
+      scheduler: this.scheduler.save(),
+      world: w.saveState ? w.saveState() : null,
+    };
+  }
+
+  /**
+   * Puts back a snapshot of a simulation built from the same world, settings and scenario. A snapshot may come
+   * from a file: its shape is checked, and an Error names what is wrong (the simulation should then be
+   * discarded, since parts may already have been restored).
+   */
+  restore(s: SimSnapshot): void {
+    if (!s || s.format !== 'retrosim-snapshot' || s.version !== 1) throw new Error('not a version 1 retrosim snapshot');
+    if (!isObject(s.rng) || !isObject(s.rng.fieldrand) || !isObject(s.rng.ccrand) || !isObject(s.rng.streams)) throw new Error('snapshot RNG state missing');
+    if (!isObject(s.scheduler) || !Array.isArray(s.scheduler.tasks) || !(s.scheduler.history instanceof Float64Array)) throw new Error('snapshot scheduler state missing');
+    if (s.scheduler.frame !== s.frame) throw new Error(`snapshot frame ${s.frame} disagrees with its scheduler frame ${s.scheduler.frame}`);
+    if (!isObject(s.ecs)) throw new Error('snapshot entity state missing');
+    if (!Number.isInteger(s.player) || !Number.isInteger(s.input)) throw new Error('snapshot player or input missing');
+    const f = s.rng.fieldrand;
+    if (!isU32(f.seed) || !isU32(f.count)) throw new Error('snapshot fieldrand state is not two u32s');
+    const c = s.rng.ccrand;
+    if (!Array.isArray(c.mt) || c.mt.length !== 624 || !c.mt.every(isU32) || !Number.isInteger(c.mti) || c.mti < 0 || c.mti > 625 || !isU32(c.draws)) {
+      throw new Error('snapshot ccRand state is malformed');
+    }
+    checkStreams(s.rng.streams);
+    this.ecs.restore(s.ecs);
+    this.scheduler.restore(s.scheduler);
+    this.rng.fieldrand.restore(f);
+    this.rng.ccrand.restore(c);
+    this.rng.streams.restore(s.rng.streams);
+    this.player = s.player;
+    this.input = s.input >>> 0;
+    const w = this.world as CollisionWorld & StatefulWorld;
+    if (w.restoreState) w.restoreState(s.world);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null;
+}
+function isU32(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+}
+function checkStreams(s: RandomStreamsState): void {
+  if (typeof s.master !== 'string' || !Array.isArray(s.streams)) throw new Error('snapshot stream state is malformed');
+  for (const st of s.streams) {
+    if (!isObject(st) || typeof st.name !== 'string' || !isU32(st.draws) || !isObject(st.state)) throw new Error('snapshot stream entry is malformed');
+    const a = st.state;
+    if (!isU32(a.i) || !isU32(a.j) || a.i > 255 || a.j > 255 || !Array.isArray(a.S) || a.S.length !== 256 || !a.S.every((x: unknown) => isU32(x) && (x as number) < 256)) {
+      throw new Error(`snapshot stream ${st.name} has a malformed ARC4 state`);
+    }
+  }
+}
+
+/**
+ * Computes the state hash in sections: "entities" (the entity index with its recycle order, each live id's
+ * components, every defined query's order), one section per component (fields of live ids, ascending id),
+ * "rng" (fieldrand, ccRand, streams), "tasks" (the scheduler and each task's hashState), and "world" (the
+ * world's run-time state, if it has any). The total hashes the sections' 64-bit values in that order.
+ */
+export class SimulationHasher {
+  readonly sectionNames: readonly string[];
+  private readonly h = new Hash64();
+  private readonly part = new Uint32Array(2);
+  private readonly ids = { ids: new Uint32Array(64) };
+  constructor(private readonly sim: Simulation) {
+    this.sectionNames = ['entities', ...sim.ecs.components.all.map((c) => c.name), 'rng', 'tasks', 'world'];
+  }
+
+  compute(): StateHash {
+    const sim = this.sim;
+    const ecs = sim.ecs;
+    const sections = new Uint32Array(2 * this.sectionNames.length);
+    let k = 0;
+    const h = this.h;
+    const end = () => {
+      h.digest(this.part);
+      sections[k++] = this.part[0]!;
+      sections[k++] = this.part[1]!;
+    };
+    // entities
+    h.reset();
+    const n = ecs.aliveIdsAscending(this.ids);
+    const ids = this.ids.ids;
+    h.u32(ecs.maxId).u32(ecs.aliveCount).u32(sim.player);
+    for (let i = 0; i < n; i++) h.u32(ids[i]!).u32(ecs.membership[ids[i]!]!);
+    ecs.hashIndexInto(h);
+    end();
+    // components
+    for (const c of ecs.components.all) {
+      h.reset();
+      for (const f of c.fieldNames) h.gather(c.fields[f]!, ids, n);
+      end();
+    }
+    // rng
+    h.reset();
+    h.u32(sim.rng.fieldrand.seed).u32(sim.rng.fieldrand.count);
+    sim.rng.ccrand.forEachStateWord((w) => h.u32(w));
+    sim.rng.streams.forEachStateWord((w) => h.u32(w));
+    end();
+    // tasks
+    h.reset();
+    sim.scheduler.hashInto(h);
+    end();
+    // world
+    h.reset();
+    const ws = (sim.world as CollisionWorld & StatefulWorld).hashState?.();
+    if (ws) for (let i = 0; i < ws.length; i++) h.number(ws[i]!);
+    end();
+    // total
+    h.reset();
+    for (let i = 0; i < sections.length; i++) h.u32(sections[i]!);
+    h.digest(this.part);
+    return { hi: this.part[0]!, lo: this.part[1]!, sections };
+  }
+}
