@@ -1,0 +1,238 @@
+/**
+ * SNOW (gcmn 0x00503650-0x00504380): the snow fields' flakes (kind 0 light, 1 heavy) and field type 0's
+ * embers (kind 2), kept as parallel typed arrays so a frame of 200 flakes allocates nothing.
+ *
+ * Creation draws (fieldrand): a light flake 7, a heavy one 8, an ember 7.
+ */
+import { add, sub, mul, div, lt, le, eq, fromInt, toInt, ONE, TWO, K10, K100, MINUS_ONE, HALF, type F } from './ee-vec.js';
+import { w2pLane, p2wLane } from './wrap.js';
+import { fr, type FieldRng } from './rng.js';
+import type { AmbientEnv } from './env.js';
+import { nameId, type OpList } from './ops.js';
+
+export const SNOW_LIGHT = 0;
+export const SNOW_HEAVY = 1;
+export const SNOW_EMBER = 2;
+
+const K1300: F = 0x44a28000;
+const K2600: F = 0x45228000;
+const K1300_NEG: F = 0xc4a28000;
+const K800: F = 0x44480000;
+const MINUS_500: F = 0xc3fa0000;
+/** The sideways spread a and the fall's scale b by kind. */
+const SPREAD: readonly F[] = [0x42480000, 0x43480000, 0x41700000];
+const FALL: readonly F[] = [TWO, 0x40800000, ONE];
+
+/** The sprites: type 5's flakes, type 6's, and the embers. */
+const FLAKES_5 = ['EFF_sfg8sno1', 'EFF_sfg8sno2', 'EFF_sfg8sno3', 'EFF_sfg8sno4'].map(nameId);
+const FLAKES_6 = ['EFF_sfh8sno1', 'EFF_sfh8sno2', 'EFF_sfh8sno3', 'EFF_sfh8sno4'].map(nameId);
+const EMBER = nameId('EFF_sfa8fir1');
+
+/**
+ * The field's own CCS file (fieldccs[type], WORLD +0x6148), where the snow and embers' sprites are. The
+ * table's file names are game data; the file is named by its slot.
+ */
+export function fieldFile(type: number): string {
+  return `fieldccs[${type}]`;
+}
+
+export interface SnowState {
+  kind: number;
+  count: number;
+  /** The sprite's file and, per flake, its name id. */
+  file: number;
+  name: Uint32Array;
+  /** The ember's life and frames to its next turn. */
+  timer: Int32Array;
+  turn: Int32Array;
+  /** +0x30 place, +0x40 velocity, and the sprite's place (4 lanes each). */
+  pos: Uint32Array;
+  vel: Uint32Array;
+  spritePos: Uint32Array;
+}
+
+export function emptySnow(kind: number, count: number, type: number): SnowState {
+  return {
+    kind,
+    count,
+    file: nameId(fieldFile(type)),
+    name: new Uint32Array(count),
+    timer: new Int32Array(count),
+    turn: new Int32Array(count),
+    pos: new Uint32Array(count * 4),
+    vel: new Uint32Array(count * 4),
+    spritePos: new Uint32Array(count * 4),
+  };
+}
+
+/** The sideways drift: (fieldrand(a) − a/2) / 10 for x, then y. */
+function drift(s: SnowState, i: number, rng: FieldRng): void {
+  const a = SPREAD[s.kind]!;
+  const n = toInt(a);
+  const half = div(a, TWO);
+  s.vel[i * 4] = div(sub(fr(rng, n), half), K10);
+  s.vel[i * 4 + 1] = div(sub(fr(rng, n), half), K10);
+}
+
+/** calcPos (0x005028e0): a flake within 1300 of the centre, 800 above the ground (never below 0), falling. */
+function calcPos(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void {
+  const x = fr(rng, 2600);
+  const y = fr(rng, 2600);
+  const b = i * 4;
+  const px = add(env.centre[0], sub(x, K1300));
+  const py = add(env.centre[1], sub(y, K1300));
+  s.pos[b] = px;
+  s.pos[b + 1] = py;
+  let h = env.height(px, py);
+  if (lt(h, 0)) h = 0;
+  s.pos[b + 2] = add(K800, h);
+  s.pos[b + 3] = ONE;
+  drift(s, i, rng);
+  const f = fromInt(rng.rand(5) + 1);
+  s.vel[b + 2] = mul(mul(MINUS_ONE, f), FALL[s.kind]!);
+  s.vel[b + 3] = ONE;
+}
+
+/** calcPos2 (0x00502ba0): an ember on the ground within 1300 of the centre, rising. */
+function calcPos2(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void {
+  const x = fr(rng, 2600);
+  const y = fr(rng, 2600);
+  const b = i * 4;
+  const px = add(env.centre[0], sub(x, K1300));
+  const py = add(env.centre[1], sub(y, K1300));
+  s.pos[b] = px;
+  s.pos[b + 1] = py;
+  s.pos[b + 2] = env.height(px, py);
+  s.pos[b + 3] = ONE;
+  drift(s, i, rng);
+  const f = fromInt(rng.rand(3) + 2);
+  s.vel[b + 2] = mul(f, FALL[s.kind]!);
+  s.vel[b + 3] = ONE;
+}
+
+/**
+ * The flake height probe `GetHeight(x, y != -500)`: the comparison went into the argument, so the game
+ * asks about y 0 or 1 (a slip, kept).
+ */
+export function snowProbeY(y: F): F {
+  return eq(y, MINUS_500) ? 0 : ONE;
+}
+
+/** SNOW(stream, kind) for flake i of `s`. */
+function makeOne(s: SnowState, i: number, type: number, env: AmbientEnv, rng: FieldRng): void {
+  const b = i * 4;
+  s.pos[b + 3] = 0;
+  s.spritePos[b + 3] = ONE;
+  if (s.kind === SNOW_EMBER) {
+    s.turn[i] = rng.rand(10) + 3;
+    s.timer[i] = rng.rand(50) + 10;
+    s.name[i] = EMBER;
+    calcPos2(s, i, env, rng);
+    return;
+  }
+  // A quarter each by fieldrand(100); the game compares the float against 25, 50, 75, which for these
+  // integers is the integer comparison.
+  const r = rng.rand(100);
+  const k = r < 25 ? 0 : r < 50 ? 1 : r < 75 ? 2 : 3;
+  s.name[i] = (type === 5 ? FLAKES_5 : FLAKES_6)[k]!;
+  calcPos(s, i, env, rng);
+  const z0 = fromInt(rng.rand(800));
+  const px = s.pos[b]!;
+  const py = s.pos[b + 1]!;
+  s.pos[b + 2] = eq(env.height(px, snowProbeY(py)), 0) ? z0 : add(z0, env.height(px, py));
+  if (s.kind === SNOW_HEAVY) s.vel[b + 2] = fromInt(-(rng.rand(40) + 10));
+}
+
+/** WORLD::Init's snow: `count` SNOWs of `kind` made in order. */
+export function makeSnow(kind: number, count: number, type: number, env: AmbientEnv, rng: FieldRng): SnowState {
+  const s = emptySnow(kind, count, type);
+  for (let i = 0; i < count; i++) makeOne(s, i, type, env, rng);
+  return s;
+}
+
+/** SNOW::Move (0x00503e80) of flake i. */
+function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void {
+  const b = i * 4;
+  const pos = s.pos;
+  const vel = s.vel;
+  const bd = env.bounds;
+  const P = env.player;
+  // pos += vel in all four lanes; w is then set to 1, so its sum is not needed.
+  let px = add(pos[b]!, vel[b]!);
+  let py = add(pos[b + 1]!, vel[b + 1]!);
+  const pz = add(pos[b + 2]!, vel[b + 2]!);
+  let dx = w2pLane(px, P[0], bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+  let dy = w2pLane(py, P[1], bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  // Each lane is kept within 1300 of the player; each move puts the whole place back through P2W.
+  if (!le(dx, K1300)) {
+    dx = sub(dx, K2600);
+    px = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    py = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  }
+  if (lt(dx, K1300_NEG)) {
+    dx = add(dx, K2600);
+    px = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    py = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  }
+  if (!le(dy, K1300)) {
+    dy = sub(dy, K2600);
+    px = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    py = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  }
+  if (lt(dy, K1300_NEG)) {
+    dy = add(dy, K2600);
+    px = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    py = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  }
+  pos[b] = px;
+  pos[b + 1] = py;
+  pos[b + 2] = pz;
+  pos[b + 3] = ONE;
+  const sp = s.spritePos;
+  sp[b] = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+  sp[b + 1] = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  sp[b + 2] = pz;
+  sp[b + 3] = ONE;
+  if (s.kind !== SNOW_EMBER) {
+    if (lt(pz, 0)) {
+      calcPos(s, i, env, rng);
+      if (s.kind === SNOW_HEAVY) vel[b + 2] = fromInt(-(rng.rand(40) + 10));
+    }
+    return;
+  }
+  s.timer[i]!--;
+  s.turn[i]!--;
+  if (s.turn[i] === 0) {
+    s.turn[i] = rng.rand(10) + 3;
+    drift(s, i, rng);
+  }
+  if (s.timer[i] === 0) {
+    calcPos2(s, i, env, rng);
+    const qx = w2pLane(pos[b]!, P[0], bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    const qy = w2pLane(pos[b + 1]!, P[1], bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    sp[b] = p2wLane(qx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    sp[b + 1] = p2wLane(qy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    sp[b + 2] = pos[b + 2]!;
+    sp[b + 3] = ONE;
+    s.timer[i] = rng.rand(60) + 20;
+  }
+}
+
+/** An ember's transparency: timer/100 over its last 32 frames (so it jumps from 1 to 0.31), else 1. */
+export function emberTransparency(timer: number): F {
+  return timer < 32 ? div(fromInt(timer), K100) : ONE;
+}
+
+/** Every flake moved, then every one drawn (DrawSnow; type 0's embers the same in DrawEffect). */
+export function stepAndDrawSnow(s: SnowState, layer: number, env: AmbientEnv, rng: FieldRng, out: OpList): void {
+  const n = s.count;
+  for (let i = 0; i < n; i++) moveOne(s, i, env, rng);
+  const ember = s.kind === SNOW_EMBER;
+  const scale = ember ? HALF : ONE;
+  const sp = s.spritePos;
+  for (let i = 0; i < n; i++) {
+    const b = i * 4;
+    const t = ember ? emberTransparency(s.timer[i]!) : ONE;
+    out.sprite(layer, s.file, s.name[i]!, sp[b]!, sp[b + 1]!, sp[b + 2]!, sp[b + 3]!, 0, scale, scale, t, false, true);
+  }
+}
