@@ -1,0 +1,420 @@
+import type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveResult, SegmentResult, UpAxis, Vec3 } from '../world.js';
+import { newGroundResult, newMoveResult, newSegmentResult } from '../world.js';
+import { LlamaCollision, POLY_STRIDE, WALL_PASSES } from './collision.js';
+import { LLAMA_SCALE, positionCellOf, type LlamaConventions } from './conventions.js';
+import { floorContactKind, MATERIAL_DEATH } from './materials.js';
+import { detectMap, parseMap, type LlamaMap } from './map-parse.js';
+import { polygonCorners } from './polygon-geometry.js';
+import { visibleCells } from './regions.js';
+import { detectTrak, parseTrak, type Trak } from './trak-parse.js';
+
+export { detectMap, detectTrak };
+
+/** Game space: y up. */
+export const LLAMA_UP: UpAxis = { axis: 1, sign: 1 };
+
+/** How far above the world's top a downward probe starts (spawn, sampleOpen). */
+const PROBE_ABOVE = 1;
+
+/**
+ * The Llama tile-grid world behind the shared CollisionWorld contract, in game space (units = tiles, y up,
+ * z = grid row). Tile swaps are simulation state: `setSwap` switches one, `swapStates` reads them all.
+ */
+export class LlamaWorld implements CollisionWorld {
+  readonly kind = 'llama' as const;
+  readonly up: UpAxis = LLAMA_UP;
+  readonly scale = LLAMA_SCALE;
+  readonly integer = false;
+  readonly bounds: Bounds;
+  readonly collision: LlamaCollision;
+  private readonly swapState: Uint8Array;
+
+  constructor(
+    readonly trak: Trak,
+    readonly map: LlamaMap,
+    readonly name: string,
+    conventions?: Partial<LlamaConventions>,
+  ) {
+    this.collision = new LlamaCollision(trak, map, conventions);
+    this.swapState = new Uint8Array(map.swapCount);
+    this.bounds = this.computeBounds();
+  }
+
+  get conventions(): LlamaConventions {
+    return this.collision.conventions;
+  }
+
+  // ---- tile swaps (simulation state) ----
+
+  get swapCount(): number {
+    return this.swapState.length;
+  }
+
+  /** Switches swap `index` to its alternative model (on) or back. Throws RangeError for a bad index. */
+  setSwap(index: number, on: boolean): void {
+    if (!Number.isInteger(index) || index < 0 || index >= this.swapState.length) {
+      throw new RangeError(`swap index ${index} is not in 0..${this.swapState.length - 1}`);
+    }
+    this.swapState[index] = on ? 1 : 0;
+    const tile = this.collision.swapTile[index]!;
+    if (tile >= 0) this.collision.variant[tile] = on ? 1 : 0;
+  }
+
+  getSwap(index: number): boolean {
+    return this.swapState[index] === 1;
+  }
+
+  /** All swap states (0/1) in swap order: the numbers that go in the state hash. */
+  swapStates(): number[] {
+    return Array.from(this.swapState);
+  }
+
+  /** Restores all swap states (e.g. from a saved state); the array must have swapCount entries. */
+  setSwapStates(states: ArrayLike<number>): void {
+    if (states.length !== this.swapState.length) throw new RangeError(`expected ${this.swapState.length} swap states, got ${states.length}`);
+    for (let i = 0; i < states.length; i++) this.setSwap(i, states[i] !== 0);
+  }
+
+  // ---- regions ----
+
+  /** Which cells a camera at game-space (x, z) sees (1 = visible), by its cell's region mask. */
+  visibleCells(x: number, z: number): Uint8Array {
+    return visibleCells(this.map, x, z);
+  }
+
+  // ---- queries ----
+
+  ground(pos: Vec3, out: GroundResult = newGroundResult()): GroundResult {
+    const [x, y, z] = pos;
+    const s = this.collision.query(x, z, y, y);
+    const c = this.collision;
+    out.hasFloor = s.floorPoly >= 0;
+    out.floor = s.floor;
+    out.ceiling = s.ceiling;
+    out.material = s.floorPoly >= 0 ? c.material[s.floorPoly]! : 0;
+    out.id = s.floorPoly >= 0 ? c.polyTile[s.floorPoly]! : -1;
+    out.status = 0;
+    return out;
+  }
+
+  segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    const p = this.segmentPolygon(fx, fy, fz, tx, ty, tz);
+    return p < 0 ? -1 : this.hitT;
+  }
+
+  segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
+    const [fx, fy, fz] = from;
+    const [tx, ty, tz] = to;
+    const p = this.segmentPolygon(fx, fy, fz, tx, ty, tz);
+    const c = this.collision;
+    if (p < 0) {
+      out.hit = false;
+      out.fraction = 1;
+      out.point[0] = tx;
+      out.point[1] = ty;
+      out.point[2] = tz;
+      out.normal[0] = 0;
+      out.normal[1] = 0;
+      out.normal[2] = 0;
+      out.id = -1;
+      out.material = 0;
+      out.what = '';
+      out.status = 0;
+      return out;
+    }
+    const t = this.hitT;
+    out.hit = true;
+    out.fraction = t;
+    out.point[0] = fx + (tx - fx) * t;
+    out.point[1] = fy + (ty - fy) * t;
+    out.point[2] = fz + (tz - fz) * t;
+    const o = p * POLY_STRIDE;
+    // The normal faces the segment's start.
+    const flip = c.planeDistance(p, 0, fx, fy, fz) < 0 ? -1 : 1;
+    out.normal[0] = c.planes[o]! * flip;
+    out.normal[1] = c.planes[o + 1]! * flip;
+    out.normal[2] = c.planes[o + 2]! * flip;
+    out.id = c.polyTile[p]!;
+    out.material = c.material[p]!;
+    const tile = c.polyTile[p]!;
+    out.what = p < c.rangeOf(tile, 1) ? 'floor' : p < c.rangeOf(tile, 2) ? 'ceiling' : 'wall';
+    out.status = 0;
+    return out;
+  }
+
+  private hitT = 1;
+
+  /**
+   * The first polygon a segment crosses (both sides count), walking the grid cells it passes in order and
+   * testing in each cell only that cell's tiles, for the part of the segment inside that cell. Sets hitT.
+   */
+  private segmentPolygon(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    const c = this.collision;
+    const W = c.width, H = c.height;
+    if (!(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return -1;
+    const dx = tx - fx, dy = ty - fy, dz = tz - fz;
+    if (!(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) return -1;
+    // Clip to the grid's xz rectangle.
+    let t0 = 0, t1 = 1;
+    if (dx === 0) {
+      if (!(fx >= 0 && fx < W)) return -1;
+    } else {
+      let a = (0 - fx) / dx, b = (W - fx) / dx;
+      if (a > b) { const s = a; a = b; b = s; }
+      if (a > t0) t0 = a;
+      if (b < t1) t1 = b;
+    }
+    if (dz === 0) {
+      if (!(fz >= 0 && fz < H)) return -1;
+    } else {
+      let a = (0 - fz) / dz, b = (H - fz) / dz;
+      if (a > b) { const s = a; a = b; b = s; }
+      if (a > t0) t0 = a;
+      if (b < t1) t1 = b;
+    }
+    if (!(t0 <= t1)) return -1;
+    const xm = fx + dx * t0, zm = fz + dz * t0;
+    let col = Math.floor(xm), row = Math.floor(zm);
+    if (col >= W) col = W - 1;
+    if (row >= H) row = H - 1;
+    if (col < 0) col = 0;
+    if (row < 0) row = 0;
+    const stepX = dx > 0 ? 1 : dx < 0 ? -1 : 0;
+    const stepZ = dz > 0 ? 1 : dz < 0 ? -1 : 0;
+    let tMaxX = dx > 0 ? (col + 1 - fx) / dx : dx < 0 ? (col - fx) / dx : Infinity;
+    let tMaxZ = dz > 0 ? (row + 1 - fz) / dz : dz < 0 ? (row - fz) / dz : Infinity;
+    const tDX = dx !== 0 ? 1 / Math.abs(dx) : Infinity;
+    const tDZ = dz !== 0 ? 1 / Math.abs(dz) : Infinity;
+    const eps = c.conventions.edgeEpsilon;
+    const pl = c.planes;
+    let t = t0;
+    for (let guard = W + H + 4; guard > 0; guard--) {
+      let tNext = tMaxX < tMaxZ ? tMaxX : tMaxZ;
+      if (tNext > t1) tNext = t1;
+      const cell = col + row * W;
+      let best = -1;
+      let bestT = Infinity;
+      const end = c.cellStart[cell + 1]!;
+      for (let k = c.cellStart[cell]!; k < end; k++) {
+        const tile = c.cellTiles[k]!;
+        const slot = (tile * 2 + c.variant[tile]!) * 4;
+        const pEnd = c.ranges[slot + 3]!;
+        for (let p = c.ranges[slot]!; p < pEnd; p++) {
+          if (c.active[p] === 0) continue;
+          const o = p * POLY_STRIDE;
+          const nx = pl[o]!, ny = pl[o + 1]!, nz = pl[o + 2]!, d = pl[o + 3]!;
+          const sf = nx * fx + ny * fy + nz * fz - d;
+          const st = nx * tx + ny * ty + nz * tz - d;
+          if ((sf > 0 && st > 0) || (sf < 0 && st < 0) || sf === st) continue;
+          const th = sf / (sf - st);
+          if (!(th >= t && th <= tNext) || !(th < bestT)) continue;
+          if (!c.insideEdges(p, fx + dx * th, fy + dy * th, fz + dz * th, eps)) continue;
+          best = p;
+          bestT = th;
+        }
+      }
+      if (best >= 0) {
+        this.hitT = bestT;
+        return best;
+      }
+      if (tNext >= t1) break;
+      if (tMaxX < tMaxZ) {
+        col += stepX;
+        t = tMaxX;
+        tMaxX += tDX;
+      } else {
+        row += stepZ;
+        t = tMaxZ;
+        tMaxZ += tDZ;
+      }
+      if (col < 0 || col >= W || row < 0 || row >= H) break;
+    }
+    return -1;
+  }
+
+  /**
+   * Moves a body (feet at `from`, radius and height from `body`) by `delta`, the reference model's way:
+   * walls first (horizontal push-out in the cell of the new position), then floor and ceiling (vertical).
+   * No step-up: only floors at or below the higher of the start and end feet count. Floors of material 16
+   * give an "exit" contact and of material 30 a "death" contact instead of "floor".
+   */
+  move(body: Body, from: Vec3, delta: Vec3, out: MoveResult = newMoveResult()): MoveResult {
+    const c = this.collision;
+    let nContacts = 0;
+    const contacts = out.contacts;
+    const addContact = (kind: string, p: number, sign: number): void => {
+      let ct: Contact | undefined = contacts[nContacts];
+      if (!ct) {
+        ct = { kind, normal: [0, 0, 0], id: -1, material: 0 };
+        contacts[nContacts] = ct;
+      }
+      const o = p * POLY_STRIDE;
+      ct.kind = kind;
+      ct.normal[0] = c.planes[o]! * sign;
+      ct.normal[1] = c.planes[o + 1]! * sign;
+      ct.normal[2] = c.planes[o + 2]! * sign;
+      ct.id = c.polyTile[p]!;
+      ct.material = c.material[p]!;
+      nContacts++;
+    };
+    const r = body.radius > 0 ? body.radius : 0;
+    const height = body.height > 0 ? body.height : 0;
+    const hh = height / 2;
+    const fx = from[0], fy = from[1], fz = from[2];
+    let x = fx + delta[0], y = fy + delta[1], z = fz + delta[2];
+    const pos = out.position;
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz))) {
+      // Undefined input: the body stays where it was (or at the origin when even that is not finite).
+      pos[0] = Number.isFinite(fx) ? fx : 0;
+      pos[1] = Number.isFinite(fy) ? fy : 0;
+      pos[2] = Number.isFinite(fz) ? fz : 0;
+      out.grounded = false;
+      contacts.length = 0;
+      return out;
+    }
+    const eps = c.conventions.edgeEpsilon;
+    const pl = c.planes;
+    // Walls: one-sided, acting on a body that starts in front of the wall plane and ends within reach.
+    const cyS = fy + hh;
+    for (let pass = 0; pass < WALL_PASSES; pass++) {
+      let pushed = false;
+      const cell = positionCellOf(x, z, c.width, c.height);
+      if (cell < 0) break;
+      const cy = y + hh;
+      const end = c.cellStart[cell + 1]!;
+      for (let k = c.cellStart[cell]!; k < end; k++) {
+        const tile = c.cellTiles[k]!;
+        const slot = (tile * 2 + c.variant[tile]!) * 4;
+        const wEnd = c.ranges[slot + 3]!;
+        for (let p = c.ranges[slot + 2]!; p < wEnd; p++) {
+          if (c.active[p] === 0) continue;
+          const o = p * POLY_STRIDE;
+          const nx = pl[o]!, ny = pl[o + 1]!, nz = pl[o + 2]!, d = pl[o + 3]!;
+          const hLen = c.planeHorizontal[p * 5]!;
+          if (hLen < 1e-9) continue;
+          const reach = r * hLen + hh * c.planeVertical[p * 5]!;
+          const sEnd = nx * x + ny * cy + nz * z - d;
+          if (!(sEnd < reach)) continue;
+          if (nx * fx + ny * cyS + nz * fz - d < -eps) continue;
+          // Within the edge planes, each widened by the body's support along its normal.
+          const e = c.edgeCount[p]!;
+          let within = true;
+          for (let q = 1; q <= e; q++) {
+            const oq = o + q * 4;
+            const margin = r * c.planeHorizontal[p * 5 + q]! + hh * c.planeVertical[p * 5 + q]!;
+            if (!(pl[oq]! * x + pl[oq + 1]! * cy + pl[oq + 2]! * z - pl[oq + 3]! + margin > eps)) {
+              within = false;
+              break;
+            }
+          }
+          if (!within) continue;
+          const amount = (reach - sEnd) / (hLen * hLen);
+          x += nx * amount;
+          z += nz * amount;
+          pushed = true;
+          if (pass === 0 || !this.hasWallContact(contacts, nContacts, c.polyTile[p]!, p)) addContact('wall', p, 1);
+        }
+      }
+      if (!pushed) break;
+    }
+    // Ceiling, then floor (the floor wins in a space too low for the body).
+    const yLow = fy < y ? fy : y;
+    const yHigh = fy > y ? fy : y;
+    const s = c.query(x, z, yHigh, yLow + height);
+    const floorPoly = s.floorPoly;
+    const floorH = s.floor;
+    if (s.ceilingPoly >= 0 && y + height > s.ceiling) {
+      y = s.ceiling - height;
+      addContact('ceiling', s.ceilingPoly, 1);
+    }
+    let grounded = false;
+    if (floorPoly >= 0 && y <= floorH + eps) {
+      y = floorH;
+      grounded = true;
+      addContact(floorContactKind(c.material[floorPoly]!), floorPoly, 1);
+    }
+    pos[0] = x;
+    pos[1] = y;
+    pos[2] = z;
+    out.grounded = grounded;
+    contacts.length = nContacts;
+    return out;
+  }
+
+  private hasWallContact(contacts: Contact[], n: number, tile: number, p: number): boolean {
+    const c = this.collision;
+    for (let i = 0; i < n; i++) {
+      const ct = contacts[i]!;
+      if (ct.kind === 'wall' && ct.id === tile && ct.normal[0] === c.planes[p * POLY_STRIDE] && ct.normal[2] === c.planes[p * POLY_STRIDE + 2]) return true;
+    }
+    return false;
+  }
+
+  /** Whether a body standing at `pos` is on a death plane (for systems that respawn it). */
+  onDeathPlane(pos: Vec3): boolean {
+    const g = this.collision.query(pos[0], pos[2], pos[1], pos[1]);
+    return g.floorPoly >= 0 && this.collision.material[g.floorPoly] === MATERIAL_DEATH;
+  }
+
+  // ---- placement ----
+
+  /**
+   * The start: the first cell in row-major order whose highest floor (probing from above the world) is an
+   * ordinary floor with room for the default body under its ceiling, at the cell centre.
+   */
+  spawnPoint(): Vec3 {
+    const c = this.collision;
+    for (let row = 0; row < c.height; row++) {
+      for (let col = 0; col < c.width; col++) {
+        const p = this.standAt(col + 0.5, row + 0.5);
+        if (p) return p;
+      }
+    }
+    return [c.width / 2, 0, c.height / 2];
+  }
+
+  sampleOpen(u: number, v: number): Vec3 | null {
+    if (!(u >= 0 && u < 1 && v >= 0 && v < 1)) return null;
+    return this.standAt(u * this.collision.width, v * this.collision.height);
+  }
+
+  private standAt(x: number, z: number): Vec3 | null {
+    const c = this.collision;
+    const top = this.bounds.max[1] + PROBE_ABOVE;
+    const g = c.query(x, z, top, top);
+    if (g.floorPoly < 0) return null;
+    const m = c.material[g.floorPoly]!;
+    if (floorContactKind(m) !== 'floor') return null;
+    const floor = g.floor;
+    const ceil = c.query(x, z, floor, floor + c.conventions.bodyHeight);
+    if (ceil.ceilingPoly >= 0 && ceil.ceiling - floor < c.conventions.bodyHeight) return null;
+    return [x, floor, z];
+  }
+
+  private computeBounds(): Bounds {
+    const c = this.collision;
+    let minY = Infinity, maxY = -Infinity;
+    const n = c.active.length;
+    for (let p = 0; p < n; p++) {
+      if (c.active[p] === 0) continue;
+      const corners = polygonCorners(c.planes, p * POLY_STRIDE, c.edgeCount[p]!);
+      for (let k = 1; k < corners.length; k += 3) {
+        const yv = corners[k]!;
+        if (yv < minY) minY = yv;
+        if (yv > maxY) maxY = yv;
+      }
+    }
+    if (!(minY <= maxY)) {
+      minY = 0;
+      maxY = 0;
+    }
+    return { min: [0, minY, 0], max: [c.width, maxY, c.height] };
+  }
+}
+
+/** Loads a world from a .trak and a .map file (chunk sequences or whole WADs). */
+export function loadLlamaWorld(trak: Uint8Array, map: Uint8Array, name: string, conventions?: Partial<LlamaConventions>): LlamaWorld {
+  const t = parseTrak(trak);
+  const m = parseMap(map, t.models.map((model) => model.vertices.length / 6));
+  return new LlamaWorld(t, m, name, conventions);
+}

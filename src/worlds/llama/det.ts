@@ -1,0 +1,57 @@
+/**
+ * Deterministic helpers built only from + − × ÷ (exact under IEEE 754 everywhere), so everything that feeds
+ * simulation state is the same on every machine: the sine and cosine of MAP angles and a square root.
+ */
+
+const TWO_PI = 6.283185307179586;
+
+/** sin of r/4096 turns for 0 ≤ r ≤ 1024 by its Taylor series (error far below a double's rounding here). */
+function sinQuarter(r: number): number {
+  const x = (r * TWO_PI) / 4096;
+  const x2 = x * x;
+  let term = x;
+  let sum = x;
+  for (let k = 1; k <= 11; k++) {
+    term = (-term * x2) / ((2 * k) * (2 * k + 1));
+    sum += term;
+  }
+  return sum;
+}
+
+/** Scratch output of sinCosTurn. */
+export const sinCosOut = { sin: 0, cos: 1 };
+
+/**
+ * sin and cos of an angle in 4096ths of a turn (any integer; taken modulo one turn), into `sinCosOut`.
+ * Quarter turns are exact (0, ±1), and the result is symmetric by construction.
+ */
+export function sinCosTurn(angle: number): typeof sinCosOut {
+  const a = angle & 0xfff;
+  const q = a >> 10;
+  const r = a & 1023;
+  const s = r === 0 ? 0 : sinQuarter(r);
+  const c = r === 0 ? 1 : sinQuarter(1024 - r);
+  switch (q) {
+    case 0: sinCosOut.sin = s; sinCosOut.cos = c; break;
+    case 1: sinCosOut.sin = c; sinCosOut.cos = -s; break;
+    case 2: sinCosOut.sin = -s; sinCosOut.cos = -c; break;
+    default: sinCosOut.sin = -c; sinCosOut.cos = s; break;
+  }
+  // −0 would print as 0 but behaves the same; normalise so results compare with ===.
+  if (sinCosOut.sin === 0) sinCosOut.sin = 0;
+  if (sinCosOut.cos === 0) sinCosOut.cos = 0;
+  return sinCosOut;
+}
+
+/** Square root by Newton's method from a scaled start; deterministic. NaN for negative or NaN input. */
+export function detSqrtLocal(x: number): number {
+  if (!(x >= 0)) return NaN;
+  if (x === 0 || x === Infinity) return x;
+  let scale = 1;
+  let v = x;
+  while (v > 4) { v *= 0.25; scale *= 2; }
+  while (v < 0.25) { v *= 4; scale *= 0.5; }
+  let g = 1;
+  for (let i = 0; i < 8; i++) g = 0.5 * (g + v / g);
+  return g * scale;
+}
