@@ -4,9 +4,8 @@
  * normal of each plane (the flat one substituted for index 0) and its file offset, which is the tile id the
  * outputs report (the analogue of the original's tile pointer; 0 means none).
  */
-import { parseColWithOffsets } from './parse.js';
-import { COLUMN_COUNT, HEIGHT_STEP, TILE_SIZE, isHalved, type ColData, type ColOffsets } from './layout.js';
-import { stackEnd } from './parse.js';
+import { parseColWithOffsets, stackEnd, type ColOffsets } from './parse.js';
+import { COLUMN_COUNT, COLUMN_DATA, HEIGHT_STEP, TILE_SIZE, isHalved, type ColData } from './layout.js';
 
 /** The plane of a flat floor: the normal points up, which is −y on the PlayStation. */
 export const FLAT_FLOOR_NORMAL = [0, -4096, 0] as const;
@@ -126,7 +125,7 @@ export function buildColIndex(data: ColData, offsets?: ColOffsets): ColIndex {
 
 function recomputeTileOffsets(data: ColData): number[] {
   const out: number[] = [];
-  let pos = 0x102c;
+  let pos = COLUMN_DATA;
   for (const c of data.columns) {
     pos += c.cells.length * 2;
     out.push(pos);
