@@ -1,0 +1,518 @@
+/**
+ * The collision structure of one model, in model space: its triangles as (v0, edge1, edge2), its spheres and
+ * boxes, and a bounding-volume hierarchy over the triangles.
+ *
+ * When the model has face groups (COL2+), they are the broad phase: the tree's top levels split the groups,
+ * each group is one subtree, and only then are a group's faces split further. Group boxes are recomputed from
+ * the faces (the stored ones are kept for writing), so a wrong box in a file cannot hide a face. Models without
+ * groups get the project's own tree straight over their faces.
+ *
+ * Queries use plain float64 + - * / only, test nodes in a fixed order and keep the first of equal hits, so they
+ * are deterministic. Nothing is allocated per query.
+ */
+import type { ColModel } from './model.js';
+import { detSqrtGta } from './det-sqrt.js';
+
+/** Faces per leaf in the project's own tree. */
+export const BVH_LEAF_FACES = 4;
+/** Node boxes are widened by this fraction of (|coordinate| + 1) so rounding in the slab test never loses a face on a box side. */
+const BOX_PAD = 1 / (1 << 20);
+const STACK_SIZE = 256;
+
+/** What a query hit: one of these codes and an index within the model. */
+export const HIT_NONE = 0;
+export const HIT_FACE = 1;
+export const HIT_SPHERE = 2;
+export const HIT_BOX = 3;
+
+/**
+ * Scratch results of the last raycast that found a nearer hit (module-level, so queries allocate nothing).
+ * `kind` and `index` say what, nx/ny/nz an unnormalised model-space normal facing the segment's start.
+ */
+export const rayHit = { kind: HIT_NONE, index: -1, nx: 0, ny: 0, nz: 0 };
+
+export class ModelCollider {
+  readonly model: ColModel;
+  readonly faceCount: number;
+  /** Per face: v0 x y z, e1 = v1 - v0, e2 = v2 - v0. */
+  readonly tri: Float64Array;
+  /** Per sphere: cx cy cz r. */
+  readonly spheres: Float64Array;
+  /** Per box: min xyz, max xyz. */
+  readonly boxes: Float64Array;
+  /** Box around all solid geometry (min xyz, max xyz); empty models hold +inf/-inf. */
+  readonly box: Float64Array;
+  /** Node boxes: min xyz, max xyz. */
+  readonly nodeBox: Float64Array;
+  /** Leaf: -1; internal: left child. */
+  readonly nodeLeft: Int32Array;
+  /** Leaf: first entry in `order`; internal: right child. */
+  readonly nodeRight: Int32Array;
+  /** Leaf: number of faces; internal: split axis. */
+  readonly nodeInfo: Int32Array;
+  readonly nodeCount: number;
+  /** Face indices in leaf order. */
+  readonly order: Uint32Array;
+  /** True when the tree's top levels are the model's face groups. */
+  readonly usesFaceGroups: boolean;
+  private readonly stack = new Int32Array(STACK_SIZE);
+
+  constructor(model: ColModel) {
+    this.model = model;
+    const mesh = model.mesh;
+    const n = mesh.faceCount;
+    this.faceCount = n;
+    const V = mesh.vertices;
+    const I = mesh.indices;
+    const tri = new Float64Array(n * 9);
+    for (let f = 0; f < n; f++) {
+      const a = I[f * 3]! * 3, b = I[f * 3 + 1]! * 3, c = I[f * 3 + 2]! * 3;
+      const ax = V[a]!, ay = V[a + 1]!, az = V[a + 2]!;
+      tri[f * 9] = ax;
+      tri[f * 9 + 1] = ay;
+      tri[f * 9 + 2] = az;
+      tri[f * 9 + 3] = V[b]! - ax;
+      tri[f * 9 + 4] = V[b + 1]! - ay;
+      tri[f * 9 + 5] = V[b + 2]! - az;
+      tri[f * 9 + 6] = V[c]! - ax;
+      tri[f * 9 + 7] = V[c + 1]! - ay;
+      tri[f * 9 + 8] = V[c + 2]! - az;
+    }
+    this.tri = tri;
+    this.spheres = new Float64Array(model.spheres.length * 4);
+    model.spheres.forEach((s, i) => this.spheres.set([s.center[0], s.center[1], s.center[2], s.radius], i * 4));
+    this.boxes = new Float64Array(model.boxes.length * 6);
+    model.boxes.forEach((b, i) => this.boxes.set([b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]], i * 6));
+
+    const built = buildTree(tri, n, model);
+    this.nodeBox = built.box;
+    this.nodeLeft = built.left;
+    this.nodeRight = built.right;
+    this.nodeInfo = built.info;
+    this.nodeCount = built.count;
+    this.order = built.order;
+    this.usesFaceGroups = built.usesGroups;
+
+    const box = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+    if (this.nodeCount > 0) for (let k = 0; k < 6; k++) box[k] = this.nodeBox[k]!;
+    for (let i = 0; i < model.spheres.length; i++) {
+      const s = this.spheres;
+      for (let k = 0; k < 3; k++) {
+        widen(box, k, s[i * 4 + k]! - s[i * 4 + 3]!);
+        widen(box, k, s[i * 4 + k]! + s[i * 4 + 3]!);
+      }
+    }
+    for (let i = 0; i < model.boxes.length; i++) {
+      for (let k = 0; k < 3; k++) {
+        widen(box, k, this.boxes[i * 6 + k]!);
+        widen(box, k, this.boxes[i * 6 + 3 + k]!);
+      }
+    }
+    this.box = box;
+  }
+
+  /** True when the model has nothing solid. */
+  get empty(): boolean {
+    return !(this.box[0]! <= this.box[3]!);
+  }
+
+  /**
+   * Nearest hit of the segment o + t·d, 0 ≤ t ≤ 1, that is nearer than `best` (pass a number above 1 for
+   * "none yet"). Returns the new best t (unchanged when nothing nearer was found) and fills `rayHit` when it
+   * finds one. Triangles are two-sided; a segment that starts inside a sphere or box hits it at t = 0.
+   */
+  raycast(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, best: number): number {
+    const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
+    // Spheres: |o + t d - c|² = r².
+    const S = this.spheres;
+    for (let i = 0, n = S.length; i < n; i += 4) {
+      const mx = ox - S[i]!, my = oy - S[i + 1]!, mz = oz - S[i + 2]!, r = S[i + 3]!;
+      const c = mx * mx + my * my + mz * mz - r * r;
+      let t: number;
+      if (c <= 0) t = 0;
+      else {
+        const a = dx * dx + dy * dy + dz * dz;
+        const b = mx * dx + my * dy + mz * dz;
+        if (!(b < 0) || !(a > 0)) continue;
+        const disc = b * b - a * c;
+        if (!(disc >= 0)) continue;
+        t = (-b - detSqrtGta(disc)) / a;
+      }
+      if (t >= 0 && t <= 1 && t < best) {
+        best = t;
+        rayHit.kind = HIT_SPHERE;
+        rayHit.index = i >> 2;
+        rayHit.nx = mx + t * dx;
+        rayHit.ny = my + t * dy;
+        rayHit.nz = mz + t * dz;
+        if (c <= 0) sphereInsideNormal(mx, my, mz, dx, dy, dz);
+      }
+    }
+    // Boxes: slab test, remembering the axis entered.
+    const B = this.boxes;
+    for (let i = 0, n = B.length; i < n; i += 6) {
+      let t0 = 0, t1 = 1, axis = -1;
+      let lo = (B[i]! - ox) * ix, hi = (B[i + 3]! - ox) * ix;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) { t0 = lo; axis = 0; }
+      if (hi < t1) t1 = hi;
+      lo = (B[i + 1]! - oy) * iy; hi = (B[i + 4]! - oy) * iy;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) { t0 = lo; axis = 1; }
+      if (hi < t1) t1 = hi;
+      lo = (B[i + 2]! - oz) * iz; hi = (B[i + 5]! - oz) * iz;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) { t0 = lo; axis = 2; }
+      if (hi < t1) t1 = hi;
+      if (!(t0 <= t1) || !(t0 < best)) continue;
+      // A start point outside the box on an axis with no direction fails the slab test through ±inf above.
+      if (axis < 0 && !insideBox(B, i, ox, oy, oz)) continue;
+      best = t0;
+      rayHit.kind = HIT_BOX;
+      rayHit.index = (i / 6) | 0;
+      if (axis < 0) boxInsideNormal(dx, dy, dz);
+      else {
+        // The side entered faces against the direction on that axis.
+        const sign = (axis === 0 ? dx : axis === 1 ? dy : dz) > 0 ? -1 : 1;
+        rayHit.nx = axis === 0 ? sign : 0;
+        rayHit.ny = axis === 1 ? sign : 0;
+        rayHit.nz = axis === 2 ? sign : 0;
+      }
+    }
+    if (this.nodeCount === 0) return best;
+
+    // Triangles through the tree.
+    const NB = this.nodeBox, L = this.nodeLeft, R = this.nodeRight, INFO = this.nodeInfo, order = this.order, T = this.tri;
+    const stack = this.stack;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const node = stack[--sp]!;
+      const b = node * 6;
+      let t0 = 0, t1 = best < 1 ? best : 1;
+      let lo = (NB[b]! - ox) * ix, hi = (NB[b + 3]! - ox) * ix;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) t0 = lo;
+      if (hi < t1) t1 = hi;
+      lo = (NB[b + 1]! - oy) * iy; hi = (NB[b + 4]! - oy) * iy;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) t0 = lo;
+      if (hi < t1) t1 = hi;
+      lo = (NB[b + 2]! - oz) * iz; hi = (NB[b + 5]! - oz) * iz;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) t0 = lo;
+      if (hi < t1) t1 = hi;
+      if (!(t0 <= t1)) continue;
+      const left = L[node]!;
+      if (left >= 0) {
+        const axis = INFO[node]!;
+        const dAxis = axis === 0 ? dx : axis === 1 ? dy : dz;
+        // Push the far child first so the near one is tested first.
+        if (dAxis < 0) {
+          stack[sp++] = left;
+          stack[sp++] = R[node]!;
+        } else {
+          stack[sp++] = R[node]!;
+          stack[sp++] = left;
+        }
+        continue;
+      }
+      const first = R[node]!, end = first + INFO[node]!;
+      for (let k = first; k < end; k++) {
+        const f = order[k]!;
+        const p = f * 9;
+        const e1x = T[p + 3]!, e1y = T[p + 4]!, e1z = T[p + 5]!;
+        const e2x = T[p + 6]!, e2y = T[p + 7]!, e2z = T[p + 8]!;
+        const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
+        const det = e1x * px + e1y * py + e1z * pz;
+        if (det === 0 || det !== det) continue;
+        const inv = 1 / det;
+        const sx = ox - T[p]!, sy = oy - T[p + 1]!, sz = oz - T[p + 2]!;
+        const u = (sx * px + sy * py + sz * pz) * inv;
+        if (!(u >= 0 && u <= 1)) continue;
+        const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
+        const v = (dx * qx + dy * qy + dz * qz) * inv;
+        if (!(v >= 0 && u + v <= 1)) continue;
+        const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
+        if (!(t >= 0 && t <= 1 && t < best)) continue;
+        best = t;
+        rayHit.kind = HIT_FACE;
+        rayHit.index = f;
+        // Face normal e1 × e2, turned to face the segment's start (faces are two-sided).
+        let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+        if (nx * dx + ny * dy + nz * dz > 0) { nx = -nx; ny = -ny; nz = -nz; }
+        rayHit.nx = nx;
+        rayHit.ny = ny;
+        rayHit.nz = nz;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Collects into `out` (from index 0) the faces whose leaf boxes overlap the box [lo, hi]; returns how many.
+   * `out` must have room for every face (faceCount entries).
+   */
+  facesNear(lx: number, ly: number, lz: number, hx: number, hy: number, hz: number, out: Int32Array): number {
+    if (this.nodeCount === 0) return 0;
+    const NB = this.nodeBox, L = this.nodeLeft, R = this.nodeRight, INFO = this.nodeInfo, order = this.order;
+    const stack = this.stack;
+    let sp = 0, n = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const node = stack[--sp]!;
+      const b = node * 6;
+      if (!(NB[b]! <= hx && NB[b + 3]! >= lx && NB[b + 1]! <= hy && NB[b + 4]! >= ly && NB[b + 2]! <= hz && NB[b + 5]! >= lz)) continue;
+      const left = L[node]!;
+      if (left >= 0) {
+        stack[sp++] = R[node]!;
+        stack[sp++] = left;
+        continue;
+      }
+      const first = R[node]!, end = first + INFO[node]!;
+      for (let k = first; k < end; k++) out[n++] = order[k]!;
+    }
+    return n;
+  }
+}
+
+function widen(box: Float64Array, axis: number, v: number): void {
+  if (v < box[axis]!) box[axis] = v;
+  if (v > box[axis + 3]!) box[axis + 3] = v;
+}
+
+function insideBox(B: Float64Array, i: number, x: number, y: number, z: number): boolean {
+  return x >= B[i]! && x <= B[i + 3]! && y >= B[i + 1]! && y <= B[i + 4]! && z >= B[i + 2]! && z <= B[i + 5]!;
+}
+
+/** A segment starting inside a box: the normal opposes the segment's largest direction component (up when it has none). */
+function boxInsideNormal(dx: number, dy: number, dz: number): void {
+  const ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy, az = dz < 0 ? -dz : dz;
+  rayHit.nx = 0;
+  rayHit.ny = 0;
+  rayHit.nz = 0;
+  if (ax > ay && ax > az) rayHit.nx = dx > 0 ? -1 : 1;
+  else if (ay > az) rayHit.ny = dy > 0 ? -1 : 1;
+  else if (az > 0) rayHit.nz = dz > 0 ? -1 : 1;
+  else rayHit.nz = 1;
+}
+
+/** A segment starting inside a sphere: the normal points from the centre to the start (or opposes the direction at the centre). */
+function sphereInsideNormal(mx: number, my: number, mz: number, dx: number, dy: number, dz: number): void {
+  if (mx !== 0 || my !== 0 || mz !== 0) {
+    rayHit.nx = mx;
+    rayHit.ny = my;
+    rayHit.nz = mz;
+  } else boxInsideNormal(dx, dy, dz);
+}
+
+interface BuiltTree {
+  box: Float64Array;
+  left: Int32Array;
+  right: Int32Array;
+  info: Int32Array;
+  count: number;
+  order: Uint32Array;
+  usesGroups: boolean;
+}
+
+/** Growable node storage used while building. */
+class NodeList {
+  box: number[] = [];
+  left: number[] = [];
+  right: number[] = [];
+  info: number[] = [];
+  add(): number {
+    this.box.push(0, 0, 0, 0, 0, 0);
+    this.left.push(-1);
+    this.right.push(0);
+    this.info.push(0);
+    return this.left.length - 1;
+  }
+}
+
+function padLow(v: number): number {
+  return v - ((v < 0 ? -v : v) + 1) * BOX_PAD;
+}
+function padHigh(v: number): number {
+  return v + ((v < 0 ? -v : v) + 1) * BOX_PAD;
+}
+
+function buildTree(tri: Float64Array, n: number, model: ColModel): BuiltTree {
+  const nodes = new NodeList();
+  const order = new Uint32Array(n);
+  if (n === 0) return finish(nodes, order, false);
+  // Per-face box and centroid, computed once.
+  const fbox = new Float64Array(n * 6);
+  const cent = new Float64Array(n * 3);
+  for (let f = 0; f < n; f++) {
+    const p = f * 9;
+    for (let k = 0; k < 3; k++) {
+      const a = tri[p + k]!, b = a + tri[p + 3 + k]!, c = a + tri[p + 6 + k]!;
+      const lo = a < b ? (a < c ? a : c) : b < c ? b : c;
+      const hi = a > b ? (a > c ? a : c) : b > c ? b : c;
+      fbox[f * 6 + k] = lo;
+      fbox[f * 6 + 3 + k] = hi;
+      cent[f * 3 + k] = (lo + hi) * 0.5;
+    }
+  }
+  let filled = 0;
+  const groupRoots: number[] = [];
+  const groups = usableGroups(model, n);
+  if (groups) {
+    const covered = new Uint8Array(n);
+    for (const g of groups) {
+      const start = filled;
+      for (let f = g.first; f <= g.last; f++) {
+        order[filled++] = f;
+        covered[f] = 1;
+      }
+      groupRoots.push(buildFaces(nodes, order, start, filled, fbox, cent));
+    }
+    // Faces no group covers get a subtree of their own, so nothing is left out of the queries.
+    const start = filled;
+    for (let f = 0; f < n; f++) if (!covered[f]) order[filled++] = f;
+    if (filled > start) groupRoots.push(buildFaces(nodes, order, start, filled, fbox, cent));
+    const root = buildGroupLevel(nodes, groupRoots, 0, groupRoots.length);
+    if (root !== 0) moveRootFirst(nodes, root);
+    return finish(nodes, order, true);
+  }
+  for (let f = 0; f < n; f++) order[f] = f;
+  // Reserve node 0 as the root by building into it first.
+  buildFaces(nodes, order, 0, n, fbox, cent);
+  return finish(nodes, order, false);
+}
+
+/** The model's face groups when they can serve as the broad phase: in range and not overlapping. */
+function usableGroups(model: ColModel, n: number): { first: number; last: number }[] | null {
+  const g = model.faceGroups;
+  if (!g || g.length === 0) return null;
+  const seen = new Uint8Array(n);
+  for (const x of g) {
+    if (!(x.first >= 0 && x.first <= x.last && x.last < n)) return null;
+    for (let f = x.first; f <= x.last; f++) {
+      if (seen[f]) return null; // overlapping groups: build our own tree instead
+      seen[f] = 1;
+    }
+  }
+  return g;
+}
+
+/** Builds a subtree over order[lo, hi), sorting that range; returns its node. */
+function buildFaces(nodes: NodeList, order: Uint32Array, lo: number, hi: number, fbox: Float64Array, cent: Float64Array): number {
+  const node = nodes.add();
+  const nb = node * 6;
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  let cx0 = Infinity, cy0 = Infinity, cz0 = Infinity, cx1 = -Infinity, cy1 = -Infinity, cz1 = -Infinity;
+  for (let k = lo; k < hi; k++) {
+    const f = order[k]!;
+    const b = f * 6;
+    if (fbox[b]! < x0) x0 = fbox[b]!;
+    if (fbox[b + 1]! < y0) y0 = fbox[b + 1]!;
+    if (fbox[b + 2]! < z0) z0 = fbox[b + 2]!;
+    if (fbox[b + 3]! > x1) x1 = fbox[b + 3]!;
+    if (fbox[b + 4]! > y1) y1 = fbox[b + 4]!;
+    if (fbox[b + 5]! > z1) z1 = fbox[b + 5]!;
+    const c = f * 3;
+    if (cent[c]! < cx0) cx0 = cent[c]!;
+    if (cent[c]! > cx1) cx1 = cent[c]!;
+    if (cent[c + 1]! < cy0) cy0 = cent[c + 1]!;
+    if (cent[c + 1]! > cy1) cy1 = cent[c + 1]!;
+    if (cent[c + 2]! < cz0) cz0 = cent[c + 2]!;
+    if (cent[c + 2]! > cz1) cz1 = cent[c + 2]!;
+  }
+  nodes.box[nb] = padLow(x0);
+  nodes.box[nb + 1] = padLow(y0);
+  nodes.box[nb + 2] = padLow(z0);
+  nodes.box[nb + 3] = padHigh(x1);
+  nodes.box[nb + 4] = padHigh(y1);
+  nodes.box[nb + 5] = padHigh(z1);
+  if (hi - lo <= BVH_LEAF_FACES) {
+    nodes.left[node] = -1;
+    nodes.right[node] = lo;
+    nodes.info[node] = hi - lo;
+    return node;
+  }
+  // Split at the median centroid along the widest centroid axis (NaN extents count as 0); ties by face index.
+  const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
+  const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+  const sub = order.subarray(lo, hi);
+  sub.sort((a, b) => {
+    const d = cent[a * 3 + axis]! - cent[b * 3 + axis]!;
+    return d < 0 ? -1 : d > 0 ? 1 : a - b;
+  });
+  const mid = (lo + hi) >> 1;
+  const l = buildFaces(nodes, order, lo, mid, fbox, cent);
+  const r = buildFaces(nodes, order, mid, hi, fbox, cent);
+  nodes.left[node] = l;
+  nodes.right[node] = r;
+  nodes.info[node] = axis;
+  return node;
+}
+
+/** Builds the levels above the group subtrees: a median split over the groups' box centres, one group per leaf. */
+function buildGroupLevel(nodes: NodeList, roots: number[], lo: number, hi: number): number {
+  if (hi - lo === 1) return roots[lo]!;
+  const node = nodes.add();
+  const nb = node * 6;
+  const B = nodes.box;
+  const c0 = [Infinity, Infinity, Infinity], c1 = [-Infinity, -Infinity, -Infinity];
+  for (let k = 0; k < 6; k++) B[nb + k] = k < 3 ? Infinity : -Infinity;
+  for (let i = lo; i < hi; i++) {
+    const r = roots[i]! * 6;
+    for (let k = 0; k < 3; k++) {
+      if (B[r + k]! < B[nb + k]!) B[nb + k] = B[r + k]!;
+      if (B[r + 3 + k]! > B[nb + 3 + k]!) B[nb + 3 + k] = B[r + 3 + k]!;
+      const c = (B[r + k]! + B[r + 3 + k]!) * 0.5;
+      if (c < c0[k]!) c0[k] = c;
+      if (c > c1[k]!) c1[k] = c;
+    }
+  }
+  const e = [c1[0]! - c0[0]!, c1[1]! - c0[1]!, c1[2]! - c0[2]!];
+  const axis = e[0]! >= e[1]! && e[0]! >= e[2]! ? 0 : e[1]! >= e[2]! ? 1 : 2;
+  const sub = roots.slice(lo, hi).sort((a, b) => {
+    const d = B[a * 6 + axis]! + B[a * 6 + 3 + axis]! - (B[b * 6 + axis]! + B[b * 6 + 3 + axis]!);
+    return d < 0 ? -1 : d > 0 ? 1 : a - b;
+  });
+  for (let i = lo; i < hi; i++) roots[i] = sub[i - lo]!;
+  const mid = (lo + hi) >> 1;
+  const l = buildGroupLevel(nodes, roots, lo, mid);
+  const r = buildGroupLevel(nodes, roots, mid, hi);
+  nodes.left[node] = l;
+  nodes.right[node] = r;
+  nodes.info[node] = axis;
+  return node;
+}
+
+/** Swaps node `root` into slot 0 (queries start at node 0), fixing every child link. */
+function moveRootFirst(nodes: NodeList, root: number): void {
+  const swap = (i: number): number => (i === root ? 0 : i === 0 ? root : i);
+  for (const arr of [nodes.left, nodes.right, nodes.info]) {
+    const t = arr[0]!;
+    arr[0] = arr[root]!;
+    arr[root] = t;
+  }
+  for (let k = 0; k < 6; k++) {
+    const t = nodes.box[k]!;
+    nodes.box[k] = nodes.box[root * 6 + k]!;
+    nodes.box[root * 6 + k] = t;
+  }
+  for (let i = 0; i < nodes.left.length; i++) {
+    if (nodes.left[i]! >= 0) {
+      nodes.left[i] = swap(nodes.left[i]!);
+      nodes.right[i] = swap(nodes.right[i]!);
+    }
+  }
+}
+
+function finish(nodes: NodeList, order: Uint32Array, usesGroups: boolean): BuiltTree {
+  return {
+    box: Float64Array.from(nodes.box),
+    left: Int32Array.from(nodes.left),
+    right: Int32Array.from(nodes.right),
+    info: Int32Array.from(nodes.info),
+    count: nodes.left.length,
+    order,
+    usesGroups,
+  };
+}

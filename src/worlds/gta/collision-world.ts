@@ -1,0 +1,320 @@
+/**
+ * The CollisionWorld adapter for GTA collision files: metres, z up, float coordinates. A .col file alone places
+ * each model once at the origin; a list of placements (model, position, rotation quaternion, as in an IPL) puts
+ * models anywhere, any number of times.
+ *
+ * Bodies are upright capsules (or spheres when height ≤ 2·radius) standing on their feet: walls push them out
+ * sideways through a stack of spheres, and the feet are put on the highest walkable surface found by a
+ * vertical probe. Everything is float64 + - * / (square roots through the deterministic routine).
+ */
+import { FormatError } from '../binary/format-error.js';
+import {
+  newGroundResult,
+  newMoveResult,
+  type Body,
+  type Bounds,
+  type CollisionWorld,
+  type GroundResult,
+  type MoveResult,
+  type SegmentResult,
+  type UpAxis,
+  type Vec3,
+} from '../world.js';
+import { colVersionOf, type ColFile } from './model.js';
+import { parseColFile } from './parse.js';
+import { ColScene, WALKABLE_NZ2, newGtaHit, type GtaHit, type GtaPlacement } from './query.js';
+
+/** True when the bytes start like a GTA collision file (FourCC COLL, COL2, COL3 or COL4 and a size). */
+export function detectGtaCol(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && colVersionOf(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!) !== 0;
+}
+
+/** The body used to judge open ground for spawning and sampling: a GTA pedestrian, roughly. */
+export const DEFAULT_BODY: Readonly<Body> = { radius: 0.35, height: 1.8, stepHeight: 0.4 };
+/** Step height when a body does not give one, in metres. */
+export const DEFAULT_STEP_HEIGHT = 0.4;
+/** A move is cut into sub-steps of at most this fraction of the body radius per axis, so it cannot pass through thin walls. */
+export const SUBSTEP_RADIUS_FRACTION = 0.5;
+/** Most sub-steps per move (a longer move takes longer steps). */
+export const MAX_SUBSTEPS = 64;
+/** Gap kept under the clearance spheres when judging open ground, so the floor itself does not count. */
+const CLEARANCE_GAP = 0.05;
+/** Most contacts reported per move. */
+const MAX_MOVE_CONTACTS = 16;
+
+export interface GtaGroundResult extends GroundResult {
+  /** Model the floor belongs to ('' when none). */
+  model: string;
+  /** Placement index of the floor (-1 when none). */
+  instance: number;
+  /** Unit normal of the floor (zeros when none). */
+  normal: Vec3;
+}
+
+export function newGtaGroundResult(): GtaGroundResult {
+  return { ...newGroundResult(), model: '', instance: -1, normal: [0, 0, 0] };
+}
+
+export class GtaWorld implements CollisionWorld {
+  readonly kind = 'gta' as const;
+  readonly up: UpAxis = { axis: 2, sign: 1 };
+  readonly scale = 1;
+  readonly integer = false;
+  readonly bounds: Bounds;
+  readonly scene: ColScene;
+  private spawn: Vec3 | null = null;
+  private readonly hit = newGtaHit();
+  private readonly n3 = new Float64Array(3);
+
+  constructor(
+    readonly name: string,
+    readonly file: ColFile,
+    placements?: readonly GtaPlacement[],
+  ) {
+    this.scene = new ColScene(file.models, placements);
+    const b = this.scene.box;
+    this.bounds = { min: [b[0]!, b[1]!, b[2]!], max: [b[3]!, b[4]!, b[5]!] };
+  }
+
+  segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    return this.scene.segmentFraction(fx, fy, fz, tx, ty, tz);
+  }
+
+  /** The nearest hit with the model name and placement (GtaHit is a SegmentResult with `model` and `instance`). */
+  segment(from: Vec3, to: Vec3, out?: SegmentResult): SegmentResult {
+    return this.scene.segment(from, to, (out as GtaHit | undefined) ?? newGtaHit());
+  }
+
+  segmentHit(from: Vec3, to: Vec3, out: GtaHit = newGtaHit()): GtaHit {
+    return this.scene.segment(from, to, out);
+  }
+
+  /**
+   * The floor at or below the point (nearest surface straight down, to below the world) and the ceiling above
+   * it. Non-finite points have neither.
+   */
+  ground(pos: Vec3, out?: GroundResult): GroundResult {
+    const o = (out as GtaGroundResult | undefined) ?? newGtaGroundResult();
+    o.hasFloor = false;
+    o.floor = NaN;
+    o.ceiling = NaN;
+    o.material = 0;
+    o.id = -1;
+    o.status = 0;
+    if ('model' in o) {
+      o.model = '';
+      o.instance = -1;
+      o.normal[0] = o.normal[1] = o.normal[2] = 0;
+    }
+    const [x, y, z] = pos;
+    if (!(x - x === 0 && y - y === 0 && z - z === 0)) return o;
+    const lowest = (z < this.bounds.min[2] ? z : this.bounds.min[2]) - 1;
+    const highest = (z > this.bounds.max[2] ? z : this.bounds.max[2]) + 1;
+    const h = this.scene.segment([x, y, z], [x, y, lowest], this.hit);
+    if (h.hit) {
+      o.hasFloor = true;
+      o.floor = h.point[2];
+      o.material = h.material;
+      o.id = h.id;
+      if ('model' in o) {
+        o.model = h.model;
+        o.instance = h.instance;
+        o.normal[0] = h.normal[0];
+        o.normal[1] = h.normal[1];
+        o.normal[2] = h.normal[2];
+      }
+    }
+    const t = this.scene.segmentFraction(x, y, z, x, y, highest);
+    if (t >= 0) o.ceiling = z + t * (highest - z);
+    return o;
+  }
+
+  /**
+   * Moves an upright body from `from` by `delta`: sub-steps, then per sub-step the head stops at a ceiling when
+   * rising, walls push the body sideways, and the feet go onto the highest walkable surface within the step
+   * height above (or, when it was standing and is not rising, within the step height below).
+   */
+  move(body: Body, from: Vec3, delta: Vec3, out: MoveResult = newMoveResult()): MoveResult {
+    out.contacts.length = 0;
+    out.grounded = false;
+    let x = from[0], y = from[1], z = from[2];
+    const r = body.radius;
+    const ok = [x, y, z, delta[0], delta[1], delta[2], r, body.height].every((v) => v - v === 0) && r > 0;
+    if (!ok) {
+      out.position[0] = x;
+      out.position[1] = y;
+      out.position[2] = z;
+      return out;
+    }
+    const h = body.height > 2 * r ? body.height : 2 * r;
+    const step = body.stepHeight !== undefined && body.stepHeight >= 0 && body.stepHeight - body.stepHeight === 0 ? body.stepHeight : DEFAULT_STEP_HEIGHT;
+    const [dx, dy, dz] = delta;
+    const ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy, az = dz < 0 ? -dz : dz;
+    const longest = ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az;
+    let n = Math.ceil(longest / (r * SUBSTEP_RADIUS_FRACTION));
+    if (!(n >= 1)) n = 1;
+    if (n > MAX_SUBSTEPS) n = MAX_SUBSTEPS;
+    const sx = dx / n, sy = dy / n, sz = dz / n;
+    // Wall spheres: from just above the step height to the head, at most a radius apart.
+    const lowC = step + r < h - r ? step + r : h - r;
+    const highC = h - r;
+    const nSpheres = highC > lowC ? 1 + Math.ceil((highC - lowC) / r) : 1;
+    let wasGrounded = this.standing(x, y, z, step);
+    const scene = this.scene;
+    for (let i = 0; i < n; i++) {
+      const zPrev = z;
+      x += sx;
+      y += sy;
+      z += sz;
+      if (sz > 0) {
+        const t = scene.segmentFraction(x, y, zPrev + h, x, y, z + h);
+        if (t >= 0) {
+          z = zPrev + t * sz;
+          this.contact(out, 'ceiling');
+        }
+      }
+      for (let s = 0; s < nSpheres; s++) {
+        const off = nSpheres === 1 ? lowC : lowC + ((highC - lowC) * s) / (nSpheres - 1);
+        const k = scene.pushOutSphere(x, y, z + off, r, true);
+        if (k > 0) {
+          x = scene.push.x;
+          y = scene.push.y;
+          for (let c = 0; c < k; c++) this.pushContact(out, c);
+        }
+      }
+      const top = (zPrev > z ? zPrev : z) + step;
+      const bottom = z - (wasGrounded && sz <= 0 ? step : 0);
+      wasGrounded = false;
+      const t = scene.segmentFraction(x, y, top, x, y, bottom);
+      if (t >= 0) {
+        const fz = top + t * (bottom - top);
+        const L = scene.last;
+        scene.worldUnitNormal(L.instance, L.nx, L.ny, L.nz, this.n3);
+        const nz = this.n3[2]!;
+        // Rising bodies only step up onto floors above their feet; falling or standing ones land.
+        if (nz > 0 && nz * nz >= WALKABLE_NZ2 && (sz <= 0 || fz >= z)) {
+          z = fz;
+          wasGrounded = true;
+          if (i === n - 1) this.contact(out, 'floor', this.n3, L.index, scene.materialOf(L.instance, L.kind, L.index));
+        }
+      }
+    }
+    out.position[0] = x;
+    out.position[1] = y;
+    out.position[2] = z;
+    out.grounded = wasGrounded;
+    return out;
+  }
+
+  /** True when a walkable floor lies within `step` below the feet (or at them). */
+  private standing(x: number, y: number, z: number, step: number): boolean {
+    const t = this.scene.segmentFraction(x, y, z + 1e-6, x, y, z - step);
+    if (t < 0) return false;
+    const L = this.scene.last;
+    this.scene.worldUnitNormal(L.instance, L.nx, L.ny, L.nz, this.n3);
+    return this.n3[2]! > 0 && this.n3[2]! * this.n3[2]! >= WALKABLE_NZ2;
+  }
+
+  private contact(out: MoveResult, kind: string, n?: Float64Array, id = -1, material = 0): void {
+    if (out.contacts.length >= MAX_MOVE_CONTACTS) return;
+    out.contacts.push({ kind, normal: n ? [n[0]!, n[1]!, n[2]!] : kind === 'ceiling' ? [0, 0, -1] : [0, 0, 1], id, material });
+  }
+
+  private pushContact(out: MoveResult, c: number): void {
+    if (out.contacts.length >= MAX_MOVE_CONTACTS) return;
+    const P = this.scene.push;
+    out.contacts.push({
+      kind: 'wall',
+      normal: [P.normal[c * 3]!, P.normal[c * 3 + 1]!, P.normal[c * 3 + 2]!],
+      id: P.index[c]!,
+      material: this.scene.materialOf(P.instance[c]!, P.kind[c]!, P.index[c]!),
+    });
+  }
+
+  /**
+   * Maps (u, v) in [0, 1)² across the world's x/y extent; returns the highest walkable floor there when a
+   * standard body fits above it, else null.
+   */
+  sampleOpen(u: number, v: number): Vec3 | null {
+    if (!(u >= 0 && u < 1 && v >= 0 && v < 1)) return null;
+    const { min, max } = this.bounds;
+    if (!(min[0] <= max[0])) return null;
+    const x = min[0] + u * (max[0] - min[0]);
+    const y = min[1] + v * (max[1] - min[1]);
+    const top = max[2] + 1, bottom = min[2] - 1;
+    const t = this.scene.segmentFraction(x, y, top, x, y, bottom);
+    if (t < 0) return null;
+    const L = this.scene.last;
+    this.scene.worldUnitNormal(L.instance, L.nx, L.ny, L.nz, this.n3);
+    if (!(this.n3[2]! > 0 && this.n3[2]! * this.n3[2]! >= WALKABLE_NZ2)) return null;
+    const fz = top + t * (bottom - top);
+    const r = DEFAULT_BODY.radius, hgt = DEFAULT_BODY.height;
+    for (let c = fz + r + CLEARANCE_GAP; ; c += r) {
+      const cz = c < fz + hgt - r ? c : fz + hgt - r;
+      if (this.scene.sphereOverlaps(x, y, cz, r)) return null;
+      if (cz >= fz + hgt - r) break;
+    }
+    return [x, y, fz];
+  }
+
+  /**
+   * The open spot nearest the middle of the world on a 33 × 33 grid (centre first, then by squared distance,
+   * ties in grid order); the top middle of the bounds when no spot is open.
+   */
+  spawnPoint(): Vec3 {
+    if (this.spawn) return [...this.spawn];
+    const N = 33;
+    const cells: number[] = [];
+    for (let i = 0; i < N * N; i++) cells.push(i);
+    const half = (N - 1) / 2;
+    const d2 = (i: number): number => ((i % N) - half) ** 2 + (Math.floor(i / N) - half) ** 2;
+    cells.sort((a, b) => d2(a) - d2(b) || a - b);
+    for (const c of cells) {
+      const p = this.sampleOpen((c % N) / N + 0.5 / N, Math.floor(c / N) / N + 0.5 / N);
+      if (p) {
+        this.spawn = p;
+        return [...p];
+      }
+    }
+    const { min, max } = this.bounds;
+    this.spawn = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, max[2]];
+    return [...this.spawn];
+  }
+}
+
+/** Loads a .col file as a world. `placements` default to each model once at the origin. */
+export function loadGtaWorld(bytes: Uint8Array, name: string, placements?: readonly GtaPlacement[]): GtaWorld {
+  return new GtaWorld(name, parseColFile(bytes), placements);
+}
+
+/**
+ * Reads placements from JSON: an array of {model, position: [x, y, z], rotation?: [x, y, z, w]}, or an object
+ * with such an array under "placements". Anything else is a FormatError naming the entry.
+ */
+export function parseGtaPlacements(text: string): GtaPlacement[] {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new FormatError('gta placements', -1, `not JSON: ${(e as Error).message}`);
+  }
+  const list = Array.isArray(v) ? v : (v as { placements?: unknown } | null)?.placements;
+  if (!Array.isArray(list)) throw new FormatError('gta placements', -1, 'expected an array of placements');
+  const num = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x);
+  return list.map((p: unknown, i: number) => {
+    const o = p as Record<string, unknown> | null;
+    if (!o || typeof o !== 'object') throw new FormatError('gta placements', -1, `placement ${i} is not an object`);
+    if (typeof o.model !== 'string' && !(typeof o.model === 'number' && Number.isInteger(o.model))) {
+      throw new FormatError('gta placements', -1, `placement ${i}: model must be a name or an index`);
+    }
+    const pos = o.position;
+    if (!Array.isArray(pos) || pos.length !== 3 || !pos.every(num)) throw new FormatError('gta placements', -1, `placement ${i}: position must be 3 numbers`);
+    const rot = o.rotation;
+    if (rot !== undefined && (!Array.isArray(rot) || rot.length !== 4 || !rot.every(num))) {
+      throw new FormatError('gta placements', -1, `placement ${i}: rotation must be a quaternion of 4 numbers`);
+    }
+    const out: GtaPlacement = { model: o.model as string | number, position: [pos[0], pos[1], pos[2]] as Vec3 };
+    if (rot) out.rotation = [rot[0], rot[1], rot[2], rot[3]] as [number, number, number, number];
+    return out;
+  });
+}

@@ -1,0 +1,6 @@
+export * from './model.js';
+export { parseColFile, parseColModel, COL_FORMAT, hasFaceGroups, hasShadowMesh } from './parse.js';
+export { writeColFile, writeColFileOf, writeColModel, ColWriteError, VERTEX_ARRAY_ALIGN } from './write.js';
+export { ModelCollider } from './bvh.js';
+export { ColScene, newGtaHit, rotationMatrix, type GtaHit, type GtaPlacement } from './query.js';
+export { GtaWorld, detectGtaCol, loadGtaWorld, parseGtaPlacements, newGtaGroundResult, type GtaGroundResult } from './collision-world.js';

@@ -1,0 +1,512 @@
+/**
+ * Queries over placed collision models: a segment's nearest hit (spheres, boxes, triangles), a sphere's overlap
+ * and push-out, the ground under a point. Each placement puts a model at a position with a rotation given as a
+ * quaternion (as GTA's IPL placements do); a .col file alone places each model once at the origin.
+ *
+ * Shadow meshes are not solid and are never queried. Arithmetic is float64 + - * / only (square roots through
+ * the deterministic routine), instances are visited in placement order and the first of equal hits is kept,
+ * so the same inputs give the same answers everywhere. Hot calls allocate nothing.
+ */
+import { FormatError } from '../binary/format-error.js';
+import type { Vec3 } from '../world.js';
+import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, ModelCollider, rayHit } from './bvh.js';
+import { detSqrtGta } from './det-sqrt.js';
+import { colNameKey, type ColModel } from './model.js';
+
+/** One placed model: the model by name (case-insensitive, first match) or index, a position and a rotation. */
+export interface GtaPlacement {
+  model: string | number;
+  position: Vec3;
+  /** Unit quaternion x, y, z, w (identity when absent). A non-unit one is used as its normalised rotation. */
+  rotation?: [number, number, number, number];
+}
+
+export type GtaHitKind = 'face' | 'sphere' | 'box' | '';
+const KIND_NAMES: readonly GtaHitKind[] = ['', 'face', 'sphere', 'box'];
+
+/** A segment's nearest hit, with the model it belongs to. */
+export interface GtaHit {
+  hit: boolean;
+  fraction: number;
+  point: Vec3;
+  /** Unit normal in world space, facing the segment's start. */
+  normal: Vec3;
+  /** Index of the face, sphere or box within its model (-1 when nothing). */
+  id: number;
+  material: number;
+  what: GtaHitKind;
+  status: number;
+  /** Name of the model hit ('' when nothing). */
+  model: string;
+  /** Index of the placement hit (-1 when nothing). */
+  instance: number;
+}
+
+export function newGtaHit(): GtaHit {
+  return { hit: false, fraction: 1, point: [0, 0, 0], normal: [0, 0, 0], id: -1, material: 0, what: '', status: 0, model: '', instance: -1 };
+}
+
+/**
+ * Walkable surfaces: a unit normal's up component squared at least this (cos² of 45°). Compared on squares so
+ * no root is needed; used by the ground probe and to tell walls from floors in push-out.
+ */
+export const WALKABLE_NZ2 = 0.5;
+/** Push-out passes before giving up on a sphere wedged between surfaces. */
+export const PUSH_OUT_PASSES = 4;
+/** Contacts remembered per push-out. */
+export const MAX_CONTACTS = 16;
+
+const PAD = 1 / (1 << 20);
+
+const finite = (v: number): boolean => v - v === 0;
+
+export class ColScene {
+  readonly models: readonly ColModel[];
+  readonly colliders: readonly ModelCollider[];
+  /** Placement count. */
+  readonly instanceCount: number;
+  /** Model index per placement. */
+  readonly instModel: Int32Array;
+  /** Rotation per placement, row-major 3×3: world = R·local + position. */
+  readonly instRot: Float64Array;
+  readonly instPos: Float64Array;
+  /** World box per placement (min xyz, max xyz); empty models hold +inf/-inf. */
+  readonly instBox: Float64Array;
+  /** World box of everything solid (min xyz, max xyz); zeros when nothing is. */
+  readonly box: Float64Array;
+
+  /** What the last segmentFraction hit (valid when it returned ≥ 0). */
+  readonly last = { instance: -1, kind: HIT_NONE, index: -1, nx: 0, ny: 0, nz: 0 };
+  /** Results of the last pushOutSphere: the moved centre and the contacts, world normals unit length. */
+  readonly push = {
+    x: 0,
+    y: 0,
+    z: 0,
+    count: 0,
+    kind: new Int32Array(MAX_CONTACTS),
+    index: new Int32Array(MAX_CONTACTS),
+    instance: new Int32Array(MAX_CONTACTS),
+    normal: new Float64Array(MAX_CONTACTS * 3),
+  };
+  private readonly near: Int32Array;
+
+  constructor(models: readonly ColModel[], placements?: readonly GtaPlacement[]) {
+    this.models = models;
+    this.colliders = models.map((m) => new ModelCollider(m));
+    const places: readonly GtaPlacement[] = placements ?? models.map((_, i) => ({ model: i, position: [0, 0, 0] as Vec3 }));
+    const n = places.length;
+    this.instanceCount = n;
+    this.instModel = new Int32Array(n);
+    this.instRot = new Float64Array(n * 9);
+    this.instPos = new Float64Array(n * 3);
+    this.instBox = new Float64Array(n * 6);
+    const byName = new Map<string, number>();
+    models.forEach((m, i) => {
+      const k = colNameKey(m.name);
+      if (!byName.has(k)) byName.set(k, i);
+    });
+    const box = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+    places.forEach((p, i) => {
+      const mi = typeof p.model === 'number' ? p.model : byName.get(colNameKey(p.model));
+      if (mi === undefined || !Number.isInteger(mi) || mi < 0 || mi >= models.length) {
+        throw new FormatError('gta placements', -1, `placement ${i} names model ${JSON.stringify(p.model)}, which is not in the collision file`);
+      }
+      this.instModel[i] = mi;
+      if (!p.position.every(finite)) throw new FormatError('gta placements', -1, `placement ${i} has a non-finite position`);
+      this.instPos.set(p.position, i * 3);
+      this.instRot.set(rotationMatrix(p.rotation, i), i * 9);
+      this.placeBox(i, box);
+    });
+    this.box = box[0]! <= box[3]! ? box : new Float64Array(6);
+    let maxFaces = 0;
+    for (const c of this.colliders) if (c.faceCount > maxFaces) maxFaces = c.faceCount;
+    this.near = new Int32Array(maxFaces);
+  }
+
+  private placeBox(i: number, world: Float64Array): void {
+    const c = this.colliders[this.instModel[i]!]!;
+    const out = this.instBox;
+    for (let k = 0; k < 3; k++) {
+      out[i * 6 + k] = Infinity;
+      out[i * 6 + 3 + k] = -Infinity;
+    }
+    if (c.empty) return;
+    const R = this.instRot, P = this.instPos, b = c.box;
+    for (let corner = 0; corner < 8; corner++) {
+      const lx = corner & 1 ? b[3]! : b[0]!, ly = corner & 2 ? b[4]! : b[1]!, lz = corner & 4 ? b[5]! : b[2]!;
+      for (let k = 0; k < 3; k++) {
+        const v = R[i * 9 + k * 3]! * lx + R[i * 9 + k * 3 + 1]! * ly + R[i * 9 + k * 3 + 2]! * lz + P[i * 3 + k]!;
+        const lo = v - ((v < 0 ? -v : v) + 1) * PAD, hi = v + ((v < 0 ? -v : v) + 1) * PAD;
+        if (lo < out[i * 6 + k]!) out[i * 6 + k] = lo;
+        if (hi > out[i * 6 + 3 + k]!) out[i * 6 + 3 + k] = hi;
+      }
+    }
+    for (let k = 0; k < 3; k++) {
+      if (out[i * 6 + k]! < world[k]!) world[k] = out[i * 6 + k]!;
+      if (out[i * 6 + 3 + k]! > world[k + 3]!) world[k + 3] = out[i * 6 + 3 + k]!;
+    }
+  }
+
+  /**
+   * The fraction in [0, 1] along from→to of the nearest solid hit, or -1 when the segment is clear (and for
+   * non-finite input, or a segment so long its direction overflows). Fills `last`. Allocates nothing.
+   */
+  segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    const dx = tx - fx, dy = ty - fy, dz = tz - fz;
+    if (!(finite(fx) && finite(fy) && finite(fz) && finite(dx) && finite(dy) && finite(dz))) return -1;
+    const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
+    const IB = this.instBox, R = this.instRot, P = this.instPos;
+    let best = 2;
+    let hit = -1;
+    for (let i = 0, n = this.instanceCount; i < n; i++) {
+      const b = i * 6;
+      let t0 = 0, t1 = best < 1 ? best : 1;
+      let lo = (IB[b]! - fx) * ix, hi = (IB[b + 3]! - fx) * ix;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) t0 = lo;
+      if (hi < t1) t1 = hi;
+      lo = (IB[b + 1]! - fy) * iy; hi = (IB[b + 4]! - fy) * iy;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) t0 = lo;
+      if (hi < t1) t1 = hi;
+      lo = (IB[b + 2]! - fz) * iz; hi = (IB[b + 5]! - fz) * iz;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) t0 = lo;
+      if (hi < t1) t1 = hi;
+      if (!(t0 <= t1)) continue;
+      // Into model space: local = Rᵀ (world − position); directions by Rᵀ alone, so t is unchanged.
+      const r = i * 9;
+      const px = fx - P[i * 3]!, py = fy - P[i * 3 + 1]!, pz = fz - P[i * 3 + 2]!;
+      const ox = R[r]! * px + R[r + 3]! * py + R[r + 6]! * pz;
+      const oy = R[r + 1]! * px + R[r + 4]! * py + R[r + 7]! * pz;
+      const oz = R[r + 2]! * px + R[r + 5]! * py + R[r + 8]! * pz;
+      const ldx = R[r]! * dx + R[r + 3]! * dy + R[r + 6]! * dz;
+      const ldy = R[r + 1]! * dx + R[r + 4]! * dy + R[r + 7]! * dz;
+      const ldz = R[r + 2]! * dx + R[r + 5]! * dy + R[r + 8]! * dz;
+      const nb = this.colliders[this.instModel[i]!]!.raycast(ox, oy, oz, ldx, ldy, ldz, best);
+      if (nb < best) {
+        best = nb;
+        hit = i;
+        const L = this.last;
+        L.kind = rayHit.kind;
+        L.index = rayHit.index;
+        L.nx = rayHit.nx;
+        L.ny = rayHit.ny;
+        L.nz = rayHit.nz;
+      }
+    }
+    this.last.instance = hit;
+    if (hit < 0) {
+      this.last.kind = HIT_NONE;
+      this.last.index = -1;
+      return -1;
+    }
+    return best;
+  }
+
+  /** The nearest hit with its point, unit normal, material and model name (same hit as segmentFraction). */
+  segment(from: Vec3, to: Vec3, out: GtaHit = newGtaHit()): GtaHit {
+    const t = this.segmentFraction(from[0], from[1], from[2], to[0], to[1], to[2]);
+    if (t < 0) {
+      out.hit = false;
+      out.fraction = 1;
+      out.point[0] = to[0];
+      out.point[1] = to[1];
+      out.point[2] = to[2];
+      out.normal[0] = out.normal[1] = out.normal[2] = 0;
+      out.id = -1;
+      out.material = 0;
+      out.what = '';
+      out.status = 0;
+      out.model = '';
+      out.instance = -1;
+      return out;
+    }
+    const L = this.last;
+    out.hit = true;
+    out.fraction = t;
+    out.point[0] = from[0] + t * (to[0] - from[0]);
+    out.point[1] = from[1] + t * (to[1] - from[1]);
+    out.point[2] = from[2] + t * (to[2] - from[2]);
+    this.worldUnitNormal(L.instance, L.nx, L.ny, L.nz, out.normal);
+    out.id = L.index;
+    out.material = this.materialOf(L.instance, L.kind, L.index);
+    out.what = KIND_NAMES[L.kind]!;
+    out.status = 0;
+    out.instance = L.instance;
+    out.model = this.models[this.instModel[L.instance]!]!.name;
+    return out;
+  }
+
+  /** Surface material of a face, sphere or box of the model placed as `instance`. */
+  materialOf(instance: number, kind: number, index: number): number {
+    const m = this.models[this.instModel[instance]!]!;
+    if (kind === HIT_FACE) return m.mesh.surfaces[index * 4]!;
+    if (kind === HIT_SPHERE) return m.spheres[index]!.surface.material;
+    if (kind === HIT_BOX) return m.boxes[index]!.surface.material;
+    return 0;
+  }
+
+  /** R·n made unit length into `out` (up when n is zero). */
+  worldUnitNormal(instance: number, nx: number, ny: number, nz: number, out: Vec3 | Float64Array, at = 0): void {
+    const R = this.instRot, r = instance * 9;
+    const wx = R[r]! * nx + R[r + 1]! * ny + R[r + 2]! * nz;
+    const wy = R[r + 3]! * nx + R[r + 4]! * ny + R[r + 5]! * nz;
+    const wz = R[r + 6]! * nx + R[r + 7]! * ny + R[r + 8]! * nz;
+    const len2 = wx * wx + wy * wy + wz * wz;
+    if (!(len2 > 0) || !finite(len2)) {
+      out[at] = 0;
+      out[at + 1] = 0;
+      out[at + 2] = 1;
+      return;
+    }
+    const len = detSqrtGta(len2);
+    out[at] = wx / len;
+    out[at + 1] = wy / len;
+    out[at + 2] = wz / len;
+  }
+
+  /** True when a sphere overlaps anything solid (touching counts as not overlapping). */
+  sphereOverlaps(x: number, y: number, z: number, r: number): boolean {
+    if (!(finite(x) && finite(y) && finite(z) && finite(r)) || !(r > 0)) return false;
+    for (let i = 0; i < this.instanceCount; i++) {
+      if (!this.sphereTouchesInstanceBox(i, x, y, z, r)) continue;
+      if (this.sphereInstanceContact(i, x, y, z, r, false, true) > 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Moves a sphere out of everything solid it overlaps, surface by surface in a fixed order, for up to
+   * PUSH_OUT_PASSES passes. With `horizontalOnly` (walls against an upright body) floors and ceilings are left
+   * alone and the sphere moves only sideways. Results in `push` (moved centre, contacts); returns the contact
+   * count. Non-finite input leaves the centre where it is with no contacts.
+   */
+  pushOutSphere(x: number, y: number, z: number, r: number, horizontalOnly = false): number {
+    const P = this.push;
+    P.x = x;
+    P.y = y;
+    P.z = z;
+    P.count = 0;
+    if (!(finite(x) && finite(y) && finite(z) && finite(r)) || !(r > 0)) return 0;
+    for (let pass = 0; pass < PUSH_OUT_PASSES; pass++) {
+      let moved = 0;
+      for (let i = 0; i < this.instanceCount; i++) {
+        if (!this.sphereTouchesInstanceBox(i, P.x, P.y, P.z, r)) continue;
+        moved += this.sphereInstanceContact(i, P.x, P.y, P.z, r, horizontalOnly, false);
+      }
+      if (moved === 0) break;
+    }
+    return P.count;
+  }
+
+  private sphereTouchesInstanceBox(i: number, x: number, y: number, z: number, r: number): boolean {
+    const B = this.instBox, b = i * 6;
+    return x + r >= B[b]! && x - r <= B[b + 3]! && y + r >= B[b + 1]! && y - r <= B[b + 4]! && z + r >= B[b + 2]! && z - r <= B[b + 5]!;
+  }
+
+  /**
+   * Resolves (or, with `testOnly`, just detects) the sphere against one placement. Returns how many contacts
+   * moved the sphere (with `testOnly`: 1 at the first overlap). Updates `push.x/y/z`.
+   */
+  private sphereInstanceContact(i: number, x: number, y: number, z: number, r: number, horizontalOnly: boolean, testOnly: boolean): number {
+    const c = this.colliders[this.instModel[i]!]!;
+    const R = this.instRot, ri = i * 9, P = this.instPos;
+    const px = P[i * 3]!, py = P[i * 3 + 1]!, pz = P[i * 3 + 2]!;
+    let found = 0;
+    // Local centre, recomputed after every push.
+    let wx = x, wy = y, wz = z;
+    let lx = 0, ly = 0, lz = 0;
+    const toLocal = (): void => {
+      const ax = wx - px, ay = wy - py, az = wz - pz;
+      lx = R[ri]! * ax + R[ri + 3]! * ay + R[ri + 6]! * az;
+      ly = R[ri + 1]! * ax + R[ri + 4]! * ay + R[ri + 7]! * az;
+      lz = R[ri + 2]! * ax + R[ri + 5]! * ay + R[ri + 8]! * az;
+    };
+    toLocal();
+    /** Applies a push of `depth` along local unit normal n; false when it was skipped. */
+    const apply = (nx: number, ny: number, nz: number, depth: number, kind: number, index: number): boolean => {
+      let ex = R[ri]! * nx + R[ri + 1]! * ny + R[ri + 2]! * nz;
+      let ey = R[ri + 3]! * nx + R[ri + 4]! * ny + R[ri + 5]! * nz;
+      let ez = R[ri + 6]! * nx + R[ri + 7]! * ny + R[ri + 8]! * nz;
+      let amount = depth;
+      if (horizontalOnly) {
+        if (ez * ez >= WALKABLE_NZ2) return false; // a floor or ceiling: the body's vertical handling owns it
+        const h2 = ex * ex + ey * ey;
+        if (!(h2 > 0)) return false;
+        const h = detSqrtGta(h2);
+        // Moving sideways by s reduces the overlap along n by s·|n_h|: go depth / |n_h|.
+        amount = depth / h;
+        ex /= h;
+        ey /= h;
+        ez = 0;
+      }
+      wx += ex * amount;
+      wy += ey * amount;
+      wz += ez * amount;
+      const Pp = this.push;
+      if (Pp.count < MAX_CONTACTS) {
+        const k = Pp.count++;
+        Pp.kind[k] = kind;
+        Pp.index[k] = index;
+        Pp.instance[k] = i;
+        Pp.normal[k * 3] = ex;
+        Pp.normal[k * 3 + 1] = ey;
+        Pp.normal[k * 3 + 2] = ez;
+      }
+      toLocal();
+      return true;
+    };
+
+    const S = c.spheres;
+    for (let s = 0; s < S.length; s += 4) {
+      const dx = lx - S[s]!, dy = ly - S[s + 1]!, dz = lz - S[s + 2]!;
+      const rr = r + S[s + 3]!;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (!(d2 < rr * rr)) continue;
+      if (testOnly) return 1;
+      if (d2 > 0) {
+        const d = detSqrtGta(d2);
+        if (apply(dx / d, dy / d, dz / d, rr - d, HIT_SPHERE, s >> 2)) found++;
+      } else if (apply(0, 0, 1, rr, HIT_SPHERE, s >> 2)) found++;
+    }
+    const B = c.boxes;
+    for (let b = 0; b < B.length; b += 6) {
+      const qx = lx < B[b]! ? B[b]! : lx > B[b + 3]! ? B[b + 3]! : lx;
+      const qy = ly < B[b + 1]! ? B[b + 1]! : ly > B[b + 4]! ? B[b + 4]! : ly;
+      const qz = lz < B[b + 2]! ? B[b + 2]! : lz > B[b + 5]! ? B[b + 5]! : lz;
+      const dx = lx - qx, dy = ly - qy, dz = lz - qz;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (!(d2 < r * r)) continue;
+      if (testOnly) return 1;
+      if (d2 > 0) {
+        const d = detSqrtGta(d2);
+        if (apply(dx / d, dy / d, dz / d, r - d, HIT_BOX, (b / 6) | 0)) found++;
+      } else {
+        // Centre inside the box: leave through the nearest side.
+        let axis = 0, sign = -1, depth = lx - B[b]!;
+        const cand = [B[b + 3]! - lx, ly - B[b + 1]!, B[b + 4]! - ly, lz - B[b + 2]!, B[b + 5]! - lz];
+        for (let k = 0; k < 5; k++) {
+          if (cand[k]! < depth) {
+            depth = cand[k]!;
+            axis = (k + 1) >> 1;
+            sign = k % 2 === 0 ? 1 : -1;
+          }
+        }
+        if (apply(axis === 0 ? sign : 0, axis === 1 ? sign : 0, axis === 2 ? sign : 0, depth + r, HIT_BOX, (b / 6) | 0)) found++;
+      }
+    }
+    if (c.faceCount > 0) {
+      const near = this.near;
+      const n = c.facesNear(lx - r, ly - r, lz - r, lx + r, ly + r, lz + r, near);
+      const T = c.tri;
+      for (let k = 0; k < n; k++) {
+        const f = near[k]!;
+        if (!closestOnTriangle(T, f * 9, lx, ly, lz)) continue;
+        const dx = lx - cp.x, dy = ly - cp.y, dz = lz - cp.z;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (!(d2 < r * r)) continue;
+        if (testOnly) return 1;
+        if (d2 > 0) {
+          const d = detSqrtGta(d2);
+          if (apply(dx / d, dy / d, dz / d, r - d, HIT_FACE, f)) found++;
+        } else {
+          // Centre on the face: out along its normal e1 × e2.
+          const p = f * 9;
+          const nx = T[p + 4]! * T[p + 8]! - T[p + 5]! * T[p + 7]!;
+          const ny = T[p + 5]! * T[p + 6]! - T[p + 3]! * T[p + 8]!;
+          const nz = T[p + 3]! * T[p + 7]! - T[p + 4]! * T[p + 6]!;
+          const len2 = nx * nx + ny * ny + nz * nz;
+          if (!(len2 > 0)) continue;
+          const len = detSqrtGta(len2);
+          if (apply(nx / len, ny / len, nz / len, r, HIT_FACE, f)) found++;
+        }
+      }
+    }
+    if (!testOnly) {
+      this.push.x = wx;
+      this.push.y = wy;
+      this.push.z = wz;
+    }
+    return found;
+  }
+}
+
+/** The closest point found by closestOnTriangle. */
+const cp = { x: 0, y: 0, z: 0 };
+
+/**
+ * The point of triangle (v0, v0 + e1, v0 + e2) nearest to p, by the regions of its vertices, edges and face
+ * (the standard Voronoi-region method). False for a degenerate triangle whose answer is not finite.
+ */
+export function closestOnTriangle(T: Float64Array, o: number, px: number, py: number, pz: number): boolean {
+  const ax = T[o]!, ay = T[o + 1]!, az = T[o + 2]!;
+  const abx = T[o + 3]!, aby = T[o + 4]!, abz = T[o + 5]!;
+  const acx = T[o + 6]!, acy = T[o + 7]!, acz = T[o + 8]!;
+  const apx = px - ax, apy = py - ay, apz = pz - az;
+  const d1 = abx * apx + aby * apy + abz * apz;
+  const d2 = acx * apx + acy * apy + acz * apz;
+  if (d1 <= 0 && d2 <= 0) return setCp(ax, ay, az);
+  const bpx = apx - abx, bpy = apy - aby, bpz = apz - abz;
+  const d3 = abx * bpx + aby * bpy + abz * bpz;
+  const d4 = acx * bpx + acy * bpy + acz * bpz;
+  if (d3 >= 0 && d4 <= d3) return setCp(ax + abx, ay + aby, az + abz);
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const v = d1 / (d1 - d3);
+    return setCp(ax + abx * v, ay + aby * v, az + abz * v);
+  }
+  const cpx = apx - acx, cpy = apy - acy, cpz = apz - acz;
+  const d5 = abx * cpx + aby * cpy + abz * cpz;
+  const d6 = acx * cpx + acy * cpy + acz * cpz;
+  if (d6 >= 0 && d5 <= d6) return setCp(ax + acx, ay + acy, az + acz);
+  const vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    const w = d2 / (d2 - d6);
+    return setCp(ax + acx * w, ay + acy * w, az + acz * w);
+  }
+  const va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    const w = (d4 - d3) / (d4 - d3 + (d5 - d6));
+    return setCp(ax + abx + (acx - abx) * w, ay + aby + (acy - aby) * w, az + abz + (acz - abz) * w);
+  }
+  const denom = 1 / (va + vb + vc);
+  const v = vb * denom, w = vc * denom;
+  return setCp(ax + abx * v + acx * w, ay + aby * v + acy * w, az + abz * v + acz * w);
+}
+
+function setCp(x: number, y: number, z: number): boolean {
+  cp.x = x;
+  cp.y = y;
+  cp.z = z;
+  return finite(x) && finite(y) && finite(z);
+}
+
+/** The closest point of the last closestOnTriangle call (for tests). */
+export function lastClosestPoint(): Vec3 {
+  return [cp.x, cp.y, cp.z];
+}
+
+/**
+ * Rotation matrix (row-major) of a quaternion x, y, z, w, using s = 2 / |q|² so a non-unit quaternion still
+ * gives a rotation without a square root.
+ */
+export function rotationMatrix(q: readonly number[] | undefined, placement = 0): Float64Array {
+  const m = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  if (!q) return m;
+  const [x, y, z, w] = q as [number, number, number, number];
+  const n2 = x * x + y * y + z * z + w * w;
+  if (!(n2 > 0) || !finite(n2)) throw new FormatError('gta placements', -1, `placement ${placement} has a zero or non-finite rotation quaternion`);
+  if (x === 0 && y === 0 && z === 0) return m;
+  const s = 2 / n2;
+  m[0] = 1 - s * (y * y + z * z);
+  m[1] = s * (x * y - z * w);
+  m[2] = s * (x * z + y * w);
+  m[3] = s * (x * y + z * w);
+  m[4] = 1 - s * (x * x + z * z);
+  m[5] = s * (y * z - x * w);
+  m[6] = s * (x * z - y * w);
+  m[7] = s * (y * z + x * w);
+  m[8] = 1 - s * (x * x + y * y);
+  return m;
+}
