@@ -1,0 +1,389 @@
+/**
+ * The replay file, format version 1 (documented in docs/formats/replay.md). Little-endian throughout.
+ *
+ *   file   = magic "RSIMRPLY" (8 bytes), u16 format version (1), u16 reserved (0), chunk*
+ *   chunk  = FourCC type, u32 payload length, payload, u32 CRC-32 of (type, length, payload)
+ *   order  = HEAD, then KEYF(0), FRAM(1..K), KEYF(K), FRAM(K+1..2K), ..., then END  (K = keyframe interval)
+ *
+ * Frames are numbered from 1 (frame f is the f-th step); keyframe F holds the state after F frames.
+ * Reading checks every chunk's CRC, every count against the bytes left, and the frame numbering, and throws a
+ * FormatError naming the chunk (type, index, frames it covers) and the offset.
+ */
+import { BinaryReader } from '../../worlds/binary/reader.js';
+import { BinaryWriter } from '../../worlds/binary/writer.js';
+import { crc32 } from '../../worlds/binary/crc32.js';
+import { FormatError } from '../../worlds/binary/format-error.js';
+import type { ScenarioSettings } from '../../sim/scenario.js';
+
+export const REPLAY_MAGIC = 'RSIMRPLY';
+export const REPLAY_FORMAT_VERSION = 1;
+/** The runtime that wrote a replay; verify warns (does not fail) when it differs. */
+export const RUNTIME_VERSION = 'retrosim 0.1.0';
+export const DEFAULT_KEYFRAME_INTERVAL = 600;
+/** Limits that keep a hostile file from asking for absurd work or memory. */
+export const MAX_FRAMES = 1 << 26;
+export const MAX_SECTIONS = 64;
+export const MAX_STRING_BYTES = 4096;
+
+/** Which world a replay ran on: enough to find it again and to check it is the same bytes. */
+export interface WorldIdentity {
+  kind: string;
+  name: string;
+  /** Where it came from: "builtin:<id>" for a shipped world, else "file:<name as given>". */
+  source: string;
+  /** FNV-1a 64 of the world file's bytes, "0x" + 16 hex digits. */
+  contentHash: string;
+  byteLength: number;
+}
+
+export interface ReplayHeader {
+  formatVersion: number;
+  runtime: string;
+  world: WorldIdentity;
+  settings: ScenarioSettings;
+  keyframeInterval: number;
+  /** Names of the state hash's sections (per-frame low words are stored in this order). */
+  sections: string[];
+}
+
+/** Per-frame records, index f − 1 for frame f. */
+export interface ReplayFrames {
+  count: number;
+  inputs: Uint32Array;
+  hashHi: Uint32Array;
+  hashLo: Uint32Array;
+  /** Cumulative fieldrand count and ccRand draws at the end of each frame. */
+  fieldrand: Uint32Array;
+  ccrand: Uint32Array;
+  /** Low words of each section's hash: frame-major, `sections.length` per frame. */
+  sections: Uint32Array;
+}
+
+export interface ReplayKeyframe {
+  frame: number;
+  hashHi: number;
+  hashLo: number;
+  /** The encoded snapshot (value-codec bytes) and its offset in the file, for error messages. */
+  snapshot: Uint8Array;
+  offset: number;
+}
+
+export interface Replay {
+  header: ReplayHeader;
+  frames: ReplayFrames;
+  keyframes: ReplayKeyframe[];
+  final: { frames: number; hashHi: number; hashLo: number };
+}
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
+function putString(w: BinaryWriter, s: string): void {
+  const b = utf8.encode(s);
+  if (b.length > MAX_STRING_BYTES) throw new RangeError(`replay string longer than ${MAX_STRING_BYTES} bytes`);
+  w.u16(b.length).bytes(b);
+}
+
+function getString(r: BinaryReader, what: string): string {
+  const n = r.u16(`${what} length`);
+  const at = r.pos;
+  const b = r.bytesView(n, what);
+  try {
+    return utf8Decoder.decode(b);
+  } catch {
+    return r.fail(`${what} is not valid UTF-8`, at);
+  }
+}
+
+function parseHash(hex: string): [number, number] {
+  if (!/^0x[0-9a-f]{16}$/.test(hex)) throw new RangeError(`not a 64-bit hash: ${hex}`);
+  return [parseInt(hex.slice(2, 10), 16), parseInt(hex.slice(10), 16)];
+}
+
+function hex64(hi: number, lo: number): string {
+  return '0x' + (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
+}
+
+/** Writes a replay file chunk by chunk. */
+export class ReplayWriter {
+  private readonly w = new BinaryWriter(1 << 16);
+
+  constructor() {
+    for (let i = 0; i < 8; i++) this.w.u8(REPLAY_MAGIC.charCodeAt(i));
+    this.w.u16(REPLAY_FORMAT_VERSION).u16(0);
+  }
+
+  private chunk(type: string, payload: Uint8Array): void {
+    const head = new BinaryWriter(8).fourcc(type).u32(payload.length).finish();
+    const crc = crc32(payload, 0, payload.length, crc32(head));
+    this.w.bytes(head).bytes(payload).u32(crc);
+  }
+
+  header(h: ReplayHeader): void {
+    const p = new BinaryWriter(256);
+    putString(p, h.runtime);
+    putString(p, h.world.kind);
+    putString(p, h.world.name);
+    putString(p, h.world.source);
+    const [hi, lo] = parseHash(h.world.contentHash);
+    p.u32(hi).u32(lo).u32(h.world.byteLength);
+    const s = h.settings;
+    putString(p, s.scenario);
+    p.u32(s.agents).u32(s.fieldSeed).u32(s.ccRandInit).u32(s.capacity);
+    putString(p, s.streamSeed);
+    p.u32(h.keyframeInterval);
+    p.u16(h.sections.length);
+    for (const n of h.sections) putString(p, n);
+    this.chunk('HEAD', p.finish());
+  }
+
+  keyframe(frame: number, hashHi: number, hashLo: number, snapshot: Uint8Array): void {
+    const p = new BinaryWriter(snapshot.length + 16);
+    p.u32(frame).u32(hashHi).u32(hashLo).bytes(snapshot);
+    this.chunk('KEYF', p.finish());
+  }
+
+  /** Frames first..first+count−1 from the given arrays (indices 0..count−1). */
+  frames(first: number, count: number, f: Omit<ReplayFrames, 'count'>, sectionCount: number): void {
+    const p = new BinaryWriter(8 + count * (20 + 4 * sectionCount));
+    p.u32(first).u32(count);
+    for (let i = 0; i < count; i++) {
+      p.u32(f.inputs[i]!).u32(f.hashHi[i]!).u32(f.hashLo[i]!).u32(f.fieldrand[i]!).u32(f.ccrand[i]!);
+      for (let k = 0; k < sectionCount; k++) p.u32(f.sections[i * sectionCount + k]!);
+    }
+    this.chunk('FRAM', p.finish());
+  }
+
+  end(frames: number, hashHi: number, hashLo: number): Uint8Array {
+    this.chunk('END ', new BinaryWriter(12).u32(frames).u32(hashHi).u32(hashLo).finish());
+    return this.w.finish();
+  }
+}
+
+/** Reads and checks a whole replay file. */
+export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff): Replay {
+  const r = new BinaryReader(bytes, 'replay');
+  if (bytes.length < 12) r.fail(`file is ${bytes.length} bytes, too short for a replay header (12 bytes)`, 0);
+  const magic = String.fromCharCode(...bytes.subarray(0, 8));
+  if (magic !== REPLAY_MAGIC) r.fail(`not a retrosim replay: magic ${JSON.stringify(magic)}, expected ${JSON.stringify(REPLAY_MAGIC)}`, 0);
+  r.pos = 8;
+  const version = r.u16('format version');
+  if (version !== REPLAY_FORMAT_VERSION) r.fail(`format version ${version} is not supported (this runtime reads version ${REPLAY_FORMAT_VERSION})`, 8);
+  const reserved = r.u16('reserved');
+  if (reserved !== 0) r.fail(`reserved field is ${reserved}, expected 0`, 10);
+
+  let header: ReplayHeader | null = null;
+  let final: Replay['final'] | null = null;
+  const keyframes: ReplayKeyframe[] = [];
+  const blocks: { first: number; count: number; payload: Uint8Array; offset: number }[] = [];
+  let frames = 0; // frames read so far
+  let index = 0;
+  let sectionCount = 0;
+  while (r.remaining > 0) {
+    const start = r.pos;
+    if (final) r.fail(`${r.remaining} bytes after the END chunk`, start);
+    // Name the chunk by what it should cover, from the frames read so far, before trusting its bytes.
+    const expect = expectedName(header, frames, keyframes, index);
+    const cr = new BinaryReader(bytes, `replay chunk #${index} (${expect})`);
+    cr.pos = start;
+    const type = cr.fourcc('chunk type');
+    const length = cr.u32('chunk length');
+    cr.need(length + 4, `chunk ${JSON.stringify(type)} payload of ${length} bytes and its CRC`);
+    const payloadAt = cr.pos;
+    const stored = cr.u32At(payloadAt + length, 'CRC');
+    const computed = crc32(bytes, payloadAt, payloadAt + length, crc32(bytes, start, payloadAt));
+    const shown = /^[A-Z ]{4}$/.test(type) ? type : JSON.stringify(type);
+    const pr = new BinaryReader(bytes, `replay chunk ${shown} #${index} (${describeChunk(type, header, frames)})`);
+    if (stored !== computed) {
+      pr.fail(`CRC-32 mismatch: stored 0x${stored.toString(16).padStart(8, '0')}, computed 0x${computed.toString(16).padStart(8, '0')}`, start);
+    }
+    pr.pos = payloadAt;
+    const payloadEnd = payloadAt + length;
+    if (index === 0 && type !== 'HEAD') pr.fail('the first chunk must be HEAD', start);
+    switch (type) {
+      case 'HEAD': {
+        if (header) pr.fail('a second HEAD chunk', start);
+        header = readHeader(pr);
+        sectionCount = header.sections.length;
+        break;
+      }
+      case 'KEYF': {
+        const at = pr.pos;
+        const frame = pr.u32('keyframe frame');
+        if (frame !== frames) pr.fail(`keyframe is for frame ${frame}, expected ${frames} (the frames read so far)`, at);
+        if (frame % header!.keyframeInterval !== 0) pr.fail(`keyframe frame ${frame} is not a multiple of the interval ${header!.keyframeInterval}`, at);
+        if (keyframes.length && keyframes[keyframes.length - 1]!.frame === frame) pr.fail(`a second keyframe for frame ${frame}`, at);
+        const hashHi = pr.u32('keyframe hash');
+        const hashLo = pr.u32('keyframe hash');
+        const offset = pr.pos;
+        const snapshot = pr.bytesView(payloadEnd - pr.pos, 'keyframe snapshot');
+        keyframes.push({ frame, hashHi, hashLo, snapshot, offset });
+        break;
+      }
+      case 'FRAM': {
+        const at = pr.pos;
+        const first = pr.u32('first frame');
+        const count = pr.u32('frame count');
+        if (first !== frames + 1) pr.fail(`frames start at ${first}, expected ${frames + 1}`, at);
+        const rec = 20 + 4 * sectionCount;
+        if (count === 0 || count * rec !== length - 8) pr.fail(`${count} frames of ${rec} bytes do not fill the ${length - 8}-byte payload`, at + 4);
+        if (frames + count > MAX_FRAMES) pr.fail(`more than ${MAX_FRAMES} frames`, at + 4);
+        const last = keyframes[keyframes.length - 1];
+        if (!last || last.frame !== frames) pr.fail(`frames ${first}.. are not preceded by the keyframe for frame ${frames}`, at);
+        if (count > header!.keyframeInterval) pr.fail(`${count} frames exceed the keyframe interval ${header!.keyframeInterval}`, at + 4);
+        // Inputs are checked here so a foreign input word is reported with its frame.
+        for (let i = 0; i < count; i++) {
+          const input = bytes[payloadAt + 8 + i * rec]! | (bytes[payloadAt + 9 + i * rec]! << 8) | (bytes[payloadAt + 10 + i * rec]! << 16) | (bytes[payloadAt + 11 + i * rec]! << 24);
+          if ((input & ~validInputMask) !== 0) pr.fail(`input 0x${(input >>> 0).toString(16)} of frame ${first + i} has undefined button bits`, payloadAt + 8 + i * rec);
+        }
+        blocks.push({ first, count, payload: bytes.subarray(payloadAt + 8, payloadEnd), offset: payloadAt + 8 });
+        frames += count;
+        break;
+      }
+      case 'END ': {
+        const at = pr.pos;
+        const n = pr.u32('frame count');
+        if (n !== frames) pr.fail(`END says ${n} frames, the file holds ${frames}`, at);
+        final = { frames: n, hashHi: pr.u32('final hash'), hashLo: pr.u32('final hash') };
+        if (n > 0 && (final.hashHi !== lastWord(blocks, rec(sectionCount), 1) || final.hashLo !== lastWord(blocks, rec(sectionCount), 2))) {
+          pr.fail(`the final hash ${hex64(final.hashHi, final.hashLo)} differs from frame ${n}'s`, at + 4);
+        }
+        break;
+      }
+      default:
+        pr.fail(`unknown chunk type ${JSON.stringify(type)}`, start);
+    }
+    if (pr.pos !== payloadEnd) pr.fail(`${payloadEnd - pr.pos} unread bytes at the end of the payload`, pr.pos);
+    r.pos = payloadEnd + 4;
+    index++;
+  }
+  if (!header) r.fail('no HEAD chunk', r.pos);
+  if (!final) r.fail(`the file ends after frame ${frames} without an END chunk (truncated?)`, r.pos);
+  if (!keyframes.length || keyframes[0]!.frame !== 0) r.fail('no keyframe for frame 0', 12);
+
+  const S = sectionCount;
+  const f: ReplayFrames = {
+    count: frames,
+    inputs: new Uint32Array(frames),
+    hashHi: new Uint32Array(frames),
+    hashLo: new Uint32Array(frames),
+    fieldrand: new Uint32Array(frames),
+    ccrand: new Uint32Array(frames),
+    sections: new Uint32Array(frames * S),
+  };
+  for (const b of blocks) {
+    const br = new BinaryReader(bytes, 'replay FRAM');
+    br.pos = b.offset;
+    for (let i = 0; i < b.count; i++) {
+      const k = b.first - 1 + i;
+      f.inputs[k] = br.u32();
+      f.hashHi[k] = br.u32();
+      f.hashLo[k] = br.u32();
+      f.fieldrand[k] = br.u32();
+      f.ccrand[k] = br.u32();
+      for (let s = 0; s < S; s++) f.sections[k * S + s] = br.u32();
+    }
+  }
+  return { header: header!, frames: f, keyframes, final: final! };
+}
+
+function rec(sectionCount: number): number {
+  return 20 + 4 * sectionCount;
+}
+
+/** Word `w` (0 input, 1 hash hi, 2 hash lo) of the last frame read. */
+function lastWord(blocks: { count: number; payload: Uint8Array }[], recordSize: number, w: number): number {
+  const b = blocks[blocks.length - 1]!;
+  const at = (b.count - 1) * recordSize + 4 * w;
+  return (b.payload[at]! | (b.payload[at + 1]! << 8) | (b.payload[at + 2]! << 16) | (b.payload[at + 3]! << 24)) >>> 0;
+}
+
+function expectedName(header: ReplayHeader | null, frames: number, keyframes: ReplayKeyframe[], index: number): string {
+  if (index === 0 || !header) return 'expected HEAD';
+  const last = keyframes[keyframes.length - 1];
+  if (!last || last.frame !== frames) return `expected the keyframe for frame ${frames}`;
+  return `expected frames from ${frames + 1} or END`;
+}
+
+function describeChunk(type: string, header: ReplayHeader | null, frames: number): string {
+  switch (type) {
+    case 'HEAD':
+      return 'header';
+    case 'KEYF':
+      return `keyframe at frame ${frames}`;
+    case 'FRAM':
+      return `frames from ${frames + 1}${header ? ` to ${frames + header.keyframeInterval} at most` : ''}`;
+    case 'END ':
+      return `end, after frame ${frames}`;
+    default:
+      return `after frame ${frames}`;
+  }
+}
+
+function readHeader(r: BinaryReader): ReplayHeader {
+  const runtime = getString(r, 'runtime version');
+  const kind = getString(r, 'world kind');
+  const name = getString(r, 'world name');
+  const source = getString(r, 'world source');
+  const hi = r.u32('world hash');
+  const lo = r.u32('world hash');
+  const byteLength = r.u32('world byte length');
+  const scenario = getString(r, 'scenario');
+  const agents = r.u32('agents');
+  const fieldSeed = r.u32('field seed');
+  const ccRandInit = r.u32('ccRand init count');
+  const capAt = r.pos;
+  const capacity = r.u32('capacity');
+  if (capacity < 2 || capacity > 1 << 20) r.fail(`capacity ${capacity} is outside 2..${1 << 20}`, capAt);
+  if (agents > capacity - 2) r.fail(`${agents} agents do not fit the capacity ${capacity}`, capAt - 16);
+  if (ccRandInit > 100_000_000) r.fail(`ccRand init count ${ccRandInit} is over 100000000`, capAt - 4);
+  const streamSeed = getString(r, 'stream seed');
+  const kAt = r.pos;
+  const keyframeInterval = r.u32('keyframe interval');
+  if (keyframeInterval < 1 || keyframeInterval > 1 << 20) r.fail(`keyframe interval ${keyframeInterval} is outside 1..${1 << 20}`, kAt);
+  const sAt = r.pos;
+  const n = r.u16('section count');
+  if (n > MAX_SECTIONS) r.fail(`${n} sections is over the limit ${MAX_SECTIONS}`, sAt);
+  const sections: string[] = [];
+  for (let i = 0; i < n; i++) sections.push(getString(r, `section ${i} name`));
+  return {
+    formatVersion: REPLAY_FORMAT_VERSION,
+    runtime,
+    world: { kind, name, source, contentHash: hex64(hi, lo), byteLength },
+    settings: { scenario, agents, fieldSeed, ccRandInit, streamSeed, capacity },
+    keyframeInterval,
+    sections,
+  };
+}
+
+/** A readable JSON form of a replay (frames included unless `withFrames` is false; snapshots as sizes). */
+export function replayToJson(rp: Replay, withFrames = true): Record<string, unknown> {
+  const h = rp.header;
+  const out: Record<string, unknown> = {
+    format: 'retrosim-replay',
+    formatVersion: h.formatVersion,
+    runtime: h.runtime,
+    world: h.world,
+    settings: h.settings,
+    keyframeInterval: h.keyframeInterval,
+    sections: h.sections,
+    frames: rp.frames.count,
+    finalHash: hex64(rp.final.hashHi, rp.final.hashLo),
+    finalDraws: rp.frames.count ? { fieldrand: rp.frames.fieldrand[rp.frames.count - 1], ccrand: rp.frames.ccrand[rp.frames.count - 1] } : { fieldrand: 0, ccrand: 0 },
+    keyframes: rp.keyframes.map((k) => ({ frame: k.frame, hash: hex64(k.hashHi, k.hashLo), bytes: k.snapshot.length })),
+  };
+  if (withFrames) {
+    const f = rp.frames;
+    const S = h.sections.length;
+    const list: Record<string, unknown>[] = [];
+    for (let i = 0; i < f.count; i++) {
+      const sec: Record<string, string> = {};
+      for (let s = 0; s < S; s++) sec[h.sections[s]!] = '0x' + f.sections[i * S + s]!.toString(16).padStart(8, '0');
+      list.push({ frame: i + 1, input: f.inputs[i], hash: hex64(f.hashHi[i]!, f.hashLo[i]!), fieldrand: f.fieldrand[i], ccrand: f.ccrand[i], sections: sec });
+    }
+    out['frameList'] = list;
+  }
+  return out;
+}
+
+export { FormatError, hex64 };

@@ -1,0 +1,192 @@
+/**
+ * Recording, verifying and seeking replays of a Simulation (the file format is src/ecs/replay/format.ts).
+ */
+import { performance } from 'node:perf_hooks';
+import {
+  DEFAULT_KEYFRAME_INTERVAL,
+  hex64,
+  ReplayWriter,
+  RUNTIME_VERSION,
+  type Replay,
+  type ReplayKeyframe,
+  type WorldIdentity,
+} from '../ecs/replay/format.js';
+import { decodeValueBytes, encodeValueBytes } from '../ecs/value-codec.js';
+import { FormatError } from '../worlds/binary/format-error.js';
+import { BUTTON_MASK } from '../systems/input.js';
+import type { SimSnapshot, Simulation } from './simulation.js';
+
+export { BUTTON_MASK };
+
+/** Records a simulation as it runs: call `step(buttons)` instead of `sim.step`, then `finish()`. */
+export class ReplayRecorder {
+  private readonly w = new ReplayWriter();
+  private readonly S: number;
+  private readonly block: { inputs: Uint32Array; hashHi: Uint32Array; hashLo: Uint32Array; fieldrand: Uint32Array; ccrand: Uint32Array; sections: Uint32Array };
+  private n = 0;
+  private first = 1;
+  lastHash = { hi: 0, lo: 0 };
+
+  constructor(
+    readonly sim: Simulation,
+    world: WorldIdentity,
+    readonly keyframeInterval = DEFAULT_KEYFRAME_INTERVAL,
+  ) {
+    if (!Number.isInteger(keyframeInterval) || keyframeInterval < 1 || keyframeInterval > 1 << 20) throw new RangeError(`keyframe interval must be in 1..${1 << 20}`);
+    if (sim.frame % keyframeInterval !== 0) throw new RangeError(`recording must start on a keyframe frame, not ${sim.frame}`);
+    const sections = [...sim.sectionNames()];
+    this.S = sections.length;
+    this.w.header({ formatVersion: 1, runtime: RUNTIME_VERSION, world, settings: { ...sim.settings }, keyframeInterval, sections });
+    const K = keyframeInterval;
+    this.block = {
+      inputs: new Uint32Array(K),
+      hashHi: new Uint32Array(K),
+      hashLo: new Uint32Array(K),
+      fieldrand: new Uint32Array(K),
+      ccrand: new Uint32Array(K),
+      sections: new Uint32Array(K * this.S),
+    };
+    this.first = sim.frame + 1;
+    this.keyframe();
+  }
+
+  private keyframe(): void {
+    const h = this.sim.hash();
+    this.w.keyframe(this.sim.frame, h.hi, h.lo, encodeValueBytes(this.sim.save()));
+  }
+
+  step(buttons: number): void {
+    const sim = this.sim;
+    sim.step(buttons & BUTTON_MASK);
+    const h = sim.hash();
+    const d = sim.scheduler.drawCounts();
+    const b = this.block;
+    const i = this.n++;
+    b.inputs[i] = sim.input;
+    b.hashHi[i] = h.hi;
+    b.hashLo[i] = h.lo;
+    b.fieldrand[i] = d.fieldrand;
+    b.ccrand[i] = d.ccrand;
+    for (let s = 0; s < this.S; s++) b.sections[i * this.S + s] = h.sections[2 * s + 1]!;
+    this.lastHash = { hi: h.hi, lo: h.lo };
+    if (sim.frame % this.keyframeInterval === 0) {
+      this.flush();
+      this.keyframe();
+    }
+  }
+
+  private flush(): void {
+    if (this.n === 0) return;
+    this.w.frames(this.first, this.n, this.block, this.S);
+    this.first += this.n;
+    this.n = 0;
+  }
+
+  finish(): Uint8Array {
+    this.flush();
+    return this.w.end(this.sim.frame, this.lastHash.hi, this.lastHash.lo);
+  }
+}
+
+/** Decodes a keyframe's snapshot and restores it into `sim`, with a FormatError naming the chunk on failure. */
+export function restoreKeyframe(sim: Simulation, k: ReplayKeyframe): void {
+  const where = `replay chunk KEYF (keyframe at frame ${k.frame})`;
+  const snap = decodeValueBytes(k.snapshot, where) as unknown as SimSnapshot;
+  try {
+    sim.restore(snap);
+  } catch (e) {
+    if (e instanceof FormatError) throw e;
+    throw new FormatError(where, k.offset, `snapshot does not fit this simulation: ${(e as Error).message}`);
+  }
+  if (sim.frame !== k.frame) throw new FormatError(where, k.offset, `snapshot is of frame ${sim.frame}`);
+  const h = sim.hash();
+  if (h.hi !== k.hashHi || h.lo !== k.hashLo) {
+    throw new FormatError(where, k.offset, `restored state hashes to ${hex64(h.hi, h.lo)}, the keyframe records ${hex64(k.hashHi, k.hashLo)}`);
+  }
+}
+
+export interface Divergence {
+  frame: number;
+  expected: string;
+  actual: string;
+  /** Sections of the state hash whose recorded low word differs (component names, "rng", "tasks", ...). */
+  sections: string[];
+  /** RNG counters that differ at that frame. */
+  rng: { name: string; recorded: number; replayed: number }[];
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  frames: number;
+  finalHash: string;
+  framesPerSecond: number;
+  divergence?: Divergence;
+  /** Non-fatal notes, e.g. a different runtime version. */
+  warnings: string[];
+}
+
+/**
+ * Re-simulates a replay from its settings and inputs (not from its keyframes) and compares every frame's
+ * hash, and the state at every keyframe. `sim` must be freshly built from the replay's world and settings.
+ */
+export function verifyReplay(rp: Replay, sim: Simulation): VerifyResult {
+  const warnings: string[] = [];
+  if (rp.header.runtime !== RUNTIME_VERSION) warnings.push(`recorded by ${rp.header.runtime}, verified by ${RUNTIME_VERSION}`);
+  const names = [...sim.sectionNames()];
+  if (names.join(',') !== rp.header.sections.join(',')) {
+    throw new FormatError('replay chunk HEAD (header)', -1, `hash sections ${rp.header.sections.join(',')} differ from this runtime's ${names.join(',')}`);
+  }
+  const f = rp.frames;
+  const S = names.length;
+  const t0 = performance.now();
+  const k0 = rp.keyframes[0]!;
+  const h0 = sim.hash();
+  if (h0.hi !== k0.hashHi || h0.lo !== k0.hashLo) {
+    return fail(0, hex64(k0.hashHi, k0.hashLo), hex64(h0.hi, h0.lo), ['(initial state)'], []);
+  }
+  let ki = 1;
+  for (let i = 0; i < f.count; i++) {
+    sim.step(f.inputs[i]!);
+    const h = sim.hash();
+    if (h.hi !== f.hashHi[i] || h.lo !== f.hashLo[i]) {
+      const sections: string[] = [];
+      for (let s = 0; s < S; s++) if (h.sections[2 * s + 1] !== f.sections[i * S + s]) sections.push(names[s]!);
+      const d = sim.scheduler.drawCounts();
+      const rng: Divergence['rng'] = [];
+      if (d.fieldrand !== f.fieldrand[i]) rng.push({ name: 'fieldrand', recorded: f.fieldrand[i]!, replayed: d.fieldrand });
+      if (d.ccrand !== f.ccrand[i]) rng.push({ name: 'ccrand', recorded: f.ccrand[i]!, replayed: d.ccrand });
+      return fail(i + 1, hex64(f.hashHi[i]!, f.hashLo[i]!), hex64(h.hi, h.lo), sections, rng);
+    }
+    const k = rp.keyframes[ki];
+    if (k && k.frame === i + 1) {
+      ki++;
+      if (k.hashHi !== h.hi || k.hashLo !== h.lo) return fail(k.frame, hex64(k.hashHi, k.hashLo), hex64(h.hi, h.lo), ['(keyframe)'], []);
+    }
+  }
+  const dt = (performance.now() - t0) / 1000;
+  return { ok: true, frames: f.count, finalHash: sim.hashHex(), framesPerSecond: dt > 0 ? f.count / dt : 0, warnings };
+
+  function fail(frame: number, expected: string, actual: string, sections: string[], rng: Divergence['rng']): VerifyResult {
+    const dt = (performance.now() - t0) / 1000;
+    return { ok: false, frames: frame, finalHash: actual, framesPerSecond: dt > 0 ? frame / dt : 0, divergence: { frame, expected, actual, sections, rng }, warnings };
+  }
+}
+
+/** The keyframe at or before `frame`. */
+export function nearestKeyframe(rp: Replay, frame: number): ReplayKeyframe {
+  let best = rp.keyframes[0]!;
+  for (const k of rp.keyframes) if (k.frame <= frame && k.frame >= best.frame) best = k;
+  return best;
+}
+
+/**
+ * Restores the keyframe nearest before `frame` into `sim` (built from the replay's world and settings) and
+ * steps to `frame`. Returns the hash there.
+ */
+export function seekReplay(rp: Replay, sim: Simulation, frame: number): { frame: number; hash: string; fromKeyframe: number } {
+  if (!Number.isInteger(frame) || frame < 0 || frame > rp.frames.count) throw new RangeError(`frame ${frame} is outside 0..${rp.frames.count}`);
+  const k = nearestKeyframe(rp, frame);
+  restoreKeyframe(sim, k);
+  for (let f = k.frame; f < frame; f++) sim.step(rp.frames.inputs[f]!);
+  return { frame, hash: sim.hashHex(), fromKeyframe: k.frame };
+}

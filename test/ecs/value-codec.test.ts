@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeValueBytes, encodeValueBytes, MAX_VALUE_DEPTH } from '../../src/ecs/value-codec.js';
+import { FormatError } from '../../src/worlds/binary/format-error.js';
+
+const leaf = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.double(),
+  fc.string(),
+  fc.integer().map((n) => n),
+  fc.array(fc.nat(255)).map((a) => Uint8Array.from(a)),
+  fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })).map((a) => Int32Array.from(a)),
+  fc.array(fc.nat({ max: 0xffffffff })).map((a) => Uint32Array.from(a)),
+  fc.array(fc.double()).map((a) => Float64Array.from(a)),
+  fc.array(fc.integer({ min: -32768, max: 32767 })).map((a) => Int16Array.from(a)),
+);
+const value = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(fc.string().filter((k) => k !== '__proto__'), tie('v'), { maxKeys: 4 })),
+})).v;
+
+describe('value codec', () => {
+  it('round-trips plain values, typed arrays keeping their type (property)', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        const back = decodeValueBytes(encodeValueBytes(v), 'test');
+        expect(back).toEqual(v);
+      }),
+    );
+  });
+
+  it('keeps −0, NaN and undefined', () => {
+    const back = decodeValueBytes(encodeValueBytes({ a: -0, b: NaN, c: undefined }), 't') as Record<string, unknown>;
+    expect(Object.is(back['a'], -0)).toBe(true);
+    expect(back['b']).toBeNaN();
+    expect('c' in back && back['c'] === undefined).toBe(true);
+  });
+
+  it('turns every truncation into a FormatError', () => {
+    const bytes = encodeValueBytes({ list: [1, 'two', new Float64Array([3, 4])], ok: true });
+    for (let n = 0; n < bytes.length; n++) {
+      expect(() => decodeValueBytes(bytes.subarray(0, n), 'snap')).toThrow(FormatError);
+    }
+  });
+
+  it('refuses a huge count without allocating for it', () => {
+    // Tag 15 (Float64Array) with a count of 2^32 − 1 and no data.
+    const hostile = new Uint8Array([15, 0xff, 0xff, 0xff, 0xff]);
+    expect(() => decodeValueBytes(hostile, 'snap')).toThrow(/do not fit/);
+    const arr = new Uint8Array([6, 0xff, 0xff, 0xff, 0x7f]);
+    expect(() => decodeValueBytes(arr, 'snap')).toThrow(FormatError);
+  });
+
+  it('refuses unknown tags, bad UTF-8, trailing bytes and over-deep nesting', () => {
+    expect(() => decodeValueBytes(new Uint8Array([99]), 'snap')).toThrow(/unknown value tag 99/);
+    expect(() => decodeValueBytes(new Uint8Array([5, 1, 0, 0, 0, 0xff]), 'snap')).toThrow(/UTF-8/);
+    expect(() => decodeValueBytes(new Uint8Array([0, 0]), 'snap')).toThrow(/trailing/);
+    const bytes: number[] = []; // arrays of one array, nested past the limit
+    for (let i = 0; i < MAX_VALUE_DEPTH + 5; i++) bytes.push(6, 1, 0, 0, 0);
+    bytes.push(0);
+    expect(() => decodeValueBytes(Uint8Array.from(bytes), 'snap')).toThrow(/nesting/);
+  });
+
+  it('names the format in its errors', () => {
+    try {
+      decodeValueBytes(new Uint8Array([4, 1]), 'replay chunk KEYF (frame 600)');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(FormatError);
+      expect((e as Error).message).toContain('replay chunk KEYF (frame 600)');
+    }
+  });
+});
