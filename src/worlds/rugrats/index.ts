@@ -9,3 +9,4 @@ export type { ColIndex } from './col-index.js';
 export * from './query.js';
 export * from './segment.js';
 export * from './plane.js';
+export * from './trace.js';
