@@ -21,7 +21,7 @@ export const FIELD_TYPE_COUNT = 11;
 /** Background rows (weathers) 0–9; Init's table has a column for each. */
 export const WEATHER_COUNT = 10;
 /** Chips per side of the 40 × 40 chip grids. */
-export const CHIPS = 40;
+const CHIPS = 40;
 /** A tables file larger than this is refused before parsing. */
 export const MAX_TABLES_BYTES = 4 * 1024 * 1024;
 

@@ -1,0 +1,543 @@
+/**
+ * A generated Piney field as a CollisionWorld: the game's units (600 per cell, 48,000 across, a torus) and
+ * axes (z up). `ground` is GetHeight's triangle height; `segment` / `segmentFraction` cast against the
+ * height field's triangles (the split GetHeight uses) and the objects' footprints; `move` slides a body
+ * around the footprints and keeps its feet on GetHeight.
+ *
+ * A field spec is a small JSON file recognised by its `"format": "retrosim-piney-field"` key:
+ * { "format", "seed", "type", "weather", "ground", "object", "event"?, "protect"? }.
+ */
+import { FormatError } from '../binary/format-error.js';
+import { eeFromNumber, eeToNumber } from '../numeric/ee-float.js';
+import {
+  newGroundResult,
+  newMoveResult,
+  newSegmentResult,
+  type Body,
+  type Bounds,
+  type CollisionWorld,
+  type GroundResult,
+  type MoveResult,
+  type SegmentResult,
+  type UpAxis,
+  type Vec3,
+} from '../world.js';
+import { CELLS, CELL_UNITS, CHIP_UNITS, CHIPS, FIELD_SIZE, type FieldParams, type PineyField } from './field-state.js';
+import { checkFieldParams, generateField } from './generate.js';
+import { MISS_HEIGHT, isHiddenAt, surfaceHeight } from './get-height.js';
+import { defaultPineyTables, type PineyTables } from './tables.js';
+import { fieldColours, fieldLight, type FieldLight } from './colours.js';
+
+export const PINEY_FIELD_FORMAT = 'retrosim-piney-field';
+const FORMAT = 'piney field spec';
+/** A spec larger than this is not a spec. */
+const MAX_SPEC_BYTES = 64 * 1024;
+
+/**
+ * How tall an object's footprint blocks. The reference gives no object collision, so every object is a
+ * column over its footprint from below the ground to its z plus this (a little above a character's head).
+ */
+export const OBJECT_BLOCK_HEIGHT = 1200;
+/** Native units per metre, roughly (a .hack character is about 180 units tall). */
+export const PINEY_SCALE = 100;
+/** Segments are followed for at most this many cells (two laps of the torus each way); beyond, no hit. */
+export const MAX_SEGMENT_CELLS = 4 * CELLS;
+/** A move is split into steps no longer than this, so a body cannot jump over a one-chip object. */
+const MOVE_STEP = CHIP_UNITS / 4;
+const MAX_MOVE_STEPS = 4096;
+
+export interface PineyFieldSpec {
+  format: typeof PINEY_FIELD_FORMAT;
+  seed: number;
+  type: number;
+  weather: number;
+  ground: number;
+  object: number;
+  event?: number;
+  protect?: boolean;
+}
+
+function decodeJson(bytes: Uint8Array): unknown {
+  if (bytes.length > MAX_SPEC_BYTES) throw new FormatError(FORMAT, -1, `${bytes.length} bytes is over the ${MAX_SPEC_BYTES}-byte limit`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new FormatError(FORMAT, -1, 'not UTF-8 text');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new FormatError(FORMAT, -1, `not JSON (${(e as Error).message})`);
+  }
+}
+
+/** Whether bytes are a Piney field spec (JSON with "format": "retrosim-piney-field"). Never throws. */
+export function detectPineyField(bytes: Uint8Array): boolean {
+  if (bytes.length > MAX_SPEC_BYTES) return false;
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  if (bytes[i] !== 0x7b) return false; // "{"
+  try {
+    const v = decodeJson(bytes) as Record<string, unknown> | null;
+    return typeof v === 'object' && v !== null && v.format === PINEY_FIELD_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+/** Validates a spec (bytes or a parsed object) into generator parameters; FormatError names what is wrong. */
+export function parsePineyFieldSpec(spec: Uint8Array | PineyFieldSpec | Record<string, unknown>): FieldParams {
+  const v = spec instanceof Uint8Array ? decodeJson(spec) : spec;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new FormatError(FORMAT, -1, 'must be a JSON object');
+  const o = v as Record<string, unknown>;
+  if (o.format !== PINEY_FIELD_FORMAT) throw new FormatError(FORMAT, -1, `"format" must be "${PINEY_FIELD_FORMAT}"`);
+  const int = (k: string, min: number, max: number, def?: number): number => {
+    const x = o[k] ?? def;
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) throw new FormatError(FORMAT, -1, `"${k}" must be an integer ${min}..${max}`);
+    return x;
+  };
+  if (o.protect !== undefined && typeof o.protect !== 'boolean') throw new FormatError(FORMAT, -1, '"protect" must be true or false');
+  const params: FieldParams = {
+    seed: int('seed', 0, 0xffffffff),
+    fieldType: int('type', 0, 10),
+    weather: int('weather', 0, 9),
+    ground: int('ground', 0, 2),
+    object: int('object', 0, 2),
+    event: int('event', 0, 0xffff, 0),
+    protect: o.protect === true,
+  };
+  checkFieldParams(params);
+  return params;
+}
+
+/** Reduces a coordinate onto the torus [0, 48000). */
+export function wrapField(v: number): number {
+  const r = v % FIELD_SIZE;
+  return r < 0 ? r + FIELD_SIZE : r;
+}
+
+const wrapCell = (i: number): number => ((i % CELLS) + CELLS) % CELLS;
+const wrapChip = (i: number): number => ((i % CHIPS) + CHIPS) % CHIPS;
+
+export class PineyWorld implements CollisionWorld {
+  readonly kind = 'piney' as const;
+  readonly bounds: Bounds;
+  readonly up: UpAxis = { axis: 2, sign: 1 };
+  readonly scale = PINEY_SCALE;
+  readonly integer = false;
+  /** Heights as doubles (exact values of the EE floats), x-major. */
+  readonly heights = new Float64Array(CELLS * CELLS);
+  /** Per chip, the index in field.objects of the object whose footprint covers it, or −1. */
+  readonly blocker = new Int16Array(CHIPS * CHIPS).fill(-1);
+  /** Per object, the top of its blocking column. */
+  readonly blockerTop: Float64Array;
+  private colourCache: Uint8Array | undefined;
+  private readonly maxTop: number;
+  // The last cast's hit, kept in fields so segmentFraction allocates nothing.
+  private hitT = -1;
+  private hitWhat: 'floor' | 'object' = 'floor';
+  private hitId = -1;
+  private hitNx = 0;
+  private hitNy = 0;
+  private hitNz = 0;
+
+  constructor(
+    readonly field: PineyField,
+    readonly name: string,
+  ) {
+    let top = 0;
+    for (let i = 0; i < this.heights.length; i++) {
+      const h = eeToNumber(field.map[i]!);
+      this.heights[i] = h;
+      if (h > top) top = h;
+    }
+    this.blockerTop = new Float64Array(field.objects.length);
+    field.objects.forEach((o, k) => {
+      const z = eeToNumber(o.z);
+      this.blockerTop[k] = (z > 0 ? z : 0) + OBJECT_BLOCK_HEIGHT;
+      if (this.blockerTop[k]! > top) top = this.blockerTop[k]!;
+      for (let i = o.x; i < Math.min(o.x + o.w, CHIPS); i++) {
+        for (let j = o.y; j < Math.min(o.y + o.h, CHIPS); j++) this.blocker[i * CHIPS + j] = k;
+      }
+    });
+    this.maxTop = top;
+    this.bounds = { min: [0, 0, 0], max: [FIELD_SIZE, FIELD_SIZE, top] };
+  }
+
+  /** The lit vertex colours (RGB per cell) under the field's light; computed on first use. */
+  colours(light: FieldLight = fieldLight(this.field.tables, this.field.params.fieldType, this.field.params.weather)): Uint8Array {
+    if (!this.colourCache) this.colourCache = fieldColours(this.field.quad, light);
+    return this.colourCache;
+  }
+
+  /** GetHeight's triangle height at (x, y) (wrapped onto the torus), as a double. */
+  heightAt(x: number, y: number): number {
+    const z = surfaceHeight(this.field.map, eeFromNumber(wrapField(x)), eeFromNumber(wrapField(y)));
+    // The EE cast can miss by a hair on a cell edge; the plane's own height answers then.
+    return z === MISS_HEIGHT ? this.planeHeight(x, y) : eeToNumber(z);
+  }
+
+  /** The height field's plane at (x, y) in doubles (the same triangle split as GetHeight). */
+  planeHeight(x: number, y: number): number {
+    const wx = wrapField(x);
+    const wy = wrapField(y);
+    const ix = Math.min(CELLS - 1, Math.floor(wx / CELL_UNITS));
+    const iy = Math.min(CELLS - 1, Math.floor(wy / CELL_UNITS));
+    return this.cellPlane(ix, iy, (wx - ix * CELL_UNITS) / CELL_UNITS, (wy - iy * CELL_UNITS) / CELL_UNITS);
+  }
+
+  /** Height inside cell (ix, iy) at local fractions (u, v) ∈ [0, 1]: T0 when v ≥ u, else T1. */
+  private cellPlane(ix: number, iy: number, u: number, v: number): number {
+    const h = this.heights;
+    const x0 = wrapCell(ix) * CELLS;
+    const x1 = wrapCell(ix + 1) * CELLS;
+    const y0 = wrapCell(iy);
+    const y1 = wrapCell(iy + 1);
+    const h00 = h[x0 + y0]!;
+    const h11 = h[x1 + y1]!;
+    if (v >= u) {
+      const h01 = h[x0 + y1]!;
+      return h00 + (h11 - h01) * u + (h01 - h00) * v;
+    }
+    const h10 = h[x1 + y0]!;
+    return h00 + (h10 - h00) * u + (h11 - h10) * v;
+  }
+
+  private blockerAt(x: number, y: number): number {
+    const cx = wrapChip(Math.floor(x / CHIP_UNITS));
+    const cy = wrapChip(Math.floor(y / CHIP_UNITS));
+    return this.blocker[cx * CHIPS + cy]!;
+  }
+
+  spawnPoint(): Vec3 {
+    const f = this.field;
+    const x = eeToNumber(f.startPos[0]);
+    const y = eeToNumber(f.startPos[1]);
+    return [x, y, this.heightAt(x, y)];
+  }
+
+  sampleOpen(u: number, v: number): Vec3 | null {
+    if (!(u >= 0 && u < 1 && v >= 0 && v < 1)) return null;
+    const x = u * FIELD_SIZE;
+    const y = v * FIELD_SIZE;
+    if (this.blockerAt(x, y) >= 0) return null;
+    return [x, y, this.heightAt(x, y)];
+  }
+
+  ground(pos: Vec3, out: GroundResult = newGroundResult()): GroundResult {
+    const [x, y, z] = pos;
+    out.ceiling = NaN;
+    out.material = 0;
+    if (!Number.isFinite(x) || !Number.isFinite(y)) {
+      out.hasFloor = false;
+      out.floor = NaN;
+      out.id = -1;
+      out.status = 0;
+      return out;
+    }
+    const wx = wrapField(x);
+    const wy = wrapField(y);
+    const floor = this.heightAt(wx, wy);
+    const ix = Math.min(CELLS - 1, Math.floor(wx / CELL_UNITS));
+    const iy = Math.min(CELLS - 1, Math.floor(wy / CELL_UNITS));
+    const tri = wy - iy * CELL_UNITS >= wx - ix * CELL_UNITS ? 0 : 1;
+    out.floor = floor;
+    // A point with no height (z NaN) still gets the floor under it; a point below the ground has none.
+    out.hasFloor = !(z < floor - 1e-6);
+    out.id = (ix * CELLS + iy) * 2 + tri;
+    // Status 1: GetHeight itself would answer −500 here (a chip hidden under a levelled object or the lake).
+    out.status = isHiddenAt(this.field.check3, eeFromNumber(wx), eeFromNumber(wy)) ? 1 : 0;
+    return out;
+  }
+
+  segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    return this.cast(fx, fy, fz, tx, ty, tz);
+  }
+
+  segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
+    const t = this.cast(from[0], from[1], from[2], to[0], to[1], to[2]);
+    out.material = 0;
+    out.status = 0;
+    if (t < 0) {
+      out.hit = false;
+      out.fraction = 1;
+      out.point[0] = to[0];
+      out.point[1] = to[1];
+      out.point[2] = to[2];
+      out.normal[0] = out.normal[1] = out.normal[2] = 0;
+      out.id = -1;
+      out.what = '';
+      return out;
+    }
+    out.hit = true;
+    out.fraction = t;
+    out.point[0] = from[0] + (to[0] - from[0]) * t;
+    out.point[1] = from[1] + (to[1] - from[1]) * t;
+    out.point[2] = from[2] + (to[2] - from[2]) * t;
+    out.normal[0] = this.hitNx;
+    out.normal[1] = this.hitNy;
+    out.normal[2] = this.hitNz;
+    out.id = this.hitId;
+    out.what = this.hitWhat;
+    return out;
+  }
+
+  /**
+   * The first hit's fraction along the segment, or −1: walks the cells under the segment (a 2D DDA on the
+   * 600-unit grid) and tests, in each, the terrain (two planes split at the diagonal) and the chip's object
+   * column. Allocation-free; the hit's details are left in this.hit*.
+   */
+  private cast(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    this.hitT = -1;
+    if (!(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return -1;
+    const dx = tx - fx;
+    const dy = ty - fy;
+    const dz = tz - fz;
+    // Above every surface and blocker at both ends and going up or level: nothing to hit.
+    let tEnd = 1;
+    if (fz > this.maxTop && tz > this.maxTop) return -1;
+    if (fz > this.maxTop) {
+      // Skip the part above everything.
+      const tIn = (this.maxTop - fz) / dz;
+      return this.walk(fx, fy, fz, dx, dy, dz, tIn, tEnd);
+    }
+    if (tz > this.maxTop) tEnd = (this.maxTop - fz) / dz;
+    return this.walk(fx, fy, fz, dx, dy, dz, 0, tEnd);
+  }
+
+  private walk(fx: number, fy: number, fz: number, dx: number, dy: number, dz: number, t0: number, t1: number): number {
+    // Limit the horizontal travel to MAX_SEGMENT_CELLS cells.
+    const cellsX = Math.abs(dx) / CELL_UNITS;
+    const cellsY = Math.abs(dy) / CELL_UNITS;
+    const span = (cellsX + cellsY) * (t1 - t0);
+    if (span > MAX_SEGMENT_CELLS) t1 = t0 + (MAX_SEGMENT_CELLS / (cellsX + cellsY));
+    let ix = Math.floor((fx + dx * t0) / CELL_UNITS);
+    let iy = Math.floor((fy + dy * t0) / CELL_UNITS);
+    const stepX = dx > 0 ? 1 : dx < 0 ? -1 : 0;
+    const stepY = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+    const invX = dx !== 0 ? 1 / dx : Infinity;
+    const invY = dy !== 0 ? 1 / dy : Infinity;
+    let nextX = stepX > 0 ? ((ix + 1) * CELL_UNITS - fx) * invX : stepX < 0 ? (ix * CELL_UNITS - fx) * invX : Infinity;
+    let nextY = stepY > 0 ? ((iy + 1) * CELL_UNITS - fy) * invY : stepY < 0 ? (iy * CELL_UNITS - fy) * invY : Infinity;
+    const dtX = stepX !== 0 ? CELL_UNITS * Math.abs(invX) : Infinity;
+    const dtY = stepY !== 0 ? CELL_UNITS * Math.abs(invY) : Infinity;
+    let ta = t0;
+    let enteredX = false;
+    let enteredY = false;
+    for (let guard = 0; guard <= 2 * MAX_SEGMENT_CELLS + 4 && ta <= t1; guard++) {
+      const tb = Math.min(nextX, nextY, t1);
+      const t = this.testCell(ix, iy, fx, fy, fz, dx, dy, dz, ta, tb, enteredX ? -stepX : 0, enteredY ? -stepY : 0);
+      if (t >= 0) return (this.hitT = t);
+      if (tb >= t1) break;
+      enteredX = enteredY = false;
+      if (nextX <= nextY) {
+        ix += stepX;
+        ta = nextX;
+        nextX += dtX;
+        enteredX = true;
+      } else {
+        iy += stepY;
+        ta = nextY;
+        nextY += dtY;
+        enteredY = true;
+      }
+    }
+    return -1;
+  }
+
+  /** Tests one cell over [ta, tb]; (sx, sy) is the face normal of the side the segment came in by. */
+  private testCell(
+    ix: number, iy: number,
+    fx: number, fy: number, fz: number,
+    dx: number, dy: number, dz: number,
+    ta: number, tb: number,
+    sx: number, sy: number,
+  ): number {
+    const ox = ix * CELL_UNITS;
+    const oy = iy * CELL_UNITS;
+    // The object column of this cell's chip.
+    const k = this.blocker[wrapChip(ix >> 1) * CHIPS + wrapChip(iy >> 1)]!;
+    let best = -1;
+    if (k >= 0) {
+      const top = this.blockerTop[k]!;
+      const za = fz + dz * ta;
+      const zb = fz + dz * tb;
+      if (za <= top) {
+        best = ta;
+        this.setHit('object', k, sx, sy, sx === 0 && sy === 0 ? 1 : 0);
+      } else if (zb <= top) {
+        best = ta + ((za - top) / (za - zb)) * (tb - ta);
+        this.setHit('object', k, 0, 0, 1);
+      }
+    }
+    // Terrain: g(t) = z(t) − plane(t), linear on each side of the diagonal u = v.
+    // Where the segment crosses the diagonal inside the cell, if it does.
+    const du = dx / CELL_UNITS;
+    const dv = dy / CELL_UNITS;
+    const u0 = (fx - ox) / CELL_UNITS;
+    const v0 = (fy - oy) / CELL_UNITS;
+    let tm = -1;
+    if (du !== dv) {
+      const tc = (u0 - v0) / (dv - du);
+      if (tc > ta && tc < tb) tm = tc;
+    }
+    const pieces = tm > 0 ? 2 : 1;
+    let a = ta;
+    let ga = this.aboveGround(ix, iy, fx, fy, fz, dx, dy, dz, ta);
+    for (let p = 0; p < pieces; p++) {
+      const b = p === 0 && pieces === 2 ? tm : tb;
+      if (best >= 0 && a >= best) break;
+      const gb = this.aboveGround(ix, iy, fx, fy, fz, dx, dy, dz, b);
+      let t = -1;
+      if (ga <= 0) t = a;
+      else if (gb <= 0) t = a + (ga / (ga - gb)) * (b - a);
+      if (t >= 0 && (best < 0 || t < best)) {
+        best = t;
+        const u = Math.min(1, Math.max(0, u0 + du * t));
+        const v = Math.min(1, Math.max(0, v0 + dv * t));
+        this.setTerrainNormal(ix, iy, u, v);
+        break;
+      }
+      a = b;
+      ga = gb;
+    }
+    return best;
+  }
+
+  /** How far the segment's point at t is above cell (ix, iy)'s surface (local coordinates clamped to the cell). */
+  private aboveGround(ix: number, iy: number, fx: number, fy: number, fz: number, dx: number, dy: number, dz: number, t: number): number {
+    const u = (fx + dx * t - ix * CELL_UNITS) / CELL_UNITS;
+    const v = (fy + dy * t - iy * CELL_UNITS) / CELL_UNITS;
+    return fz + dz * t - this.cellPlane(ix, iy, Math.min(1, Math.max(0, u)), Math.min(1, Math.max(0, v)));
+  }
+
+  private setHit(what: 'floor' | 'object', id: number, nx: number, ny: number, nz: number): void {
+    this.hitWhat = what;
+    this.hitId = id;
+    this.hitNx = nx;
+    this.hitNy = ny;
+    this.hitNz = nz;
+  }
+
+  /** The unit normal of the triangle under local (u, v) of cell (ix, iy) (detSqrt-free: exact EE root). */
+  private setTerrainNormal(ix: number, iy: number, u: number, v: number): void {
+    const h = this.heights;
+    const x0 = wrapCell(ix) * CELLS;
+    const x1 = wrapCell(ix + 1) * CELLS;
+    const y0 = wrapCell(iy);
+    const y1 = wrapCell(iy + 1);
+    const h00 = h[x0 + y0]!;
+    const h11 = h[x1 + y1]!;
+    let sx: number;
+    let sy: number;
+    let tri: number;
+    if (v >= u) {
+      const h01 = h[x0 + y1]!;
+      sx = (h11 - h01) / CELL_UNITS;
+      sy = (h01 - h00) / CELL_UNITS;
+      tri = 0;
+    } else {
+      const h10 = h[x1 + y0]!;
+      sx = (h10 - h00) / CELL_UNITS;
+      sy = (h11 - h10) / CELL_UNITS;
+      tri = 1;
+    }
+    const len = sqrtDet(sx * sx + sy * sy + 1);
+    this.setHit('floor', (wrapCell(ix) * CELLS + wrapCell(iy)) * 2 + tri, -sx / len, -sy / len, 1 / len);
+  }
+
+  move(body: Body, from: Vec3, delta: Vec3, out: MoveResult = newMoveResult()): MoveResult {
+    out.contacts.length = 0;
+    const r = Number.isFinite(body.radius) && body.radius > 0 ? body.radius : 0;
+    let x = from[0];
+    let y = from[1];
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(delta[0]) && Number.isFinite(delta[1]))) {
+      out.position[0] = from[0];
+      out.position[1] = from[1];
+      out.position[2] = from[2];
+      out.grounded = false;
+      return out;
+    }
+    const len = Math.abs(delta[0]) + Math.abs(delta[1]);
+    const steps = Math.min(MAX_MOVE_STEPS, Math.max(1, Math.ceil(len / MOVE_STEP)));
+    const sx = delta[0] / steps;
+    const sy = delta[1] / steps;
+    let wallX = 0;
+    let wallY = 0;
+    for (let s = 0; s < steps; s++) {
+      if (!this.blocked(x + sx, y + sy, r)) {
+        x += sx;
+        y += sy;
+      } else if (sx !== 0 && !this.blocked(x + sx, y, r)) {
+        x += sx;
+        wallY = sy > 0 ? -1 : 1;
+      } else if (sy !== 0 && !this.blocked(x, y + sy, r)) {
+        y += sy;
+        wallX = sx > 0 ? -1 : 1;
+      } else {
+        wallX = sx > 0 ? -1 : sx < 0 ? 1 : 0;
+        wallY = sy > 0 ? -1 : sy < 0 ? 1 : 0;
+        break;
+      }
+    }
+    x = wrapField(x);
+    y = wrapField(y);
+    out.position[0] = x;
+    out.position[1] = y;
+    out.position[2] = this.heightAt(x, y);
+    out.grounded = true;
+    if (wallX !== 0 || wallY !== 0) {
+      const n = wallX !== 0 && wallY !== 0 ? Math.SQRT1_2 : 1;
+      out.contacts.push({ kind: 'wall', normal: [wallX * n, wallY * n, 0], id: this.blockerNear(x, y, r), material: 0 });
+    }
+    out.contacts.push({ kind: 'floor', normal: [0, 0, 1], id: -1, material: 0 });
+    return out;
+  }
+
+  /** Whether a circle of radius r at (x, y) overlaps an object's footprint (on the torus). */
+  blocked(x: number, y: number, r: number): boolean {
+    return this.blockerNear(x, y, r) >= 0;
+  }
+
+  private blockerNear(x: number, y: number, r: number): number {
+    const c0 = Math.floor((x - r) / CHIP_UNITS);
+    const c1 = Math.floor((x + r) / CHIP_UNITS);
+    const d0 = Math.floor((y - r) / CHIP_UNITS);
+    const d1 = Math.floor((y + r) / CHIP_UNITS);
+    for (let cx = c0; cx <= c1; cx++) {
+      for (let cy = d0; cy <= d1; cy++) {
+        const k = this.blocker[wrapChip(cx) * CHIPS + wrapChip(cy)]!;
+        if (k < 0) continue;
+        // Distance from the centre to the chip square.
+        const qx = Math.max(cx * CHIP_UNITS, Math.min(x, (cx + 1) * CHIP_UNITS));
+        const qy = Math.max(cy * CHIP_UNITS, Math.min(y, (cy + 1) * CHIP_UNITS));
+        const ex = x - qx;
+        const ey = y - qy;
+        if (ex * ex + ey * ey < r * r || (r === 0 && ex === 0 && ey === 0 && x < (cx + 1) * CHIP_UNITS && y < (cy + 1) * CHIP_UNITS)) return k;
+      }
+    }
+    return -1;
+  }
+}
+
+/** A square root from + − × / only (Newton from a power-of-two start), for the normal's length (v ≥ 1). */
+function sqrtDet(v: number): number {
+  let r = 1;
+  while (r * r < v) r *= 2;
+  for (let i = 0; i < 60; i++) {
+    const n = 0.5 * (r + v / r);
+    if (n >= r) break;
+    r = n;
+  }
+  return r;
+}
+
+/**
+ * Generates the field a spec describes and wraps it as a CollisionWorld. `spec` may be the spec's bytes,
+ * a parsed spec, or generator parameters.
+ */
+export function loadPineyWorld(spec: Uint8Array | PineyFieldSpec | FieldParams, name: string, tables: PineyTables = defaultPineyTables()): PineyWorld {
+  const params = 'fieldType' in spec && !(spec instanceof Uint8Array) ? (checkFieldParams(spec), spec) : parsePineyFieldSpec(spec as Uint8Array | PineyFieldSpec);
+  return new PineyWorld(generateField(params, tables), name);
+}
