@@ -53,7 +53,7 @@ export function toFixedCoordinate(v: number): number {
   if (v !== v) return 0;
   if (v >= COORDINATE_LIMIT) return COORDINATE_LIMIT;
   if (v <= -COORDINATE_LIMIT) return -COORDINATE_LIMIT;
-  return Math.trunc(v);
+  return Math.trunc(v) + 0; // + 0: no negative zero in results
 }
 
 /**
@@ -223,12 +223,12 @@ export class ColbinWorld implements CollisionWorld {
         nz = -nz;
       }
       const len = sqrtNewton(nx * nx + ny * ny + nz * nz);
-      if (len > 0) out.normal = [nx / len, ny / len, nz / len];
+      if (len > 0) out.normal = [nx / len + 0, ny / len + 0, nz / len + 0];
     } else if (t >= 0 && this.hitAxis >= 0) {
       const s = this.hitId * WALL_SEG_STRIDE;
       out.normal =
         this.hitAxis < 3
-          ? [this.hitSign * this.wallSeg[s + this.hitAxis * 3]!, this.hitSign * this.wallSeg[s + this.hitAxis * 3 + 1]!, this.hitSign * this.wallSeg[s + this.hitAxis * 3 + 2]!]
+          ? [this.hitSign * this.wallSeg[s + this.hitAxis * 3]! + 0, this.hitSign * this.wallSeg[s + this.hitAxis * 3 + 1]! + 0, this.hitSign * this.wallSeg[s + this.hitAxis * 3 + 2]! + 0]
           : [this.hitAxis === 3 ? this.hitSign : 0, this.hitAxis === 4 ? this.hitSign : 0, this.hitAxis === 5 ? this.hitSign : 0];
     }
     return out;
@@ -391,7 +391,7 @@ export class ColbinWorld implements CollisionWorld {
       mx += this.sat[SAT_MTV_X]!;
       my += this.sat[SAT_MTV_X + 1]!;
       mz += this.sat[SAT_MTV_X + 2]!;
-      contacts.push({ kind: 'wall', normal: [this.sat[SAT_NORMAL_X]! / 4096, this.sat[SAT_NORMAL_X + 1]! / 4096, this.sat[SAT_NORMAL_X + 2]! / 4096], id: i, material: 0 });
+      contacts.push({ kind: 'wall', normal: [this.sat[SAT_NORMAL_X]! / 4096 + 0, this.sat[SAT_NORMAL_X + 1]! / 4096 + 0, this.sat[SAT_NORMAL_X + 2]! / 4096 + 0], id: i, material: 0 });
     }
     px = toFixedCoordinate(px + mx);
     py = toFixedCoordinate(py + my);
