@@ -237,6 +237,7 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff): Repl
           if ((input & ~validInputMask) !== 0) pr.fail(`input 0x${(input >>> 0).toString(16)} of frame ${first + i} has undefined button bits`, payloadAt + 8 + i * rec);
         }
         blocks.push({ first, count, payload: bytes.subarray(payloadAt + 8, payloadEnd), offset: payloadAt + 8 });
+        pr.pos = payloadEnd; // the records are read after the walk, once every chunk has been checked
         frames += count;
         break;
       }

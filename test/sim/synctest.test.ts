@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { SyncTest } from '../../src/sim/synctest.js';
+import { buttonsFor, makeSim } from './helpers.js';
+
+describe('synctest', () => {
+  it('passes a deterministic simulation, checking every frame once warmed up', () => {
+    const st = new SyncTest(makeSim({ agents: 15 }), makeSim({ agents: 15 }), 4);
+    let ok = true;
+    for (let f = 1; f <= 60; f++) ok = st.step(buttonsFor(f)) && ok;
+    expect(ok).toBe(true);
+    expect(st.failures).toEqual([]);
+    expect(st.checkedFrames).toBe(60 - 4 + 1);
+  });
+
+  it('finds a task with hidden state (kept outside the snapshot) and names what it changed', () => {
+    const withHidden = () => {
+      const sim = makeSim({ agents: 15 });
+      let hidden = 0; // not saved: a re-simulation starts from whatever value it has now
+      sim.scheduler.addTask('leaky', 60, () => {
+        hidden++;
+        if (hidden % 7 === 0) sim.ecs.components.Heading.angle[2] = (sim.ecs.components.Heading.angle[2]! + 100) & 0xffff;
+      });
+      return sim;
+    };
+    const main = withHidden();
+    const desyncs: string[] = [];
+    main.events.on('desync', (e) => desyncs.push(e.detail));
+    const st = new SyncTest(main, withHidden(), 3);
+    let firstBad = -1;
+    for (let f = 1; f <= 40 && firstBad < 0; f++) if (!st.step(buttonsFor(f))) firstBad = f;
+    expect(firstBad).toBeGreaterThan(0);
+    expect(st.failures[0]!.sections).toContain('Heading');
+    expect(desyncs.length).toBe(1);
+    expect(desyncs[0]).toMatch(/synctest: frame \d+ re-simulated from \d+/);
+  });
+
+  it('refuses a depth outside 1..1024', () => {
+    expect(() => new SyncTest(makeSim(), makeSim(), 0)).toThrow(RangeError);
+  });
+});
