@@ -17,7 +17,11 @@ export function cellRegion(map: LlamaMap, cell: number): number {
  * choose not to hide anything).
  */
 export function cameraMask(map: LlamaMap, cell: number): number {
-  const r = cellRegion(map, cell);
+  return regionMask(map, cellRegion(map, cell));
+}
+
+/** The visibility mask of region r, with "everything" (0xffffffff) for mask 0 or r outside the table. */
+export function regionMask(map: LlamaMap, r: number): number {
   if (r < 0 || r >= REGION_COUNT) return 0xffffffff;
   const m = map.regionMasks[r]!;
   return m === 0 ? 0xffffffff : m;
