@@ -512,8 +512,18 @@ export function fmodf(x: number, y: number): number {
     hx += hx;
     iy -= 1;
   }
-  // iy ≥ −126 always (the remainder is at least y's lowest bit), so the result is normal
+  if (iy < -126) return fmodfTinyResult(sx, hx, iy);
   return (sx | (hx - 0x800000) | ((iy + 127) << 23)) >>> 0;
+}
+
+/**
+ * fmodf's "subnormal output" branch (a remainder below 2^-126, possible when y has exponent 1): newlib
+ * shifts the significand down into an exponent-0 pattern with x's sign. Its `x *= one` is folded away by
+ * the compiler, so the pattern is returned as is — the EE reads it as a signed zero
+ * (FMODF_TINY_RESULT_BITS in docs/formats/ee-float.md).
+ */
+function fmodfTinyResult(sx: number, hx: number, iy: number): number {
+  return (sx | (hx >>> (-126 - iy))) >>> 0;
 }
 
 /** `sqrtf`: newlib's bit-by-bit root, rounded to nearest (see ee-float.ts). */
