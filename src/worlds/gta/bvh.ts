@@ -240,7 +240,7 @@ export class ModelCollider {
         rayHit.index = f;
         // Face normal e1 × e2, turned to face the segment's start (faces are two-sided).
         let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
-        if (nx * dx + ny * dy + nz * dz > 0) { nx = -nx; ny = -ny; nz = -nz; }
+        if (nx * dx + ny * dy + nz * dz > 0) { nx = 0 - nx; ny = 0 - ny; nz = 0 - nz; } // 0 - x, not -x: no negative zeros in results
         rayHit.nx = nx;
         rayHit.ny = ny;
         rayHit.nz = nz;
