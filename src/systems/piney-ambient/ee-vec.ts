@@ -12,9 +12,6 @@ import {
   eeSqrt,
   eeFromInt,
   eeToInt,
-  eeCompareLt,
-  eeCompareLe,
-  eeCompareEq,
   eeToNumber,
   eeFromUint,
   sqrtfNewlib,
@@ -34,9 +31,25 @@ export const mul = eeMul;
 export const div = eeDiv;
 export const fromInt = eeFromInt;
 export const toInt = eeToInt;
-export const lt = eeCompareLt;
-export const le = eeCompareLe;
-export const eq = eeCompareEq;
+/**
+ * The EE's c.lt/c.le/c.eq on bit patterns without decoding: exponent 0 is zero whatever the rest, and
+ * otherwise a pattern's magnitude orders as its low 31 bits (exponent 255 is an ordinary number), so
+ * (sign ? −mag : mag) is an exact order key. Property-tested against the EE module's comparisons.
+ */
+export function orderKey(a: F): number {
+  if ((a & 0x7f800000) === 0) return 0;
+  const m = a & 0x7fffffff;
+  return a & 0x80000000 ? -m : m;
+}
+export function lt(a: F, b: F): boolean {
+  return orderKey(a) < orderKey(b);
+}
+export function le(a: F, b: F): boolean {
+  return orderKey(a) <= orderKey(b);
+}
+export function eq(a: F, b: F): boolean {
+  return orderKey(a) === orderKey(b);
+}
 
 export const ZERO: F = 0;
 export const ONE: F = 0x3f800000;
@@ -146,7 +159,7 @@ const VU_SIN: readonly F[] = [0x362e9c14, 0xb94fb21f, 0x3c08873e, 0xbe2aaaa4];
  * the order the VU code adds its terms; sin a is +-sqrt.s(1 - cos^2), signed by a. Returns [sin, cos].
  */
 export function vuCosSin(angle: F): [F, F] {
-  const negative = eeCompareLt(angle, 0);
+  const negative = lt(angle, 0);
   const x = negative ? eeAdd(HALF_PI, angle) : eeSub(HALF_PI, angle);
   const x2 = eeMul(x, x);
   let p0 = eeMul(eeMul(VU_SIN[0]!, x), x2);
@@ -278,7 +291,7 @@ export function getDirc(a: V4, b: V4): F {
   const dx = eeSub(b[0], a[0]);
   const dy = eeSub(b[1], a[1]);
   let r = eeAdd(HALF_PI, atan2f(dy, dx));
-  if (!eeCompareLe(r, PI)) r = eeSub(r, TWO_PI);
-  if (eeCompareLt(r, NEG_PI)) r = eeAdd(r, TWO_PI);
+  if (!le(r, PI)) r = eeSub(r, TWO_PI);
+  if (lt(r, NEG_PI)) r = eeAdd(r, TWO_PI);
   return r;
 }

@@ -62,5 +62,23 @@ export function viewAt(p: V4): AmbientView {
 }
 
 export function envOf(view: AmbientView, height: HeightFn, bounds: WrapBounds = FIELD_BOUNDS): AmbientEnv {
-  return { ...view, height, bounds };
+  return envInto({ ...view, height, bounds }, view, height, bounds);
+}
+
+/** Fills `env` with `view` (no allocation: the display task reuses one environment object). */
+export function envInto(env: AmbientEnv, view: AmbientView, height: HeightFn, bounds: WrapBounds = FIELD_BOUNDS): AmbientEnv {
+  env.player = view.player;
+  env.centre = view.centre;
+  env.ofsX = view.ofsX;
+  env.ofsY = view.ofsY;
+  env.eye = view.eye;
+  env.eye1 = view.eye1;
+  env.view = view.view;
+  env.rot = view.rot;
+  env.rot2 = view.rot2;
+  env.eyeView = view.eyeView;
+  env.odd = view.odd;
+  env.height = height;
+  env.bounds = bounds;
+  return env;
 }

@@ -33,7 +33,9 @@ export const MODEL_TOBJ_RUNNER_1 = 3;
 export const MODEL_HAZE = 4;
 export const MODEL_NAMES = ['bird', 'tobj', 'tobj-runner-0', 'tobj-runner-1', 'haze'] as const;
 
-const STRIDE = 28;
+/** Words per operation in an OpList. */
+export const OP_STRIDE = 28;
+const STRIDE = OP_STRIDE;
 
 /** Interned names (sprite, file and animation names); ids are internal, JSON carries the strings. */
 const NAMES: string[] = [''];
@@ -135,15 +137,17 @@ export class OpList {
   }
 
   /** Makes room for one more operation of `kind`; returns its base index. */
-  private slot(kind: number): number {
+  private slot(kind: number, used: number): number {
     const base = this.length * STRIDE;
     if (base + STRIDE > this.words.length) {
       const grown = new Uint32Array(this.words.length * 2);
       grown.set(this.words);
       this.words = grown;
     }
-    this.words.fill(0, base, base + STRIDE);
-    this.words[base] = kind;
+    const o = this.words;
+    // Words past those the kind writes are zeroed, so equal operations are equal word for word.
+    for (let i = base + used; i < base + STRIDE; i++) o[i] = 0;
+    o[base] = kind;
     this.length++;
     return base;
   }
@@ -153,7 +157,7 @@ export class OpList {
   }
 
   sprite(layer: number, file: number, name: number, x: F, y: F, z: F, w: F, pattern: number, sx: F, sy: F, transparency: F, fog: boolean, ztest: boolean): void {
-    const b = this.slot(OP_SPRITE);
+    const b = this.slot(OP_SPRITE, 15);
     const o = this.words;
     o[b + 1] = layer;
     o[b + 2] = file;
@@ -172,7 +176,7 @@ export class OpList {
   }
 
   smoke(pos: V4, v: V4, s: F, life: number, t: number, fadeIn: number, fadeOut: number): void {
-    const b = this.slot(OP_SMOKE);
+    const b = this.slot(OP_SMOKE, 0);
     const o = this.words;
     for (let k = 0; k < 4; k++) {
       o[b + 4 + k] = pos[k]!;
@@ -186,7 +190,7 @@ export class OpList {
   }
 
   mask(layer: number, alpha: F, x: F, y: F): void {
-    const b = this.slot(OP_MASK);
+    const b = this.slot(OP_MASK, 0);
     const o = this.words;
     o[b + 1] = layer;
     o[b + 4] = x;
@@ -195,7 +199,7 @@ export class OpList {
   }
 
   model(layer: number, what: number, file: number, name: number, m: M4, alpha: F, shadow: { length: F; alpha: number } | null): void {
-    const b = this.slot(OP_MODEL);
+    const b = this.slot(OP_MODEL, 0);
     const o = this.words;
     o[b + 1] = layer;
     o[b + 2] = what;
@@ -209,31 +213,31 @@ export class OpList {
   }
 
   sound(se: number): void {
-    const b = this.slot(OP_SOUND);
+    const b = this.slot(OP_SOUND, 0);
     this.words[b + 2] = se;
   }
 
   sound3d(se: number, pos: V4): void {
-    const b = this.slot(OP_SOUND3D);
+    const b = this.slot(OP_SOUND3D, 0);
     const o = this.words;
     o[b + 2] = se;
     for (let k = 0; k < 4; k++) o[b + 4 + k] = pos[k]!;
   }
 
   humStart(): void {
-    const b = this.slot(OP_HUM_START);
+    const b = this.slot(OP_HUM_START, 0);
     this.words[b + 2] = HUM_SE;
   }
 
   hum(pos: V4, rate: F): void {
-    const b = this.slot(OP_HUM);
+    const b = this.slot(OP_HUM, 0);
     const o = this.words;
     for (let k = 0; k < 4; k++) o[b + 4 + k] = pos[k]!;
     o[b + 12] = rate;
   }
 
   flash(frames: number, colour: number, x: F, y: F, w: F, h: F): void {
-    const b = this.slot(OP_FLASH);
+    const b = this.slot(OP_FLASH, 0);
     const o = this.words;
     o[b + 2] = frames;
     o[b + 3] = colour >>> 0;

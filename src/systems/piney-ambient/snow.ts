@@ -4,7 +4,7 @@
  *
  * Creation draws (fieldrand): a light flake 7, a heavy one 8, an ember 7.
  */
-import { add, sub, mul, div, lt, le, eq, fromInt, toInt, ONE, TWO, K10, K100, MINUS_ONE, HALF, type F } from './ee-vec.js';
+import { add, sub, mul, div, lt, le, eq, fromInt, toInt, orderKey, ONE, TWO, K10, K100, MINUS_ONE, HALF, type F } from './ee-vec.js';
 import { w2pLane, p2wLane } from './wrap.js';
 import { fr, type FieldRng } from './rng.js';
 import type { AmbientEnv } from './env.js';
@@ -17,6 +17,9 @@ export const SNOW_EMBER = 2;
 const K1300: F = 0x44a28000;
 const K2600: F = 0x45228000;
 const K1300_NEG: F = 0xc4a28000;
+/** The order keys of ±1300 (see ee-vec's orderKey). */
+const KEY_1300 = orderKey(K1300);
+const KEY_M1300 = orderKey(K1300_NEG);
 const K800: F = 0x44480000;
 const MINUS_500: F = 0xc3fa0000;
 /** The sideways spread a and the fall's scale b by kind. */
@@ -157,44 +160,58 @@ function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void 
   const vel = s.vel;
   const bd = env.bounds;
   const P = env.player;
+  const P0 = P[0];
+  const P1 = P[1];
   // pos += vel in all four lanes; w is then set to 1, so its sum is not needed.
   let px = add(pos[b]!, vel[b]!);
   let py = add(pos[b + 1]!, vel[b + 1]!);
   const pz = add(pos[b + 2]!, vel[b + 2]!);
-  let dx = w2pLane(px, P[0], bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-  let dy = w2pLane(py, P[1], bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  let dx = w2pLane(px, P0, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+  let dy = w2pLane(py, P1, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
   // Each lane is kept within 1300 of the player; each move puts the whole place back through P2W.
-  if (!le(dx, K1300)) {
-    dx = sub(dx, K2600);
-    px = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    py = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-  }
-  if (lt(dx, K1300_NEG)) {
-    dx = add(dx, K2600);
-    px = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    py = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-  }
-  if (!le(dy, K1300)) {
-    dy = sub(dy, K2600);
-    px = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    py = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-  }
-  if (lt(dy, K1300_NEG)) {
-    dy = add(dy, K2600);
-    px = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    py = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  const kx = orderKey(dx);
+  const ky = orderKey(dy);
+  let sx: F;
+  let sy: F;
+  if (kx > KEY_1300 || kx < KEY_M1300 || ky > KEY_1300 || ky < KEY_M1300) {
+    if (!le(dx, K1300)) {
+      dx = sub(dx, K2600);
+      px = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+      py = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    }
+    if (lt(dx, K1300_NEG)) {
+      dx = add(dx, K2600);
+      px = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+      py = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    }
+    if (!le(dy, K1300)) {
+      dy = sub(dy, K2600);
+      px = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+      py = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    }
+    if (lt(dy, K1300_NEG)) {
+      dy = add(dy, K2600);
+      px = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+      py = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    }
+    // After a move pos is P2W(d) already, which is the sprite's place too.
+    sx = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    sy = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  } else {
+    sx = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    sy = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
   }
   pos[b] = px;
   pos[b + 1] = py;
   pos[b + 2] = pz;
   pos[b + 3] = ONE;
   const sp = s.spritePos;
-  sp[b] = p2wLane(dx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-  sp[b + 1] = p2wLane(dy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  sp[b] = sx;
+  sp[b + 1] = sy;
   sp[b + 2] = pz;
   sp[b + 3] = ONE;
   if (s.kind !== SNOW_EMBER) {
-    if (lt(pz, 0)) {
+    if (orderKey(pz) < 0) {
       calcPos(s, i, env, rng);
       if (s.kind === SNOW_HEAVY) vel[b + 2] = fromInt(-(rng.rand(40) + 10));
     }
@@ -208,10 +225,10 @@ function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void 
   }
   if (s.timer[i] === 0) {
     calcPos2(s, i, env, rng);
-    const qx = w2pLane(pos[b]!, P[0], bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    const qy = w2pLane(pos[b + 1]!, P[1], bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-    sp[b] = p2wLane(qx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    sp[b + 1] = p2wLane(qy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    const qx = w2pLane(pos[b]!, P0, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    const qy = w2pLane(pos[b + 1]!, P1, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    sp[b] = p2wLane(qx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    sp[b + 1] = p2wLane(qy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
     sp[b + 2] = pos[b + 2]!;
     sp[b + 3] = ONE;
     s.timer[i] = rng.rand(60) + 20;
