@@ -114,7 +114,10 @@ export function parsePineyFieldSpec(spec: Uint8Array | PineyFieldSpec | Record<s
 /** Reduces a coordinate onto the torus [0, 48000). */
 export function wrapField(v: number): number {
   const r = v % FIELD_SIZE;
-  return r < 0 ? r + FIELD_SIZE : r;
+  if (r >= 0) return r + 0; // + 0 turns −0 into +0
+  const w = r + FIELD_SIZE;
+  // A tiny negative r rounds up to exactly 48000, which is the same place as 0.
+  return w >= FIELD_SIZE ? 0 : w;
 }
 
 const wrapCell = (i: number): number => ((i % CELLS) + CELLS) % CELLS;

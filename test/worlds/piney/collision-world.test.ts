@@ -1,0 +1,191 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { eeFromNumber, eeToNumber } from '../../../src/worlds/numeric/ee-float.js';
+import {
+  detectPineyField,
+  loadPineyWorld,
+  parsePineyFieldSpec,
+  wrapField,
+  OBJECT_BLOCK_HEIGHT,
+  type PineyWorld,
+} from '../../../src/worlds/piney/collision-world.js';
+import { getHeight, HIDDEN_HEIGHT } from '../../../src/worlds/piney/get-height.js';
+import { CHIP_UNITS } from '../../../src/worlds/piney/field-state.js';
+
+const specBytes = new Uint8Array(readFileSync(new URL('../../../assets/worlds/piney/default.field.json', import.meta.url)));
+const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+const world: PineyWorld = loadPineyWorld(specBytes, 'default.field.json');
+const xy = fc.double({ min: 0, max: 47999, noNaN: true });
+const body = { radius: 100, height: 180 };
+
+describe('field spec', () => {
+  it('is recognised by its format key, and nothing else is', () => {
+    expect(detectPineyField(specBytes)).toBe(true);
+    expect(detectPineyField(enc({ format: 'something-else', seed: 1 }))).toBe(false);
+    expect(detectPineyField(new Uint8Array([0x00, 0x01, 0x02]))).toBe(false);
+    expect(detectPineyField(new TextEncoder().encode('{"format": "retrosim-piney-field"'))).toBe(false);
+    expect(detectPineyField(new Uint8Array(100_000).fill(0x20))).toBe(false);
+  });
+  it('parses the default field: story area 14', () => {
+    expect(parsePineyFieldSpec(specBytes)).toMatchObject({ seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 14, protect: false });
+  });
+  it('refuses bad specs with a FormatError naming the key', () => {
+    const ok = { format: 'retrosim-piney-field', seed: 1, type: 10, weather: 0, ground: 1, object: 1 };
+    expect(() => parsePineyFieldSpec(enc({ ...ok, type: 11 }))).toThrow(/"type"/);
+    expect(() => parsePineyFieldSpec(enc({ ...ok, ground: 3 }))).toThrow(FormatError);
+    expect(() => parsePineyFieldSpec(enc({ ...ok, seed: 2 ** 32 }))).toThrow(/"seed"/);
+    expect(() => parsePineyFieldSpec(enc({ ...ok, protect: 'yes' }))).toThrow(/"protect"/);
+    expect(() => parsePineyFieldSpec(enc([1, 2]))).toThrow(FormatError);
+    expect(() => parsePineyFieldSpec(new TextEncoder().encode('{'))).toThrow(FormatError);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (b) => {
+        try {
+          parsePineyFieldSpec(b);
+        } catch (e) {
+          expect(e).toBeInstanceOf(FormatError);
+        }
+      }),
+    );
+  });
+});
+
+describe('the field as a CollisionWorld', () => {
+  it('has the game\'s units and axes: z up, 48000 across, the start at chip (20, 20)', () => {
+    expect(world.kind).toBe('piney');
+    expect(world.up).toEqual({ axis: 2, sign: 1 });
+    expect(world.bounds.max[0]).toBe(48000);
+    const s = world.spawnPoint();
+    expect(s.slice(0, 2)).toEqual([24600, 24600]);
+    // GetHeight's own answer on the flattened centre (reference: 0x39800000).
+    expect(s[2]).toBe(eeToNumber(0x39800000));
+  });
+
+  it('ground is GetHeight\'s triangle height; status 1 where GetHeight answers −500', () => {
+    fc.assert(
+      fc.property(xy, xy, (x, y) => {
+        const g = world.ground([x, y, 5000]);
+        const bits = getHeight(world.field.map, world.field.check3, eeFromNumber(x), eeFromNumber(y));
+        if (bits === HIDDEN_HEIGHT) expect(g.status).toBe(1);
+        else {
+          expect(g.status).toBe(0);
+          expect(g.floor).toBe(eeToNumber(bits));
+        }
+        expect(g.hasFloor).toBe(true);
+        expect(Math.abs(g.floor - world.planeHeight(x, y))).toBeLessThan(0.05);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the field is a torus: ground repeats every 48000', () => {
+    fc.assert(
+      fc.property(xy, xy, fc.integer({ min: -3, max: 3 }), (x, y, k) => {
+        // Equal up to the EE ray's last bits: x + 48000k − 48000k may differ from x in its lowest bits.
+        expect(world.ground([x + 48000 * k, y, 0]).floor).toBeCloseTo(world.ground([x, y, 0]).floor, 2);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a vertical segment from high above to below ground hits the terrain or an object column', () => {
+    fc.assert(
+      fc.property(xy, xy, (x, y) => {
+        const r = world.segment([x, y, 3000], [x, y, -2000]);
+        expect(r.hit).toBe(true);
+        if (r.what === 'floor') expect(Math.abs(r.point[2] - world.planeHeight(x, y))).toBeLessThan(1e-6);
+        else {
+          expect(r.what).toBe('object');
+          expect(r.normal).toEqual([0, 0, 1]);
+          expect(r.point[2]).toBeGreaterThanOrEqual(OBJECT_BLOCK_HEIGHT);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('segmentFraction agrees with segment, and a hit point is on the surface it names', () => {
+    const z = fc.double({ min: -100, max: 3000, noNaN: true });
+    fc.assert(
+      fc.property(xy, xy, z, xy, xy, z, (ax, ay, az, bx, by, bz) => {
+        const f = world.segmentFraction(ax, ay, az, bx, by, bz);
+        const r = world.segment([ax, ay, az], [bx, by, bz]);
+        if (f < 0) expect(r.hit).toBe(false);
+        else {
+          expect(r.hit).toBe(true);
+          expect(r.fraction).toBe(f);
+          expect(f).toBeGreaterThanOrEqual(0);
+          expect(f).toBeLessThanOrEqual(1);
+          if (r.what === 'floor' && f > 0) expect(Math.abs(r.point[2] - world.planeHeight(r.point[0], r.point[1]))).toBeLessThan(1e-3);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a segment high above everything hits nothing; NaN and Infinity give −1 and defined results', () => {
+    expect(world.segmentFraction(0, 0, 9000, 40000, 40000, 9500)).toBe(-1);
+    expect(world.segmentFraction(NaN, 0, 0, 1, 1, 1)).toBe(-1);
+    expect(world.segmentFraction(0, 0, 0, Infinity, 1, 1)).toBe(-1);
+    expect(world.segment([0, 0, 0], [NaN, 0, 0]).hit).toBe(false);
+    expect(world.ground([NaN, 1, 1]).hasFloor).toBe(false);
+    const m = world.move(body, [NaN, 0, 0], [1, 1, 0]);
+    expect(m.grounded).toBe(false);
+    expect(world.sampleOpen(NaN, 0.5)).toBeNull();
+    // A huge horizontal segment ends (capped) with an answer.
+    expect(typeof world.segmentFraction(0, 0, 5, 1e12, 3e11, 5)).toBe('number');
+  });
+
+  it('a low horizontal segment across an object\'s footprint hits the object', () => {
+    const o = world.field.objects.find((k) => k.kind === 'entrance')!;
+    const cy = (o.y + o.h / 2) * CHIP_UNITS;
+    const x0 = (o.x - 0.5) * CHIP_UNITS;
+    const x1 = (o.x + o.w + 0.5) * CHIP_UNITS;
+    const r = world.segment([x0, cy, 900], [x1, cy, 900]);
+    expect(r.hit).toBe(true);
+    expect(r.what).toBe('object');
+    expect(r.point[0]).toBeCloseTo(o.x * CHIP_UNITS, 6);
+    expect(r.normal).toEqual([-1, 0, 0]);
+  });
+
+  it('move keeps the feet on GetHeight and never ends inside an object footprint', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.double({ min: -3000, max: 3000, noNaN: true }), fc.double({ min: -3000, max: 3000, noNaN: true }), (u, v, dx, dy) => {
+        const from = world.sampleOpen(u, v);
+        if (!from || world.blocked(from[0], from[1], body.radius)) return;
+        const m = world.move(body, from, [dx, dy, 0]);
+        expect(world.blocked(m.position[0], m.position[1], body.radius)).toBe(false);
+        expect(m.position[2]).toBe(world.ground(m.position).floor);
+        expect(m.position[0]).toBe(wrapField(m.position[0]));
+        expect(m.grounded).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('walking straight at an object stops at its side with a wall contact', () => {
+    const o = world.field.objects.find((k) => k.kind === 'entrance')!;
+    const cy = (o.y + o.h / 2) * CHIP_UNITS;
+    const start: [number, number, number] = [(o.x - 2) * CHIP_UNITS, cy, 0];
+    const m = world.move(body, start, [3 * CHIP_UNITS, 0, 0]);
+    expect(m.position[0]).toBeLessThanOrEqual(o.x * CHIP_UNITS - body.radius);
+    expect(m.contacts.some((c) => c.kind === 'wall')).toBe(true);
+  });
+
+  it('sampleOpen is deterministic and never lands on an object', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), (u, v) => {
+        const a = world.sampleOpen(u, v);
+        expect(world.sampleOpen(u, v)).toEqual(a);
+        if (a) expect(world.blocked(a[0], a[1], 0)).toBe(false);
+      }),
+    );
+  });
+
+  it('exposes the lit colours for the renderer (RGB per cell, deterministic)', () => {
+    const c = world.colours();
+    expect(c.length).toBe(80 * 80 * 3);
+    expect(loadPineyWorld(specBytes, 'again').colours()).toEqual(c);
+  });
+});
