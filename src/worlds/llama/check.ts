@@ -221,7 +221,11 @@ export function checkLevel(trak: Trak, map: LlamaMap, conventions?: Partial<Llam
         for (let c = 0; c < corners.length; c += 3) {
           far = Math.max(far, Math.abs(corners[c]! - tx), Math.abs(corners[c + 1]! - ty), Math.abs(corners[c + 2]! - tz));
         }
-        if (far > POLYGON_LIMIT) add('polygon-beyond-8', 'error', i, cellOf[i]!, `${v ? 'swap model ' : ''}polygon ${q} reaches ${far.toFixed(3)} units from the tile origin (limit ±8)`, q);
+        if (far > POLYGON_LIMIT) {
+          add('polygon-beyond-8', 'error', i, cellOf[i]!, `${v ? 'swap model ' : ''}polygon ${q} reaches ${far.toFixed(3)} units from the tile origin (limit ±8)`, q);
+          // Its cells are not checked: that keeps the cell scan within 17 × 17 cells per polygon.
+          continue;
+        }
         const own = cellOf[i]!;
         if (own < 0 || col.active[p] === 0) continue;
         let minX = Infinity, maxX = -Infinity, minZ = Infinity, maxZ = -Infinity;
