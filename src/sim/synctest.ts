@@ -45,9 +45,14 @@ export class SyncTest {
 
   /** Steps the main simulation and checks the last `depth` frames again. Returns false on a desync. */
   step(buttons: number): boolean {
+    this.main.step(buttons);
+    return this.check();
+  }
+
+  /** Checks after the main simulation was stepped by someone else (e.g. a replay recorder). */
+  check(): boolean {
     const n = this.depth + 1;
     const main = this.main;
-    main.step(buttons);
     const f = main.frame;
     const h = main.hash();
     this.inputs[f % n] = main.input;

@@ -1,0 +1,161 @@
+/**
+ * `retrosim run`: the main job. Runs the default scenario (or --world FILE) for --frames frames with the
+ * stand-in player's buttons, writes a replay, and prints a summary.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs, UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { printJson, print, readInputFile } from '../io.js';
+import { DEFAULT_KEYFRAME_INTERVAL } from '../../ecs/replay/format.js';
+import { DEFAULT_WORLD, defaultSettingsFor, openBuiltinWorld, openWorldFile, type OpenedWorld } from '../../sim/default-scenario.js';
+import { demoButtons } from '../../sim/demo-input.js';
+import { ReplayRecorder } from '../../sim/replay.js';
+import { checkSettings, type ScenarioSettings } from '../../sim/scenario.js';
+import { Simulation } from '../../sim/simulation.js';
+import { SyncTest } from '../../sim/synctest.js';
+
+const usage = `usage: retrosim run [options]
+
+Runs a simulation headless: the default scenario is the generated Piney field of
+assets/worlds/piney/default.field.json with its weather, a player and wandering agents.
+
+options:
+  --frames N        frames to run (default 3600)
+  --agents N        wandering agents (default 300)
+  --world FILE      run on any supported world file instead (Piney field spec, COLBIN, GTA COL, Rugrats COL,
+                    Llama TRAK with --map)
+  --map FILE        the MAP file of a Llama world
+  --seed TEXT       master seed of the named random streams (default "retrosim")
+  --field-seed N    fieldrand seed (default: the field's own seed, else 0x1234)
+  --cc-init N       ccRand init count (draws discarded after seeding, default 0)
+  --out FILE        replay file (default out/default.replay)
+  --no-replay       do not write a replay
+  --keyframes N     keyframe interval in frames (default 600)
+  --synctest N      re-simulate the last N frames every frame and compare hashes (slow; exit 1 on a desync)
+  --json            print the summary as one JSON line
+`;
+
+export const command: Command = {
+  summary: 'run the default scenario (or --world FILE) headless, write a replay, print a summary',
+  usage,
+  async run(argv) {
+    const { positionals, options: o } = parseArgs(argv, {
+      frames: { type: 'int', min: 0, max: 10_000_000 },
+      agents: { type: 'int', min: 0, max: 1_000_000 },
+      world: { type: 'string' },
+      map: { type: 'string' },
+      seed: { type: 'string' },
+      'field-seed': { type: 'int', min: 0, max: 0xffffffff },
+      'cc-init': { type: 'int', min: 0, max: 100_000_000 },
+      out: { type: 'string' },
+      'no-replay': { type: 'flag' },
+      keyframes: { type: 'int', min: 1, max: 1 << 20 },
+      synctest: { type: 'int', min: 1, max: 1024 },
+      json: { type: 'flag' },
+    });
+    if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    const frames = (o['frames'] as number | undefined) ?? 3600;
+    const read = (p: string) => readInputFile(p);
+    const opened: OpenedWorld = o['world']
+      ? await openWorldFile(o['world'] as string, read, o['map'] ? { map: read(o['map'] as string) } : {})
+      : await openBuiltinWorld(DEFAULT_WORLD, read);
+    const over: Partial<ScenarioSettings> = {};
+    if (o['agents'] !== undefined) over.agents = o['agents'] as number;
+    if (o['seed'] !== undefined) over.streamSeed = o['seed'] as string;
+    if (o['field-seed'] !== undefined) over.fieldSeed = o['field-seed'] as number;
+    if (o['cc-init'] !== undefined) over.ccRandInit = o['cc-init'] as number;
+    const settings = defaultSettingsFor(opened.world, over);
+    settings.capacity = Math.max(settings.capacity, nextPow2(settings.agents + 2));
+    try {
+      checkSettings(settings);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const sim = new Simulation(opened.world, settings);
+    const desyncs: string[] = [];
+    sim.events.on('desync', (e) => desyncs.push(e.detail));
+    const writeReplay = !o['no-replay'];
+    const outPath = (o['out'] as string | undefined) ?? 'out/default.replay';
+    const interval = (o['keyframes'] as number | undefined) ?? DEFAULT_KEYFRAME_INTERVAL;
+    const rec = writeReplay ? new ReplayRecorder(sim, opened.identity, interval) : null;
+    const sync = o['synctest'] ? new SyncTest(sim, new Simulation(opened.world, settings), o['synctest'] as number) : null;
+
+    const bar = process.stderr.isTTY ? new ProgressBar(frames) : null;
+    const t0 = performance.now();
+    for (let f = 1; f <= frames; f++) {
+      const b = demoButtons(f);
+      if (rec) rec.step(b);
+      else sim.step(b);
+      sync?.check();
+      bar?.update(f);
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    bar?.done();
+
+    let replay: { path: string; bytes: number; keyframeInterval: number } | null = null;
+    if (rec) {
+      const bytes = rec.finish();
+      mkdirSync(dirname(outPath), { recursive: true });
+      writeFileSync(outPath, bytes);
+      replay = { path: outPath, bytes: bytes.length, keyframeInterval: interval };
+    }
+    const draws = sim.scheduler.drawCounts();
+    const streams: Record<string, number> = {};
+    for (const s of sim.rng.streams.save().streams) streams[s.name] = s.draws;
+    const summary = {
+      world: opened.identity,
+      scenario: settings.scenario,
+      settings,
+      agents: sim.agentsPlaced,
+      frames,
+      seconds: round(seconds, 3),
+      framesPerSecond: round(seconds > 0 ? frames / seconds : 0, 1),
+      finalHash: sim.hashHex(),
+      draws: { fieldrand: draws.fieldrand, ccrand: draws.ccrand, streams },
+      replay,
+      synctest: sync ? { depth: sync.depth, checkedFrames: sync.checkedFrames, failures: sync.failures } : null,
+      desyncs,
+    };
+    if (o['json']) printJson(summary);
+    else {
+      print(`world       ${opened.identity.source} (${opened.world.kind}, ${opened.identity.contentHash})`);
+      print(`scenario    ${settings.scenario}: ${sim.agentsPlaced} agents, stream seed ${JSON.stringify(settings.streamSeed)}, fieldSeed ${settings.fieldSeed}`);
+      print(`frames      ${frames} in ${summary.seconds} s (${summary.framesPerSecond} frames/s)`);
+      print(`final hash  ${summary.finalHash}`);
+      print(`draws       fieldrand ${draws.fieldrand}, ccRand ${draws.ccrand}, ${Object.entries(streams).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      if (replay) print(`replay      ${replay.path} (${replay.bytes} bytes, keyframe every ${interval} frames)`);
+      if (sync) print(`synctest    depth ${sync.depth}: ${sync.checkedFrames} frames checked, ${sync.failures.length ? `DESYNC at frame ${sync.failures[0]!.frame}` : 'no desync'}`);
+    }
+    return sync && sync.failures.length ? 1 : 0;
+  },
+};
+
+function round(v: number, digits: number): number {
+  const k = 10 ** digits;
+  return Math.round(v * k) / k;
+}
+
+function nextPow2(n: number): number {
+  let p = 2;
+  while (p < n) p *= 2;
+  return p;
+}
+
+/** A one-line progress bar on stderr (only when stderr is a terminal). */
+class ProgressBar {
+  private last = -1;
+  constructor(private readonly total: number) {}
+  update(n: number): void {
+    const pct = this.total ? Math.floor((100 * n) / this.total) : 100;
+    if (pct === this.last) return;
+    this.last = pct;
+    const width = 30;
+    const filled = Math.round((width * pct) / 100);
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct}% frame ${n}/${this.total}`);
+  }
+  done(): void {
+    process.stderr.write('\n');
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The scenarios the CLI runs, and the worlds shipped in assets/.
+ *
+ * The default (`retrosim run` with no --world) is the generated Piney field of
+ * assets/worlds/piney/default.field.json with its weather and ambient tasks (the "piney-field" scenario),
+ * plus a player and a few hundred agents wandering by the "wander" stream. Any other world file runs the
+ * plain "wander" scenario (a Piney field spec given with --world gets its weather too).
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WorldIdentity } from '../ecs/replay/format.js';
+import { installAmbient } from '../systems/piney-ambient/install.js';
+import { DEFAULT_SYSTEMS } from '../systems/index.js';
+import { FormatError } from '../worlds/binary/format-error.js';
+import { fnv1a64Hex } from '../worlds/binary/fnv.js';
+import { loadWorld, type LoadWorldOptions } from '../worlds/load-world.js';
+import type { PineyWorld } from '../worlds/piney/collision-world.js';
+import type { CollisionWorld } from '../worlds/world.js';
+import { DEFAULT_SETTINGS, registerScenario, type ScenarioDef, type ScenarioSettings } from './scenario.js';
+
+/** Worlds shipped with the runtime, by the id a replay records as "builtin:<id>". */
+export const BUILTIN_WORLDS: Readonly<Record<string, string>> = {
+  'piney-default': 'assets/worlds/piney/default.field.json',
+  'rugrats-demo': 'assets/worlds/rugrats/demo.col',
+};
+
+export const DEFAULT_WORLD = 'piney-default';
+
+/** The field's weather and ambient tasks on top of the wandering agents. */
+export const pineyFieldScenario: ScenarioDef = {
+  name: 'piney-field',
+  description: 'a generated Piney field with its weather and ambient tasks, a player and wandering agents',
+  systems: DEFAULT_SYSTEMS,
+  setup(sim) {
+    if (sim.world.kind !== 'piney') throw new Error('the piney-field scenario needs a Piney field world');
+    const p = (sim.world as PineyWorld).field.params;
+    installAmbient(sim.scheduler, { seed: p.seed, type: p.fieldType, row: p.weather, ground: p.ground, object: p.object });
+  },
+};
+registerScenario(pineyFieldScenario);
+
+/** The scenario a world runs by default. */
+export function scenarioForWorld(world: CollisionWorld): string {
+  return world.kind === 'piney' ? pineyFieldScenario.name : 'wander';
+}
+
+/** Default settings for a world: the field's own seed for a Piney field (GO seeds fieldrand with it). */
+export function defaultSettingsFor(world: CollisionWorld, over: Partial<ScenarioSettings> = {}): ScenarioSettings {
+  const fieldSeed = world.kind === 'piney' ? (world as PineyWorld).field.params.seed : DEFAULT_SETTINGS.fieldSeed;
+  return { ...DEFAULT_SETTINGS, scenario: scenarioForWorld(world), fieldSeed, ...over };
+}
+
+/** The repository (or installed package) root: the nearest folder above this module holding assets/worlds. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    if (existsSync(join(dir, 'assets', 'worlds')) && existsSync(join(dir, 'package.json'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  throw new Error('cannot find the assets folder of the retrosim package');
+}
+
+export interface OpenedWorld {
+  world: CollisionWorld;
+  identity: WorldIdentity;
+  bytes: Uint8Array;
+}
+
+/** Identity of a world file: kind, name, where it came from and its content hash (FNV-1a 64). */
+export function worldIdentity(world: CollisionWorld, bytes: Uint8Array, source: string): WorldIdentity {
+  return { kind: world.kind, name: world.name, source, contentHash: fnv1a64Hex(bytes), byteLength: bytes.length };
+}
+
+/** Loads a shipped world by id. */
+export async function openBuiltinWorld(id: string, read: (path: string) => Uint8Array): Promise<OpenedWorld> {
+  const rel = BUILTIN_WORLDS[id];
+  if (!rel) throw new FormatError('world', -1, `no built-in world ${JSON.stringify(id)} (known: ${Object.keys(BUILTIN_WORLDS).join(', ')})`);
+  const bytes = read(resolve(packageRoot(), rel));
+  const world = await loadWorld(bytes, rel.split('/').pop()!);
+  return { world, identity: worldIdentity(world, bytes, `builtin:${id}`), bytes };
+}
+
+/** Loads a world file given by path. */
+export async function openWorldFile(path: string, read: (path: string) => Uint8Array, options: LoadWorldOptions = {}): Promise<OpenedWorld> {
+  const bytes = read(path);
+  const world = await loadWorld(bytes, path.split(/[\\/]/).pop()!, options);
+  return { world, identity: worldIdentity(world, bytes, `file:${path}`), bytes };
+}
+
+/** Throws unless an opened world is the one a replay names (same content hash). */
+export function checkWorldIdentity(expected: WorldIdentity, got: WorldIdentity): void {
+  if (expected.contentHash !== got.contentHash || expected.byteLength !== got.byteLength) {
+    throw new FormatError(
+      'replay chunk HEAD (header)',
+      -1,
+      `the replay ran on ${expected.source} (${expected.byteLength} bytes, content hash ${expected.contentHash}); the world given is ${got.byteLength} bytes with hash ${got.contentHash}`,
+    );
+  }
+}
