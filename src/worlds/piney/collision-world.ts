@@ -46,6 +46,31 @@ export const MAX_SEGMENT_CELLS = 4 * CELLS;
 const MOVE_STEP = CHIP_UNITS / 4;
 const MAX_MOVE_STEPS = 4096;
 
+/** Everything the renderer draws of a field, in plain data (positions in world units, z up). */
+export interface PineyScene {
+  /** Heights per cell (x-major, 80 × 80), exact values of the EE floats. */
+  heights: Float64Array;
+  /** The EE bit patterns of the same heights. */
+  heightBits: Uint32Array;
+  /** Per chip (x-major, 40 × 40): 1 where no ground tile is drawn (check3). */
+  hidden: Uint8Array;
+  /** Per chip: 1 under a hill (mnt). */
+  hill: Uint8Array;
+  /** RGB per cell, the lit vertex colours (an approximation of the game's; see colours.ts). */
+  colours: Uint8Array;
+  hills: { x: number; y: number; size: number }[];
+  objects: { kind: string; clump: string; anm: string | null; chip: [number, number]; size: [number, number]; position: Vec3; level: boolean }[];
+  entrance: [number, number] | null;
+  lake: [number, number] | null;
+  /** The lake water (field_eff's ANM_sfwat1_1a) sits at the lake object's centre, z 0. */
+  water: Vec3 | null;
+  start: [number, number] | null;
+  startPosition: Vec3;
+  /** Ground tile model (BaseMeshName[type][0]). */
+  groundMesh: string;
+  covers: { chip: [number, number]; quadrant: number; mesh: string; position: Vec3 }[];
+}
+
 export interface PineyFieldSpec {
   format: typeof PINEY_FIELD_FORMAT;
   seed: number;
@@ -172,6 +197,52 @@ export class PineyWorld implements CollisionWorld {
   colours(light: FieldLight = fieldLight(this.field.tables, this.field.params.fieldType, this.field.params.weather)): Uint8Array {
     if (!this.colourCache) this.colourCache = fieldColours(this.field.quad, light);
     return this.colourCache;
+  }
+
+  /** The field as plain data for the renderer. */
+  scene(): PineyScene {
+    const f = this.field;
+    const meshes = f.tables.smallMeshNames[f.params.fieldType]!;
+    const num = eeToNumber;
+    const lakeObj = f.objects.find((o) => o.kind === 'lake');
+    const covers: PineyScene['covers'] = [];
+    for (let n = 0; n < f.coverCount; n++) {
+      const c = f.coverChip[n]!;
+      const i = Math.floor(c / CHIPS);
+      const j = c % CHIPS;
+      const q = f.coverQuadrant[n]!;
+      // Quadrants 0 and 2 have x negative, 0 and 1 y negative; the cover sits 2.5 above the ground.
+      covers.push({
+        chip: [i, j],
+        quadrant: q,
+        mesh: meshes[f.coverMesh[n]!]!,
+        position: [600 + 1200 * i + (q & 1 ? 300 : -300), 600 + 1200 * j + (q & 2 ? 300 : -300), 2.5],
+      });
+    }
+    return {
+      heights: this.heights,
+      heightBits: f.map,
+      hidden: f.check3,
+      hill: f.mnt,
+      colours: this.colours(),
+      hills: f.hills.map((h) => ({ ...h })),
+      objects: f.objects.map((o) => ({
+        kind: o.kind,
+        clump: o.row.clump,
+        anm: o.row.anm,
+        chip: [o.x, o.y],
+        size: [o.w, o.h],
+        position: [num(o.wx), num(o.wy), num(o.z)],
+        level: o.level,
+      })),
+      entrance: f.entrance,
+      lake: f.lake,
+      water: lakeObj ? [num(lakeObj.wx), num(lakeObj.wy), 0] : null,
+      start: f.start,
+      startPosition: [num(f.startPos[0]), num(f.startPos[1]), num(f.startPos[2])],
+      groundMesh: f.tables.baseMeshNames[f.params.fieldType]![0]!,
+      covers,
+    };
   }
 
   /** GetHeight's triangle height at (x, y) (wrapped onto the torus), as a double. */

@@ -183,6 +183,17 @@ describe('the field as a CollisionWorld', () => {
     );
   });
 
+  it('exposes the scene for the renderer: the lake water at (30600, 23400, 0), the entrance first, covers on open chips', () => {
+    const s = world.scene();
+    expect(s.water).toEqual([30600, 23400, 0]);
+    expect(s.objects[0]).toMatchObject({ kind: 'entrance', position: [17400, 24000, 0] });
+    expect(s.objects).toHaveLength(107);
+    expect(s.covers.length).toBe(world.field.coverCount);
+    for (const c of s.covers) expect(s.hidden[c.chip[0] * 40 + c.chip[1]]).toBe(0);
+    expect(s.groundMesh).toBe('MDL_sfp5tur1');
+    expect(s.startPosition).toEqual([24600, 24600, 0]);
+  });
+
   it('exposes the lit colours for the renderer (RGB per cell, deterministic)', () => {
     const c = world.colours();
     expect(c.length).toBe(80 * 80 * 3);
