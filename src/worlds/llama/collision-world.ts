@@ -69,6 +69,11 @@ export class LlamaWorld implements CollisionWorld {
     return Array.from(this.swapState);
   }
 
+  /** The world's simulation state for the state hash: the swap states. */
+  hashState(): number[] {
+    return this.swapStates();
+  }
+
   /** Restores all swap states (e.g. from a saved state); the array must have swapCount entries. */
   setSwapStates(states: ArrayLike<number>): void {
     if (states.length !== this.swapState.length) throw new RangeError(`expected ${this.swapState.length} swap states, got ${states.length}`);

@@ -1,0 +1,14 @@
+export * from './conventions.js';
+export * from './materials.js';
+export * from './chunks.js';
+export * from './trak-parse.js';
+export * from './trak-write.js';
+export * from './map-parse.js';
+export * from './map-write.js';
+export * from './level-builder.js';
+export * from './collision.js';
+export * from './collision-world.js';
+export * from './regions.js';
+export * from './swaps.js';
+export * from './check.js';
+export { demoLevel, minimalLevel, brokenLevel } from './demo-levels.js';
