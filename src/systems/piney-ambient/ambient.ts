@@ -25,7 +25,7 @@ import { makeRain, drawDrops, type RainState } from './rain.js';
 import { makeThunder, drawStorm, type ThunderState } from './thunder.js';
 import { drawFires } from './fires.js';
 import { makeFirefly, moveFirefly, drawFirefly, flyOf, type Firefly } from './firefly.js';
-import { makeRoamer, moveFirefly2, drawFirefly2, type Firefly2, type FireflyDraw } from './firefly2.js';
+import { makeRoamer, moveFirefly2, drawFirefly2, type Firefly2, type FireflyDraw, type Fly } from './firefly2.js';
 import { makeTobj, moveTobj, drawTobj, tobjHums, type TobjState } from './tobj.js';
 import { makeBird, moveBird, type BirdState } from './bird.js';
 import { drawLensFlare } from './lens-flare.js';
@@ -119,15 +119,21 @@ export function generateTail(s: AmbientState, start: V4, entrance: V4, env: Ambi
   }
   if (ty === 9) {
     const fly = flyOf(env);
-    for (let i = 0; i < 15; i++) {
-      const dirc: V4 = [0, 0, 0, 0];
-      for (let k = 0; k < 3; k++) dirc[k] = div(fromInt(rng.rand(2000) - 1000), K1000);
-      const base: V4 = [...start] as V4;
-      base[2] = add(base[2], fromU32(rng.rand(300)));
-      s.roamers.push(makeRoamer(rng, dirc, base, fly));
-    }
+    for (let i = 0; i < 15; i++) s.roamers.push(makeTailRoamer(start, fly, rng));
   }
   if (ty === 10 && w.time !== 2 && w.weather !== 2 && w.weather !== 3) s.bird = makeBird(entrance[0], entrance[1]);
+}
+
+/**
+ * One of type 9's fifteen roamers as Generate makes it (11 draws): its direction (three of
+ * (fieldrand(2000) − 1000) / 1000), the start lifted by fieldrand(300), then the FIREFLY2 itself.
+ */
+export function makeTailRoamer(start: V4, fly: Fly, rng: FieldRng): Firefly2 {
+  const dirc: V4 = [0, 0, 0, 0];
+  for (let k = 0; k < 3; k++) dirc[k] = div(fromInt(rng.rand(2000) - 1000), K1000);
+  const base: V4 = [...start] as V4;
+  base[2] = add(base[2], fromU32(rng.rand(300)));
+  return makeRoamer(rng, dirc, base, fly);
 }
 
 /** DrawSnow: nothing unless weather 4/5; every flake moved, then every one drawn on `layer`. */
