@@ -1,10 +1,9 @@
-import mitt from 'mitt';
 import { describe, expect, it } from 'vitest';
 import { Scheduler, type SimRng } from '../../../src/ecs/scheduler.js';
 import { CcRand } from '../../../src/ecs/rng/ccrand.js';
 import { FieldRand } from '../../../src/ecs/rng/fieldrand.js';
 import { RandomStreams } from '../../../src/ecs/rng/streams.js';
-import type { SimEvents } from '../../../src/ecs/events.js';
+import { createEventBus } from '../../../src/ecs/events.js';
 import { LlamaWorld } from '../../../src/worlds/llama/collision-world.js';
 import { DEMO_CELLS, demoLevel } from '../../../src/worlds/llama/demo-levels.js';
 import { buildLevel } from '../../../src/worlds/llama/level-builder.js';
@@ -22,7 +21,7 @@ describe('llama tile swaps as simulation state', () => {
     const world = demoWorld();
     const task = new SwapTask(world);
     const rng: SimRng = { fieldrand: new FieldRand(0), ccrand: new CcRand(), streams: new RandomStreams(1) };
-    const sched = new Scheduler(rng, mitt<SimEvents>());
+    const sched = new Scheduler(rng, createEventBus());
     sched.addTask('llama swaps', 10, task);
     task.queue({ frame: 3, swap: 0, on: true });
     task.queue({ frame: 5, swap: 0, on: false });
