@@ -83,11 +83,26 @@ export async function openBuiltinWorld(id: string, read: (path: string) => Uint8
   return { world, identity: worldIdentity(world, bytes, `builtin:${id}`), bytes };
 }
 
-/** Loads a world file given by path. */
-export async function openWorldFile(path: string, read: (path: string) => Uint8Array, options: LoadWorldOptions = {}): Promise<OpenedWorld> {
+/**
+ * Loads a world file given by path (and, for a Llama world, its MAP file: then the source reads
+ * "file:<trak>;map:<map>" and the content hash covers the TRAK's bytes followed by the MAP's).
+ */
+export async function openWorldFile(path: string, read: (path: string) => Uint8Array, mapPath?: string): Promise<OpenedWorld> {
   const bytes = read(path);
+  const options: LoadWorldOptions = mapPath ? { map: read(mapPath) } : {};
   const world = await loadWorld(bytes, path.split(/[\\/]/).pop()!, options);
-  return { world, identity: worldIdentity(world, bytes, `file:${path}`), bytes };
+  if (!options.map) return { world, identity: worldIdentity(world, bytes, `file:${path}`), bytes };
+  const both = new Uint8Array(bytes.length + options.map.length);
+  both.set(bytes);
+  both.set(options.map, bytes.length);
+  return { world, identity: worldIdentity(world, both, `file:${path};map:${mapPath}`), bytes: both };
+}
+
+/** Splits a recorded "file:" source into the world path and the optional MAP path. */
+export function parseFileSource(source: string): { path: string; mapPath?: string } {
+  const body = source.slice('file:'.length);
+  const i = body.lastIndexOf(';map:');
+  return i < 0 ? { path: body } : { path: body.slice(0, i), mapPath: body.slice(i + 5) };
 }
 
 /** Throws unless an opened world is the one a replay names (same content hash). */

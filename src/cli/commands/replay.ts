@@ -6,7 +6,7 @@ import type { Command } from '../command.js';
 import { print, printJson, readInputFile } from '../io.js';
 import { readReplay, replayToJson, type Replay } from '../../ecs/replay/format.js';
 import { BUTTON_MASK } from '../../systems/input.js';
-import { checkWorldIdentity, openBuiltinWorld, openWorldFile } from '../../sim/default-scenario.js';
+import { checkWorldIdentity, openBuiltinWorld, openWorldFile, parseFileSource } from '../../sim/default-scenario.js';
 import { seekReplay, verifyReplay } from '../../sim/replay.js';
 import { Simulation } from '../../sim/simulation.js';
 
@@ -28,10 +28,11 @@ async function simulationFor(rp: Replay, worldPath: string | undefined, mapPath:
   const src = rp.header.world.source;
   const read = (p: string) => readInputFile(p);
   let opened;
-  if (worldPath) opened = await openWorldFile(worldPath, read, mapPath ? { map: read(mapPath) } : {});
-  else if (src.startsWith('builtin:')) opened = await openBuiltinWorld(src.slice(8), read);
-  else if (src.startsWith('file:')) opened = await openWorldFile(src.slice(5), read, mapPath ? { map: read(mapPath) } : {});
-  else throw new UsageError(`the replay's world source ${JSON.stringify(src)} is unknown: give --world FILE`);
+  if (src.startsWith('builtin:') && !worldPath) opened = await openBuiltinWorld(src.slice(8), read);
+  else if (src.startsWith('file:') || worldPath) {
+    const recorded = src.startsWith('file:') ? parseFileSource(src) : { path: '' };
+    opened = await openWorldFile(worldPath ?? recorded.path, read, mapPath ?? recorded.mapPath);
+  } else throw new UsageError(`the replay's world source ${JSON.stringify(src)} is unknown: give --world FILE`);
   checkWorldIdentity(rp.header.world, opened.identity);
   // Importing default-scenario registered the shipped scenarios, so the recorded one can be rebuilt.
   return new Simulation(opened.world, rp.header.settings);

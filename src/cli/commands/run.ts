@@ -59,7 +59,7 @@ export const command: Command = {
     const frames = (o['frames'] as number | undefined) ?? 3600;
     const read = (p: string) => readInputFile(p);
     const opened: OpenedWorld = o['world']
-      ? await openWorldFile(o['world'] as string, read, o['map'] ? { map: read(o['map'] as string) } : {})
+      ? await openWorldFile(o['world'] as string, read, o['map'] as string | undefined)
       : await openBuiltinWorld(DEFAULT_WORLD, read);
     const over: Partial<ScenarioSettings> = {};
     if (o['agents'] !== undefined) over.agents = o['agents'] as number;
