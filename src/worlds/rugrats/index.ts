@@ -10,3 +10,4 @@ export * from './query.js';
 export * from './segment.js';
 export * from './plane.js';
 export * from './trace.js';
+export * from './collision-world.js';
