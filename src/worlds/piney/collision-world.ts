@@ -45,6 +45,8 @@ export const MAX_SEGMENT_CELLS = 4 * CELLS;
 /** A move is split into steps no longer than this, so a body cannot jump over a one-chip object. */
 const MOVE_STEP = CHIP_UNITS / 4;
 const MAX_MOVE_STEPS = 4096;
+/** A body's radius is taken as at most this (4 chips), so a hostile radius cannot make a query scan forever. */
+export const MAX_BODY_RADIUS = 4 * CHIP_UNITS;
 
 /** Everything the renderer draws of a field, in plain data (positions in world units, z up). */
 export interface PineyScene {
@@ -163,7 +165,6 @@ export class PineyWorld implements CollisionWorld {
   private colourCache: Uint8Array | undefined;
   private readonly maxTop: number;
   // The last cast's hit, kept in fields so segmentFraction allocates nothing.
-  private hitT = -1;
   private hitWhat: 'floor' | 'object' = 'floor';
   private hitId = -1;
   private hitNx = 0;
@@ -363,7 +364,6 @@ export class PineyWorld implements CollisionWorld {
    * column. Allocation-free; the hit's details are left in this.hit*.
    */
   private cast(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
-    this.hitT = -1;
     if (!(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return -1;
     const dx = tx - fx;
     const dy = ty - fy;
@@ -402,7 +402,7 @@ export class PineyWorld implements CollisionWorld {
     for (let guard = 0; guard <= 2 * MAX_SEGMENT_CELLS + 4 && ta <= t1; guard++) {
       const tb = Math.min(nextX, nextY, t1);
       const t = this.testCell(ix, iy, fx, fy, fz, dx, dy, dz, ta, tb, enteredX ? -stepX : 0, enteredY ? -stepY : 0);
-      if (t >= 0) return (this.hitT = t);
+      if (t >= 0) return t;
       if (tb >= t1) break;
       enteredX = enteredY = false;
       if (nextX <= nextY) {
@@ -523,7 +523,7 @@ export class PineyWorld implements CollisionWorld {
 
   move(body: Body, from: Vec3, delta: Vec3, out: MoveResult = newMoveResult()): MoveResult {
     out.contacts.length = 0;
-    const r = Number.isFinite(body.radius) && body.radius > 0 ? body.radius : 0;
+    const r = Number.isFinite(body.radius) && body.radius > 0 ? Math.min(body.radius, MAX_BODY_RADIUS) : 0;
     let x = from[0];
     let y = from[1];
     if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(delta[0]) && Number.isFinite(delta[1]))) {
@@ -571,7 +571,8 @@ export class PineyWorld implements CollisionWorld {
 
   /** Whether a circle of radius r at (x, y) overlaps an object's footprint (on the torus). */
   blocked(x: number, y: number, r: number): boolean {
-    return this.blockerNear(x, y, r) >= 0;
+    if (!(Number.isFinite(x) && Number.isFinite(y))) return false;
+    return this.blockerNear(x, y, Number.isFinite(r) && r > 0 ? Math.min(r, MAX_BODY_RADIUS) : 0) >= 0;
   }
 
   private blockerNear(x: number, y: number, r: number): number {

@@ -133,6 +133,10 @@ describe('the field as a CollisionWorld', () => {
     const m = world.move(body, [NaN, 0, 0], [1, 1, 0]);
     expect(m.grounded).toBe(false);
     expect(world.sampleOpen(NaN, 0.5)).toBeNull();
+    // A hostile radius or delta still gives an answer at once.
+    const huge = world.move({ radius: 1e300, height: 1 }, [100, 100, 0], [1e12, -1e12, 0]);
+    expect(Number.isFinite(huge.position[0])).toBe(true);
+    expect(world.blocked(Infinity, 0, 1)).toBe(false);
     // A huge horizontal segment ends (capped) with an answer.
     expect(typeof world.segmentFraction(0, 0, 5, 1e12, 3e11, 5)).toBe('number');
   });

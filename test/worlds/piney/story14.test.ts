@@ -47,6 +47,12 @@ describe('story area 14 (seed 1420855, type 10, weather 0, ground 1, object 1)',
     expect(mapFnv(f.map)).toBe('0xad6df38f49da519a');
   });
 
+  it('the truncating sqrt.s of volumes 3–4 gives the same layout (no distance lands within an ulp of 8000)', () => {
+    const f = generateField({ ...AREA14, distSqrt: 'sqrt.s' }, undefined, 'lake');
+    expect(f.rng.count).toBe(6583);
+    expect(mapFnv(f.map)).toBe('0xad6df38f49da519a');
+  });
+
   it('GetHeight at (1000, 2000), (24600, 24600) and (16200, 23100)', () => {
     const f = generateField(AREA14, undefined, 'lake');
     const q = (x: number, y: number) => hex(getHeight(f.map, f.check3, eeFromNumber(x), eeFromNumber(y)));
