@@ -23,7 +23,19 @@ import {
 } from '../world.js';
 import { XZGrid } from './broad-phase.js';
 import { CEILING_ID, CEILING_Y, FLOOR_ID, FLOOR_Y, FloorIndex, TRI_STRIDE } from './floor.js';
-import { boxReach, BOX_WORDS, normalizeBoxAxes, satPushOut, SAT_AXIS, SAT_MTV_X, SAT_NORMAL_X, SAT_OUT_WORDS, sqrtNewton } from './obb.js';
+import {
+  boxReach,
+  BOX_WORDS,
+  normalizeBoxAxes,
+  prepareWallForAxisAlignedMover,
+  PREPARED_WALL_WORDS,
+  satPushOutAxisAligned,
+  SAT_AXIS,
+  SAT_MTV_X,
+  SAT_NORMAL_X,
+  SAT_OUT_WORDS,
+  sqrtNewton,
+} from './obb.js';
 import { hasColbinMagic, parseColbin, type ParseColbinOptions } from './parse.js';
 import type { ColbinFile } from './types.js';
 
@@ -88,6 +100,8 @@ export class ColbinWorld implements CollisionWorld {
   /** Walls as 15-word boxes and their normalised axes, for the SAT. */
   readonly wallBoxes: Int32Array;
   readonly wallAxesN: Int32Array;
+  /** Per wall, the 15 SAT axes against an axis-aligned body, precomputed (obb.ts). */
+  readonly wallPrepared: Int32Array;
   /** Per wall: unit axes as doubles, half extents, reach along x/y/z (segment tests and the broad phase). */
   readonly wallSeg: Float64Array;
   readonly wallGrid: XZGrid;
@@ -97,7 +111,6 @@ export class ColbinWorld implements CollisionWorld {
   private stamp = 0;
   private readonly floorOut = new Float64Array(4);
   private readonly body = new Int32Array(BOX_WORDS);
-  private readonly bodyAxesN = new Int32Array(9);
   private readonly sat = new Int32Array(SAT_OUT_WORDS);
   private readonly hitWalls: number[] = [];
   // Result of the last trace.
@@ -117,6 +130,7 @@ export class ColbinWorld implements CollisionWorld {
     const n = file.wallCount;
     this.wallBoxes = new Int32Array(n * BOX_WORDS);
     this.wallAxesN = new Int32Array(n * 9);
+    this.wallPrepared = new Int32Array(n * PREPARED_WALL_WORDS);
     this.wallSeg = new Float64Array(n * WALL_SEG_STRIDE);
     const rects = new Float64Array(n * 4);
     for (let i = 0; i < n; i++) {
@@ -125,6 +139,7 @@ export class ColbinWorld implements CollisionWorld {
       for (let k = 0; k < 9; k++) this.wallBoxes[b + 3 + k] = file.wallAxes[i * 9 + k]!;
       for (let k = 0; k < 3; k++) this.wallBoxes[b + 12 + k] = file.wallHalfExtents[i * 3 + k]!;
       normalizeBoxAxes(this.wallBoxes, b, this.wallAxesN, i * 9);
+      prepareWallForAxisAlignedMover(this.wallBoxes, b, this.wallAxesN, i * 9, this.wallPrepared, i * PREPARED_WALL_WORDS);
       const s = i * WALL_SEG_STRIDE;
       for (let a = 0; a < 3; a++) {
         const ax = file.wallAxes[i * 9 + a * 3]!, ay = file.wallAxes[i * 9 + a * 3 + 1]!, az = file.wallAxes[i * 9 + a * 3 + 2]!;
@@ -385,8 +400,9 @@ export class ColbinWorld implements CollisionWorld {
     this.setBodyBox(body, px, py, pz);
     const walls = this.collidingWalls();
     let mx = 0, my = 0, mz = 0;
+    const bb = this.body;
     for (const i of walls) {
-      satPushOut(this.body, 0, this.bodyAxesN, 0, this.wallBoxes, i * BOX_WORDS, this.wallAxesN, i * 9, this.sat);
+      satPushOutAxisAligned(bb[0]!, bb[1]!, bb[2]!, bb[12]!, bb[13]!, bb[14]!, this.wallPrepared, i * PREPARED_WALL_WORDS, this.sat);
       if (this.sat[SAT_AXIS]! < 0) continue; // touching only: colliding, but no push
       mx += this.sat[SAT_MTV_X]!;
       my += this.sat[SAT_MTV_X + 1]!;
@@ -429,7 +445,6 @@ export class ColbinWorld implements CollisionWorld {
     b[12] = hx;
     b[13] = hy;
     b[14] = hz;
-    normalizeBoxAxes(b, 0, this.bodyAxesN, 0);
   }
 
   /**
@@ -482,8 +497,9 @@ export class ColbinWorld implements CollisionWorld {
   /** True when a body standing at `feet` overlaps a wall with a positive penetration. */
   bodyInWall(body: Body, feet: Vec3): boolean {
     this.setBodyBox(body, toFixedCoordinate(feet[0]), toFixedCoordinate(feet[1]), toFixedCoordinate(feet[2]));
+    const bb = this.body;
     for (const i of this.collidingWalls()) {
-      satPushOut(this.body, 0, this.bodyAxesN, 0, this.wallBoxes, i * BOX_WORDS, this.wallAxesN, i * 9, this.sat);
+      satPushOutAxisAligned(bb[0]!, bb[1]!, bb[2]!, bb[12]!, bb[13]!, bb[14]!, this.wallPrepared, i * PREPARED_WALL_WORDS, this.sat);
       if (this.sat[SAT_AXIS]! >= 0) return true;
     }
     return false;

@@ -13,7 +13,8 @@ const TWO_POW_53 = 9007199254740992;
 /** psyqo FixedPoint<12> multiply: trunc(a·b / 4096), wrapped to int32 (the 64-bit product is exact here). */
 export function mulFx(a: number, b: number): number {
   const p = a * b;
-  if (p < TWO_POW_53 && p > -TWO_POW_53) return Math.trunc(p / 4096) | 0;
+  // Below 2^53 the product is exact, and ToInt32 of p / 4096 truncates toward zero and wraps, as C does.
+  if (p < TWO_POW_53 && p > -TWO_POW_53) return (p / 4096) | 0;
   return mulFp12Trunc(a, b);
 }
 
@@ -24,14 +25,27 @@ export const gte16 = (v: number): number => (v << 16) >> 16;
 export const irSaturate = (v: number): number => (v > 32767 ? 32767 : v < -32768 ? -32768 : v);
 
 /**
- * floor(√n) for an integer 0 ≤ n < 2^53, exactly, without Math.sqrt: Newton's iteration from a power of two
- * above the root, then a final correction (x·x is exact because x < 2^26.5).
+ * floor(√n) for an integer 0 ≤ n < 2^53, exactly, without Math.sqrt. Below 2^32 (every normalisation of
+ * sane axes) it is the digit-by-digit method, two result bits per step; above, Newton's iteration from a
+ * power of two above the root, then a final correction (x·x is exact because x < 2^26.5).
  */
 export function isqrt(n: number): number {
   if (!(n > 0)) return 0;
-  if (n < 4) return 1;
-  const hi = Math.floor(n / 4294967296);
-  const bits = hi > 0 ? 64 - Math.clz32(hi) : 32 - Math.clz32(n >>> 0);
+  if (n < 4294967296) {
+    let rem = n;
+    let root = 0;
+    let bit = 1 << ((31 - Math.clz32(n)) & ~1);
+    while (bit !== 0) {
+      const t = root + bit;
+      if (rem >= t) {
+        rem -= t;
+        root = (root >>> 1) + bit;
+      } else root >>>= 1;
+      bit >>>= 2;
+    }
+    return root;
+  }
+  const bits = 64 - Math.clz32(Math.floor(n / 4294967296));
   let x = 2 ** ((bits + 1) >> 1); // ≥ √n
   for (;;) {
     const y = Math.floor((x + Math.floor(n / x)) / 2);

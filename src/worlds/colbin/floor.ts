@@ -96,10 +96,21 @@ export class FloorIndex {
     let ceilH = Infinity;
     let ceilId = -1;
     const items = g.items;
+    const t = this.tri;
     for (let k = g.cellStart[c]!, end = g.cellStart[c + 1]!; k < end; k++) {
       const i = items[k]!;
-      const ty = this.heightOn(i, x, z);
-      if (ty !== ty) continue;
+      // heightOn, inlined: this loop is the hot path of every ground query.
+      const o = i * TRI_STRIDE;
+      const det = t[o + DET]!;
+      if (det === 0) continue;
+      const dx = x - t[o + X0]!;
+      const dz = z - t[o + Z0]!;
+      const n1 = dx * t[o + E2Z]! - t[o + E2X]! * dz;
+      const n2 = t[o + E1X]! * dz - dx * t[o + E1Z]!;
+      if (det > 0) {
+        if (n1 < 0 || n2 < 0 || n1 + n2 > det) continue;
+      } else if (n1 > 0 || n2 > 0 || n1 + n2 < det) continue;
+      const ty = t[o + Y0]! + (n1 * t[o + E1Y]! + n2 * t[o + E2Y]!) / det;
       const th = upSign * ty;
       if (th <= h) {
         if (th > floorH || (th === floorH && i < floorId)) {

@@ -53,12 +53,13 @@ let bestNz = 0;
 
 /** GTE projection radius of the box at `box[o]` on the normalised axis (vx, vy, vz already 16-bit). */
 function radius(box: Int32Array, o: number, vx: number, vy: number, vz: number): number {
+  // |p| ≤ 2^15 and |h| < 2^31, so |p·h| < 2^46 and (p·h / 4096) | 0 is the exact truncating multiply.
   let p = irSaturate(Math.floor((gte16(box[o + 3]!) * vx + gte16(box[o + 4]!) * vy + gte16(box[o + 5]!) * vz) / 4096));
-  let r = mulFx(p < 0 ? -p : p, box[o + 12]!);
+  let r = (((p < 0 ? -p : p) * box[o + 12]!) / 4096) | 0;
   p = irSaturate(Math.floor((gte16(box[o + 6]!) * vx + gte16(box[o + 7]!) * vy + gte16(box[o + 8]!) * vz) / 4096));
-  r = (r + mulFx(p < 0 ? -p : p, box[o + 13]!)) | 0;
+  r = (r + ((((p < 0 ? -p : p) * box[o + 13]!) / 4096) | 0)) | 0;
   p = irSaturate(Math.floor((gte16(box[o + 9]!) * vx + gte16(box[o + 10]!) * vy + gte16(box[o + 11]!) * vz) / 4096));
-  return (r + mulFx(p < 0 ? -p : p, box[o + 14]!)) | 0;
+  return (r + ((((p < 0 ? -p : p) * box[o + 14]!) / 4096) | 0)) | 0;
 }
 
 /** One axis of the test; true when it separates the boxes. */
@@ -154,6 +155,117 @@ export function satPushOut(
   out[SAT_NORMAL_X + 2] = bestNz;
   out[SAT_PENETRATION] = best;
   out[SAT_AXIS] = bestAxis;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The same test for an axis-aligned mover (axes = the world axes, as the world's bodies are). Everything
+// about the 15 candidate axes that depends only on the wall (the normalised axes, the wall's centre
+// projection and radius on each) is computed once per wall; a test is then six products per axis. The
+// results are identical to satPushOut with an identity-axes box A (property-tested).
+
+/** Words per prepared axis: n x, y, z, the wall's centre projection, the wall's radius, 0 = skipped / 1, 2 = tested. */
+export const PREPARED_AXIS_WORDS = 6;
+export const PREPARED_WALL_WORDS = 15 * PREPARED_AXIS_WORDS;
+const IDENTITY_BOX = new Int32Array([0, 0, 0, 4096, 0, 0, 0, 4096, 0, 0, 0, 4096, 0, 0, 0]);
+const IDENTITY_AXES_N = new Int32Array([4096, 0, 0, 0, 4096, 0, 0, 0, 4096]);
+
+/** Fills `out[off .. off + PREPARED_WALL_WORDS)` for wall box `b[bo]` (normalised axes `bn[bno]`). */
+export function prepareWallForAxisAlignedMover(b: Int32Array, bo: number, bn: Int32Array, bno: number, out: Int32Array, off: number): void {
+  const put = (k: number, nx: number, ny: number, nz: number, tested: boolean): void => {
+    const o = off + k * PREPARED_AXIS_WORDS;
+    out[o] = nx;
+    out[o + 1] = ny;
+    out[o + 2] = nz;
+    out[o + 3] = (mulFx(b[bo]!, nx) + mulFx(b[bo + 1]!, ny) + mulFx(b[bo + 2]!, nz)) | 0;
+    out[o + 4] = radius(b, bo, gte16(nx), gte16(ny), gte16(nz));
+    // 0: skipped; 1: |n| < 2^21, so c·n stays below 2^52 and the multiply can be inlined; 2: general multiply.
+    out[o + 5] = !tested ? 0 : Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz)) < 2 ** 21 ? 1 : 2;
+  };
+  for (let i = 0; i < 3; i++) put(i, IDENTITY_AXES_N[i * 3]!, IDENTITY_AXES_N[i * 3 + 1]!, IDENTITY_AXES_N[i * 3 + 2]!, true);
+  for (let i = 0; i < 3; i++) {
+    const r = bo + 3 + i * 3;
+    const zero = b[r] === 0 && b[r + 1] === 0 && b[r + 2] === 0;
+    put(3 + i, bn[bno + i * 3]!, bn[bno + i * 3 + 1]!, bn[bno + i * 3 + 2]!, !zero);
+  }
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) {
+      const rb = bo + 3 + j * 3;
+      crossGte(IDENTITY_BOX[3 + i * 3]!, IDENTITY_BOX[4 + i * 3]!, IDENTITY_BOX[5 + i * 3]!, b[rb]!, b[rb + 1]!, b[rb + 2]!);
+      const zero = crossed[0] === 0 && crossed[1] === 0 && crossed[2] === 0;
+      if (zero) put(6 + i * 3 + j, 0, 0, 0, false);
+      else {
+        normalizeFp12(crossed[0]!, crossed[1]!, crossed[2]!);
+        put(6 + i * 3 + j, normalized[0]!, normalized[1]!, normalized[2]!, true);
+      }
+    }
+  }
+}
+
+/**
+ * satPushOut for an axis-aligned box A (centre ax, ay, az; half extents hx, hy, hz) against a prepared wall.
+ * Same outputs in `out`.
+ */
+export function satPushOutAxisAligned(
+  ax: number,
+  ay: number,
+  az: number,
+  hx: number,
+  hy: number,
+  hz: number,
+  prepared: Int32Array,
+  off: number,
+  out: Int32Array,
+): boolean {
+  let bestPen = SAT_NO_PENETRATION;
+  let bestK = -1;
+  let bx = 0;
+  let by = 0;
+  let bz = 0;
+  for (let k = 0; k < 15; k++) {
+    const o = off + k * PREPARED_AXIS_WORDS;
+    const mode = prepared[o + 5]!;
+    if (mode === 0) continue;
+    const nx = prepared[o]!;
+    const ny = prepared[o + 1]!;
+    const nz = prepared[o + 2]!;
+    const aC = mode === 1 ? ((((ax * nx) / 4096) | 0) + (((ay * ny) / 4096) | 0) + (((az * nz) / 4096) | 0)) | 0 : (mulFx(ax, nx) + mulFx(ay, ny) + mulFx(az, nz)) | 0;
+    // A's rows are the unit axes (4096 on the diagonal), so the GTE projections are n itself (16-bit).
+    const px = gte16(nx);
+    const py = gte16(ny);
+    const pz = gte16(nz);
+    const aR = (((((px < 0 ? -px : px) * hx) / 4096) | 0) + ((((py < 0 ? -py : py) * hy) / 4096) | 0) + ((((pz < 0 ? -pz : pz) * hz) / 4096) | 0)) | 0;
+    const overlap = (aR + prepared[o + 4]!) | 0;
+    const bC = prepared[o + 3]!;
+    const diff = (aC - bC) | 0;
+    const distance = (diff < 0 ? -diff : diff) | 0;
+    if (distance > overlap) {
+      out.fill(0);
+      out[SAT_AXIS] = -1;
+      return false;
+    }
+    const penetration = (overlap - distance) | 0;
+    if (penetration <= 0 || penetration >= bestPen) continue;
+    bestPen = penetration;
+    bestK = k;
+    if (aC < bC) {
+      bx = -nx | 0;
+      by = -ny | 0;
+      bz = -nz | 0;
+    } else {
+      bx = nx;
+      by = ny;
+      bz = nz;
+    }
+  }
+  out[SAT_MTV_X] = mulFx(bx, bestPen);
+  out[SAT_MTV_X + 1] = mulFx(by, bestPen);
+  out[SAT_MTV_X + 2] = mulFx(bz, bestPen);
+  out[SAT_NORMAL_X] = bx;
+  out[SAT_NORMAL_X + 1] = by;
+  out[SAT_NORMAL_X + 2] = bz;
+  out[SAT_PENETRATION] = bestPen;
+  out[SAT_AXIS] = bestK;
   return true;
 }
 

@@ -5,6 +5,9 @@ import {
   capsuleObbPushOut,
   normalizeBoxAxes,
   satPushOut,
+  satPushOutAxisAligned,
+  prepareWallForAxisAlignedMover,
+  PREPARED_WALL_WORDS,
   SAT_AXIS,
   SAT_MTV_X,
   SAT_NORMAL_X,
@@ -193,6 +196,39 @@ describe('COLBIN OBB push-out (the engine SAT in fixed point)', () => {
         },
       ),
       { numRuns: 800 },
+    );
+  });
+});
+
+describe('COLBIN push-out for an axis-aligned mover with prepared walls', () => {
+  const int = (r: number) => fc.integer({ min: -r, max: r });
+  const anyAxes = fc.tuple(
+    fc.tuple(int(4200), int(4200), int(4200)),
+    fc.tuple(int(4200), int(4200), int(4200)),
+    fc.tuple(int(4200), int(4200), int(4200)),
+  ) as fc.Arbitrary<[V3, V3, V3]>;
+  const wallArb = fc.record({
+    c: fc.tuple(int(600), int(600), int(600)),
+    axes: fc.oneof(fc.constantFrom(I, ROT_Y_345, ROT_45, ROT_CORNER, [[4096, 0, 0], [0, 0, 4096], [0, -4096, 0]] as [V3, V3, V3], [[0, 0, 0], [0, 4096, 0], [0, 0, 4096]] as [V3, V3, V3]), anyAxes),
+    h: fc.tuple(fc.integer({ min: -10, max: 400 }), fc.integer({ min: -10, max: 400 }), fc.integer({ min: -10, max: 400 })),
+  }) as fc.Arbitrary<Box>;
+
+  it('property: gives exactly what satPushOut gives with an identity-axes box', () => {
+    fc.assert(
+      fc.property(wallArb, fc.tuple(int(700), int(700), int(700)), fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 })), (wall, c, h) => {
+        const general = sat(body(c as V3, h as V3), wall);
+        const W = pack(wall);
+        const prepared = new Int32Array(PREPARED_WALL_WORDS);
+        prepareWallForAxisAlignedMover(W.box, 0, W.axes, 0, prepared, 0);
+        const out = new Int32Array(SAT_OUT_WORDS);
+        const hit = satPushOutAxisAligned(c[0], c[1], c[2], h[0], h[1], h[2], prepared, 0, out);
+        expect(hit).toBe(general.hit);
+        expect(Array.from(out.subarray(0, 3))).toEqual(general.mtv);
+        expect(Array.from(out.subarray(3, 6))).toEqual(general.normal);
+        expect(out[SAT_PENETRATION]).toBe(general.penetration);
+        expect(out[SAT_AXIS]).toBe(general.axis);
+      }),
+      { numRuns: 3000 },
     );
   });
 });
