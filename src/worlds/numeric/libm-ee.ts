@@ -22,6 +22,7 @@ import {
   eeAdd as add,
   eeDiv as div,
   eeFromInt as fromInt,
+  eeFromNumber,
   eeMul as mul,
   eeSub as sub,
   eeToInt as toInt,
@@ -169,7 +170,7 @@ export const NPIO2_HW = [
 /**
  * `__ieee754_rem_pio2f(x)`: reduces x into `reduced` and returns n. |x| ≤ π/4: n = 0, y0 = x.
  * |x| < 3π/4: one step of π/2 (two parts, or three when x is near π/2). |x| ≤ 2^7·π/2: the medium
- * reduction with up to three parts. Larger |x| goes to `reduceLargeArgument`.
+ * reduction with up to three parts. Larger |x|: `reduceLargeArgument` (Payne–Hanek).
  */
 export function remPio2f(x: number): number {
   x >>>= 0;
@@ -242,94 +243,210 @@ function setReduced(n: number, y0: number, y1: number): number {
 }
 
 /**
- * 2/π in 24-bit chunks: 2/π = Σ TWO_OVER_PI_24[k] · 2^(−24(k+1)). 240 bits cover any EE exponent
- * (|x| < 2^129: the integer part needs the first ~130 bits, and ~90 more give the fraction's precision).
+ * two_over_pi: 2/π in 8-bit chunks, 2/π = Σ TWO_OVER_PI_BYTES[k]·2^(−8(k+1)), built from 24-bit groups.
+ * 60 bytes cover every EE exponent: the kernel reads up to index jv + jk + a few recomputations ≈ 30.
  */
-const TWO_OVER_PI_24 = [
-  0xa2f983, 0x6e4e44, 0x1529fc, 0x2757d1, 0xf534dd, 0xc0db62, 0x95993c, 0x439041, 0xfe5163, 0xabdebb, 0xc561b7,
-  0x246e3a, 0x424dd2, 0xe00649, 0x2eea09, 0xd1921c, 0xfe1deb, 0x1cb129, 0xa73ee8, 0x8235f5,
+export const TWO_OVER_PI_BYTES = new Int32Array(60); // read-only: exported for the table test
+{
+  const groups = [
+    0xa2f983, 0x6e4e44, 0x1529fc, 0x2757d1, 0xf534dd, 0xc0db62, 0x95993c, 0x439041, 0xfe5163, 0xabdebb, 0xc561b7,
+    0x246e3a, 0x424dd2, 0xe00649, 0x2eea09, 0xd1921c, 0xfe1deb, 0x1cb129, 0xa73ee8, 0x8235f5,
+  ];
+  groups.forEach((g, i) => {
+    TWO_OVER_PI_BYTES[3 * i] = g >>> 16;
+    TWO_OVER_PI_BYTES[3 * i + 1] = (g >>> 8) & 0xff;
+    TWO_OVER_PI_BYTES[3 * i + 2] = g & 0xff;
+  });
+}
+/** PIo2: π/2 in 8-bit pieces, PIo2[k] = (byte k of π/2)·2^(−8k−7), each exact in a float. */
+export const PIO2_CHUNKS = [
+  0x3fc90000, 0x39f00000, 0x37da0000, 0x33a20000, 0x2e840000, 0x2b500000, 0x27c20000, 0x22d00000, 0x1fc40000,
+  0x1bc60000, 0x17440000,
 ] as const;
-/** π/2 as a double-double (hi + lo). */
-const PIO2_HI = 1.5707963267948966;
-const PIO2_LO = 6.123233995736766e-17;
+const TWO8 = 0x43800000; // 256
+const TWON8 = 0x3b800000; // 1/256
+const EIGHT = 0x41000000;
+const ONE_EIGHTH = 0x3e000000;
+/** init_jk[prec] for prec = 2 (the precision e_rem_pio2f asks for): 9 terms of q. */
+const KERNEL_JK = 9;
+/**
+ * The shift newlib's kf_rem_pio2.c applies to the last chunk when q0 = 0 to find whether the fraction is
+ * ≥ ½: `iq[jz−1] >> 8`, which is always 0 for an 8-bit chunk (later libms fixed it to 7). Kept as newlib
+ * has it: the remainder is then left in [0, π/2) instead of [−π/4, π/4], which the kernels still handle.
+ */
+const KERNEL_Q0_ZERO_IH_SHIFT = 8;
+
+// kernel scratch: no allocation per call
+const kx = new Uint32Array(3);
+const kf = new Uint32Array(24);
+const kq = new Uint32Array(24);
+const kfq = new Uint32Array(24);
+const kiq = new Int32Array(24);
+
+/** newlib `scalbnf(x, n)` for the kernel's ranges: the exponent field moved by n (x·2^n exactly). */
+function scalbnf(x: number, n: number): number {
+  const e = (x >>> 23) & 0xff;
+  if (e === 0) return x >>> 0;
+  const k = e + n;
+  if (k > 255) return ((x & SIGN) | ABS) >>> 0;
+  if (k < 1) return (x & SIGN) >>> 0;
+  return ((x & 0x807fffff) | (k << 23)) >>> 0;
+}
+
+/** newlib `floorf` of a non-negative value (bit clearing, exact). */
+function floorfNonNegative(x: number): number {
+  const v = eeToNumber(x);
+  return eeFromNumber(v - (v % 1));
+}
+
+const isZeroValue = (x: number): boolean => (x & 0x7f800000) === 0;
 
 /**
- * Reduction beyond 2^7·π/2, which the field and ambient code never reach. fdlibm would take the
- * Payne–Hanek `__kernel_rem_pio2f`; this port does the same mathematics exactly in integer chunks instead
- * (x·2/π with the bits of 2/π that matter, then the fraction times π/2 in double-double), and rounds y0/y1 to
- * the EE grid. The result is accurate and deterministic but may differ from the game's in the last bit
- * (LARGE_ARGUMENT_NOT_BIT_EXACT in docs/formats/ee-float.md).
+ * `__kernel_rem_pio2f(x, y, e0, nx, prec = 2, two_over_pi)` (Payne–Hanek, float version): x is |arg|·2^−e0
+ * split into nx 8-bit integer floats in `kx`; multiplies by the 8-bit chunks of 2/π that matter, takes the
+ * integer part mod 8 as n and the fraction times π/2 (in 8-bit pieces) as y0 + y1. Every float operation is
+ * an EE operation; most are exact by construction (small integers and powers of two), the final sums of
+ * PIo2·q products are where the EE's truncation shows.
+ */
+function kernelRemPio2f(e0: number, nx: number): number {
+  const jk = KERNEL_JK;
+  const jp = jk;
+  const jx = nx - 1;
+  let jv = ((e0 - 3) / 8) | 0; // C division: toward zero
+  if (jv < 0) jv = 0;
+  let q0 = e0 - 8 * (jv + 1);
+  // f[0..jx+jk] = two_over_pi[jv−jx ..]
+  for (let i = 0, j = jv - jx; i <= jx + jk; i++, j++) kf[i] = j < 0 ? 0 : fromInt(TWO_OVER_PI_BYTES[j]!);
+  for (let i = 0; i <= jk; i++) {
+    let fw = 0;
+    for (let j = 0; j <= jx; j++) fw = add(fw, mul(kx[j]!, kf[jx + i - j]!));
+    kq[i] = fw;
+  }
+  let jz = jk;
+  let z = 0;
+  let n = 0;
+  let ih = 0;
+  for (;;) {
+    // distill q[] into 8-bit integers iq[], lowest first
+    z = kq[jz]!;
+    for (let i = 0, j = jz; j > 0; i++, j--) {
+      const fw = fromInt(toInt(mul(TWON8, z)));
+      kiq[i] = toInt(sub(z, mul(TWO8, fw)));
+      z = add(kq[j - 1]!, fw);
+    }
+    // n = the integer part mod 8
+    z = scalbnf(z, q0);
+    z = sub(z, mul(EIGHT, floorfNonNegative(mul(z, ONE_EIGHTH))));
+    n = toInt(z);
+    z = sub(z, fromInt(n));
+    ih = 0;
+    if (q0 > 0) {
+      // the last chunk still holds integer bits
+      const i = kiq[jz - 1]! >> (8 - q0);
+      n += i;
+      kiq[jz - 1] = kiq[jz - 1]! - (i << (8 - q0));
+      ih = kiq[jz - 1]! >> (7 - q0);
+    } else if (q0 === 0) {
+      ih = kiq[jz - 1]! >> KERNEL_Q0_ZERO_IH_SHIFT;
+    } else if (!lessThan(z, EE_HALF)) {
+      ih = 2;
+    }
+    if (ih > 0) {
+      // fraction ≥ ½: take 1 − fraction and round n up
+      n += 1;
+      let carry = 0;
+      for (let i = 0; i < jz; i++) {
+        const j = kiq[i]!;
+        if (carry === 0) {
+          if (j !== 0) {
+            carry = 1;
+            kiq[i] = 0x100 - j;
+          }
+        } else kiq[i] = 0xff - j;
+      }
+      if (q0 === 1) kiq[jz - 1] = kiq[jz - 1]! & 0x7f;
+      else if (q0 === 2) kiq[jz - 1] = kiq[jz - 1]! & 0x3f;
+      if (ih === 2) {
+        z = sub(EE_ONE, z);
+        if (carry !== 0) z = sub(z, scalbnf(EE_ONE, q0));
+      }
+    }
+    // all the computed fraction bits zero: take more chunks of 2/π and start again
+    if (!isZeroValue(z)) break;
+    let bits = 0;
+    for (let i = jz - 1; i >= jk; i--) bits |= kiq[i]!;
+    if (bits !== 0) break;
+    let k = 1;
+    while (k < jk && kiq[jk - k] === 0) k++;
+    if (jx + jz + k >= kf.length) break; // cannot happen for float inputs; keeps the scratch in bounds
+    for (let i = jz + 1; i <= jz + k; i++) {
+      kf[jx + i] = fromInt(TWO_OVER_PI_BYTES[jv + i]!);
+      let fw = 0;
+      for (let j = 0; j <= jx; j++) fw = add(fw, mul(kx[j]!, kf[jx + i - j]!));
+      kq[i] = fw;
+    }
+    jz += k;
+  }
+  // chop off zero terms, or split the top of z into another chunk
+  if (isZeroValue(z)) {
+    jz -= 1;
+    q0 -= 8;
+    while (jz > 0 && kiq[jz] === 0) {
+      jz--;
+      q0 -= 8;
+    }
+  } else {
+    z = scalbnf(z, -q0);
+    if (!lessThan(z, TWO8)) {
+      const fw = fromInt(toInt(mul(TWON8, z)));
+      kiq[jz] = toInt(sub(z, mul(TWO8, fw)));
+      jz += 1;
+      q0 += 8;
+      kiq[jz] = toInt(fw);
+    } else kiq[jz] = toInt(z);
+  }
+  // the chunks back to floats, then times π/2 piecewise
+  let fw = scalbnf(EE_ONE, q0);
+  for (let i = jz; i >= 0; i--) {
+    kq[i] = mul(fw, fromInt(kiq[i]!));
+    fw = mul(fw, TWON8);
+  }
+  for (let i = jz; i >= 0; i--) {
+    let s = 0;
+    for (let k = 0; k <= jp && k <= jz - i; k++) s = add(s, mul(PIO2_CHUNKS[k]!, kq[i + k]!));
+    kfq[jz - i] = s;
+  }
+  // prec 2: y0 = Σ fq, y1 = (fq[0] − y0) + fq[1] + … + fq[jz]
+  let y0 = 0;
+  for (let i = jz; i >= 0; i--) y0 = add(y0, kfq[i]!);
+  let y1 = sub(kfq[0]!, y0);
+  for (let i = 1; i <= jz; i++) y1 = add(y1, kfq[i]!);
+  reduced.y0 = ih === 0 ? y0 : neg(y0);
+  reduced.y1 = ih === 0 ? y1 : neg(y1);
+  return n & 7;
+}
+
+/**
+ * The large-argument branch of `__ieee754_rem_pio2f` (|x| > 2^7·π/2): |x| scaled to [128, 256) by
+ * e0 = exponent − 134 and cut into three 8-bit integer floats, then `kernelRemPio2f`. Never reached by the
+ * field and ambient code; transcribed so that every input follows the game's library.
  */
 function reduceLargeArgument(x: number): number {
   const hx = x | 0;
-  const e = ((x >>> 23) & 0xff) - 150; // x = m·2^e, e ≥ −16 here
-  const m = (x & FRAC) | 0x800000;
-  // x·2/π = m·2^e·Σ c_k 2^(−24(k+1)). Chunks with 24(k+1) ≤ e − 2 contribute multiples of 4: skip them.
-  let k0 = Math.floor((e - 2) / 24); // first chunk that matters is k0 (0-based), possibly negative
-  if (k0 < 0) k0 = 0;
-  // Accumulate m·c_k·2^(e − 24(k+1)) for k = k0..k0+5 as a 4-periodic integer part plus a fraction.
-  let intPart = 0; // the integer part of x·2/π, mod 4
-  let frac = 0; // its fraction as frac + fracLo (TwoSum keeps the rounding errors in fracLo)
-  let fracLo = 0;
-  for (let k = k0; k < k0 + 6 && k < TWO_OVER_PI_24.length; k++) {
-    const p = m * TWO_OVER_PI_24[k]!; // < 2^48, exact
-    const shift = e - 24 * (k + 1); // p·2^shift
-    // split p·2^shift into integer (mod 4) and fractional parts exactly
-    const scaled = p * pow2(shift); // exact (power-of-two scale)
-    const whole = Math.floor(scaled);
-    intPart = (intPart + (whole % 4)) % 4;
-    const f = scaled - whole; // exact: subtraction of the integer part
-    // two-sum into (frac, fracLo)
-    const s = frac + f;
-    const bv = s - frac;
-    fracLo += frac - (s - bv) + (f - bv);
-    frac = s;
+  const ix = x & ABS;
+  const e0 = (ix >>> 23) - 134;
+  let z = (ix - (e0 << 23)) >>> 0;
+  for (let i = 0; i < 2; i++) {
+    kx[i] = fromInt(toInt(z));
+    z = mul(sub(z, kx[i]!), TWO8);
   }
-  // frac ∈ [0, 6): move its integer part into intPart, then settle the tail's sign
-  const carry = Math.floor(frac);
-  frac -= carry; // exact
-  intPart = (intPart + carry) % 4;
-  if (frac + fracLo < 0) {
-    frac += 1;
-    intPart = (intPart + 3) % 4;
-  } else if (frac + fracLo >= 1) {
-    frac -= 1;
-    intPart = (intPart + 1) % 4;
-  }
-  // round the quotient to the nearest integer n; the remainder fraction is then in [−½, ½)
-  let n = intPart;
-  if (frac + fracLo >= 0.5) {
-    n = (n + 1) % 4;
-    frac -= 1; // exact
-  }
-  const total = frac + fracLo;
-  // remainder r = (frac + fracLo)·π/2, in double-double
-  const head = total;
-  const tail = frac - head + fracLo;
-  const r = head * PIO2_HI + (tail * PIO2_HI + head * PIO2_LO);
-  const y0 = roundToEE(r);
-  const y1 = roundToEE(r - eeToNumber(y0));
-  return hx < 0 ? setReduced(-n, neg(y0), neg(y1)) : setReduced(n, y0, y1);
+  kx[2] = z;
+  let nx = 3;
+  while (nx > 1 && isZeroValue(kx[nx - 1]!)) nx--;
+  const n = kernelRemPio2f(e0, nx);
+  if (hx < 0) return setReduced(-n, neg(reduced.y0), neg(reduced.y1));
+  return setReduced(n, reduced.y0, reduced.y1);
 }
-
-/** 2^k for integer k in the double range, by repeated halving/doubling (exact). */
-function pow2(k: number): number {
-  let v = 1;
-  if (k >= 0) for (let i = 0; i < k; i++) v *= 2;
-  else for (let i = 0; i < -k; i++) v /= 2;
-  return v;
-}
-
-/** A double rounded to the nearest EE value (used only by the large-argument reduction). */
-function roundToEE(v: number): number {
-  const f = Math.fround(v);
-  if (f === 0) return 0;
-  const view = roundView;
-  view.setFloat32(0, f);
-  const bits = view.getUint32(0);
-  return (bits & 0x7f800000) === 0 ? (bits & SIGN) >>> 0 : bits;
-}
-const roundView = new DataView(new ArrayBuffer(4));
 
 // ---------------------------------------------------------------------------------------------------
 // Public routines
