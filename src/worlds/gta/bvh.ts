@@ -34,7 +34,10 @@ export const rayHit = { kind: HIT_NONE, index: -1, nx: 0, ny: 0, nz: 0 };
 export class ModelCollider {
   readonly model: ColModel;
   readonly faceCount: number;
-  /** Per face: v0 x y z, e1 = v1 - v0, e2 = v2 - v0. */
+  /**
+   * Per face IN LEAF ORDER (entry k is face order[k]): v0 x y z, e1 = v1 - v0, e2 = v2 - v0. Leaf order keeps
+   * each leaf's triangles next to each other in memory.
+   */
   readonly tri: Float64Array;
   /** Per sphere: cx cy cz r. */
   readonly spheres: Float64Array;
@@ -78,7 +81,6 @@ export class ModelCollider {
       tri[f * 9 + 7] = V[c + 1]! - ay;
       tri[f * 9 + 8] = V[c + 2]! - az;
     }
-    this.tri = tri;
     this.spheres = new Float64Array(model.spheres.length * 4);
     model.spheres.forEach((s, i) => this.spheres.set([s.center[0], s.center[1], s.center[2], s.radius], i * 4));
     this.boxes = new Float64Array(model.boxes.length * 6);
@@ -92,6 +94,9 @@ export class ModelCollider {
     this.nodeCount = built.count;
     this.order = built.order;
     this.usesFaceGroups = built.usesGroups;
+    const leafTri = new Float64Array(n * 9);
+    for (let k = 0; k < n; k++) leafTri.set(tri.subarray(built.order[k]! * 9, built.order[k]! * 9 + 9), k * 9);
+    this.tri = leafTri;
 
     const box = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
     if (this.nodeCount > 0) for (let k = 0; k < 6; k++) box[k] = this.nodeBox[k]!;
@@ -181,8 +186,12 @@ export class ModelCollider {
     }
     if (this.nodeCount === 0) return best;
 
-    // Triangles through the tree.
-    const NB = this.nodeBox, L = this.nodeLeft, R = this.nodeRight, INFO = this.nodeInfo, order = this.order, T = this.tri;
+    // Triangles through the tree. The slab test reads each box's near and far planes by the direction's sign
+    // (a zero direction gives ±inf or NaN terms; NaN compares false, so it adds no constraint, as it should
+    // for a start point on the plane).
+    const NB = this.nodeBox, L = this.nodeLeft, R = this.nodeRight, INFO = this.nodeInfo, T = this.tri;
+    const nx0 = ix >= 0 ? 0 : 3, ny0 = iy >= 0 ? 1 : 4, nz0 = iz >= 0 ? 2 : 5;
+    const fx0 = 3 - nx0, fy0 = 5 - ny0, fz0 = 7 - nz0;
     const stack = this.stack;
     let sp = 0;
     stack[sp++] = 0;
@@ -190,18 +199,18 @@ export class ModelCollider {
       const node = stack[--sp]!;
       const b = node * 6;
       let t0 = 0, t1 = best < 1 ? best : 1;
-      let lo = (NB[b]! - ox) * ix, hi = (NB[b + 3]! - ox) * ix;
-      if (lo > hi) { const s = lo; lo = hi; hi = s; }
-      if (lo > t0) t0 = lo;
-      if (hi < t1) t1 = hi;
-      lo = (NB[b + 1]! - oy) * iy; hi = (NB[b + 4]! - oy) * iy;
-      if (lo > hi) { const s = lo; lo = hi; hi = s; }
-      if (lo > t0) t0 = lo;
-      if (hi < t1) t1 = hi;
-      lo = (NB[b + 2]! - oz) * iz; hi = (NB[b + 5]! - oz) * iz;
-      if (lo > hi) { const s = lo; lo = hi; hi = s; }
-      if (lo > t0) t0 = lo;
-      if (hi < t1) t1 = hi;
+      let v = (NB[b + nx0]! - ox) * ix;
+      if (v > t0) t0 = v;
+      v = (NB[b + fx0]! - ox) * ix;
+      if (v < t1) t1 = v;
+      v = (NB[b + ny0]! - oy) * iy;
+      if (v > t0) t0 = v;
+      v = (NB[b + fy0]! - oy) * iy;
+      if (v < t1) t1 = v;
+      v = (NB[b + nz0]! - oz) * iz;
+      if (v > t0) t0 = v;
+      v = (NB[b + fz0]! - oz) * iz;
+      if (v < t1) t1 = v;
       if (!(t0 <= t1)) continue;
       const left = L[node]!;
       if (left >= 0) {
@@ -219,8 +228,7 @@ export class ModelCollider {
       }
       const first = R[node]!, end = first + INFO[node]!;
       for (let k = first; k < end; k++) {
-        const f = order[k]!;
-        const p = f * 9;
+        const p = k * 9;
         const e1x = T[p + 3]!, e1y = T[p + 4]!, e1z = T[p + 5]!;
         const e2x = T[p + 6]!, e2y = T[p + 7]!, e2z = T[p + 8]!;
         const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
@@ -237,7 +245,7 @@ export class ModelCollider {
         if (!(t >= 0 && t <= 1 && t < best)) continue;
         best = t;
         rayHit.kind = HIT_FACE;
-        rayHit.index = f;
+        rayHit.index = this.order[k]!;
         // Face normal e1 × e2, turned to face the segment's start (faces are two-sided).
         let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
         if (nx * dx + ny * dy + nz * dz > 0) { nx = 0 - nx; ny = 0 - ny; nz = 0 - nz; } // 0 - x, not -x: no negative zeros in results
@@ -250,12 +258,12 @@ export class ModelCollider {
   }
 
   /**
-   * Collects into `out` (from index 0) the faces whose leaf boxes overlap the box [lo, hi]; returns how many.
-   * `out` must have room for every face (faceCount entries).
+   * Collects into `out` (from index 0) the leaf positions k (face order[k], triangle data at tri[9k]) of the
+   * leaves whose boxes overlap the box [lo, hi]; returns how many. `out` needs room for faceCount entries.
    */
   facesNear(lx: number, ly: number, lz: number, hx: number, hy: number, hz: number, out: Int32Array): number {
     if (this.nodeCount === 0) return 0;
-    const NB = this.nodeBox, L = this.nodeLeft, R = this.nodeRight, INFO = this.nodeInfo, order = this.order;
+    const NB = this.nodeBox, L = this.nodeLeft, R = this.nodeRight, INFO = this.nodeInfo;
     const stack = this.stack;
     let sp = 0, n = 0;
     stack[sp++] = 0;
@@ -270,7 +278,7 @@ export class ModelCollider {
         continue;
       }
       const first = R[node]!, end = first + INFO[node]!;
-      for (let k = first; k < end; k++) out[n++] = order[k]!;
+      for (let k = first; k < end; k++) out[n++] = k;
     }
     return n;
   }

@@ -400,9 +400,10 @@ export class ColScene {
       const near = this.near;
       const n = c.facesNear(lx - r, ly - r, lz - r, lx + r, ly + r, lz + r, near);
       const T = c.tri;
-      for (let k = 0; k < n; k++) {
-        const f = near[k]!;
-        if (!closestOnTriangle(T, f * 9, lx, ly, lz)) continue;
+      for (let j = 0; j < n; j++) {
+        const k = near[j]!; // leaf position: triangle at T[9k], face c.order[k]
+        const f = c.order[k]!;
+        if (!closestOnTriangle(T, k * 9, lx, ly, lz)) continue;
         const dx = lx - cp.x, dy = ly - cp.y, dz = lz - cp.z;
         const d2 = dx * dx + dy * dy + dz * dz;
         if (!(d2 < r * r)) continue;
@@ -412,7 +413,7 @@ export class ColScene {
           if (apply(dx / d, dy / d, dz / d, r - d, HIT_FACE, f)) found++;
         } else {
           // Centre on the face: out along its normal e1 × e2.
-          const p = f * 9;
+          const p = k * 9;
           const nx = T[p + 4]! * T[p + 8]! - T[p + 5]! * T[p + 7]!;
           const ny = T[p + 5]! * T[p + 6]! - T[p + 3]! * T[p + 8]!;
           const nz = T[p + 3]! * T[p + 7]! - T[p + 4]! * T[p + 6]!;

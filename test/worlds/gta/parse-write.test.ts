@@ -115,6 +115,18 @@ describe('GTA .col writer and reader', () => {
     );
   });
 
+  it('reads the same from a buffer at an odd byte offset (the unaligned path) as from an aligned one (property)', () => {
+    fc.assert(
+      fc.property(anyModelArb, (m) => {
+        const bytes = writeColModel(m);
+        const shifted = new Uint8Array(bytes.length + 1);
+        shifted.set(bytes, 1);
+        expect(parseColModel(shifted.subarray(1))).toEqual(parseColModel(bytes));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('stops cleanly at an unknown FourCC and reports the bytes left', () => {
     const a = writeColModel(sample(3, 5));
     const junk = new TextEncoder().encode('XXXXjunk-after');
