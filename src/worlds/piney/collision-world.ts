@@ -9,6 +9,7 @@
  */
 import { FormatError } from '../binary/format-error.js';
 import { eeFromNumber, eeToNumber } from '../numeric/ee-float.js';
+import { detSqrt } from '../numeric/det-math.js';
 import {
   newGroundResult,
   newMoveResult,
@@ -494,7 +495,7 @@ export class PineyWorld implements CollisionWorld {
     this.hitNz = nz;
   }
 
-  /** The unit normal of the triangle under local (u, v) of cell (ix, iy) (detSqrt-free: exact EE root). */
+  /** The unit normal of the triangle under local (u, v) of cell (ix, iy). */
   private setTerrainNormal(ix: number, iy: number, u: number, v: number): void {
     const h = this.heights;
     const x0 = wrapCell(ix) * CELLS;
@@ -517,7 +518,7 @@ export class PineyWorld implements CollisionWorld {
       sy = (h11 - h10) / CELL_UNITS;
       tri = 1;
     }
-    const len = sqrtDet(sx * sx + sy * sy + 1);
+    const len = detSqrt(sx * sx + sy * sy + 1);
     this.setHit('floor', (wrapCell(ix) * CELLS + wrapCell(iy)) * 2 + tri, -sx / len, -sy / len, 1 / len);
   }
 
@@ -594,18 +595,6 @@ export class PineyWorld implements CollisionWorld {
     }
     return -1;
   }
-}
-
-/** A square root from + − × / only (Newton from a power-of-two start), for the normal's length (v ≥ 1). */
-function sqrtDet(v: number): number {
-  let r = 1;
-  while (r * r < v) r *= 2;
-  for (let i = 0; i < 60; i++) {
-    const n = 0.5 * (r + v / r);
-    if (n >= r) break;
-    r = n;
-  }
-  return r;
 }
 
 /**
