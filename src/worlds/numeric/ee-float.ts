@@ -18,6 +18,7 @@
  *
  * Hot paths: plain number arithmetic, one shared Float64Array/Uint32Array scratch, no BigInt, no allocation.
  */
+import { detSqrt } from './det-math.js';
 
 /** The sign bit of a pattern. */
 export const EE_SIGN = 0x80000000;
@@ -231,6 +232,58 @@ export function sqrtfNewlib(a: number): number {
   if ((a & 0x7f800000) === 0) return a >>> 0;
   if (a & EE_SIGN) return EE_FMAX;
   return bitwiseRoot(a, true);
+}
+
+/**
+ * rsqrt.s: a / √|b| truncated once (not a division by a truncated root). Sign of a; b with exponent 0 →
+ * (sign a) | FMAX like a division by zero; a with exponent 0 → a zero with a's sign. Exact: with integer
+ * significands A, B (B doubled to make b's exponent even), the result's significand is
+ * floor(√floor(A²·2^26 / B)) (24 to 26 bits, then truncated to 24), computed by long division in doubles
+ * and an integer root.
+ */
+export function eeRsqrt(a: number, b: number): number {
+  const sign = a & EE_SIGN;
+  const eb = (b >>> 23) & 0xff;
+  if (eb === 0) return (sign | MAG_MASK) >>> 0;
+  const ea = (a >>> 23) & 0xff;
+  if (ea === 0) return sign >>> 0;
+  const sigA = (a & FRAC_MASK) | HIDDEN_BIT;
+  let sigB = (b & FRAC_MASK) | HIDDEN_BIT;
+  let expB = eb - 150; // b = sigB·2^expB
+  if (expB & 1) {
+    sigB *= 2;
+    expB -= 1;
+  }
+  // N = floor(A²·2^26 / B) in two exact steps (A² < 2^48, B < 2^25); N ∈ [2^47, 2^51)
+  const sq = sigA * sigA;
+  let hiQ = Math.floor(sq / sigB);
+  let rem = sq - hiQ * sigB;
+  if (rem < 0) {
+    hiQ -= 1;
+    rem += sigB;
+  } else if (rem >= sigB) {
+    hiQ += 1;
+    rem -= sigB;
+  }
+  const scaled = rem * 67108864; // < 2^51
+  let loQ = Math.floor(scaled / sigB);
+  const rem2 = scaled - loQ * sigB;
+  if (rem2 < 0) loQ -= 1;
+  else if (rem2 >= sigB) loQ += 1;
+  const n = hiQ * 67108864 + loQ; // exact
+  let root = Math.floor(detSqrt(n));
+  if (root * root > n) root -= 1;
+  else if ((root + 1) * (root + 1) <= n) root += 1;
+  // value = root · 2^(ea − 150 − 13 − expB/2); root ∈ [2^23.5, 2^25.5): truncate to 24 bits
+  let exp = ea - 150 - 13 - expB / 2;
+  while (root >= 16777216) {
+    root = Math.floor(root / 2);
+    exp += 1;
+  }
+  const e = exp + 150;
+  if (e > 255) return (sign | MAG_MASK) >>> 0;
+  if (e < 1) return sign >>> 0;
+  return (sign | (e << 23) | (root - HIDDEN_BIT)) >>> 0;
 }
 
 /** cvt.s.w: a signed 32-bit integer to a float, truncating above 2^24 (0x01000001 → 16777216.0). */

@@ -19,6 +19,7 @@ import {
   eeMsub,
   eeMul,
   eeNeg,
+  eeRsqrt,
   eeSqrt,
   eeSub,
   eeToInt,
@@ -33,6 +34,7 @@ import {
   refFromInt,
   refFromNumber,
   refMul,
+  refRsqrt,
   refSqrtS,
   refSqrtf,
   refSub,
@@ -172,6 +174,21 @@ describe('EE edge rules', () => {
     expect(hex(sqrtfNewlib(0x00800000))).toBe('0x20000000'); // √2^-126 = 2^-63
     expect(hex(eeSqrt(0x7f800000))).toBe('0x5f800000'); // √2^128 = 2^64
   });
+  it('rsqrt.s rounds once: not div(a, sqrt.s(b))', () => {
+    expect(hex(eeRsqrt(0x3f800000, 0x40800000))).toBe('0x3f000000'); // 1/√4
+    expect(hex(eeRsqrt(0xc0000000, 0xc0800000))).toBe('0xbf800000'); // −2/√|−4|
+    expect(hex(eeRsqrt(0x3f800000, 0))).toBe('0x7fffffff');
+    expect(hex(eeRsqrt(0x80000000, 0x3f800000))).toBe('0x80000000');
+    // some operand pair where truncating the root first changes the last bit
+    const gen = new PatternGen(13);
+    let differs = 0;
+    for (let i = 0; i < 2000; i++) {
+      const a = gen.pattern();
+      const b = gen.pattern();
+      if (eeRsqrt(a, b) !== eeDiv(a, eeSqrt(b))) differs++;
+    }
+    expect(differs).toBeGreaterThan(0);
+  });
   it('cvt.s.w truncates toward zero above 2^24', () => {
     expect(hex(eeFromInt(0x01ffffff))).toBe(hex(f32(0x01fffffe)));
     expect(hex(eeFromInt(-0x01ffffff))).toBe(hex(f32(-0x01fffffe)));
@@ -268,6 +285,7 @@ describe('EE operations against the exact model (100,000 generated operand pairs
     }
     expect(bad).toEqual([]);
   });
+  it('rsqrt.s (a/√b truncated once)', () => expect(comparePairs(12, N, eeRsqrt, refRsqrt)).toEqual([]));
   it('cvt.s.w and cvt.w.s', () => {
     const gen = new PatternGen(9);
     const bad: string[] = [];

@@ -114,6 +114,25 @@ export function refSqrtf(a: number): number {
   return refRoot(a, true);
 }
 
+/** rsqrt.s: a / √|b| truncated once; b zero → (sign a) | FMAX; a zero → a's signed zero. */
+export function refRsqrt(a: number, b: number): number {
+  const x = decode(a);
+  const y = decode(b);
+  if (y.mant === 0n) return ((x.neg ? SIGN : 0) | FMAX) >>> 0;
+  if (x.mant === 0n) return x.neg ? SIGN : 0;
+  // |a|/√|b| = √(A²·2^(2ea) / (B·2^eb)); with eb even: A·2^(ea − eb/2) / √B
+  let mant = y.mant;
+  let exp = y.exp;
+  if (exp % 2 !== 0) {
+    mant <<= 1n;
+    exp -= 1;
+  }
+  // floor(√(A²·2^(2t)/B)) with t large enough for 26 bits, then packExact truncates to 24
+  const t = 30;
+  const r = isqrt((x.mant * x.mant << BigInt(2 * t)) / mant);
+  return packExact(x.neg, r, 1n, x.exp - exp / 2 - t);
+}
+
 export function refFromInt(i: number): number {
   i |= 0;
   if (i === 0) return 0;
