@@ -6,7 +6,8 @@
  * 0x2 / 0x4 / 0x8 in 118 / 5 / 45 rows, rotflag 0 / 1 / 2 in 71 / 12 / 85 rows, and every row or size the
  * reference does reveal (entrance sizes of types 1, 5, 7, 10; type 7's first key row; type 10's lake row;
  * type 7's three tomb rows; type 8's doubled rock). Deterministic: run `node assets/piney/make-field-tables.mjs`
- * to regenerate the same file. Replace the file with the real tables to get the game's own fields.
+ * to regenerate the same file (or `node assets/piney/make-field-tables.mjs OUT.json` to write elsewhere). Replace
+ * the file with the real tables to get the game's own fields.
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -171,5 +172,6 @@ const flats = [2, 4, 8].map((f) => Object.values(ordered).flat().filter((r) => r
 if (Object.keys(ordered).length !== 55 || total !== 168 || flats.join() !== '118,5,45') {
   throw new Error(`shape check failed: ${Object.keys(ordered).length} arrays, ${total} rows, flats ${flats}`);
 }
-writeFileSync(join(here, 'field-tables.json'), JSON.stringify(out, null, 1) + '\n');
-process.stdout.write(`wrote field-tables.json: 55 arrays, ${total} rows, flat 0x2/0x4/0x8 = ${flats.join('/')}\n`);
+const target = process.argv[2] ?? join(here, 'field-tables.json');
+writeFileSync(target, JSON.stringify(out, null, 1) + '\n');
+process.stdout.write(`wrote ${target}: 55 arrays, ${total} rows, flat 0x2/0x4/0x8 = ${flats.join('/')}\n`);

@@ -13,7 +13,7 @@ import { setCover } from './cover.js';
 import { setStart } from './start.js';
 import { FIELD_TYPE_COUNT, WEATHER_COUNT, defaultPineyTables, type PineyTables } from './tables.js';
 
-export class FieldParamError extends RangeError {
+export class FieldParamError extends Error {
   override readonly name = 'FieldParamError';
 }
 

@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FormatError } from '../../../src/worlds/binary/format-error.js';
@@ -68,6 +71,11 @@ describe('the shipped tables', () => {
     expect(t.noEntranceEvents).toEqual([113, 112, 111, 110, 109, 82, 81, 80, 79, 78, 57, 56, 55, 54, 53, 42, 41, 40, 39, 28]);
     expect(t.lakeFieldTypes).toEqual([10, 2, 3, 9, 8]);
     expect(t.treeRowTypes).toEqual([1]);
+  });
+  it('are exactly what their generator script writes', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'piney-tables-')), 't.json');
+    execFileSync(process.execPath, [pineyAssetPath('make-field-tables.mjs'), out]);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(pineyAssetPath('field-tables.json'), 'utf8'));
   });
   it('name every required key of the JSON schema', () => {
     const schema = JSON.parse(readFileSync(pineyAssetPath('field-tables.schema.json'), 'utf8')) as { required: string[] };
