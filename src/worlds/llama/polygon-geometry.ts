@@ -57,7 +57,8 @@ export function cornersOverlapCell(corners: readonly number[], x0: number, z0: n
     if (z > maxZ) maxZ = z;
   }
   if (maxX <= x0 + margin || minX >= x0 + 1 - margin || maxZ <= z0 + margin || minZ >= z0 + 1 - margin) return false;
-  // Axes perpendicular to every pair of corners cover the hull's edges (small n, so all pairs is fine).
+  // Separating axes: perpendiculars of every pair of corners, which include the hull's edges (n is small).
+  // Any axis that separates proves the shapes disjoint, so the extra (non-edge) axes are harmless.
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const ax = -(corners[j * 3 + 2]! - corners[i * 3 + 2]!);
@@ -76,8 +77,6 @@ export function cornersOverlapCell(corners: readonly number[], x0: number, z0: n
         if (v < sMin) sMin = v;
         if (v > sMax) sMax = v;
       }
-      // Only hull edges separate; a non-edge pair's axis never separates a point set from a square that it
-      // overlaps, so testing all pairs is still exact for separation.
       const m = margin * Math.abs(ax) + margin * Math.abs(az);
       if (pMax <= sMin + m || pMin >= sMax - m) return false;
     }

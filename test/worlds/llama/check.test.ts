@@ -103,3 +103,31 @@ describe('llama level checker', () => {
     expect(checkLevel(b.trak, b.map).ok).toBe(true);
   });
 });
+
+describe('llama checker warnings and model rules', () => {
+  it('warns where the two cell formulas disagree and for tilted tiles', () => {
+    const d = demoLevel();
+    const t = d.tiles.findIndex((x) => x.col === 1 && x.row === 0 && x.model === DEMO_MODELS.floor);
+    d.tiles[t]!.offset = [-0.3, 0];
+    const r = check(d);
+    expect(r.problems.find((p) => p.rule === 'tile-cell-formulas-disagree')?.tile).toBe(t);
+    const d2 = demoLevel();
+    d2.tiles[1]!.raw = { fixedRot: [1024, 0, 0] };
+    const r2 = check(d2);
+    expect(r2.problems.map((p) => p.rule)).toEqual(['tile-tilted']);
+    expect(r2.ok).toBe(true);
+  });
+
+  it('reports a face naming a vertex beyond its model', () => {
+    const b = buildLevel(minimalLevel());
+    b.trak.models[0]!.faceVertices[2] = 99;
+    const r = checkLevel(b.trak, b.map);
+    expect(r.problems.map((p) => [p.rule, p.tile, p.cell])).toEqual([['face-vertex-out-of-range', 0, 0]]);
+  });
+
+  it('the builder refuses a polygon whose planes do not fit 4.12 (beyond ±8 units)', () => {
+    const d = minimalLevel();
+    d.models[0] = { floors: [flatQuad(9)] };
+    expect(() => buildLevel(d)).toThrow(/beyond ±8/);
+  });
+});

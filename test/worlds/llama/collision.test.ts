@@ -203,3 +203,24 @@ describe('llama collision on the demo level', () => {
     expect(w.bounds.max[1]).toBeCloseTo(DEMO_UPPER_FLOOR_Y, 9);
   });
 });
+
+describe('llama conventions from a level description', () => {
+  it('a level written in the other conventions reads back the same', () => {
+    const ref = world(demoLevel());
+    for (const conv of [{ planeSign: -1 as const }, { normalScale: 128 as const }, { planeSign: -1 as const, normalScale: 128 as const }]) {
+      const d = demoLevel();
+      d.conventions = conv;
+      const w = world(d);
+      for (const p of [[0.5, 1, 0.5], [0.5, 2, 3.5], [4.25, 3, 0.5], [4.75, 3, 0.5], [2.5, 0, 3.5], [3.5, 1.3, 3.5]] as Vec3[]) {
+        const a = w.ground(p), b = ref.ground(p);
+        expect(a.hasFloor).toBe(b.hasFloor);
+        expect(a.floor).toBeCloseTo(b.floor, 3);
+        expect(a.material).toBe(b.material);
+      }
+      // Read in the default conventions, the same bytes give other answers.
+      const bytes = buildLevel(d);
+      const wrong = new LlamaWorld(bytes.trak, bytes.map, 'wrong');
+      if (conv.planeSign === -1) expect(wrong.ground([0.5, 1, 0.5]).hasFloor).toBe(false);
+    }
+  });
+});
