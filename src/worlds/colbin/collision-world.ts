@@ -218,12 +218,15 @@ export class ColbinWorld implements CollisionWorld {
     out.hit = t >= 0;
     out.fraction = t >= 0 ? t : 1;
     const f = out.fraction;
-    out.point = [fx + (tx - fx) * f, fy + (ty - fy) * f, fz + (tz - fz) * f];
+    // Filled in place: a caller passing `out` gets no new arrays.
+    out.point[0] = fx + (tx - fx) * f;
+    out.point[1] = fy + (ty - fy) * f;
+    out.point[2] = fz + (tz - fz) * f;
     out.id = this.hitId;
     out.material = 0;
     out.status = 0;
     out.what = t < 0 ? '' : this.hitKind === 0 ? 'floor' : 'wall';
-    out.normal = [0, 0, 0];
+    setVec(out.normal, 0, 0, 0);
     if (t >= 0 && this.hitKind === 0) {
       // The triangle's plane normal, facing the segment's start (triangles are double-sided).
       const r = this.floors.tri;
@@ -238,13 +241,13 @@ export class ColbinWorld implements CollisionWorld {
         nz = -nz;
       }
       const len = sqrtNewton(nx * nx + ny * ny + nz * nz);
-      if (len > 0) out.normal = [nx / len + 0, ny / len + 0, nz / len + 0];
+      if (len > 0) setVec(out.normal, nx / len, ny / len, nz / len);
     } else if (t >= 0 && this.hitAxis >= 0) {
       const s = this.hitId * WALL_SEG_STRIDE;
-      out.normal =
-        this.hitAxis < 3
-          ? [this.hitSign * this.wallSeg[s + this.hitAxis * 3]! + 0, this.hitSign * this.wallSeg[s + this.hitAxis * 3 + 1]! + 0, this.hitSign * this.wallSeg[s + this.hitAxis * 3 + 2]! + 0]
-          : [this.hitAxis === 3 ? this.hitSign : 0, this.hitAxis === 4 ? this.hitSign : 0, this.hitAxis === 5 ? this.hitSign : 0];
+      const a = this.hitAxis;
+      const g = this.hitSign;
+      if (a < 3) setVec(out.normal, g * this.wallSeg[s + a * 3]!, g * this.wallSeg[s + a * 3 + 1]!, g * this.wallSeg[s + a * 3 + 2]!);
+      else setVec(out.normal, a === 3 ? g : 0, a === 4 ? g : 0, a === 5 ? g : 0);
     }
     return out;
   }
@@ -395,7 +398,8 @@ export class ColbinWorld implements CollisionWorld {
     let px = toFixedCoordinate(toFixedCoordinate(from[0]) + toFixedCoordinate(delta[0]));
     let py = toFixedCoordinate(toFixedCoordinate(from[1]) + toFixedCoordinate(delta[1]));
     let pz = toFixedCoordinate(toFixedCoordinate(from[2]) + toFixedCoordinate(delta[2]));
-    const contacts: Contact[] = [];
+    const contacts: Contact[] = out.contacts;
+    contacts.length = 0;
     // Walls: the body box against each wall, MTVs summed (the engine's `pos += mtv` per colliding wall).
     this.setBodyBox(body, px, py, pz);
     const walls = this.collidingWalls();
@@ -424,9 +428,8 @@ export class ColbinWorld implements CollisionWorld {
       grounded = true;
       contacts.push({ kind: 'floor', normal: [0, up, 0], id: f[FLOOR_ID]!, material: 0 });
     }
-    out.position = [px, py, pz];
+    setVec(out.position, px, py, pz);
     out.grounded = grounded;
-    out.contacts = contacts;
     return out;
   }
 
@@ -536,6 +539,13 @@ export class ColbinWorld implements CollisionWorld {
     if (!p || this.bodyInWall(DEFAULT_BODY, p)) return null;
     return p;
   }
+}
+
+/** Writes a vector in place, turning −0 into 0 so results compare and print cleanly. */
+function setVec(v: Vec3, x: number, y: number, z: number): void {
+  v[0] = x + 0;
+  v[1] = y + 0;
+  v[2] = z + 0;
 }
 
 // Which slab the last wall trace entered through (0–2: wall axes, 3–5: world x/y/z) and the normal's sign.

@@ -164,8 +164,11 @@ export function satPushOut(
 // projection and radius on each) is computed once per wall; a test is then six products per axis. The
 // results are identical to satPushOut with an identity-axes box A (property-tested).
 
-/** Words per prepared axis: n x, y, z, the wall's centre projection, the wall's radius, 0 = skipped / 1, 2 = tested. */
-export const PREPARED_AXIS_WORDS = 6;
+/**
+ * Words per prepared axis: n x, y, z; the wall's centre projection; the wall's radius; 0 = skipped / 1, 2 =
+ * tested (see below); |s16(n)| x, y, z (the mover's GTE projections, since its rows are the unit axes).
+ */
+export const PREPARED_AXIS_WORDS = 9;
 export const PREPARED_WALL_WORDS = 15 * PREPARED_AXIS_WORDS;
 const IDENTITY_BOX = new Int32Array([0, 0, 0, 4096, 0, 0, 0, 4096, 0, 0, 0, 4096, 0, 0, 0]);
 const IDENTITY_AXES_N = new Int32Array([4096, 0, 0, 0, 4096, 0, 0, 0, 4096]);
@@ -181,6 +184,9 @@ export function prepareWallForAxisAlignedMover(b: Int32Array, bo: number, bn: In
     out[o + 4] = radius(b, bo, gte16(nx), gte16(ny), gte16(nz));
     // 0: skipped; 1: |n| < 2^21, so c·n stays below 2^52 and the multiply can be inlined; 2: general multiply.
     out[o + 5] = !tested ? 0 : Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz)) < 2 ** 21 ? 1 : 2;
+    out[o + 6] = Math.abs(gte16(nx));
+    out[o + 7] = Math.abs(gte16(ny));
+    out[o + 8] = Math.abs(gte16(nz));
   };
   for (let i = 0; i < 3; i++) put(i, IDENTITY_AXES_N[i * 3]!, IDENTITY_AXES_N[i * 3 + 1]!, IDENTITY_AXES_N[i * 3 + 2]!, true);
   for (let i = 0; i < 3; i++) {
@@ -230,11 +236,8 @@ export function satPushOutAxisAligned(
     const ny = prepared[o + 1]!;
     const nz = prepared[o + 2]!;
     const aC = mode === 1 ? ((((ax * nx) / 4096) | 0) + (((ay * ny) / 4096) | 0) + (((az * nz) / 4096) | 0)) | 0 : (mulFx(ax, nx) + mulFx(ay, ny) + mulFx(az, nz)) | 0;
-    // A's rows are the unit axes (4096 on the diagonal), so the GTE projections are n itself (16-bit).
-    const px = gte16(nx);
-    const py = gte16(ny);
-    const pz = gte16(nz);
-    const aR = (((((px < 0 ? -px : px) * hx) / 4096) | 0) + ((((py < 0 ? -py : py) * hy) / 4096) | 0) + ((((pz < 0 ? -pz : pz) * hz) / 4096) | 0)) | 0;
+    // A's rows are the unit axes (4096 on the diagonal), so its GTE projections are n itself (16-bit).
+    const aR = (((prepared[o + 6]! * hx) / 4096) | 0) + (((prepared[o + 7]! * hy) / 4096) | 0) + (((prepared[o + 8]! * hz) / 4096) | 0);
     const overlap = (aR + prepared[o + 4]!) | 0;
     const bC = prepared[o + 3]!;
     const diff = (aC - bC) | 0;

@@ -196,3 +196,60 @@ describe('COLBIN broad phase equals testing everything (property)', () => {
     );
   });
 });
+
+describe('COLBIN world on hostile and version-1 files', () => {
+  it('version 1 and version 2 of the same level answer every query identically (the grid is never used)', async () => {
+    const { demoLevelDescription } = await import('../../../src/worlds/colbin/demo-level.js');
+    const w1 = new ColbinWorld(buildColbin(demoLevelDescription(1)), 'v1');
+    const w2 = new ColbinWorld(buildColbin(demoLevelDescription(2)), 'v2');
+    fc.assert(
+      fc.property(fc.tuple(fc.integer({ min: -900, max: 900 }), fc.integer({ min: -400, max: 100 }), fc.integer({ min: -900, max: 900 })), fc.tuple(fc.integer({ min: -200, max: 200 }), fc.integer({ min: -50, max: 50 }), fc.integer({ min: -200, max: 200 })), (p, d) => {
+        expect(w1.ground(p)).toEqual(w2.ground(p));
+        expect(w1.move(body, p, d)).toEqual(w2.move(body, p, d));
+        expect(w1.segment(p, [p[0] + d[0], p[1] + d[1], p[2] + d[2]])).toEqual(w2.segment(p, [p[0] + d[0], p[1] + d[1], p[2] + d[2]]));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a corrupted file either fails with a FormatError or gives a world whose queries return defined answers', () => {
+    const good = writeColbin(buildColbin(room));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(good.length - 1), fc.nat(255)), { minLength: 1, maxLength: 12 }), fc.tuple(fc.integer(), fc.integer(), fc.integer()), (edits, p) => {
+        const b = good.slice();
+        for (const [at, v] of edits) b[at] = v;
+        let w: ColbinWorld;
+        try {
+          w = loadColbinWorld(b, 'corrupt');
+        } catch (e) {
+          expect(e).toBeInstanceOf(FormatError);
+          return;
+        }
+        const g = w.ground(p);
+        expect(typeof g.hasFloor).toBe('boolean');
+        const f = w.segmentFraction(p[0], p[1], p[2], 0, 0, 0);
+        expect(f === -1 || (f >= 0 && f <= 1)).toBe(true);
+        const m = w.move({ radius: 40, height: 100 }, p, [5, 5, 5]);
+        for (const c of m.position) expect(Number.isInteger(c)).toBe(true);
+        w.spawnPoint();
+        w.sampleOpen(0.25, 0.75);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('extreme coordinates in the file (±2^31) do not break queries', () => {
+    const f = buildColbin(room);
+    f.wallCenters.set([2 ** 31 - 1, -(2 ** 31), 2 ** 31 - 1]);
+    f.wallHalfExtents.set([2 ** 31 - 1, 2 ** 31 - 1, -5]);
+    f.wallAxes.set([32767, -32768, 2 ** 31 - 1, 0, 0, 0, -(2 ** 31), 1, 1]);
+    f.floorVertices.set([2 ** 31 - 1, -(2 ** 31), 2 ** 31 - 1, -(2 ** 31)], 0);
+    const w = new ColbinWorld(f, 'extreme');
+    const slow = new ColbinWorld(f, 'extreme', { bruteForce: true });
+    for (const p of [[0, 0, 0], [2 ** 31, 2 ** 31, 2 ** 31], [-(2 ** 40), 5, 2 ** 40], [100, -100, 100]] as V3[]) {
+      expect(w.ground(p)).toEqual(slow.ground(p));
+      expect(w.move(body, p, [3, 3, 3])).toEqual(slow.move(body, p, [3, 3, 3]));
+      expect(w.segmentFraction(p[0], p[1], p[2], 0, 0, 0)).toBe(slow.segmentFraction(p[0], p[1], p[2], 0, 0, 0));
+    }
+  });
+});
