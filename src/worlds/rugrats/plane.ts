@@ -31,9 +31,22 @@ export function planeFraction(
 ): number {
   const da = planeDistance(nx, ny, nz, (ax - px) | 0, (ay - py) | 0, (az - pz) | 0);
   const db = planeDistance(nx, ny, nz, (bx - px) | 0, (by - py) | 0, (bz - pz) | 0);
+  return crossingFraction(da, db);
+}
+
+/** The crossing fraction from the two ends' distances (see PLANE_FRACTION above), or PLANE_MISS. */
+export function crossingFraction(da: number, db: number): number {
   if (da === db || (da > 0 && db > 0) || (da < 0 && db < 0)) return PLANE_MISS;
   const t = (Math.imul(da, 4096) / ((da - db) | 0)) | 0;
   return t >= 0 && t <= 4096 ? t : PLANE_MISS;
+}
+
+/**
+ * The plane test for a flat plane (normal (0, ∓4096, 0), `ny` = ∓4096) at height h: the same arithmetic as
+ * planeFraction with the zero products left out, so the answers are identical.
+ */
+export function flatPlaneFraction(ay: number, by: number, h: number, ny: number): number {
+  return crossingFraction(Math.imul(ny, (ay - h) | 0) >> 12, Math.imul(ny, (by - h) | 0) >> 12);
 }
 
 /** a + (b − a) × t / 4096 with a wrapping product and a division truncating toward zero. */

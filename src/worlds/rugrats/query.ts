@@ -37,9 +37,9 @@ export function toS32(v: number): number {
 /**
  * Finds the cell of a point (0x8002b114): checks x, y and z against the bounds (inclusive), takes the column
  * (x − min x) >> 10 and the z cell (z − min z) >> 10 (both differences are then non-negative, so the shift
- * rounds toward zero), and finds the cell by halves (0x8002aec4). COLUMN_BEYOND_TABLE_IS_OUTSIDE: a column
- * past the 512 of the table counts as outside the bounds. Returns the global cell index, CELL_OUTSIDE or
- * CELL_MISSING.
+ * rounds toward zero), and finds the cell (see findCellByHalves; the index's grid gives the same answer).
+ * COLUMN_BEYOND_TABLE_IS_OUTSIDE: a column past the 512 of the table counts as outside the bounds. Returns the
+ * global cell index, CELL_OUTSIDE or CELL_MISSING.
  */
 export function locateCell(ix: ColIndex, x: number, y: number, z: number): number {
   if (x < ix.minX || x > ix.maxX || y < ix.minY || y > ix.maxY || z < ix.minZ || z > ix.maxZ) return CELL_OUTSIDE;
@@ -47,6 +47,11 @@ export function locateCell(ix: ColIndex, x: number, y: number, z: number): numbe
   if (col >= 512) return CELL_OUTSIDE;
   const zc = (z - ix.minZ) >>> 10;
   if (zc > 255) return CELL_MISSING;
+  return ix.cellGrid[(col << 8) | zc]!;
+}
+
+/** The cell search as the original does it (0x8002aec4): by halves over the column's cells sorted by z. */
+export function findCellByHalves(ix: ColIndex, col: number, zc: number): number {
   let lo = ix.colCellStart[col]!;
   let hi = ix.colCellStart[col + 1]! - 1;
   const cz = ix.cellZ;
@@ -103,7 +108,7 @@ export const CEILING_PREFILTER = 1024;
 /**
  * Walks a stack from its first tile to the first tile whose ceiling the point is at or below (y ≥ ceiling, y
  * pointing down): first by the flat ceiling − 1024, then by the sloped ceiling (STACK_WALK). Returns the tile,
- * or −1 when the point is above every ceiling. The sloped ceiling found is left in walkCeiling.
+ * or −1 when the point is above every ceiling. The sloped ceiling found is left in walkOut[0].
  */
 export function walkStack(ix: ColIndex, first: number, x: number, y: number, z: number): number {
   const flags = ix.tileFlags;
@@ -112,15 +117,15 @@ export function walkStack(ix: ColIndex, first: number, x: number, y: number, z: 
     if (y >= ((flat[t]! - CEILING_PREFILTER) | 0)) {
       const c = ceilingAt(ix, t, x, z);
       if (y >= c) {
-        walkCeiling = c;
+        walkOut[0] = c;
         return t;
       }
     }
     if (flags[t]! & FLAG_LAST) return -1;
   }
 }
-/** The sloped ceiling of the tile walkStack last found. */
-export let walkCeiling = 0;
+/** walkOut[0]: the sloped ceiling of the tile walkStack last found (a typed slot: no allocation, no TDZ checks). */
+export const walkOut = new Int32Array(1);
 
 /**
  * query(pos) → out[Q_RESULT] 0 open / 1 closed or no tile / 2 outside, out[Q_CEILING], out[Q_FLOOR],
@@ -135,7 +140,7 @@ export function queryCol(ix: ColIndex, x: number, y: number, z: number, out: Int
   if (cell < 0) return noTile(out, cell === CELL_OUTSIDE ? QUERY_OUTSIDE : QUERY_CLOSED);
   const t = walkStack(ix, stackForPoint(ix, cell, x, z), x, y, z);
   if (t < 0) return noTile(out, QUERY_CLOSED);
-  const ceiling = walkCeiling;
+  const ceiling = walkOut[0]!;
   const floor = floorAt(ix, t, x, z);
   const result = ceiling < y && y < floor ? QUERY_OPEN : QUERY_CLOSED;
   out[Q_RESULT] = result;

@@ -9,7 +9,7 @@
 import { vectorNormal } from '../numeric/gte.js';
 import type { ColIndex } from './col-index.js';
 import { FLAG_DIAGONAL_SUM, FLAG_HALF_MASK, FLAG_HALF_SHIFT, FLAG_HALVED } from './layout.js';
-import { PLANE_MISS, cornerX, cornerZ, lerpFp12, planeFraction } from './plane.js';
+import { PLANE_MISS, cornerX, cornerZ, flatPlaneFraction, lerpFp12, planeFraction } from './plane.js';
 import { Q_FLOOR, Q_TILE, floorAt, halfAt, locateCell, queryCol, toS32, walkStack } from './query.js';
 
 export const SEG_GETS_THROUGH = 0;
@@ -62,11 +62,15 @@ export const DIAGONAL_NORMALS: Int32Array = Int32Array.of(
 /** How far clear of the flat floor and ceiling a part must stay to skip the plane tests. */
 export const CLEARANCE = 1024;
 
-// The walk's state, as the original keeps it on the scratchpad. Module-level: the walk is not re-entrant.
+// Scratch slots (typed arrays: no allocation and no module-binding checks on the hot path).
 const q = new Int32Array(4);
-let segFx = 0, segFy = 0, segFz = 0, segTx = 0, segTy = 0, segTz = 0, segDx = 0, segDy = 0, segDz = 0;
-let nextX = 0, nextY = 0, nextZ = 0, nextSide = SIDE_NONE, nextFinal = false;
-let partTile = -1, partT = 0, partPlane = 0;
+/** testPart's outputs: the tile (−1 none), the plane (0 wall, 1 floor, 2 ceiling) and the crossing fraction. */
+const part = new Int32Array(3);
+const P_TILE = 0;
+const P_PLANE = 1;
+const P_T = 2;
+/** diagonalCrossing's output: the crossing's x and z. */
+const cross = new Int32Array(2);
 
 /** The part-test outcomes. */
 const PART_THROUGH = 0;
@@ -108,61 +112,94 @@ export function segmentCol(
     return SEG_GETS_THROUGH;
   }
 
-  segFx = fx; segFy = fy; segFz = fz;
-  segTx = tx; segTy = ty; segTz = tz;
-  segDx = (tx - fx) | 0;
-  segDy = (ty - fy) | 0;
-  segDz = (tz - fz) | 0;
+  const dx = (tx - fx) | 0;
+  const dy = (ty - fy) | 0;
+  const dz = (tz - fz) | 0;
+  const vertical = dx === 0 && dz === 0;
+  // DIAGONAL_Y: the diagonal crossing takes y along the axis that moves more (x on a tie).
+  const yAlongX = Math.abs(dx) >= Math.abs(dz);
   let cx = fx, cy = fy, cz = fz;
   let side = SIDE_NONE;
   let first = true;
   const flagsOf = ix.tileFlags;
 
   for (;;) {
-    // 1. The next point.
-    nextPoint(cx, cz);
-    const nx = nextX, ny = nextY, nz = nextZ;
+    // 1. The next point (NEXT_POINT, STEP_ORDER). For each moving axis, `to` lies in another cell when it is
+    // past the cell's edge. If neither axis leaves, the next point is `to`. Otherwise x is tried first: the
+    // line's z where x lands on the first coordinate past the cell (cell + 1024 or cell − 1); when that z is
+    // still inside the cell (or z does not leave), x leaves first. The other axis is clamped into the cell
+    // (cell .. cell + 1023) and y follows the line, both measured from `from` with a wrapping product and a
+    // truncating division. A vertical segment steps straight to `to`.
+    let nx = tx, ny = ty, nz = tz;
+    let nside = SIDE_NONE;
+    let final = true;
+    const cellX = cx & -1024;
+    const cellZ = cz & -1024;
+    if (!vertical) {
+      const xLeaves = dx > 0 ? tx > cellX + 1023 : dx < 0 ? tx < cellX : false;
+      const zLeaves = dz > 0 ? tz > cellZ + 1023 : dz < 0 ? tz < cellZ : false;
+      if (xLeaves || zLeaves) {
+        final = false;
+        let stepX = false;
+        if (xLeaves) {
+          const bx = dx > 0 ? (cellX + 1024) | 0 : (cellX - 1) | 0;
+          const run = (bx - fx) | 0;
+          const zAt = (fz + ((Math.imul(dz, run) / dx) | 0)) | 0;
+          if (!zLeaves || (zAt >= cellZ && zAt <= cellZ + 1023)) {
+            stepX = true;
+            nx = bx;
+            nz = zAt < cellZ ? cellZ : zAt > cellZ + 1023 ? (cellZ + 1023) | 0 : zAt;
+            ny = (fy + ((Math.imul(dy, run) / dx) | 0)) | 0;
+            nside = dx > 0 ? SIDE_PLUS_X : SIDE_MINUS_X;
+          }
+        }
+        if (!stepX) {
+          const bz = dz > 0 ? (cellZ + 1024) | 0 : (cellZ - 1) | 0;
+          const run = (bz - fz) | 0;
+          const xAt = (fx + ((Math.imul(dx, run) / dz) | 0)) | 0;
+          nx = xAt < cellX ? cellX : xAt > cellX + 1023 ? (cellX + 1023) | 0 : xAt;
+          nz = bz;
+          ny = (fy + ((Math.imul(dy, run) / dz) | 0)) | 0;
+          nside = dz > 0 ? SIDE_PLUS_Z : SIDE_MINUS_Z;
+        }
+      }
+    }
 
     // 2. The current point's stack and, for a halved cell, the diagonal.
     const cell = locateCell(ix, cx, cy, cz);
     if (cell < 0) {
       // No tile: stop where the step came in, with the side's normal (next − current in the first cell).
-      if (first) {
-        return stopAt(out, cx, cy, cz, (nx - cx) | 0, (ny - cy) | 0, (nz - cz) | 0, 0, true);
-      }
+      if (first) return stopAt(out, cx, cy, cz, (nx - cx) | 0, (ny - cy) | 0, (nz - cz) | 0, 0, true);
       return stopAt(out, cx, cy, cz, SIDE_NORMALS[side * 3]!, SIDE_NORMALS[side * 3 + 1]!, SIDE_NORMALS[side * 3 + 2]!, 0, true);
     }
     const stackA = ix.cellStackA[cell]!;
     const fA = flagsOf[stackA]!;
-    let lastTile: number;
     if ((fA & FLAG_HALVED) === 0) {
       if (testPart(ix, stackA, cx, cy, cz, nx, ny, nz) !== PART_THROUGH) return partStop(ix, out, cx, cy, cz, nx, ny, nz, side * 3, SIDE_NORMALS);
-      lastTile = partTile;
     } else {
       const stackB = ix.cellStackB[cell]!;
       const h = halfAt(fA, cx, cz);
       const mine = h === (fA & FLAG_HALF_MASK) >> FLAG_HALF_SHIFT ? stackA : stackB;
       const other = mine === stackA ? stackB : stackA;
-      if (!diagonalCrossing(fA, cx, cz, nx, nz)) {
+      if (vertical || !diagonalCrossing(fA, cx, cz, nx, nz)) {
         if (testPart(ix, mine, cx, cy, cz, nx, ny, nz) !== PART_THROUGH) return partStop(ix, out, cx, cy, cz, nx, ny, nz, side * 3, SIDE_NORMALS);
-        lastTile = partTile;
       } else {
-        const dxp = crossX, dzp = crossZ, dyp = lineY(dxp, dzp);
-        if (testPart(ix, mine, cx, cy, cz, dxp, dyp, dzp) !== PART_THROUGH) return partStop(ix, out, cx, cy, cz, dxp, dyp, dzp, side * 3, SIDE_NORMALS);
-        if (testPart(ix, other, dxp, dyp, dzp, nx, ny, nz) !== PART_THROUGH) return partStop(ix, out, dxp, dyp, dzp, nx, ny, nz, h * 3, DIAGONAL_NORMALS);
-        lastTile = partTile;
+        const kx = cross[0]!, kz = cross[1]!;
+        const ky = yAlongX ? (fy + ((Math.imul(dy, (kx - fx) | 0) / dx) | 0)) | 0 : (fy + ((Math.imul(dy, (kz - fz) | 0) / dz) | 0)) | 0;
+        if (testPart(ix, mine, cx, cy, cz, kx, ky, kz) !== PART_THROUGH) return partStop(ix, out, cx, cy, cz, kx, ky, kz, side * 3, SIDE_NORMALS);
+        if (testPart(ix, other, kx, ky, kz, nx, ny, nz) !== PART_THROUGH) return partStop(ix, out, kx, ky, kz, nx, ny, nz, h * 3, DIAGONAL_NORMALS);
       }
     }
 
-    // 4. Done when the step reached to.
-    if (nextFinal) {
+    // 4. Done when the step reached to: only the last tile passed is written.
+    if (final) {
       out[S_RESULT] = SEG_GETS_THROUGH;
-      out[S_TILE] = ix.tileOffset[lastTile]!;
+      out[S_TILE] = ix.tileOffset[part[P_TILE]!]!;
       out[S_WRITTEN] = WROTE_TILE;
       return SEG_GETS_THROUGH;
     }
     cx = nx; cy = ny; cz = nz;
-    side = nextSide;
+    side = nside;
     first = false;
   }
 }
@@ -192,79 +229,17 @@ function partStop(
   sx: number, sy: number, sz: number, ex: number, ey: number, ez: number,
   wallIndex: number, wallTable: Int32Array,
 ): number {
-  const tile = partTile < 0 ? 0 : ix.tileOffset[partTile]!;
-  if (partPlane === 0) {
+  const t = part[P_TILE]!;
+  const tile = t < 0 ? 0 : ix.tileOffset[t]!;
+  const plane = part[P_PLANE]!;
+  if (plane === 0) {
     return stopAt(out, sx, sy, sz, wallTable[wallIndex]!, wallTable[wallIndex + 1]!, wallTable[wallIndex + 2]!, tile, true);
   }
-  const n = partPlane === 1 ? ix.tileFloorNormal : ix.tileCeilingNormal;
-  const k = partTile * 3;
-  return stopAt(out, lerpFp12(sx, ex, partT), lerpFp12(sy, ey, partT), lerpFp12(sz, ez, partT), n[k]!, n[k + 1]!, n[k + 2]!, tile, false);
+  const n = plane === 1 ? ix.tileFloorNormal : ix.tileCeilingNormal;
+  const k = t * 3;
+  const f = part[P_T]!;
+  return stopAt(out, lerpFp12(sx, ex, f), lerpFp12(sy, ey, f), lerpFp12(sz, ez, f), n[k]!, n[k + 1]!, n[k + 2]!, tile, false);
 }
-
-/**
- * Step 1, the next point from (cx, cz) (NEXT_POINT). For each moving axis, `to` lies in another cell when it
- * is past the cell's edge. If neither axis leaves, the next point is `to`. Otherwise the walk tries x first:
- * the line's z where x lands on the first coordinate past the cell (cell + 1024 or cell − 1); when that z is
- * still inside the cell (or z does not leave), x leaves first (STEP_ORDER). The other axis is clamped into the
- * cell (cell .. cell + 1023) and y follows the line, both measured from `from` with a wrapping product and a
- * truncating division. A vertical segment steps straight to `to`.
- */
-function nextPoint(cx: number, cz: number): void {
-  const dx = segDx, dz = segDz;
-  if (dx === 0 && dz === 0) return finalStep();
-  const cellX = cx & -1024;
-  const cellZ = cz & -1024;
-  const xLeaves = dx > 0 ? segTx > cellX + 1023 : dx < 0 ? segTx < cellX : false;
-  const zLeaves = dz > 0 ? segTz > cellZ + 1023 : dz < 0 ? segTz < cellZ : false;
-  if (!xLeaves && !zLeaves) return finalStep();
-  if (xLeaves) {
-    const bx = dx > 0 ? (cellX + 1024) | 0 : (cellX - 1) | 0;
-    const run = (bx - segFx) | 0;
-    const zAt = (segFz + ((Math.imul(dz, run) / dx) | 0)) | 0;
-    if (!zLeaves || (zAt >= cellZ && zAt <= cellZ + 1023)) {
-      nextX = bx;
-      nextZ = clampCell(zAt, cellZ);
-      nextY = (segFy + ((Math.imul(segDy, run) / dx) | 0)) | 0;
-      nextSide = dx > 0 ? SIDE_PLUS_X : SIDE_MINUS_X;
-      nextFinal = false;
-      return;
-    }
-  }
-  const bz = dz > 0 ? (cellZ + 1024) | 0 : (cellZ - 1) | 0;
-  const run = (bz - segFz) | 0;
-  const xAt = (segFx + ((Math.imul(dx, run) / dz) | 0)) | 0;
-  nextX = clampCell(xAt, cellX);
-  nextZ = bz;
-  nextY = (segFy + ((Math.imul(segDy, run) / dz) | 0)) | 0;
-  nextSide = dz > 0 ? SIDE_PLUS_Z : SIDE_MINUS_Z;
-  nextFinal = false;
-}
-
-function finalStep(): void {
-  nextX = segTx;
-  nextY = segTy;
-  nextZ = segTz;
-  nextSide = SIDE_NONE;
-  nextFinal = true;
-}
-
-/** Keeps a coordinate inside the cell starting at `base` (base .. base + 1023). */
-function clampCell(v: number, base: number): number {
-  return v < base ? base : v > base + 1023 ? (base + 1023) | 0 : v;
-}
-
-/**
- * The line's y at (x, z), for the diagonal crossing (DIAGONAL_Y): measured along the axis the segment moves
- * more in (x on a tie), from `from`, wrapping product, truncating division.
- */
-function lineY(x: number, z: number): number {
-  const dx = segDx, dz = segDz;
-  if (Math.abs(dx) >= Math.abs(dz)) return (segFy + ((Math.imul(segDy, (x - segFx) | 0) / dx) | 0)) | 0;
-  return (segFy + ((Math.imul(segDy, (z - segFz) | 0) / dz) | 0)) | 0;
-}
-
-let crossX = 0;
-let crossZ = 0;
 
 /**
  * The diagonal crossing (0x8002baa0) of the step (cx, cz) → (nx, nz) in a halved cell whose first tile has
@@ -272,10 +247,9 @@ let crossZ = 0;
  * coordinates; the step heads at it when its ends are on different sides (by the same rule that names the
  * halves). The crossing is interpolated from the signed offsets of the ends from the line (wrapping products,
  * truncating division) and clamped into the cell (0..1023 on each axis). Returns false when the step stays in
- * its half; otherwise leaves the crossing in crossX / crossZ.
+ * its half; otherwise leaves the crossing in cross[0], cross[1].
  */
 function diagonalCrossing(flags: number, cx: number, cz: number, nx: number, nz: number): boolean {
-  if (cx === nx && cz === nz) return false;
   const baseX = cx & -1024;
   const baseZ = cz & -1024;
   const ux = (cx - baseX) | 0, uz = (cz - baseZ) | 0;
@@ -294,19 +268,19 @@ function diagonalCrossing(flags: number, cx: number, cz: number, nx: number, nz:
   let pz = (uz + ((Math.imul((vz - uz) | 0, fa) / k) | 0)) | 0;
   px = px < 0 ? 0 : px > 1023 ? 1023 : px;
   pz = pz < 0 ? 0 : pz > 1023 ? 1023 : pz;
-  crossX = (baseX + px) | 0;
-  crossZ = (baseZ + pz) | 0;
+  cross[0] = baseX + px;
+  cross[1] = baseZ + pz;
   return true;
 }
 
 /**
  * Step 3, the stack test of one part start → end, from the first tile `first` of the part's half
- * (0x8002c720). Leaves partTile (the tile, −1 for none), partPlane (0 wall, 1 floor, 2 ceiling) and partT.
+ * (0x8002c720). Leaves the tile (−1 for none), the plane (0 wall, 1 floor, 2 ceiling) and the fraction in part[].
  */
 function testPart(ix: ColIndex, first: number, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): number {
   const t = walkStack(ix, first, sx, sy, sz);
-  partTile = t;
-  partPlane = 0;
+  part[P_TILE] = t;
+  part[P_PLANE] = 0;
   if (t < 0) return PART_WALL; // above every ceiling: a wall
   if (sy > floorAt(ix, t, sx, sz)) return PART_WALL; // the start is under the floor: a wall
   const ff = ix.tileFloor[t]!;
@@ -320,15 +294,15 @@ function testPart(ix: ColIndex, first: number, sx: number, sy: number, sz: numbe
   const k = t * 3;
   const fn = ix.tileFloorNormal;
   const cn = ix.tileCeilingNormal;
-  const tf = planeFraction(sx, sy, sz, ex, ey, ez, px, ff, pz, fn[k]!, fn[k + 1]!, fn[k + 2]!);
-  const tc = planeFraction(sx, sy, sz, ex, ey, ez, px, fc, pz, cn[k]!, cn[k + 1]!, cn[k + 2]!);
+  const tf = ix.tileFloorSloped[t] === 0 ? flatPlaneFraction(sy, ey, ff, fn[k + 1]!) : planeFraction(sx, sy, sz, ex, ey, ez, px, ff, pz, fn[k]!, fn[k + 1]!, fn[k + 2]!);
+  const tc = ix.tileCeilingSloped[t] === 0 ? flatPlaneFraction(sy, ey, fc, cn[k + 1]!) : planeFraction(sx, sy, sz, ex, ey, ez, px, fc, pz, cn[k]!, cn[k + 1]!, cn[k + 2]!);
   if (tf === PLANE_MISS && tc === PLANE_MISS) return PART_THROUGH;
   if (tc === PLANE_MISS || (tf !== PLANE_MISS && tf <= tc)) {
-    partPlane = 1;
-    partT = tf;
+    part[P_PLANE] = 1;
+    part[P_T] = tf;
   } else {
-    partPlane = 2;
-    partT = tc;
+    part[P_PLANE] = 2;
+    part[P_T] = tc;
   }
   return PART_PLANE;
 }
