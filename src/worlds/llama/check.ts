@@ -8,7 +8,7 @@ import {
 import { parseMap, REGION_COUNT, SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 import { cornersOverlapCell, polygonCorners } from './polygon-geometry.js';
 import { regionMask, regionVisible } from './regions.js';
-import { parseTrak, type Trak } from './trak-parse.js';
+import { FACE_BATCH_START, MAX_BATCH_FACES, parseTrak, type Trak } from './trak-parse.js';
 import { MAX_MODEL_VERTICES } from './level-builder.js';
 
 /**
@@ -31,7 +31,8 @@ export type CheckRule =
   | 'invisible-geometry'
   | 'region-out-of-range'
   | 'face-vertex-out-of-range'
-  | 'too-many-vertices';
+  | 'too-many-vertices'
+  | 'face-batch-flags';
 
 export interface CheckProblem {
   rule: CheckRule;
@@ -113,6 +114,19 @@ export function checkLevel(trak: Trak, map: LlamaMap, conventions?: Partial<Llam
     for (let f = 0; f < m.faceVertices.length; f++) {
       if (m.faceVertices[f]! >= v) {
         list.push(['face-vertex-out-of-range', 'error', `model ${mi} face ${Math.floor(f / 3)} uses vertex ${m.faceVertices[f]} of ${v}`]);
+        break;
+      }
+    }
+    let run = 0;
+    for (let f = 0; f < m.faceFlags.length; f++) {
+      const starts = (m.faceFlags[f]! & FACE_BATCH_START) !== 0;
+      run = starts ? 1 : run + 1;
+      if (f === 0 && !starts) {
+        list.push(['face-batch-flags', 'warning', `model ${mi}: the first face lacks the batch flag 0x8`]);
+        break;
+      }
+      if (run > MAX_BATCH_FACES) {
+        list.push(['face-batch-flags', 'warning', `model ${mi}: more than ${MAX_BATCH_FACES} faces without the batch flag 0x8 (face ${f})`]);
         break;
       }
     }

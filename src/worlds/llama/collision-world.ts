@@ -90,7 +90,7 @@ export class LlamaWorld implements CollisionWorld {
   // ---- queries ----
 
   ground(pos: Vec3, out: GroundResult = newGroundResult()): GroundResult {
-    const [x, y, z] = pos;
+    const x = pos[0], y = pos[1], z = pos[2];
     const s = this.collision.query(x, z, y, y);
     const c = this.collision;
     out.hasFloor = s.floorPoly >= 0;
@@ -108,8 +108,8 @@ export class LlamaWorld implements CollisionWorld {
   }
 
   segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
-    const [fx, fy, fz] = from;
-    const [tx, ty, tz] = to;
+    const fx = from[0], fy = from[1], fz = from[2];
+    const tx = to[0], ty = to[1], tz = to[2];
     const p = this.segmentPolygon(fx, fy, fz, tx, ty, tz);
     const c = this.collision;
     if (p < 0) {
@@ -247,21 +247,6 @@ export class LlamaWorld implements CollisionWorld {
     const c = this.collision;
     let nContacts = 0;
     const contacts = out.contacts;
-    const addContact = (kind: string, p: number, sign: number): void => {
-      let ct: Contact | undefined = contacts[nContacts];
-      if (!ct) {
-        ct = { kind, normal: [0, 0, 0], id: -1, material: 0 };
-        contacts[nContacts] = ct;
-      }
-      const o = p * POLY_STRIDE;
-      ct.kind = kind;
-      ct.normal[0] = c.planes[o]! * sign;
-      ct.normal[1] = c.planes[o + 1]! * sign;
-      ct.normal[2] = c.planes[o + 2]! * sign;
-      ct.id = c.polyTile[p]!;
-      ct.material = c.material[p]!;
-      nContacts++;
-    };
     const r = body.radius > 0 ? body.radius : 0;
     const height = body.height > 0 ? body.height : 0;
     const hh = height / 2;
@@ -317,7 +302,7 @@ export class LlamaWorld implements CollisionWorld {
           x += nx * amount;
           z += nz * amount;
           pushed = true;
-          if (pass === 0 || !this.hasWallContact(contacts, nContacts, c.polyTile[p]!, p)) addContact('wall', p, 1);
+          if (!this.hasWallContact(contacts, nContacts, c.polyTile[p]!, p)) nContacts = this.setContact(contacts, nContacts, 'wall', p);
         }
       }
       if (!pushed) break;
@@ -330,13 +315,13 @@ export class LlamaWorld implements CollisionWorld {
     const floorH = s.floor;
     if (s.ceilingPoly >= 0 && y + height > s.ceiling) {
       y = s.ceiling - height;
-      addContact('ceiling', s.ceilingPoly, 1);
+      nContacts = this.setContact(contacts, nContacts, 'ceiling', s.ceilingPoly);
     }
     let grounded = false;
     if (floorPoly >= 0 && y <= floorH + eps) {
       y = floorH;
       grounded = true;
-      addContact(floorContactKind(c.material[floorPoly]!), floorPoly, 1);
+      nContacts = this.setContact(contacts, nContacts, floorContactKind(c.material[floorPoly]!), floorPoly);
     }
     pos[0] = x;
     pos[1] = y;
@@ -346,6 +331,25 @@ export class LlamaWorld implements CollisionWorld {
     return out;
   }
 
+  /** Fills contact slot n (reusing the object already there) from polygon p; returns n + 1. */
+  private setContact(contacts: Contact[], n: number, kind: string, p: number): number {
+    const c = this.collision;
+    let ct = contacts[n];
+    if (!ct) {
+      ct = { kind, normal: [0, 0, 0], id: -1, material: 0 };
+      contacts[n] = ct;
+    }
+    const o = p * POLY_STRIDE;
+    ct.kind = kind;
+    ct.normal[0] = c.planes[o]!;
+    ct.normal[1] = c.planes[o + 1]!;
+    ct.normal[2] = c.planes[o + 2]!;
+    ct.id = c.polyTile[p]!;
+    ct.material = c.material[p]!;
+    return n + 1;
+  }
+
+  /** Whether a wall contact with this tile and normal is already among the first n (a second pass). */
   private hasWallContact(contacts: Contact[], n: number, tile: number, p: number): boolean {
     const c = this.collision;
     for (let i = 0; i < n; i++) {

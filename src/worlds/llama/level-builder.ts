@@ -3,7 +3,7 @@ import { FIXED_ONE, WFPC_CAMERA_POINTS, WFPC_MAX_PARTICLES, WFPC_TILE_SWAPS, res
 import { detSqrtLocal } from './det.js';
 import { REGION_COUNT, SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 import { writeMapFile } from './map-write.js';
-import { BBOX_FLOATS, POLYGON_QUAD, type Trak, type TrakModel } from './trak-parse.js';
+import { BBOX_FLOATS, FACE_BATCH_START, FACE_QUAD_HALF, FACE_SECOND_HALF, MAX_BATCH_FACES, POLYGON_QUAD, type Trak, type TrakModel } from './trak-parse.js';
 import { writeTrakFile } from './trak-write.js';
 
 /**
@@ -90,10 +90,6 @@ export interface LevelDescription {
 
 /** Grey at full brightness (0x80 = 1.0) in B, G, R, and alpha 1 = one colour set. */
 export const DEFAULT_VERTEX_COLOUR = 0x01808080;
-/** Face flags: first face of a render batch; quad halves. */
-export const FACE_BATCH_START = 0x0008;
-export const FACE_QUAD_HALF = 0x0800;
-export const FACE_SECOND_HALF = 0x0010;
 /** Engine limit on vertices per model (the checklist's 8000). */
 export const MAX_MODEL_VERTICES = 8000;
 
@@ -197,7 +193,7 @@ export function buildModel(desc: ModelDescription, conv: LlamaConventions, index
     if (quad) faces.push({ flags: FACE_QUAD_HALF | FACE_SECOND_HALF, v: [base, base + 3, base + 2], plane: [...ne, d] });
   }
   if (faces.length > 0) faces[0]!.flags |= FACE_BATCH_START;
-  for (let f = 256; f < faces.length; f += 256) faces[f]!.flags |= FACE_BATCH_START;
+  for (let f = MAX_BATCH_FACES; f < faces.length; f += MAX_BATCH_FACES) faces[f]!.flags |= FACE_BATCH_START;
   const vc = verts.length / 6;
   if (vc > MAX_MODEL_VERTICES) throw new RangeError(`model ${index}: ${vc} vertices exceed ${MAX_MODEL_VERTICES}`);
   const bbox = new Float32Array(BBOX_FLOATS);

@@ -73,6 +73,18 @@ export interface LlamaMap {
   };
 }
 
+/**
+ * A vertex colour word (bytes B, G, R, A) as r, g, b intensities: 0x80 is 1.0; the game doubles each byte
+ * and clamps it, so anything from 0x80 up is full brightness. Into `out` (no allocation).
+ */
+export function vertexColourRgb(word: number, out: [number, number, number] = [0, 0, 0]): [number, number, number] {
+  const b = word & 0xff, g = (word >>> 8) & 0xff, r = (word >>> 16) & 0xff;
+  out[0] = Math.min(255, r * 2) / 255;
+  out[1] = Math.min(255, g * 2) / 255;
+  out[2] = Math.min(255, b * 2) / 255;
+  return out;
+}
+
 /** Whether the bytes hold a MAP chunk (after WFPC, in a chunk sequence or a whole WAD). */
 export function detectMap(bytes: Uint8Array): boolean {
   try {

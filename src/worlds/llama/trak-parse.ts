@@ -14,6 +14,16 @@ export const POLYGON_QUAD = 0x01;
 /** Floats in the header's bounding volume: centre (3) then 8 corners (24). */
 export const BBOX_FLOATS = 27;
 
+/** Face flag bits (the seed's table). */
+export const FACE_BATCH_START = 0x0008;
+export const FACE_SECOND_HALF = 0x0010;
+export const FACE_MIRRORED = 0x0020;
+export const FACE_DOUBLE_SIDED = 0x0400;
+export const FACE_QUAD_HALF = 0x0800;
+export const FACE_IGNORE_COLOURS = 0x4000;
+/** A render batch must restart (flag 0x0008) at the latest every this many faces. */
+export const MAX_BATCH_FACES = 256;
+
 /** Polygon groups, in file order: all floors, then all ceilings, then all walls. */
 export const enum PolygonKind {
   Floor = 0,

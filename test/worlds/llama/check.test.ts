@@ -131,3 +131,25 @@ describe('llama checker warnings and model rules', () => {
     expect(() => buildLevel(d)).toThrow(/beyond ±8/);
   });
 });
+
+describe('llama face batches and colours', () => {
+  it('warns when the first face of a model lacks the batch flag', () => {
+    const b = buildLevel(minimalLevel());
+    expect(b.trak.models[0]!.faceFlags[0]! & 0x8).toBe(0x8);
+    b.trak.models[0]!.faceFlags[0] = 0x800;
+    const r = checkLevel(b.trak, b.map);
+    expect(r.problems.map((p) => [p.rule, p.severity])).toEqual([['face-batch-flags', 'warning']]);
+  });
+
+  it('the builder restarts a batch every 256 faces', () => {
+    const visuals: [number, number, number][][] = [];
+    for (let i = 0; i < 300; i++) visuals.push([[-0.5, i / 512, -0.5], [0.5, i / 512, -0.5], [0.5, i / 512, 0.5]]);
+    const d = minimalLevel();
+    d.models[0] = { floors: [flatQuad(0)], visuals };
+    const b = buildLevel(d);
+    const flags = Array.from(b.trak.models[0]!.faceFlags);
+    const starts = flags.map((f, i) => ((f & 0x8) !== 0 ? i : -1)).filter((i) => i >= 0);
+    expect(starts).toEqual([0, 256]);
+    expect(checkLevel(b.trak, b.map).problems).toEqual([]);
+  });
+});

@@ -139,3 +139,12 @@ describe('llama TRAK/MAP parsing and writing', () => {
     );
   });
 });
+
+describe('llama vertex colours', () => {
+  it('0x80 is full brightness and the game doubles and clamps', async () => {
+    const { vertexColourRgb } = await import('../../../src/worlds/llama/map-parse.js');
+    expect(vertexColourRgb(0x01808080)).toEqual([1, 1, 1]);
+    expect(vertexColourRgb(0x01ff0000)).toEqual([1, 0, 0]);
+    expect(vertexColourRgb(0x00000040)).toEqual([0, 0, 128 / 255]);
+  });
+});
