@@ -288,14 +288,20 @@ function testPart(ix: ColIndex, first: number, sx: number, sy: number, sz: numbe
   // Clear of both: both ends more than 1024 above the flat floor, the end more than 1024 below the flat ceiling.
   if (sy < ((ff - CLEARANCE) | 0) && ey < ((ff - CLEARANCE) | 0) && ey > ((fc + CLEARANCE) | 0)) return PART_THROUGH;
   // The planes (0x8002c3a0): the crossing nearer the start wins; on a tie the floor (FLOOR_FIRST_ON_TIE).
-  const half3 = (ix.tileFlags[t]! & (FLAG_HALVED | FLAG_HALF_MASK)) === (FLAG_HALVED | FLAG_HALF_MASK);
-  const px = cornerX(sx, half3);
-  const pz = cornerZ(sz, half3);
   const k = t * 3;
   const fn = ix.tileFloorNormal;
   const cn = ix.tileCeilingNormal;
-  const tf = ix.tileFloorSloped[t] === 0 ? flatPlaneFraction(sy, ey, ff, fn[k + 1]!) : planeFraction(sx, sy, sz, ex, ey, ez, px, ff, pz, fn[k]!, fn[k + 1]!, fn[k + 2]!);
-  const tc = ix.tileCeilingSloped[t] === 0 ? flatPlaneFraction(sy, ey, fc, cn[k + 1]!) : planeFraction(sx, sy, sz, ex, ey, ez, px, fc, pz, cn[k]!, cn[k + 1]!, cn[k + 2]!);
+  const floorSloped = ix.tileFloorSloped[t] !== 0;
+  const ceilingSloped = ix.tileCeilingSloped[t] !== 0;
+  let px = 0;
+  let pz = 0;
+  if (floorSloped || ceilingSloped) {
+    const half3 = (ix.tileFlags[t]! & (FLAG_HALVED | FLAG_HALF_MASK)) === (FLAG_HALVED | FLAG_HALF_MASK);
+    px = cornerX(sx, half3);
+    pz = cornerZ(sz, half3);
+  }
+  const tf = floorSloped ? planeFraction(sx, sy, sz, ex, ey, ez, px, ff, pz, fn[k]!, fn[k + 1]!, fn[k + 2]!) : flatPlaneFraction(sy, ey, ff, fn[k + 1]!);
+  const tc = ceilingSloped ? planeFraction(sx, sy, sz, ex, ey, ez, px, fc, pz, cn[k]!, cn[k + 1]!, cn[k + 2]!) : flatPlaneFraction(sy, ey, fc, cn[k + 1]!);
   if (tf === PLANE_MISS && tc === PLANE_MISS) return PART_THROUGH;
   if (tc === PLANE_MISS || (tf !== PLANE_MISS && tf <= tc)) {
     part[P_PLANE] = 1;

@@ -16,7 +16,7 @@ import {
   type ColIndex,
   type LevelDescription,
 } from '../../../src/worlds/rugrats/index.js';
-import { flatDescription, flatLevelArb, nearFlatBoundary, FLAT_SIZE, type FlatCell } from './arbitraries.js';
+import { flatDescription, flatLevelArb, levelArb, nearFlatBoundary, FLAT_SIZE, type FlatCell } from './arbitraries.js';
 
 const out = new Int32Array(SEGMENT_OUT_LENGTH);
 type V = [number, number, number];
@@ -234,6 +234,33 @@ describe('vectorwalk properties', () => {
         return a.every((v, i) => v === b[i]);
       }),
       { numRuns: 300, seed: 2 },
+    );
+  });
+
+  it('on random levels with slopes, stacks and halves: int32 outputs, a stop on the segment, the tile ids real', () => {
+    fc.assert(
+      fc.property(levelArb, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 1023 }), fc.integer({ min: 0, max: 1023 }), fc.integer({ min: -6000, max: 0 }), fc.integer({ min: -5000, max: 5000 }), fc.integer({ min: -3000, max: 3000 }), fc.integer({ min: -5000, max: 5000 })), { minLength: 20, maxLength: 20 }), (desc, segs) => {
+        if (desc.cells.length === 0) return true;
+        const ix = buildColIndex(buildLevel(desc));
+        const ids = new Set(Array.from(ix.tileOffset));
+        for (const [pick, lx, lz, y, dx, dy, dz] of segs) {
+          const c = desc.cells[pick % desc.cells.length]!;
+          const f: V = [c.x * 1024 + lx, y, c.z * 1024 + lz];
+          const t: V = [f[0] + dx, f[1] + dy, f[2] + dz];
+          const a = walk(ix, f, t);
+          if (a.tile !== undefined && a.tile !== 0 && !ids.has(a.tile)) return false;
+          if (a.result === 1) {
+            // The stop lies within the segment's box (the walk never goes past `to` or behind `from`).
+            for (let k = 0; k < 3; k++) {
+              const lo = Math.min(f[k]!, t[k]!) - 1;
+              const hi = Math.max(f[k]!, t[k]!) + 1;
+              if (a.point![k]! < lo || a.point![k]! > hi) return false;
+            }
+          }
+        }
+        return true;
+      }),
+      { numRuns: 150, seed: 31 },
     );
   });
 });
