@@ -62,14 +62,44 @@ function radius(box: Int32Array, o: number, vx: number, vy: number, vz: number):
   return (r + ((((p < 0 ? -p : p) * box[o + 14]!) / 4096) | 0)) | 0;
 }
 
+/**
+ * radius() when every axis component and every component of the vector is within ±2^14: each product is
+ * below 2^28 and each sum below 2^30, so the dot products are exact int32 and >> 12 is the GTE's floor.
+ */
+function radiusSmall(box: Int32Array, o: number, vx: number, vy: number, vz: number): number {
+  let p = irSaturate((box[o + 3]! * vx + box[o + 4]! * vy + box[o + 5]! * vz) >> 12);
+  let r = (((p < 0 ? -p : p) * box[o + 12]!) / 4096) | 0;
+  p = irSaturate((box[o + 6]! * vx + box[o + 7]! * vy + box[o + 8]! * vz) >> 12);
+  r = (r + ((((p < 0 ? -p : p) * box[o + 13]!) / 4096) | 0)) | 0;
+  p = irSaturate((box[o + 9]! * vx + box[o + 10]! * vy + box[o + 11]! * vz) >> 12);
+  return (r + ((((p < 0 ? -p : p) * box[o + 14]!) / 4096) | 0)) | 0;
+}
+
+const SMALL = 16384;
+/** True when all nine axis components of the box are within ±2^14 (radiusSmall's precondition). */
+function smallAxes(box: Int32Array, o: number): boolean {
+  for (let k = 3; k < 12; k++) {
+    const v = box[o + k]!;
+    if (v > SMALL || v < -SMALL) return false;
+  }
+  return true;
+}
+let aSmall = false;
+let bSmall = false;
+
 /** One axis of the test; true when it separates the boxes. */
 function separates(nx: number, ny: number, nz: number, axis: number): boolean {
-  const aC = (mulFx(A[Ao]!, nx) + mulFx(A[Ao + 1]!, ny) + mulFx(A[Ao + 2]!, nz)) | 0;
-  const bC = (mulFx(B[Bo]!, nx) + mulFx(B[Bo + 1]!, ny) + mulFx(B[Bo + 2]!, nz)) | 0;
+  // Centres are int32: with |n| < 2^21 every product is below 2^52, exact, so the multiply can be inlined.
+  const nSmall = nx < 2097152 && nx > -2097152 && ny < 2097152 && ny > -2097152 && nz < 2097152 && nz > -2097152;
+  const aC = nSmall ? ((((A[Ao]! * nx) / 4096) | 0) + (((A[Ao + 1]! * ny) / 4096) | 0) + (((A[Ao + 2]! * nz) / 4096) | 0)) | 0 : (mulFx(A[Ao]!, nx) + mulFx(A[Ao + 1]!, ny) + mulFx(A[Ao + 2]!, nz)) | 0;
+  const bC = nSmall ? ((((B[Bo]! * nx) / 4096) | 0) + (((B[Bo + 1]! * ny) / 4096) | 0) + (((B[Bo + 2]! * nz) / 4096) | 0)) | 0 : (mulFx(B[Bo]!, nx) + mulFx(B[Bo + 1]!, ny) + mulFx(B[Bo + 2]!, nz)) | 0;
   const vx = gte16(nx);
   const vy = gte16(ny);
   const vz = gte16(nz);
-  const overlap = (radius(A, Ao, vx, vy, vz) + radius(B, Bo, vx, vy, vz)) | 0;
+  const vSmall = vx <= SMALL && vx >= -SMALL && vy <= SMALL && vy >= -SMALL && vz <= SMALL && vz >= -SMALL;
+  const rA = vSmall && aSmall ? radiusSmall(A, Ao, vx, vy, vz) : radius(A, Ao, vx, vy, vz);
+  const rB = vSmall && bSmall ? radiusSmall(B, Bo, vx, vy, vz) : radius(B, Bo, vx, vy, vz);
+  const overlap = (rA + rB) | 0;
   const diff = (aC - bC) | 0;
   const distance = (diff < 0 ? -diff : diff) | 0;
   if (distance > overlap) return true;
@@ -114,6 +144,8 @@ export function satPushOut(
   best = SAT_NO_PENETRATION;
   bestAxis = -1;
   bestNx = bestNy = bestNz = 0;
+  aSmall = smallAxes(a, ao);
+  bSmall = smallAxes(b, bo);
   let hit = true;
   // A's three axes, then B's.
   for (let i = 0; i < 3 && hit; i++) {

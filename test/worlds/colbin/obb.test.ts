@@ -200,6 +200,97 @@ describe('COLBIN OBB push-out (the engine SAT in fixed point)', () => {
   });
 });
 
+/**
+ * The engine's arithmetic written plainly in BigInt (slow, obviously exact): FixedPoint products truncate
+ * toward zero into int32, GTE products are 16-bit with an exact sum and a floor shift, IR saturates.
+ */
+function satReference(a: Int32Array, b: Int32Array): { hit: boolean; out: number[] } {
+  const i32 = (v: bigint) => BigInt.asIntN(32, v);
+  const fx = (x: bigint, y: bigint) => i32((x * y) / 4096n); // BigInt division truncates toward zero
+  const s16 = (v: bigint) => BigInt.asIntN(16, v);
+  const floorDiv = (v: bigint) => (v >= 0n ? v / 4096n : -((-v + 4095n) / 4096n));
+  const sat16 = (v: bigint) => (v > 32767n ? 32767n : v < -32768n ? -32768n : v);
+  const abs = (v: bigint) => (v < 0n ? i32(-v) : v);
+  const isqrtB = (n: bigint) => {
+    if (n < 2n) return n;
+    let x = n, y = (x + 1n) / 2n;
+    while (y < x) { x = y; y = (x + n / x) / 2n; }
+    return x;
+  };
+  const normalize = (v: bigint[]): bigint[] => {
+    const sq = i32(fx(v[0]!, v[0]!) + fx(v[1]!, v[1]!) + fx(v[2]!, v[2]!));
+    if (sq <= 1n) return [0n, 0n, 4096n];
+    const len = isqrtB(sq * 4096n);
+    return v.map((c) => i32((c * 4096n) / len));
+  };
+  const A = Array.from(a, BigInt), B = Array.from(b, BigInt);
+  const axes = (X: bigint[]) => [0, 1, 2].map((i) => X.slice(3 + i * 3, 6 + i * 3));
+  const cands: { v: bigint[]; cross: boolean }[] = [...axes(A), ...axes(B)].map((v) => ({ v, cross: false }));
+  for (const p of axes(A)) for (const q of axes(B)) {
+    const [p0, p1, p2] = p.map(s16), [q0, q1, q2] = q.map(s16);
+    cands.push({ v: [floorDiv(p1! * q2! - p2! * q1!), floorDiv(p2! * q0! - p0! * q2!), floorDiv(p0! * q1! - p1! * q0!)], cross: true });
+  }
+  const radius = (X: bigint[], n: bigint[]) =>
+    axes(X).reduce((r, ax, i) => i32(r + fx(abs(sat16(floorDiv(s16(ax[0]!) * s16(n[0]!) + s16(ax[1]!) * s16(n[1]!) + s16(ax[2]!) * s16(n[2]!)))), X[12 + i]!)), 0n);
+  let best = 4096000n, bestK = -1, bn = [0n, 0n, 0n];
+  for (let k = 0; k < 15; k++) {
+    const v = cands[k]!.v;
+    if (v.every((c) => c === 0n)) continue;
+    const n = normalize(v);
+    const aC = i32(fx(A[0]!, n[0]!) + fx(A[1]!, n[1]!) + fx(A[2]!, n[2]!));
+    const bC = i32(fx(B[0]!, n[0]!) + fx(B[1]!, n[1]!) + fx(B[2]!, n[2]!));
+    const overlap = i32(radius(A, n) + radius(B, n));
+    const distance = abs(i32(aC - bC));
+    if (distance > overlap) return { hit: false, out: [0, 0, 0, 0, 0, 0, 0, -1] };
+    const pen = i32(overlap - distance);
+    if (pen <= 0n || pen >= best) continue;
+    best = pen;
+    bestK = k;
+    bn = aC < bC ? n.map((c) => i32(-c)) : n;
+  }
+  return { hit: true, out: [...bn.map((c) => Number(fx(c, best))), ...bn.map(Number), Number(best), bestK] };
+}
+
+describe('COLBIN SAT against a plain BigInt reference of the engine arithmetic', () => {
+  const comp = (big: number) => fc.oneof(fc.integer({ min: -5000, max: 5000 }), fc.integer({ min: -big, max: big }));
+  const boxWords = (big: number) =>
+    fc.tuple(
+      fc.tuple(comp(2 ** 31 - 1), comp(2 ** 31 - 1), comp(2 ** 31 - 1)),
+      fc.array(comp(big), { minLength: 9, maxLength: 9 }),
+      fc.tuple(fc.integer({ min: -50, max: 2000 }), fc.oneof(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })), fc.integer({ min: 0, max: 2000 })),
+    ).map(([c, ax, h]) => new Int32Array([...c, ...ax, ...h]));
+  const run = (a: Int32Array, b: Int32Array) => {
+    const an = new Int32Array(9), bn = new Int32Array(9), out = new Int32Array(SAT_OUT_WORDS);
+    normalizeBoxAxes(a, 0, an, 0);
+    normalizeBoxAxes(b, 0, bn, 0);
+    const hit = satPushOut(a, 0, an, 0, b, 0, bn, 0, out);
+    return { hit, out: Array.from(out) };
+  };
+
+  it('property: bit-identical on unit-ish and on hostile (16-bit overflowing, int32-extreme) boxes', () => {
+    fc.assert(
+      fc.property(boxWords(40000), boxWords(2 ** 31 - 1), (a, b) => {
+        expect(run(a, b)).toEqual(satReference(a, b));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('property: bit-identical on overlapping rotated boxes near the origin', () => {
+    const near = fc.tuple(
+      fc.tuple(fc.integer({ min: -200, max: 200 }), fc.integer({ min: -200, max: 200 }), fc.integer({ min: -200, max: 200 })),
+      fc.constantFrom(I, ROT_Y_345, ROT_45, ROT_CORNER),
+      fc.tuple(fc.integer({ min: 20, max: 300 }), fc.integer({ min: 20, max: 300 }), fc.integer({ min: 20, max: 300 })),
+    ).map(([c, ax, h]) => new Int32Array([...c, ...ax.flat(), ...h]));
+    fc.assert(
+      fc.property(near, near, (a, b) => {
+        expect(run(a, b)).toEqual(satReference(a, b));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
 describe('COLBIN push-out for an axis-aligned mover with prepared walls', () => {
   const int = (r: number) => fc.integer({ min: -r, max: r });
   const anyAxes = fc.tuple(
