@@ -25,7 +25,7 @@ import {
 } from '../world.js';
 import { CELLS, CELL_UNITS, CHIP_UNITS, CHIPS, FIELD_SIZE, type FieldParams, type PineyField } from './field-state.js';
 import { checkFieldParams, generateField } from './generate.js';
-import { MISS_HEIGHT, isHiddenAt, surfaceHeight } from './get-height.js';
+import { HeightQuery, MISS_HEIGHT, isHiddenAt } from './get-height.js';
 import { defaultPineyTables, type PineyTables } from './tables.js';
 import { fieldColours, fieldLight, type FieldLight } from './colours.js';
 
@@ -163,6 +163,8 @@ export class PineyWorld implements CollisionWorld {
   readonly blocker = new Int16Array(CHIPS * CHIPS).fill(-1);
   /** Per object, the top of its blocking column. */
   readonly blockerTop: Float64Array;
+  /** GetHeight with its per-cell constants cached (bit-identical to getHeight on this field's final map). */
+  readonly heightQuery: HeightQuery;
   private colourCache: Uint8Array | undefined;
   private readonly maxTop: number;
   // The last cast's hit, kept in fields so segmentFraction allocates nothing.
@@ -176,6 +178,7 @@ export class PineyWorld implements CollisionWorld {
     readonly field: PineyField,
     readonly name: string,
   ) {
+    this.heightQuery = new HeightQuery(field.map, field.check3);
     let top = 0;
     for (let i = 0; i < this.heights.length; i++) {
       const h = eeToNumber(field.map[i]!);
@@ -249,7 +252,7 @@ export class PineyWorld implements CollisionWorld {
 
   /** GetHeight's triangle height at (x, y) (wrapped onto the torus), as a double. */
   heightAt(x: number, y: number): number {
-    const z = surfaceHeight(this.field.map, eeFromNumber(wrapField(x)), eeFromNumber(wrapField(y)));
+    const z = this.heightQuery.surfaceHeight(eeFromNumber(wrapField(x)), eeFromNumber(wrapField(y)));
     // The EE cast can miss by a hair on a cell edge; the plane's own height answers then.
     return z === MISS_HEIGHT ? this.planeHeight(x, y) : eeToNumber(z);
   }
@@ -523,7 +526,7 @@ export class PineyWorld implements CollisionWorld {
   }
 
   move(body: Body, from: Vec3, delta: Vec3, out: MoveResult = newMoveResult()): MoveResult {
-    out.contacts.length = 0;
+    let contacts = 0;
     const r = Number.isFinite(body.radius) && body.radius > 0 ? Math.min(body.radius, MAX_BODY_RADIUS) : 0;
     let x = from[0];
     let y = from[1];
@@ -532,6 +535,7 @@ export class PineyWorld implements CollisionWorld {
       out.position[1] = from[1];
       out.position[2] = from[2];
       out.grounded = false;
+      out.contacts.length = 0;
       return out;
     }
     const len = Math.abs(delta[0]) + Math.abs(delta[1]);
@@ -564,9 +568,10 @@ export class PineyWorld implements CollisionWorld {
     out.grounded = true;
     if (wallX !== 0 || wallY !== 0) {
       const n = wallX !== 0 && wallY !== 0 ? Math.SQRT1_2 : 1;
-      out.contacts.push({ kind: 'wall', normal: [wallX * n, wallY * n, 0], id: this.blockerNear(x, y, r), material: 0 });
+      setContact(out, contacts++, 'wall', wallX * n, wallY * n, 0, this.blockerNear(x, y, r));
     }
-    out.contacts.push({ kind: 'floor', normal: [0, 0, 1], id: -1, material: 0 });
+    setContact(out, contacts++, 'floor', 0, 0, 1, -1);
+    out.contacts.length = contacts;
     return out;
   }
 
@@ -595,6 +600,19 @@ export class PineyWorld implements CollisionWorld {
     }
     return -1;
   }
+}
+
+/** Writes contact `i` of a move result, reusing the caller's contact object when there is one. */
+function setContact(out: MoveResult, i: number, kind: string, nx: number, ny: number, nz: number, id: number): void {
+  const c = out.contacts[i];
+  if (c) {
+    c.kind = kind;
+    c.normal[0] = nx;
+    c.normal[1] = ny;
+    c.normal[2] = nz;
+    c.id = id;
+    c.material = 0;
+  } else out.contacts[i] = { kind, normal: [nx, ny, nz], id, material: 0 };
 }
 
 /**

@@ -150,3 +150,123 @@ export function getHeight(map: Uint32Array, check3: Uint8Array, x: number, y: nu
   if (isHiddenAt(check3, x, y)) return HIDDEN_HEIGHT;
   return surfaceHeight(map, x, y);
 }
+
+// Layout of one triangle's cached constants in HeightQuery.
+const T_MISS = 0; // 1 when n·d == 0: the triangle never answers
+const T_N = 1; // normalised normal (3)
+const T_K = 4; // −1 · (n · a)
+const T_INV = 5; // 1 / (n · d)
+const T_SIDE = 6; // Outer(e0 − e1, d) for the three edges (3 × 3)
+const T_E1 = 15; // e1 of the three edges (3 × 3)
+const T_WORDS = 24;
+
+/**
+ * GetHeight for a height map that no longer changes (a generated field): everything in collisionLP that
+ * does not depend on the point (the normal, k, 1 / n·d, the edges' side vectors) is computed once per cell,
+ * with the same EE operations in the same order, so every answer is bit-identical to `getHeight` while a
+ * query costs about half as much. Cells outside 0–79 (points outside the field) take the uncached path.
+ */
+export class HeightQuery {
+  private readonly ready = new Uint8Array(CELLS * CELLS);
+  private readonly tri = new Uint32Array(CELLS * CELLS * 2 * T_WORDS);
+
+  constructor(
+    readonly map: Uint32Array,
+    readonly check3: Uint8Array,
+  ) {}
+
+  /** WORLD::GetHeight(x, y), EE bits in and out. */
+  getHeight(x: number, y: number): number {
+    if (isHiddenAt(this.check3, x, y)) return HIDDEN_HEIGHT;
+    return this.surfaceHeight(x, y);
+  }
+
+  /** The triangle height without the hidden-chip test (as `surfaceHeight`). */
+  surfaceHeight(x: number, y: number): number {
+    const cx = eeToInt(eeDiv(x, F.C600));
+    const cy = eeToInt(eeDiv(y, F.C600));
+    if (cx < 0 || cy < 0 || cx >= CELLS || cy >= CELLS) return surfaceHeight(this.map, x, y);
+    const cell = cx * CELLS + cy;
+    if (this.ready[cell] === 0) this.prepare(cell, cx, cy);
+    const fx = eeFmodViaDouble(x, F.C600);
+    const fy = eeFmodViaDouble(y, F.C600);
+    const base = cell * 2 * T_WORDS;
+    let z = this.hit(base, fx, fy);
+    if (z !== NO_HIT) return z;
+    z = this.hit(base + T_WORDS, fx, fy);
+    return z !== NO_HIT ? z : MISS_HEIGHT;
+  }
+
+  private prepare(cell: number, cx: number, cy: number): void {
+    const map = this.map;
+    const i0 = heightIndex(cx) * CELLS;
+    const i1 = heightIndex(cx + 1) * CELLS;
+    const j0 = heightIndex(cy);
+    const j1 = heightIndex(cy + 1);
+    const h00 = map[i0 + j0]!;
+    const h01 = map[i0 + j1]!;
+    const h10 = map[i1 + j0]!;
+    const h11 = map[i1 + j1]!;
+    const base = cell * 2 * T_WORDS;
+    this.prepareTriangle(base, F.ZERO, F.C600, h01, F.ZERO, F.ZERO, h00, F.C600, F.C600, h11);
+    this.prepareTriangle(base + T_WORDS, F.C600, F.ZERO, h10, F.C600, F.C600, h11, F.ZERO, F.ZERO, h00);
+    this.ready[cell] = 1;
+  }
+
+  private prepareTriangle(
+    at: number,
+    ax: number, ay: number, az: number,
+    bx: number, by: number, bz: number,
+    cx: number, cy: number, cz: number,
+  ): void {
+    const t = this.tri;
+    const p = eeSub(by, ay);
+    const q = eeSub(cz, bz);
+    const r = eeSub(bz, az);
+    const s = eeSub(cy, by);
+    const u = eeSub(bx, ax);
+    const w = eeSub(cx, bx);
+    normalize(eeSub(eeMul(p, q), eeMul(r, s)), eeSub(eeMul(r, w), eeMul(u, q)), eeSub(eeMul(u, s), eeMul(p, w)));
+    t[at + T_N] = nx;
+    t[at + T_N + 1] = ny;
+    t[at + T_N + 2] = nz;
+    t[at + T_K] = eeMul(F.MINUS_ONE, inner(nx, ny, nz, ax, ay, az));
+    const nd = inner(nx, ny, nz, DX, DY, DZ);
+    t[at + T_MISS] = eeCompareEq(nd, F.ZERO) ? 1 : 0;
+    t[at + T_INV] = eeDiv(F.ONE, nd);
+    // Edges (b, a), (c, b), (a, c) as (e0, e1).
+    const edges = [bx, by, bz, ax, ay, az, cx, cy, cz, bx, by, bz, ax, ay, az, cx, cy, cz];
+    for (let e = 0; e < 3; e++) {
+      const o = e * 6;
+      const ex = eeSub(edges[o]!, edges[o + 3]!);
+      const ey = eeSub(edges[o + 1]!, edges[o + 4]!);
+      const ez = eeSub(edges[o + 2]!, edges[o + 5]!);
+      t[at + T_SIDE + e * 3] = eeSub(eeMul(ey, DZ), eeMul(DY, ez));
+      t[at + T_SIDE + e * 3 + 1] = eeSub(eeMul(ez, DX), eeMul(DZ, ex));
+      t[at + T_SIDE + e * 3 + 2] = eeSub(eeMul(ex, DY), eeMul(DX, ey));
+      t[at + T_E1 + e * 3] = edges[o + 3]!;
+      t[at + T_E1 + e * 3 + 1] = edges[o + 4]!;
+      t[at + T_E1 + e * 3 + 2] = edges[o + 5]!;
+    }
+  }
+
+  /** collisionLP for the point (px, py) against the cached triangle at `at`: the hit's z or NO_HIT. */
+  private hit(at: number, px: number, py: number): number {
+    const t = this.tri;
+    const n0 = t[at + T_N]!;
+    const n1 = t[at + T_N + 1]!;
+    const n2 = t[at + T_N + 2]!;
+    const k = t[at + T_K]!;
+    const s0 = eeAdd(k, inner(n0, n1, n2, px, py, F.C2500));
+    const s1 = eeAdd(k, inner(n0, n1, n2, px, py, F.MINUS_1200));
+    if (eeCompareLt(s0, F.ZERO) || !eeCompareLe(s1, F.ZERO)) return NO_HIT;
+    if (t[at + T_MISS] === 1) return NO_HIT;
+    for (let e = 0; e < 3; e++) {
+      const s = at + T_SIDE + e * 3;
+      const q = at + T_E1 + e * 3;
+      normalize(eeSub(px, t[q]!), eeSub(py, t[q + 1]!), eeSub(F.C2500, t[q + 2]!));
+      if (eeCompareLt(inner(t[s]!, t[s + 1]!, t[s + 2]!, nx, ny, nz), F.MINUS_0_001)) return NO_HIT;
+    }
+    return eeAdd(F.C2500, eeMul(eeMul(DZ, eeMul(F.MINUS_ONE, s0)), t[at + T_INV]!));
+  }
+}

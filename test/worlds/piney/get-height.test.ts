@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { eeFromInt, eeFromNumber, eeToNumber } from '../../../src/worlds/numeric/ee-float.js';
-import { getHeight, heightIndex, HIDDEN_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
+import { getHeight, heightIndex, HeightQuery, HIDDEN_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
+import { generateField } from '../../../src/worlds/piney/generate.js';
 import { CELLS, CHIPS } from '../../../src/worlds/piney/field-state.js';
 
 const mapOf = (h: (x: number, y: number) => number) => {
@@ -63,5 +64,33 @@ describe('GetHeight', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('HeightQuery (GetHeight with per-cell constants cached)', () => {
+  it('answers bit for bit what getHeight answers, anywhere, including on cell edges and diagonals', () => {
+    const fields = [1, 2, 3].map((seed) => generateField({ seed, fieldType: seed * 3, weather: 0, ground: seed - 1, object: 1, event: seed === 2 ? 14 : 0, protect: false }));
+    const onGrid = fc.tuple(fc.integer({ min: 0, max: 79 }), fc.integer({ min: 0, max: 79 }), fc.constantFrom(0, 0.001, 0.5, 299.999, 300, 599.99, 599.9999), fc.boolean())
+      .map(([cx, cy, d, diag]) => [cx * 600 + d, cy * 600 + (diag ? d : 600 - d)] as [number, number]);
+    const anywhere = fc.tuple(fc.double({ min: -2000, max: 50000, noNaN: true }), fc.double({ min: -2000, max: 50000, noNaN: true }));
+    fc.assert(
+      fc.property(fc.nat({ max: 2 }), fc.oneof(onGrid, anywhere), (k, [x, y]) => {
+        const f = fields[k]!;
+        const q = new HeightQuery(f.map, f.check3);
+        const bx = eeFromNumber(x);
+        const by = eeFromNumber(y);
+        expect(q.getHeight(bx, by)).toBe(getHeight(f.map, f.check3, bx, by));
+        // Twice: the second answer comes from the cache.
+        expect(q.getHeight(bx, by)).toBe(getHeight(f.map, f.check3, bx, by));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  it('answers the story area 14 vectors', () => {
+    const f = generateField({ seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 14, protect: false }, undefined, 'lake');
+    const q = new HeightQuery(f.map, f.check3);
+    expect(q.getHeight(eeFromNumber(1000), eeFromNumber(2000))).toBe(0x4222ab40);
+    expect(q.getHeight(eeFromNumber(24600), eeFromNumber(24600))).toBe(0x39800000);
+    expect(q.getHeight(eeFromNumber(16200), eeFromNumber(23100))).toBe(HIDDEN_HEIGHT);
   });
 });
