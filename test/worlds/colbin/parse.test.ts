@@ -115,6 +115,22 @@ describe('COLBIN version 1', () => {
     expect(writeColbin(f)).toEqual(bytes);
   });
 
+  it('validates with 52-byte walls: one wall too many, a truncation anywhere, trailing bytes', () => {
+    const more = bytes.slice();
+    new DataView(more.buffer).setUint32(11, 3, true);
+    expectFormatError(more, 7, /3 walls × 52/);
+    for (let n = 0; n < bytes.length; n++) expect(() => parseColbin(bytes.subarray(0, n))).toThrow(FormatError);
+    const long = new Uint8Array(bytes.length + 12);
+    long.set(bytes);
+    expectFormatError(long, bytes.length, /trailing/);
+  });
+
+  it('the writer refuses an axis a version-1 file cannot hold', () => {
+    const f = buildColbin({ version: 1, floors: [], walls: [{ center: [0, 0, 0], halfExtents: [1, 1, 1] }] });
+    f.wallAxes[0] = 40000;
+    expect(() => writeColbin(f)).toThrow(RangeError);
+  });
+
   it('keeps non-zero pads so odd files round-trip', () => {
     const odd = bytes.slice();
     odd[15 + 36 + 6] = 0xab; // floor pad
