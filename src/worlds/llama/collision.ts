@@ -244,32 +244,51 @@ export class LlamaCollision {
     const cLim = ceilingLimit - eps;
     let best = -Infinity;
     let bestC = Infinity;
+    let bestP = -1;
+    let bestCP = -1;
     const pl = this.planes;
     const active = this.active;
+    const edgeCount = this.edgeCount;
+    const ranges = this.ranges;
+    const variant = this.variant;
+    const cellTiles = this.cellTiles;
     const end = this.cellStart[cell + 1]!;
     for (let t = this.cellStart[cell]!; t < end; t++) {
-      const tile = this.cellTiles[t]!;
-      const slot = (tile * 2 + this.variant[tile]!) * 4;
-      const f0 = this.ranges[slot]!, c0 = this.ranges[slot + 1]!, w0 = this.ranges[slot + 2]!;
-      for (let p = f0; p < w0; p++) {
+      const tile = cellTiles[t]!;
+      const slot = (tile * 2 + variant[tile]!) * 4;
+      const c0 = ranges[slot + 1]!, w0 = ranges[slot + 2]!;
+      for (let p = ranges[slot]!; p < w0; p++) {
         if (active[p] === 0) continue;
         const o = p * POLY_STRIDE;
         const ny = pl[o + 1]!;
         if (ny < MIN_SURFACE_NY && ny > -MIN_SURFACE_NY) continue;
         const h = (pl[o + 3]! - pl[o]! * x - pl[o + 2]! * z) / ny;
-        if (p < c0) {
+        const isFloor = p < c0;
+        if (isFloor) {
           if (!(h <= fLim) || !(h > best)) continue;
         } else if (!(h >= cLim) || !(h < bestC)) continue;
-        if (!this.insideEdges(p, x, h, z, eps)) continue;
-        if (p < c0) {
+        // Inside every edge plane (within ε) at the surface point.
+        const e = edgeCount[p]!;
+        let q = o + 4;
+        let inside = true;
+        for (let k = 0; k < e; k++, q += 4) {
+          if (pl[q]! * x + pl[q + 1]! * h + pl[q + 2]! * z - pl[q + 3]! < -eps) {
+            inside = false;
+            break;
+          }
+        }
+        if (!inside) continue;
+        if (isFloor) {
           best = h;
-          s.floorPoly = p;
+          bestP = p;
         } else {
           bestC = h;
-          s.ceilingPoly = p;
+          bestCP = p;
         }
       }
     }
+    s.floorPoly = bestP;
+    s.ceilingPoly = bestCP;
     if (s.floorPoly >= 0) s.floor = best;
     if (s.ceilingPoly >= 0) s.ceiling = bestC;
     return s;
