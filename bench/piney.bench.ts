@@ -4,7 +4,7 @@
  */
 import { consume, medianMs, opsPerSecond, type Bench } from './harness.js';
 import { generateField } from '../src/worlds/piney/generate.js';
-import { getHeight } from '../src/worlds/piney/get-height.js';
+import { getHeight, HeightQuery } from '../src/worlds/piney/get-height.js';
 import { loadPineyWorld } from '../src/worlds/piney/collision-world.js';
 import { defaultPineyTables } from '../src/worlds/piney/tables.js';
 import { eeFromNumber } from '../src/worlds/numeric/ee-float.js';
@@ -32,6 +32,12 @@ export const benches: Bench[] = [
         for (let i = 0; i < n; i++) s += getHeight(f.map, f.check3, xs[i & 4095]!, ys[i & 4095]!);
         consume(s);
       });
+      const hq = new HeightQuery(f.map, f.check3);
+      const ghCached = opsPerSecond((n) => {
+        let s = 0;
+        for (let i = 0; i < n; i++) s += hq.getHeight(xs[i & 4095]!, ys[i & 4095]!);
+        consume(s);
+      });
       const world = loadPineyWorld({ format: 'retrosim-piney-field', seed: 1420855, type: 10, weather: 0, ground: 1, object: 1, event: 14 }, 'bench');
       const seg = opsPerSecond((n) => {
         let s = 0;
@@ -43,11 +49,27 @@ export const benches: Bench[] = [
         }
         consume(s * 1000);
       });
+      const body = { radius: 30, height: 180 };
+      const out = { position: [0, 0, 0] as [number, number, number], grounded: false, contacts: [] };
+      const from: [number, number, number] = [0, 0, 0];
+      const delta: [number, number, number] = [3, 2, 0];
+      const mv = opsPerSecond((n) => {
+        let s = 0;
+        for (let i = 0; i < n; i++) {
+          const k = i & 4095;
+          from[0] = (k * 7919) % 48000;
+          from[1] = (k * 104729) % 48000;
+          s += world.move(body, from, delta, out).position[2];
+        }
+        consume(s);
+      });
       return [
         { name: 'piney whole field (type 10, synthetic tables)', value: whole, unit: 'ms', goal: 15, better: 'lower', note: 'median of 31, random seeds' },
         { name: 'piney story area 14 whole field', value: story, unit: 'ms', better: 'lower' },
         { name: 'piney MakeField + hills', value: hills, unit: 'ms', better: 'lower' },
         { name: 'piney GetHeight (EE ray cast)', value: gh, unit: 'ops/s', better: 'higher' },
+        { name: 'piney HeightQuery.getHeight (cached cell constants)', value: ghCached, unit: 'ops/s', better: 'higher' },
+        { name: 'piney world.move (radius 30)', value: mv, unit: 'moves/s', better: 'higher' },
         { name: 'piney segmentFraction (~11-cell segments)', value: seg, unit: 'segments/s', better: 'higher' },
       ];
     },
