@@ -41,8 +41,12 @@ export class ModelCollider {
   readonly tri: Float64Array;
   /** Per sphere: cx cy cz r. */
   readonly spheres: Float64Array;
+  /** Model index of each sphere kept. */
+  readonly sphereIndex: Int32Array;
   /** Per box: min xyz, max xyz. */
   readonly boxes: Float64Array;
+  /** Model index of each box kept. */
+  readonly boxIndex: Int32Array;
   /** Box around all solid geometry (min xyz, max xyz); empty models hold +inf/-inf. */
   readonly box: Float64Array;
   /** Node boxes: min xyz, max xyz. */
@@ -81,10 +85,28 @@ export class ModelCollider {
       tri[f * 9 + 7] = V[c + 1]! - ay;
       tri[f * 9 + 8] = V[c + 2]! - az;
     }
-    this.spheres = new Float64Array(model.spheres.length * 4);
-    model.spheres.forEach((s, i) => this.spheres.set([s.center[0], s.center[1], s.center[2], s.radius], i * 4));
-    this.boxes = new Float64Array(model.boxes.length * 6);
-    model.boxes.forEach((b, i) => this.boxes.set([b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]], i * 6));
+    // Spheres and boxes that cannot be solid (non-finite values, a negative radius, min above max on an axis)
+    // are left out of queries; the index maps give the model's own index of each one kept.
+    const sph: number[] = [], sphIdx: number[] = [];
+    model.spheres.forEach((s, i) => {
+      const v = [s.center[0], s.center[1], s.center[2], s.radius];
+      if (v.every(isFiniteNumber) && s.radius >= 0) {
+        sph.push(...v);
+        sphIdx.push(i);
+      }
+    });
+    const box: number[] = [], boxIdx: number[] = [];
+    model.boxes.forEach((b, i) => {
+      const v = [b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]];
+      if (v.every(isFiniteNumber) && b.min[0] <= b.max[0] && b.min[1] <= b.max[1] && b.min[2] <= b.max[2]) {
+        box.push(...v);
+        boxIdx.push(i);
+      }
+    });
+    this.spheres = Float64Array.from(sph);
+    this.sphereIndex = Int32Array.from(sphIdx);
+    this.boxes = Float64Array.from(box);
+    this.boxIndex = Int32Array.from(boxIdx);
 
     const built = buildTree(tri, n, model);
     this.nodeBox = built.box;
@@ -98,22 +120,22 @@ export class ModelCollider {
     for (let k = 0; k < n; k++) leafTri.set(tri.subarray(built.order[k]! * 9, built.order[k]! * 9 + 9), k * 9);
     this.tri = leafTri;
 
-    const box = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
-    if (this.nodeCount > 0) for (let k = 0; k < 6; k++) box[k] = this.nodeBox[k]!;
-    for (let i = 0; i < model.spheres.length; i++) {
+    const bounds = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+    if (this.nodeCount > 0) for (let k = 0; k < 6; k++) bounds[k] = this.nodeBox[k]!;
+    for (let i = 0; i < this.sphereIndex.length; i++) {
       const s = this.spheres;
       for (let k = 0; k < 3; k++) {
-        widen(box, k, s[i * 4 + k]! - s[i * 4 + 3]!);
-        widen(box, k, s[i * 4 + k]! + s[i * 4 + 3]!);
+        widen(bounds, k, s[i * 4 + k]! - s[i * 4 + 3]!);
+        widen(bounds, k, s[i * 4 + k]! + s[i * 4 + 3]!);
       }
     }
-    for (let i = 0; i < model.boxes.length; i++) {
+    for (let i = 0; i < this.boxIndex.length; i++) {
       for (let k = 0; k < 3; k++) {
-        widen(box, k, this.boxes[i * 6 + k]!);
-        widen(box, k, this.boxes[i * 6 + 3 + k]!);
+        widen(bounds, k, this.boxes[i * 6 + k]!);
+        widen(bounds, k, this.boxes[i * 6 + 3 + k]!);
       }
     }
-    this.box = box;
+    this.box = bounds;
   }
 
   /** True when the model has nothing solid. */
@@ -146,7 +168,7 @@ export class ModelCollider {
       if (t >= 0 && t <= 1 && t < best) {
         best = t;
         rayHit.kind = HIT_SPHERE;
-        rayHit.index = i >> 2;
+        rayHit.index = this.sphereIndex[i >> 2]!;
         rayHit.nx = mx + t * dx;
         rayHit.ny = my + t * dy;
         rayHit.nz = mz + t * dz;
@@ -174,7 +196,7 @@ export class ModelCollider {
       if (axis < 0 && !insideBox(B, i, ox, oy, oz)) continue;
       best = t0;
       rayHit.kind = HIT_BOX;
-      rayHit.index = (i / 6) | 0;
+      rayHit.index = this.boxIndex[(i / 6) | 0]!;
       if (axis < 0) boxInsideNormal(dx, dy, dz);
       else {
         // The side entered faces against the direction on that axis.
@@ -339,11 +361,16 @@ class NodeList {
   }
 }
 
+// Infinite bounds (a node with no finite vertex) stay as they are: Infinity − Infinity would make a NaN.
 function padLow(v: number): number {
-  return v - ((v < 0 ? -v : v) + 1) * BOX_PAD;
+  return v - v === 0 ? v - ((v < 0 ? -v : v) + 1) * BOX_PAD : v;
 }
 function padHigh(v: number): number {
-  return v + ((v < 0 ? -v : v) + 1) * BOX_PAD;
+  return v - v === 0 ? v + ((v < 0 ? -v : v) + 1) * BOX_PAD : v;
+}
+
+function isFiniteNumber(v: number): boolean {
+  return v - v === 0;
 }
 
 function buildTree(tri: Float64Array, n: number, model: ColModel): BuiltTree {

@@ -39,6 +39,7 @@ export const SUBSTEP_RADIUS_FRACTION = 0.5;
 export const MAX_SUBSTEPS = 64;
 /** Gap kept under the clearance spheres when judging open ground, so the floor itself does not count. */
 const CLEARANCE_GAP = 0.05;
+const fin = (v: number): boolean => v - v === 0;
 /** Most contacts reported per move. */
 const MAX_MOVE_CONTACTS = 16;
 
@@ -63,7 +64,6 @@ export class GtaWorld implements CollisionWorld {
   readonly bounds: Bounds;
   readonly scene: ColScene;
   private spawn: Vec3 | null = null;
-  private readonly hit = newGtaHit();
   private readonly n3 = new Float64Array(3);
 
   constructor(
@@ -107,25 +107,25 @@ export class GtaWorld implements CollisionWorld {
       o.normal[0] = o.normal[1] = o.normal[2] = 0;
     }
     const [x, y, z] = pos;
-    if (!(x - x === 0 && y - y === 0 && z - z === 0)) return o;
+    if (!(fin(x) && fin(y) && fin(z))) return o;
     const lowest = (z < this.bounds.min[2] ? z : this.bounds.min[2]) - 1;
     const highest = (z > this.bounds.max[2] ? z : this.bounds.max[2]) + 1;
-    const h = this.scene.segment([x, y, z], [x, y, lowest], this.hit);
-    if (h.hit) {
+    const scene = this.scene;
+    const tf = scene.segmentFraction(x, y, z, x, y, lowest);
+    if (tf >= 0) {
+      const L = scene.last;
       o.hasFloor = true;
-      o.floor = h.point[2];
-      o.material = h.material;
-      o.id = h.id;
+      o.floor = z + tf * (lowest - z);
+      o.material = scene.materialOf(L.instance, L.kind, L.index);
+      o.id = L.index;
       if ('model' in o) {
-        o.model = h.model;
-        o.instance = h.instance;
-        o.normal[0] = h.normal[0];
-        o.normal[1] = h.normal[1];
-        o.normal[2] = h.normal[2];
+        o.model = scene.models[scene.instModel[L.instance]!]!.name;
+        o.instance = L.instance;
+        scene.worldUnitNormal(L.instance, L.nx, L.ny, L.nz, o.normal);
       }
     }
-    const t = this.scene.segmentFraction(x, y, z, x, y, highest);
-    if (t >= 0) o.ceiling = z + t * (highest - z);
+    const tc = scene.segmentFraction(x, y, z, x, y, highest);
+    if (tc >= 0) o.ceiling = z + tc * (highest - z);
     return o;
   }
 
@@ -139,7 +139,7 @@ export class GtaWorld implements CollisionWorld {
     out.grounded = false;
     let x = from[0], y = from[1], z = from[2];
     const r = body.radius;
-    const ok = [x, y, z, delta[0], delta[1], delta[2], r, body.height].every((v) => v - v === 0) && r > 0;
+    const ok = fin(x) && fin(y) && fin(z) && fin(delta[0]) && fin(delta[1]) && fin(delta[2]) && fin(r) && fin(body.height) && r > 0;
     if (!ok) {
       out.position[0] = x;
       out.position[1] = y;

@@ -136,11 +136,15 @@ export class ColScene {
       const lx = corner & 1 ? b[3]! : b[0]!, ly = corner & 2 ? b[4]! : b[1]!, lz = corner & 4 ? b[5]! : b[2]!;
       for (let k = 0; k < 3; k++) {
         const v = R[i * 9 + k * 3]! * lx + R[i * 9 + k * 3 + 1]! * ly + R[i * 9 + k * 3 + 2]! * lz + P[i * 3 + k]!;
-        const lo = v - ((v < 0 ? -v : v) + 1) * PAD, hi = v + ((v < 0 ? -v : v) + 1) * PAD;
+        // Widened a little so rounding never loses a hit on the box side; a non-finite corner makes the axis unbounded.
+        const fin = finite(v);
+        const lo = fin ? v - ((v < 0 ? -v : v) + 1) * PAD : -Infinity, hi = fin ? v + ((v < 0 ? -v : v) + 1) * PAD : Infinity;
         if (lo < out[i * 6 + k]!) out[i * 6 + k] = lo;
         if (hi > out[i * 6 + 3 + k]!) out[i * 6 + 3 + k] = hi;
       }
     }
+    // World bounds take only finite boxes (a model with an infinite vertex still collides but sets no bounds).
+    for (let k = 0; k < 6; k++) if (!finite(out[i * 6 + k]!)) return;
     for (let k = 0; k < 3; k++) {
       if (out[i * 6 + k]! < world[k]!) world[k] = out[i * 6 + k]!;
       if (out[i * 6 + 3 + k]! > world[k + 3]!) world[k + 3] = out[i * 6 + 3 + k]!;
@@ -158,21 +162,24 @@ export class ColScene {
     const IB = this.instBox, R = this.instRot, P = this.instPos;
     let best = 2;
     let hit = -1;
+    const nx0 = ix >= 0 ? 0 : 3, ny0 = iy >= 0 ? 1 : 4, nz0 = iz >= 0 ? 2 : 5;
+    const fx0 = 3 - nx0, fy0 = 5 - ny0, fz0 = 7 - nz0;
     for (let i = 0, n = this.instanceCount; i < n; i++) {
+      // Slab test on the placement's box, near and far planes by the direction's sign (as in the model tree).
       const b = i * 6;
       let t0 = 0, t1 = best < 1 ? best : 1;
-      let lo = (IB[b]! - fx) * ix, hi = (IB[b + 3]! - fx) * ix;
-      if (lo > hi) { const s = lo; lo = hi; hi = s; }
-      if (lo > t0) t0 = lo;
-      if (hi < t1) t1 = hi;
-      lo = (IB[b + 1]! - fy) * iy; hi = (IB[b + 4]! - fy) * iy;
-      if (lo > hi) { const s = lo; lo = hi; hi = s; }
-      if (lo > t0) t0 = lo;
-      if (hi < t1) t1 = hi;
-      lo = (IB[b + 2]! - fz) * iz; hi = (IB[b + 5]! - fz) * iz;
-      if (lo > hi) { const s = lo; lo = hi; hi = s; }
-      if (lo > t0) t0 = lo;
-      if (hi < t1) t1 = hi;
+      let v = (IB[b + nx0]! - fx) * ix;
+      if (v > t0) t0 = v;
+      v = (IB[b + fx0]! - fx) * ix;
+      if (v < t1) t1 = v;
+      v = (IB[b + ny0]! - fy) * iy;
+      if (v > t0) t0 = v;
+      v = (IB[b + fy0]! - fy) * iy;
+      if (v < t1) t1 = v;
+      v = (IB[b + nz0]! - fz) * iz;
+      if (v > t0) t0 = v;
+      v = (IB[b + fz0]! - fz) * iz;
+      if (v < t1) t1 = v;
       if (!(t0 <= t1)) continue;
       // Into model space: local = Rᵀ (world − position); directions by Rᵀ alone, so t is unchanged.
       const r = i * 9;
@@ -305,73 +312,90 @@ export class ColScene {
     return x + r >= B[b]! && x - r <= B[b + 3]! && y + r >= B[b + 1]! && y - r <= B[b + 4]! && z + r >= B[b + 2]! && z - r <= B[b + 5]!;
   }
 
+  // Working state of the sphere being resolved against one placement (fields, so nothing is allocated).
+  private wx = 0;
+  private wy = 0;
+  private wz = 0;
+  private lx = 0;
+  private ly = 0;
+  private lz = 0;
+
+  /** Local (model-space) centre of the working sphere for placement i: Rᵀ (world − position). */
+  private toLocal(i: number): void {
+    const R = this.instRot, r = i * 9, P = this.instPos;
+    const ax = this.wx - P[i * 3]!, ay = this.wy - P[i * 3 + 1]!, az = this.wz - P[i * 3 + 2]!;
+    this.lx = R[r]! * ax + R[r + 3]! * ay + R[r + 6]! * az;
+    this.ly = R[r + 1]! * ax + R[r + 4]! * ay + R[r + 7]! * az;
+    this.lz = R[r + 2]! * ax + R[r + 5]! * ay + R[r + 8]! * az;
+  }
+
   /**
-   * Resolves (or, with `testOnly`, just detects) the sphere against one placement. Returns how many contacts
-   * moved the sphere (with `testOnly`: 1 at the first overlap). Updates `push.x/y/z`.
+   * Pushes the working sphere by `depth` along the local unit normal n of placement i and records the contact;
+   * false when skipped (with `horizontalOnly`, floors and ceilings are skipped).
+   */
+  private applyPush(i: number, nx: number, ny: number, nz: number, depth: number, horizontalOnly: boolean, kind: number, index: number): boolean {
+    const R = this.instRot, r = i * 9;
+    let ex = R[r]! * nx + R[r + 1]! * ny + R[r + 2]! * nz;
+    let ey = R[r + 3]! * nx + R[r + 4]! * ny + R[r + 5]! * nz;
+    let ez = R[r + 6]! * nx + R[r + 7]! * ny + R[r + 8]! * nz;
+    let amount = depth;
+    if (horizontalOnly) {
+      if (ez * ez >= WALKABLE_NZ2) return false; // a floor or ceiling: the body's vertical handling owns it
+      const h2 = ex * ex + ey * ey;
+      if (!(h2 > 0)) return false;
+      const h = detSqrtGta(h2);
+      // Moving sideways by s reduces the overlap along n by s·|n_h|, so go depth / |n_h|.
+      amount = depth / h;
+      ex /= h;
+      ey /= h;
+      ez = 0;
+    }
+    this.wx += ex * amount;
+    this.wy += ey * amount;
+    this.wz += ez * amount;
+    const P = this.push;
+    if (P.count < MAX_CONTACTS) {
+      const k = P.count++;
+      P.kind[k] = kind;
+      P.index[k] = index;
+      P.instance[k] = i;
+      P.normal[k * 3] = ex;
+      P.normal[k * 3 + 1] = ey;
+      P.normal[k * 3 + 2] = ez;
+    }
+    this.toLocal(i);
+    return true;
+  }
+
+  /**
+   * Resolves (or, with `testOnly`, just detects) the sphere against one placement: its spheres, then boxes, then
+   * faces near it in tree order. Returns how many contacts moved the sphere (with `testOnly`: 1 at the first
+   * overlap). Updates `push.x/y/z`.
    */
   private sphereInstanceContact(i: number, x: number, y: number, z: number, r: number, horizontalOnly: boolean, testOnly: boolean): number {
     const c = this.colliders[this.instModel[i]!]!;
-    const R = this.instRot, ri = i * 9, P = this.instPos;
-    const px = P[i * 3]!, py = P[i * 3 + 1]!, pz = P[i * 3 + 2]!;
     let found = 0;
-    // Local centre, recomputed after every push.
-    let wx = x, wy = y, wz = z;
-    let lx = 0, ly = 0, lz = 0;
-    const toLocal = (): void => {
-      const ax = wx - px, ay = wy - py, az = wz - pz;
-      lx = R[ri]! * ax + R[ri + 3]! * ay + R[ri + 6]! * az;
-      ly = R[ri + 1]! * ax + R[ri + 4]! * ay + R[ri + 7]! * az;
-      lz = R[ri + 2]! * ax + R[ri + 5]! * ay + R[ri + 8]! * az;
-    };
-    toLocal();
-    /** Applies a push of `depth` along local unit normal n; false when it was skipped. */
-    const apply = (nx: number, ny: number, nz: number, depth: number, kind: number, index: number): boolean => {
-      let ex = R[ri]! * nx + R[ri + 1]! * ny + R[ri + 2]! * nz;
-      let ey = R[ri + 3]! * nx + R[ri + 4]! * ny + R[ri + 5]! * nz;
-      let ez = R[ri + 6]! * nx + R[ri + 7]! * ny + R[ri + 8]! * nz;
-      let amount = depth;
-      if (horizontalOnly) {
-        if (ez * ez >= WALKABLE_NZ2) return false; // a floor or ceiling: the body's vertical handling owns it
-        const h2 = ex * ex + ey * ey;
-        if (!(h2 > 0)) return false;
-        const h = detSqrtGta(h2);
-        // Moving sideways by s reduces the overlap along n by s·|n_h|: go depth / |n_h|.
-        amount = depth / h;
-        ex /= h;
-        ey /= h;
-        ez = 0;
-      }
-      wx += ex * amount;
-      wy += ey * amount;
-      wz += ez * amount;
-      const Pp = this.push;
-      if (Pp.count < MAX_CONTACTS) {
-        const k = Pp.count++;
-        Pp.kind[k] = kind;
-        Pp.index[k] = index;
-        Pp.instance[k] = i;
-        Pp.normal[k * 3] = ex;
-        Pp.normal[k * 3 + 1] = ey;
-        Pp.normal[k * 3 + 2] = ez;
-      }
-      toLocal();
-      return true;
-    };
+    this.wx = x;
+    this.wy = y;
+    this.wz = z;
+    this.toLocal(i);
 
     const S = c.spheres;
     for (let s = 0; s < S.length; s += 4) {
-      const dx = lx - S[s]!, dy = ly - S[s + 1]!, dz = lz - S[s + 2]!;
+      const dx = this.lx - S[s]!, dy = this.ly - S[s + 1]!, dz = this.lz - S[s + 2]!;
       const rr = r + S[s + 3]!;
       const d2 = dx * dx + dy * dy + dz * dz;
       if (!(d2 < rr * rr)) continue;
       if (testOnly) return 1;
+      const id = c.sphereIndex[s >> 2]!;
       if (d2 > 0) {
         const d = detSqrtGta(d2);
-        if (apply(dx / d, dy / d, dz / d, rr - d, HIT_SPHERE, s >> 2)) found++;
-      } else if (apply(0, 0, 1, rr, HIT_SPHERE, s >> 2)) found++;
+        if (this.applyPush(i, dx / d, dy / d, dz / d, rr - d, horizontalOnly, HIT_SPHERE, id)) found++;
+      } else if (this.applyPush(i, 0, 0, 1, rr, horizontalOnly, HIT_SPHERE, id)) found++;
     }
     const B = c.boxes;
     for (let b = 0; b < B.length; b += 6) {
+      const lx = this.lx, ly = this.ly, lz = this.lz;
       const qx = lx < B[b]! ? B[b]! : lx > B[b + 3]! ? B[b + 3]! : lx;
       const qy = ly < B[b + 1]! ? B[b + 1]! : ly > B[b + 4]! ? B[b + 4]! : ly;
       const qz = lz < B[b + 2]! ? B[b + 2]! : lz > B[b + 5]! ? B[b + 5]! : lz;
@@ -379,55 +403,58 @@ export class ColScene {
       const d2 = dx * dx + dy * dy + dz * dz;
       if (!(d2 < r * r)) continue;
       if (testOnly) return 1;
+      const id = c.boxIndex[(b / 6) | 0]!;
       if (d2 > 0) {
         const d = detSqrtGta(d2);
-        if (apply(dx / d, dy / d, dz / d, r - d, HIT_BOX, (b / 6) | 0)) found++;
-      } else {
-        // Centre inside the box: leave through the nearest side.
-        let axis = 0, sign = -1, depth = lx - B[b]!;
-        const cand = [B[b + 3]! - lx, ly - B[b + 1]!, B[b + 4]! - ly, lz - B[b + 2]!, B[b + 5]! - lz];
-        for (let k = 0; k < 5; k++) {
-          if (cand[k]! < depth) {
-            depth = cand[k]!;
-            axis = (k + 1) >> 1;
-            sign = k % 2 === 0 ? 1 : -1;
-          }
-        }
-        if (apply(axis === 0 ? sign : 0, axis === 1 ? sign : 0, axis === 2 ? sign : 0, depth + r, HIT_BOX, (b / 6) | 0)) found++;
+        if (this.applyPush(i, dx / d, dy / d, dz / d, r - d, horizontalOnly, HIT_BOX, id)) found++;
+        continue;
       }
+      // Centre inside the box: leave through the nearest side (first of equals in the order -x +x -y +y -z +z).
+      let axis = 0, sign = -1, depth = lx - B[b]!;
+      let e = B[b + 3]! - lx;
+      if (e < depth) { depth = e; sign = 1; }
+      e = ly - B[b + 1]!;
+      if (e < depth) { depth = e; axis = 1; sign = -1; }
+      e = B[b + 4]! - ly;
+      if (e < depth) { depth = e; axis = 1; sign = 1; }
+      e = lz - B[b + 2]!;
+      if (e < depth) { depth = e; axis = 2; sign = -1; }
+      e = B[b + 5]! - lz;
+      if (e < depth) { depth = e; axis = 2; sign = 1; }
+      if (this.applyPush(i, axis === 0 ? sign : 0, axis === 1 ? sign : 0, axis === 2 ? sign : 0, depth + r, horizontalOnly, HIT_BOX, id)) found++;
     }
     if (c.faceCount > 0) {
       const near = this.near;
-      const n = c.facesNear(lx - r, ly - r, lz - r, lx + r, ly + r, lz + r, near);
+      const n = c.facesNear(this.lx - r, this.ly - r, this.lz - r, this.lx + r, this.ly + r, this.lz + r, near);
       const T = c.tri;
       for (let j = 0; j < n; j++) {
         const k = near[j]!; // leaf position: triangle at T[9k], face c.order[k]
-        const f = c.order[k]!;
-        if (!closestOnTriangle(T, k * 9, lx, ly, lz)) continue;
-        const dx = lx - cp.x, dy = ly - cp.y, dz = lz - cp.z;
+        if (!closestOnTriangle(T, k * 9, this.lx, this.ly, this.lz)) continue;
+        const dx = this.lx - cp.x, dy = this.ly - cp.y, dz = this.lz - cp.z;
         const d2 = dx * dx + dy * dy + dz * dz;
         if (!(d2 < r * r)) continue;
         if (testOnly) return 1;
+        const f = c.order[k]!;
         if (d2 > 0) {
           const d = detSqrtGta(d2);
-          if (apply(dx / d, dy / d, dz / d, r - d, HIT_FACE, f)) found++;
-        } else {
-          // Centre on the face: out along its normal e1 × e2.
-          const p = k * 9;
-          const nx = T[p + 4]! * T[p + 8]! - T[p + 5]! * T[p + 7]!;
-          const ny = T[p + 5]! * T[p + 6]! - T[p + 3]! * T[p + 8]!;
-          const nz = T[p + 3]! * T[p + 7]! - T[p + 4]! * T[p + 6]!;
-          const len2 = nx * nx + ny * ny + nz * nz;
-          if (!(len2 > 0)) continue;
-          const len = detSqrtGta(len2);
-          if (apply(nx / len, ny / len, nz / len, r, HIT_FACE, f)) found++;
+          if (this.applyPush(i, dx / d, dy / d, dz / d, r - d, horizontalOnly, HIT_FACE, f)) found++;
+          continue;
         }
+        // Centre on the face: out along its normal e1 × e2.
+        const p = k * 9;
+        const nx = T[p + 4]! * T[p + 8]! - T[p + 5]! * T[p + 7]!;
+        const ny = T[p + 5]! * T[p + 6]! - T[p + 3]! * T[p + 8]!;
+        const nz = T[p + 3]! * T[p + 7]! - T[p + 4]! * T[p + 6]!;
+        const len2 = nx * nx + ny * ny + nz * nz;
+        if (!(len2 > 0) || !finite(len2)) continue;
+        const len = detSqrtGta(len2);
+        if (this.applyPush(i, nx / len, ny / len, nz / len, r, horizontalOnly, HIT_FACE, f)) found++;
       }
     }
     if (!testOnly) {
-      this.push.x = wx;
-      this.push.y = wy;
-      this.push.z = wz;
+      this.push.x = this.wx;
+      this.push.y = this.wy;
+      this.push.z = this.wz;
     }
     return found;
   }

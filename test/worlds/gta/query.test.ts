@@ -203,6 +203,26 @@ describe('GTA segment queries', () => {
   });
 });
 
+describe('GTA queries over hostile geometry', () => {
+  it('non-finite or inverted spheres and boxes are not solid; a non-finite vertex sets no world bounds', () => {
+    const m = emptyModel(1, 'bad');
+    const surf = { material: 1, flag: 0, brightness: 0, light: 0 };
+    m.boxes.push({ min: [NaN, -1, -1], max: [1, 1, 1], surface: surf });
+    m.boxes.push({ min: [1, 1, 1], max: [-1, -1, -1], surface: surf }); // inverted
+    m.spheres.push({ center: [0, 0, NaN], radius: 1, surface: surf });
+    m.spheres.push({ center: [0, 0, 0], radius: -1, surface: surf });
+    m.boxes.push({ min: [5, 5, 5], max: [6, 6, 6], surface: { ...surf, material: 9 } }); // the one good box
+    m.mesh = { vertexCount: 3, vertices: Float32Array.from([0, 0, Infinity, 1, 0, 0, 0, 1, NaN]), faceCount: 1, indices: Uint32Array.from([0, 1, 2]), surfaces: new Uint8Array(4) };
+    const s = new ColScene([m]);
+    expect(s.segmentFraction(-3, 0, 0, 3, 0, 0)).toBe(-1);
+    expect(s.sphereOverlaps(0, 0, 0, 0.5)).toBe(false);
+    expect(s.pushOutSphere(0, 0, 0, 0.5)).toBe(0);
+    const hit = s.segment([5.5, 5.5, 10], [5.5, 5.5, 0]);
+    expect([hit.what, hit.id, hit.material]).toEqual(['box', 2, 9]); // reported by its index in the model, not among the kept ones
+    for (const v of s.box) expect(Number.isFinite(v)).toBe(true);
+  });
+});
+
 describe('GTA sphere queries', () => {
   it('closest point on a triangle matches a brute-force search (property)', () => {
     fc.assert(
