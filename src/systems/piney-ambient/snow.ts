@@ -153,61 +153,55 @@ export function makeSnow(kind: number, count: number, type: number, env: Ambient
   return s;
 }
 
-/** SNOW::Move (0x00503e80) of flake i. */
-function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void {
+/**
+ * SNOW::Move (0x00503e80) of flake i: pos += vel; the place brought within 1300 of the player each way
+ * (each move putting the whole place back through P2W); the sprite at P2W(W2P(pos)); a flake below 0
+ * placed again, an ember turned and renewed on its timers.
+ *
+ * The common path is written with one add per EE operation and the wrap tests as order-key comparisons, so
+ * the JIT keeps the bit patterns unboxed; the rare paths are separate functions. Subtractions are adds of
+ * the sign-flipped operand, which is what sub.s is.
+ */
+function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng, P0: F, P1: F, nP0: F, nP1: F): void {
   const b = i * 4;
   const pos = s.pos;
   const vel = s.vel;
   const bd = env.bounds;
-  const P = env.player;
-  const P0 = P[0];
-  const P1 = P[1];
   // pos += vel in all four lanes; w is then set to 1, so its sum is not needed.
-  let px = add(pos[b]!, vel[b]!);
-  let py = add(pos[b + 1]!, vel[b + 1]!);
+  const px = add(pos[b]!, vel[b]!);
+  const py = add(pos[b + 1]!, vel[b + 1]!);
   const pz = add(pos[b + 2]!, vel[b + 2]!);
-  let dx = w2pLane(px, P0, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-  let dy = w2pLane(py, P1, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-  // Each lane is kept within 1300 of the player; each move puts the whole place back through P2W.
-  const kx = orderKey(dx);
-  const ky = orderKey(dy);
-  let sx: F;
-  let sy: F;
+  // W2P: d = p − P, wrapped once into lo..hi.
+  let dx = add(px, nP0);
+  let kx = orderKey(dx);
+  if (kx < bd.keyLoX) dx = add(dx, bd.spanX);
+  else if (kx > bd.keyHiX) dx = add(dx, bd.negSpanX);
+  let dy = add(py, nP1);
+  let ky = orderKey(dy);
+  if (ky < bd.keyLoY) dy = add(dy, bd.spanY);
+  else if (ky > bd.keyHiY) dy = add(dy, bd.negSpanY);
+  kx = orderKey(dx);
+  ky = orderKey(dy);
+  const sp = s.spritePos;
   if (kx > KEY_1300 || kx < KEY_M1300 || ky > KEY_1300 || ky < KEY_M1300) {
-    if (!le(dx, K1300)) {
-      dx = sub(dx, K2600);
-      px = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-      py = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-    }
-    if (lt(dx, K1300_NEG)) {
-      dx = add(dx, K2600);
-      px = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-      py = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-    }
-    if (!le(dy, K1300)) {
-      dy = sub(dy, K2600);
-      px = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-      py = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-    }
-    if (lt(dy, K1300_NEG)) {
-      dy = add(dy, K2600);
-      px = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-      py = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-    }
-    // After a move pos is P2W(d) already, which is the sprite's place too.
-    sx = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    sy = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    keepNear(s, b, dx, dy, env, P0, P1);
   } else {
-    sx = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    sy = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    pos[b] = px;
+    pos[b + 1] = py;
+    // P2W of d for the sprite: r = d + P, brought to the player's side.
+    let rx = add(dx, P0);
+    if (orderKey(P0) < bd.keyHalfX) {
+      if (kx > bd.keyHiX) rx = add(rx, bd.negSpanX);
+    } else if (kx < bd.keyLoX) rx = add(rx, bd.spanX);
+    let ry = add(dy, P1);
+    if (orderKey(P1) < bd.keyHalfY) {
+      if (ky > bd.keyHiY) ry = add(ry, bd.negSpanY);
+    } else if (ky < bd.keyLoY) ry = add(ry, bd.spanY);
+    sp[b] = rx;
+    sp[b + 1] = ry;
   }
-  pos[b] = px;
-  pos[b + 1] = py;
   pos[b + 2] = pz;
   pos[b + 3] = ONE;
-  const sp = s.spritePos;
-  sp[b] = sx;
-  sp[b + 1] = sy;
   sp[b + 2] = pz;
   sp[b + 3] = ONE;
   if (s.kind !== SNOW_EMBER) {
@@ -217,6 +211,40 @@ function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void 
     }
     return;
   }
+  emberTimers(s, i, env, rng);
+}
+
+/**
+ * The rare path of Move: a lane beyond 1300 of the player moves 2600 back, the place put through P2W after
+ * each move (the caller has checked that at least one move happens).
+ */
+function keepNear(s: SnowState, b: number, dx: F, dy: F, env: AmbientEnv, P0: F, P1: F): void {
+  const bd = env.bounds;
+  let px = s.pos[b]!;
+  let py = s.pos[b + 1]!;
+  for (let step = 0; step < 4; step++) {
+    const lane = step >> 1;
+    const d = lane === 0 ? dx : dy;
+    let nd = d;
+    if (step % 2 === 0 ? !le(d, K1300) : lt(d, K1300_NEG)) nd = step % 2 === 0 ? sub(d, K2600) : add(d, K2600);
+    else continue;
+    if (lane === 0) dx = nd;
+    else dy = nd;
+    px = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    py = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+  }
+  s.pos[b] = px;
+  s.pos[b + 1] = py;
+  // After a move the sprite is P2W(d) as well.
+  s.spritePos[b] = p2wLane(dx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+  s.spritePos[b + 1] = p2wLane(dy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+}
+
+/** An ember's timers: a new drift on its turn, a new place and life at the end of its life. */
+function emberTimers(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void {
+  const b = i * 4;
+  const bd = env.bounds;
+  const P = env.player;
   s.timer[i]!--;
   s.turn[i]!--;
   if (s.turn[i] === 0) {
@@ -225,10 +253,12 @@ function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void 
   }
   if (s.timer[i] === 0) {
     calcPos2(s, i, env, rng);
-    const qx = w2pLane(pos[b]!, P0, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    const qy = w2pLane(pos[b + 1]!, P1, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
-    sp[b] = p2wLane(qx, P0, bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
-    sp[b + 1] = p2wLane(qy, P1, bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    const pos = s.pos;
+    const sp = s.spritePos;
+    const qx = w2pLane(pos[b]!, P[0], bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    const qy = w2pLane(pos[b + 1]!, P[1], bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
+    sp[b] = p2wLane(qx, P[0], bd.halfX, bd.loX, bd.hiX, bd.spanX, bd.negSpanX);
+    sp[b + 1] = p2wLane(qy, P[1], bd.halfY, bd.loY, bd.hiY, bd.spanY, bd.negSpanY);
     sp[b + 2] = pos[b + 2]!;
     sp[b + 3] = ONE;
     s.timer[i] = rng.rand(60) + 20;
@@ -243,7 +273,11 @@ export function emberTransparency(timer: number): F {
 /** Every flake moved, then every one drawn (DrawSnow; type 0's embers the same in DrawEffect). */
 export function stepAndDrawSnow(s: SnowState, layer: number, env: AmbientEnv, rng: FieldRng, out: OpList): void {
   const n = s.count;
-  for (let i = 0; i < n; i++) moveOne(s, i, env, rng);
+  const P0 = env.player[0];
+  const P1 = env.player[1];
+  const nP0 = (P0 ^ 0x80000000) >>> 0;
+  const nP1 = (P1 ^ 0x80000000) >>> 0;
+  for (let i = 0; i < n; i++) moveOne(s, i, env, rng, P0, P1, nP0, nP1);
   const ember = s.kind === SNOW_EMBER;
   const scale = ember ? HALF : ONE;
   const sp = s.spritePos;

@@ -2,7 +2,7 @@
  * The field is a torus; positions go into the player's frame and back the way the game's
  * ccTransPosW2P / ccTransPosP2W do it, in EE single precision, about WORLD_MAN's bounds (+0x420..+0x42c).
  */
-import { add, sub, div, lt, le, ONE, TWO, type F, type V4 } from './ee-vec.js';
+import { add, sub, div, lt, le, orderKey, ONE, TWO, type F, type V4 } from './ee-vec.js';
 
 /** The wrap's bounds with the values the game derives from them each call (they depend only on bounds). */
 export interface WrapBounds {
@@ -22,11 +22,22 @@ export interface WrapBounds {
   spanY: F;
   negSpanX: F;
   negSpanY: F;
+  /** Order keys (ee-vec's orderKey) of lo, hi and half, for comparisons on the hot paths. */
+  keyLoX: number;
+  keyHiX: number;
+  keyLoY: number;
+  keyHiY: number;
+  keyHalfX: number;
+  keyHalfY: number;
 }
 
 export function wrapBounds(minX: F, minY: F, maxX: F, maxY: F): WrapBounds {
   const halfX = div(add(minX, maxX), TWO);
   const halfY = div(add(minY, maxY), TWO);
+  const loX = sub(minX, halfX);
+  const hiX = sub(maxX, halfX);
+  const loY = sub(minY, halfY);
+  const hiY = sub(maxY, halfY);
   return {
     minX,
     minY,
@@ -34,14 +45,20 @@ export function wrapBounds(minX: F, minY: F, maxX: F, maxY: F): WrapBounds {
     maxY,
     halfX,
     halfY,
-    loX: sub(minX, halfX),
-    hiX: sub(maxX, halfX),
-    loY: sub(minY, halfY),
-    hiY: sub(maxY, halfY),
+    loX,
+    hiX,
+    loY,
+    hiY,
     spanX: sub(maxX, minX),
     spanY: sub(maxY, minY),
     negSpanX: sub(minX, maxX),
     negSpanY: sub(minY, maxY),
+    keyLoX: orderKey(loX),
+    keyHiX: orderKey(hiX),
+    keyLoY: orderKey(loY),
+    keyHiY: orderKey(hiY),
+    keyHalfX: orderKey(halfX),
+    keyHalfY: orderKey(halfY),
   };
 }
 
