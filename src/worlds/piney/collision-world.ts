@@ -372,7 +372,10 @@ export class PineyWorld implements CollisionWorld {
     const dx = tx - fx;
     const dy = ty - fy;
     const dz = tz - fz;
-    // Above every surface and blocker at both ends and going up or level: nothing to hit.
+    // Coordinates so far apart that their difference overflows: no defined segment, no hit.
+    if (!(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) return -1;
+    // Both ends above every surface and blocker: nothing to hit. Otherwise only the part at or below the
+    // highest top needs walking.
     let tEnd = 1;
     if (fz > this.maxTop && tz > this.maxTop) return -1;
     if (fz > this.maxTop) {

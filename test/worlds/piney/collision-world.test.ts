@@ -128,6 +128,8 @@ describe('the field as a CollisionWorld', () => {
     expect(world.segmentFraction(0, 0, 9000, 40000, 40000, 9500)).toBe(-1);
     expect(world.segmentFraction(NaN, 0, 0, 1, 1, 1)).toBe(-1);
     expect(world.segmentFraction(0, 0, 0, Infinity, 1, 1)).toBe(-1);
+    expect(world.segmentFraction(-1e308, 0, 0, 1e308, 1, 1)).toBe(-1);
+    expect(typeof world.segmentFraction(1e300, 1e300, 10, 1e300 + 1e285, 1e300, -10)).toBe('number');
     expect(world.segment([0, 0, 0], [NaN, 0, 0]).hit).toBe(false);
     expect(world.ground([NaN, 1, 1]).hasFloor).toBe(false);
     const m = world.move(body, [NaN, 0, 0], [1, 1, 0]);
