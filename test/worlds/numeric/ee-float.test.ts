@@ -359,6 +359,18 @@ describe('EE algebraic properties (fast-check)', () => {
       { numRuns: 5_000 },
     );
   });
+  it('uniformly random patterns (fast-check) agree with the exact model too', () => {
+    fc.assert(
+      fc.property(pattern, pattern, pattern, (a, b, c) => {
+        expect(eeAdd(a, b)).toBe(refAdd(a, b));
+        expect(eeMul(a, b)).toBe(refMul(a, b));
+        expect(eeDiv(a, b)).toBe(refDiv(a, b));
+        expect(eeMsub(c, a, b)).toBe(refSub(c, refMul(a, b)));
+        expect(eeRsqrt(a, b)).toBe(refRsqrt(a, b));
+      }),
+      { numRuns: 10_000 },
+    );
+  });
   it('cvt round trip: integers below 2^24 convert exactly', () => {
     fc.assert(
       fc.property(fc.integer({ min: -(2 ** 24), max: 2 ** 24 }), (i) => {
