@@ -5,7 +5,8 @@
  * outputs report (the analogue of the original's tile pointer; 0 means none).
  */
 import { parseColWithOffsets, stackEnd, type ColOffsets } from './parse.js';
-import { COLUMN_COUNT, COLUMN_DATA, HEIGHT_STEP, TILE_SIZE, isHalved, type ColData } from './layout.js';
+import { FormatError } from '../binary/format-error.js';
+import { COL_FORMAT, COLUMN_COUNT, COLUMN_DATA, HEIGHT_STEP, TILE_SIZE, isHalved, type ColData } from './layout.js';
 
 /** The plane of a flat floor: the normal points up, which is −y on the PlayStation. */
 export const FLAT_FLOOR_NORMAL = [0, -4096, 0] as const;
@@ -57,6 +58,7 @@ export function loadColIndex(bytes: Uint8Array): ColIndex {
  * layout the writer produces, which is the same thing.
  */
 export function buildColIndex(data: ColData, offsets?: ColOffsets): ColIndex {
+  if (data.columns.length !== COLUMN_COUNT) throw new FormatError(COL_FORMAT, -1, `needs ${COLUMN_COUNT} columns, got ${data.columns.length}`);
   let nCells = 0;
   let nTiles = 0;
   for (const c of data.columns) {
@@ -83,11 +85,20 @@ export function buildColIndex(data: ColData, offsets?: ColOffsets): ColIndex {
   for (let c = 0; c < COLUMN_COUNT; c++) {
     const col = data.columns[c]!;
     colCellStart[c] = ci;
+    let prevZ = -1;
     for (const cell of col.cells) {
+      // The parser has checked all of this for a file; data built in memory is checked here, because the walks
+      // rely on it (sorted cells, stacks that end, halved cells with both halves).
+      const end = cell.tile < col.tiles.length ? stackEnd(col.tiles, cell.tile) : -1;
+      const halved = end >= 0 && isHalved(col.tiles[cell.tile]!.flags);
+      if (cell.z <= prevZ || cell.z > 255 || end < 0 || (halved && stackEnd(col.tiles, end + 1) < 0)) {
+        throw new FormatError(COL_FORMAT, -1, `column ${c}: cell z ${cell.z} is unsorted, or its stack does not end or lacks its other half`);
+      }
+      prevZ = cell.z;
       cellGrid[c * 256 + cell.z] = ci;
       cellZ[ci] = cell.z;
       cellStackA[ci] = ti + cell.tile;
-      cellStackB[ci] = isHalved(col.tiles[cell.tile]!.flags) ? ti + stackEnd(col.tiles, cell.tile) + 1 : -1;
+      cellStackB[ci] = halved ? ti + end + 1 : -1;
       ci++;
     }
     for (let k = 0; k < col.tiles.length; k++) {
@@ -98,8 +109,9 @@ export function buildColIndex(data: ColData, offsets?: ColOffsets): ColIndex {
       tileCeiling[g] = (maxY - t.ceiling * HEIGHT_STEP) | 0;
       tileFloorSloped[g] = t.floorNormal !== 0 ? 1 : 0;
       tileCeilingSloped[g] = t.ceilingNormal !== 0 ? 1 : 0;
-      const fn = t.floorNormal !== 0 ? data.floorNormals[t.floorNormal]! : FLAT_FLOOR_NORMAL;
-      const cn = t.ceilingNormal !== 0 ? data.ceilingNormals[t.ceilingNormal]! : FLAT_CEILING_NORMAL;
+      const fn = t.floorNormal !== 0 ? data.floorNormals[t.floorNormal] : FLAT_FLOOR_NORMAL;
+      const cn = t.ceilingNormal !== 0 ? data.ceilingNormals[t.ceilingNormal] : FLAT_CEILING_NORMAL;
+      if (!fn || !cn) throw new FormatError(COL_FORMAT, -1, `column ${c} tile ${k}: a normal index beyond its table`);
       tileFloorNormal.set(fn, g * 3);
       tileCeilingNormal.set(cn, g * 3);
       tileOffset[g] = tileOffsets[c]! + k * TILE_SIZE;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import { parseCol, writeCol, buildLevel, type ColData } from '../../../src/worlds/rugrats/index.js';
+import { parseCol, writeCol, buildLevel, buildColIndex, type ColData } from '../../../src/worlds/rugrats/index.js';
 import { levelArb } from './arbitraries.js';
 import { FormatError } from '../../../src/worlds/binary/format-error.js';
 
@@ -238,5 +238,27 @@ describe('COL writer', () => {
     const e = parseCol(tinyBytes());
     e.columns.pop();
     expect(() => writeCol(e)).toThrow(/512 columns/);
+  });
+});
+
+describe('indexing data built in memory', () => {
+  it('checks what the walks rely on, as the parser does for files', () => {
+    const ok = parseCol(tinyBytes());
+    expect(() => buildColIndex(ok)).not.toThrow();
+    const noEnd = parseCol(tinyBytes());
+    for (const t of noEnd.columns[0]!.tiles) t.flags &= ~1;
+    expect(() => buildColIndex(noEnd)).toThrow(FormatError);
+    const unsorted = parseCol(tinyBytes());
+    unsorted.columns[0]!.cells[1]!.z = 0;
+    expect(() => buildColIndex(unsorted)).toThrow(FormatError);
+    const badNormal = parseCol(tinyBytes());
+    badNormal.columns[0]!.tiles[0]!.ceilingNormal = 9;
+    expect(() => buildColIndex(badNormal)).toThrow(FormatError);
+    const noHalf = parseCol(tinyBytes());
+    noHalf.columns[0]!.tiles.pop();
+    expect(() => buildColIndex(noHalf)).toThrow(FormatError);
+    const short = parseCol(tinyBytes());
+    short.columns.pop();
+    expect(() => buildColIndex(short)).toThrow(FormatError);
   });
 });
