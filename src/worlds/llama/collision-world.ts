@@ -74,6 +74,17 @@ export class LlamaWorld implements CollisionWorld {
     return this.swapStates();
   }
 
+  /** Snapshot of the run-time state (the simulation's optional StatefulWorld hooks). */
+  saveState(): { swaps: number[] } {
+    return { swaps: this.swapStates() };
+  }
+
+  restoreState(s: unknown): void {
+    const st = s as { swaps?: unknown } | null;
+    if (!st || !Array.isArray(st.swaps)) throw new RangeError('llama world state must be { swaps: number[] }');
+    this.setSwapStates(st.swaps as number[]);
+  }
+
   /** Restores all swap states (e.g. from a saved state); the array must have swapCount entries. */
   setSwapStates(states: ArrayLike<number>): void {
     if (states.length !== this.swapState.length) throw new RangeError(`expected ${this.swapState.length} swap states, got ${states.length}`);

@@ -12,3 +12,4 @@ export * from './regions.js';
 export * from './swaps.js';
 export * from './check.js';
 export { demoLevel, minimalLevel, brokenLevel } from './demo-levels.js';
+export * from './respawn.js';
