@@ -85,6 +85,15 @@ describe('detSin and detCos', () => {
     }
     expect(worst).toBeLessThanOrEqual(1);
   });
+  it('stay within 1 ulp across the medium range and beyond (up to 2^60)', () => {
+    const next = rng(9);
+    let worst = 0;
+    for (let i = 0; i < 100_000; i++) {
+      const x = i % 2 === 0 ? (next() - 0.5) * 2e6 : (next() - 0.5) * 2 ** Math.floor(next() * 61);
+      worst = Math.max(worst, ulps(detSin(x), Math.sin(x)), ulps(detCos(x), Math.cos(x)));
+    }
+    expect(worst).toBeLessThanOrEqual(1);
+  });
   it('stay within 1e-16 absolute of Math.sin/cos for huge arguments (exact reduction)', () => {
     const next = rng(4);
     let worst = 0;
