@@ -6,8 +6,13 @@
  */
 import { sqrtNewton } from './obb.js';
 
-/** Upper bound on cells along each axis, and on cells per item (keeps hostile files' indexes small). */
+/** Upper bound on cells along each axis (keeps hostile files' indexes small). */
 export const MAX_CELLS_PER_AXIS = 1024;
+/**
+ * Cells per item aimed for. Items overlap several cells, so one cell per item leaves five or six candidates
+ * per query on a tiled level; four per item brings that to about two or three.
+ */
+export const CELLS_PER_ITEM = 4;
 
 export class XZGrid {
   readonly count: number;
@@ -44,8 +49,8 @@ export class XZGrid {
     this.maxZ = maxZ;
     const w = maxX - minX;
     const h = maxZ - minZ;
-    // About one item per cell: side = √(area / count), bounded per axis.
-    const side = count > 0 && w > 0 && h > 0 ? sqrtNewton((w * h) / count) : Math.max(w, h) / Math.max(1, count);
+    // side = √(area / (CELLS_PER_ITEM · count)), bounded per axis.
+    const side = count > 0 && w > 0 && h > 0 ? sqrtNewton((w * h) / (CELLS_PER_ITEM * count)) : Math.max(w, h) / Math.max(1, CELLS_PER_ITEM * count);
     let nx = side > 0 ? Math.max(1, Math.min(MAX_CELLS_PER_AXIS, Math.ceil(w / side))) : 1;
     let nz = side > 0 ? Math.max(1, Math.min(MAX_CELLS_PER_AXIS, Math.ceil(h / side))) : 1;
     // Items spanning many cells (hostile or just huge triangles) could make the index quadratic: coarsen
