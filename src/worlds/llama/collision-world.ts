@@ -251,15 +251,17 @@ export class LlamaWorld implements CollisionWorld {
   /**
    * Moves a body (feet at `from`, radius and height from `body`) by `delta`, the reference model's way:
    * walls first (horizontal push-out in the cell of the new position), then floor and ceiling (vertical).
-   * No step-up: only floors at or below the higher of the start and end feet count. Floors of material 16
-   * give an "exit" contact and of material 30 a "death" contact instead of "floor".
+   * No step-up: only floors at or below the higher of the start and end feet count (`body.stepHeight` is
+   * ignored). Floors of material 16 give an "exit" contact and of material 30 a "death" contact instead of
+   * "floor".
    */
   move(body: Body, from: Vec3, delta: Vec3, out: MoveResult = newMoveResult()): MoveResult {
     const c = this.collision;
     let nContacts = 0;
     const contacts = out.contacts;
-    const r = body.radius > 0 ? body.radius : 0;
-    const height = body.height > 0 ? body.height : 0;
+    // A body of undefined size (negative, NaN, infinite) is treated as a point.
+    const r = body.radius > 0 && body.radius < Infinity ? body.radius : 0;
+    const height = body.height > 0 && body.height < Infinity ? body.height : 0;
     const hh = height / 2;
     const fx = from[0], fy = from[1], fz = from[2];
     let x = fx + delta[0], y = fy + delta[1], z = fz + delta[2];

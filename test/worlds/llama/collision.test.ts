@@ -191,6 +191,11 @@ describe('llama collision on the demo level', () => {
       expect(m2.position.every((v) => Number.isFinite(v))).toBe(true);
     }
     expect(w.ground([0.5, Infinity, 0.5]).floor).toBe(0);
+    for (const b of [{ radius: NaN, height: Infinity }, { radius: -1, height: -1 }, { radius: Infinity, height: NaN }]) {
+      const m = w.move(b, [0.5, 0.1, 0.5], [0.1, -0.2, 0]);
+      expect(m.position).toEqual([0.6, 0, 0.5]);
+      expect(m.grounded).toBe(true);
+    }
     expect(w.segmentFraction(0.5, 1e300, 0.5, 0.5, -1e300, 0.5)).toBeGreaterThanOrEqual(0);
   });
 
