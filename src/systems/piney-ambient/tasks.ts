@@ -17,6 +17,8 @@ import { envInto, envOf, type AmbientEnv, type AmbientView, type HeightFn } from
 import { value } from './ee-vec.js';
 import type { Walk, WalkState } from './walk.js';
 import { hashAmbient } from './hash.js';
+import { checkShape } from './save-check.js';
+import { FormatError } from '../../worlds/binary/format-error.js';
 
 export const PRIORITY_ENTRY = 64;
 export const PRIORITY_EFFECT = 80;
@@ -209,7 +211,25 @@ export class AmbientRuntime {
   }
 
   restore(s: unknown): void {
+    // The saved state must have the live state's shape (the same field); the puff list may differ in length.
+    const template = this.save();
+    if (typeof s !== 'object' || s === null) throw new FormatError('piney-ambient save', -1, 'save: expected an object');
+    checkShape({ ...template, puffLife: [], ops: 0 }, { ...s, puffLife: [], ops: 0 }, 'save');
     const r = s as AmbientRuntimeSave;
+    if (!Array.isArray(r.puffLife) || r.puffLife.length > 1_000_000 || !r.puffLife.every((x) => Number.isInteger(x))) {
+      throw new FormatError('piney-ambient save', -1, 'save.puffLife: expected a list of integers');
+    }
+    const ops = r.ops as unknown;
+    if (
+      typeof ops !== 'object' ||
+      ops === null ||
+      !((ops as { words?: unknown }).words instanceof Uint32Array) ||
+      !Number.isInteger(r.ops.length) ||
+      r.ops.length < 0 ||
+      r.ops.words.length !== r.ops.length * OP_STRIDE
+    ) {
+      throw new FormatError('piney-ambient save', -1, 'save.ops: the words do not match the length');
+    }
     this.slice = r.slice;
     this.opsFrame = r.opsFrame;
     const list = new OpList(Math.max(1, r.ops.length));

@@ -122,3 +122,47 @@ describe('the field tasks on the scheduler', () => {
     expect(sounds.length).toBe(count);
   });
 });
+
+describe('saved states', () => {
+  it('survive the value codec, and a malformed one is a FormatError', async () => {
+    const { encodeValueBytes, decodeValueBytes } = await import('../../../src/ecs/value-codec.js');
+    const { isFormatError } = await import('../../../src/worlds/binary/format-error.js');
+    const f = field({ seed: 42, type: 9, row: 0, server: 3 });
+    for (let i = 0; i < 120; i++) f.s.step();
+    const rt = f.inst.runtime;
+    const bytes = encodeValueBytes(rt.save());
+    const fr = f.rng.fieldrand.save();
+    const cc = f.rng.ccrand.save();
+    const digests: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      f.s.step();
+      digests.push(rt.ops.digest());
+    }
+    rt.restore(decodeValueBytes(bytes, 'test'));
+    f.rng.fieldrand.restore(fr);
+    f.rng.ccrand.restore(cc);
+    for (let i = 0; i < 60; i++) {
+      f.s.step();
+      expect(rt.ops.digest()).toBe(digests[i]);
+    }
+    const good = rt.save() as unknown as Record<string, unknown>;
+    const bad: unknown[] = [
+      null,
+      42,
+      { ...good, slice: 'x' },
+      { ...good, state: { ...(good.state as object), snow: 7 } },
+      { ...good, ops: { words: new Uint32Array(3), length: 1 } },
+      { ...good, puffLife: [1.5] },
+      { ...good, state: { ...(good.state as object), roamers: [] } },
+    ];
+    for (const b of bad) {
+      let err: unknown = null;
+      try {
+        rt.restore(b);
+      } catch (e) {
+        err = e;
+      }
+      expect(isFormatError(err)).toBe(true);
+    }
+  });
+});
