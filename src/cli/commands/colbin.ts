@@ -10,7 +10,7 @@ import type { Body, Vec3 } from '../../worlds/world.js';
 const usage = `usage:
   retrosim colbin info FILE [--list] [--json]
   retrosim colbin ground FILE X Y Z [--up -1|1] [--json]
-  retrosim colbin move FILE X Y Z DX DY DZ [--radius R] [--height H] [--half HX,HY,HZ] [--step S] [--up -1|1] [--json]
+  retrosim colbin move FILE X Y Z DX DY DZ [--radius R] [--height H] [--half HX,HY,HZ] [--step S] [--touch-separates] [--up -1|1] [--json]
   retrosim colbin segment FILE X0 Y0 Z0 X1 Y1 Z1 [--up -1|1] [--json]
   retrosim colbin check FILE [--json]
 
@@ -19,17 +19,18 @@ COLBIN collision files (psyqo Madnight engine), versions 1 and 2. Coordinates ar
   info     header, counts, grid, bounds, which half extent is thinnest; --list adds every floor and wall as floats
   ground   the floor at or below the point and the nearest ceiling above it, with triangle indices
   move     moves a body (a box: --half, or --radius R and --height H, default 32 and 128) by the delta, pushed
-           out of walls by the engine's fixed-point SAT, feet put on the floor (probing --step above, default 32)
+           out of walls by the engine's fixed-point SAT, feet put on the floor (probing --step above, default 32);
+           --touch-separates: a body exactly touching a wall is not pushed (the engine pushes it along another axis)
   segment  the first floor triangle or wall hit from the first point to the second
   check    lists walls that the file's own grid leaves out of cells they overlap (exit 1 when any)
 --json prints one JSON object.`;
 
 const up: OptionSpec = { type: 'int', min: -1, max: 1 };
 
-function loadWorld(path: string, upOpt: unknown): ColbinWorld {
+function loadWorld(path: string, upOpt: unknown, touchSeparates = false): ColbinWorld {
   if (upOpt === 0) throw new UsageError('--up must be -1 or 1');
   const bytes = readInputFile(path);
-  return new ColbinWorld(parseColbin(bytes), path, { upSign: upOpt === 1 ? 1 : -1 });
+  return new ColbinWorld(parseColbin(bytes), path, { upSign: upOpt === 1 ? 1 : -1, wallResponse: touchSeparates ? 'touch-separates' : 'engine' });
 }
 
 function vec(args: string[], at: number, names: string[]): Vec3 {
@@ -100,9 +101,10 @@ export const command: Command = {
           height: { type: 'number', min: 0, max: 2 ** 30 },
           half: { type: 'string' },
           step: { type: 'number', min: 0, max: 2 ** 30 },
+          'touch-separates': { type: 'flag' },
         });
         const p = expectPositionals(positionals, ['FILE', 'X', 'Y', 'Z', 'DX', 'DY', 'DZ']);
-        const world = loadWorld(p[0]!, options.up);
+        const world = loadWorld(p[0]!, options.up, options['touch-separates'] === true);
         const body: Body = { radius: (options.radius as number | undefined) ?? 32, height: (options.height as number | undefined) ?? 128 };
         if (options.half !== undefined) {
           const parts = String(options.half).split(',');

@@ -44,7 +44,18 @@ export interface ColbinWorldOptions extends ParseColbinOptions {
   upSign?: 1 | -1;
   /** Test every item on every query (the oracle the broad phase is checked against). Default false. */
   bruteForce?: boolean;
+  /**
+   * How `move` treats a wall the body exactly touches on some axis.
+   *  - 'engine' (default): as Collision::IsSATCollision does, the touching axis is skipped, not separating,
+   *    so a body resting flush against a face is pushed along the next-smallest axis (often vertically, by
+   *    a large amount): the engine's behaviour, reproduced.
+   *  - 'touch-separates': a touching axis separates, so flush contact gives no push. Not the engine; for
+   *    simulations that want bodies to rest against walls.
+   */
+  wallResponse?: WallResponse;
 }
+
+export type WallResponse = 'engine' | 'touch-separates';
 
 /** Engine units per metre (the exporter's scale). */
 export const COLBIN_UNITS_PER_METRE = 128;
@@ -106,6 +117,7 @@ export class ColbinWorld implements CollisionWorld {
   readonly wallSeg: Float64Array;
   readonly wallGrid: XZGrid;
   private readonly bruteForce: boolean;
+  readonly wallResponse: WallResponse;
   private readonly floorStamp: Uint32Array;
   private readonly wallStamp: Uint32Array;
   private stamp = 0;
@@ -126,6 +138,7 @@ export class ColbinWorld implements CollisionWorld {
     this.upSign = options.upSign ?? -1;
     this.up = { axis: 1, sign: this.upSign };
     this.bruteForce = options.bruteForce ?? false;
+    this.wallResponse = options.wallResponse ?? 'engine';
     this.floors = new FloorIndex(file);
     const n = file.wallCount;
     this.wallBoxes = new Int32Array(n * BOX_WORDS);
@@ -406,8 +419,8 @@ export class ColbinWorld implements CollisionWorld {
     let mx = 0, my = 0, mz = 0;
     const bb = this.body;
     for (const i of walls) {
-      satPushOutAxisAligned(bb[0]!, bb[1]!, bb[2]!, bb[12]!, bb[13]!, bb[14]!, this.wallPrepared, i * PREPARED_WALL_WORDS, this.sat);
-      if (this.sat[SAT_AXIS]! < 0) continue; // touching only: colliding, but no push
+      satPushOutAxisAligned(bb[0]!, bb[1]!, bb[2]!, bb[12]!, bb[13]!, bb[14]!, this.wallPrepared, i * PREPARED_WALL_WORDS, this.sat, this.wallResponse === 'touch-separates');
+      if (this.sat[SAT_AXIS]! < 0) continue; // separated, or touching only: no push
       mx += this.sat[SAT_MTV_X]!;
       my += this.sat[SAT_MTV_X + 1]!;
       mz += this.sat[SAT_MTV_X + 2]!;
@@ -502,7 +515,7 @@ export class ColbinWorld implements CollisionWorld {
     this.setBodyBox(body, toFixedCoordinate(feet[0]), toFixedCoordinate(feet[1]), toFixedCoordinate(feet[2]));
     const bb = this.body;
     for (const i of this.collidingWalls()) {
-      satPushOutAxisAligned(bb[0]!, bb[1]!, bb[2]!, bb[12]!, bb[13]!, bb[14]!, this.wallPrepared, i * PREPARED_WALL_WORDS, this.sat);
+      satPushOutAxisAligned(bb[0]!, bb[1]!, bb[2]!, bb[12]!, bb[13]!, bb[14]!, this.wallPrepared, i * PREPARED_WALL_WORDS, this.sat, true);
       if (this.sat[SAT_AXIS]! >= 0) return true;
     }
     return false;

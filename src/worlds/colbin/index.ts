@@ -20,4 +20,5 @@ export {
   COLBIN_UNITS_PER_METRE,
   COORDINATE_LIMIT,
   type ColbinWorldOptions,
+  type WallResponse,
 } from './collision-world.js';

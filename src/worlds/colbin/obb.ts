@@ -241,8 +241,9 @@ export function prepareWallForAxisAlignedMover(b: Int32Array, bo: number, bn: In
 }
 
 /**
- * satPushOut for an axis-aligned box A (centre ax, ay, az; half extents hx, hy, hz) against a prepared wall.
- * Same outputs in `out`.
+ * satPushOut for an axis-aligned box A (centre ax, ay, az; half extents hx, hy, hz, all int32) against a
+ * prepared wall. Same outputs in `out`. `touchSeparates` (not the engine's rule, off by default) treats an
+ * axis where the boxes exactly touch as separating, so a box flush against a face gets no push.
  */
 export function satPushOutAxisAligned(
   ax: number,
@@ -254,6 +255,7 @@ export function satPushOutAxisAligned(
   prepared: Int32Array,
   off: number,
   out: Int32Array,
+  touchSeparates = false,
 ): boolean {
   let bestPen = SAT_NO_PENETRATION;
   let bestK = -1;
@@ -274,7 +276,7 @@ export function satPushOutAxisAligned(
     const bC = prepared[o + 3]!;
     const diff = (aC - bC) | 0;
     const distance = (diff < 0 ? -diff : diff) | 0;
-    if (distance > overlap) {
+    if (distance > overlap || (touchSeparates && distance === overlap)) {
       out.fill(0);
       out[SAT_AXIS] = -1;
       return false;

@@ -38,6 +38,11 @@ describe('retrosim colbin', () => {
     expect(out.contacts[0]).toEqual({ kind: 'wall', normal: [0, 0, 1], id: 0, material: 0 });
   });
 
+  it('move --touch-separates keeps a flush body in place; the engine response pushes it down', () => {
+    expect(json(['move', DEMO, '0', '0', '-736', '0', '0', '0', '--touch-separates']).out.position).toEqual([0, 0, -736]);
+    expect(json(['move', DEMO, '0', '0', '-736', '0', '0', '0']).out.position).not.toEqual([0, 0, -736]);
+  });
+
   it('move accepts a box body and a step height', () => {
     const { out } = json(['move', DEMO, '0', '0', '-700', '0', '0', '-60', '--half', '10,64,10', '--step', '0']);
     expect(out.position).toEqual([0, 0, -758]);

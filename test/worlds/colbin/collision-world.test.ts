@@ -63,6 +63,26 @@ describe('COLBIN CollisionWorld', () => {
     expect(r.contacts[0]!.normal).toEqual([-1, 0, 0]);
   });
 
+  it('move, engine response: resting flush against the wall is pushed along the next axis (the engine quirk)', () => {
+    const w = world();
+    // After the push above the body is flush (x ∈ [160, 224]). Standing still: the x axis touches exactly and is
+    // skipped, the smallest positive penetration is y (body y ∈ [−128, 0] vs wall [−256, 0]: 128), centre −64 > −128,
+    // so the push is +128 in y (down under −Y up), below the floor, where no floor is within the step.
+    const r = w.move(body, [192, 0, 0], [0, 0, 0]);
+    expect(r.position).toEqual([192, 128, 0]);
+    expect(r.grounded).toBe(false);
+    expect(r.contacts[0]).toMatchObject({ kind: 'wall', normal: [0, 1, 0] });
+  });
+
+  it("move, 'touch-separates' response: a flush body stays put; deeper contact is pushed as before", () => {
+    const w = new ColbinWorld(buildColbin(room), 'room', { wallResponse: 'touch-separates' });
+    expect(w.wallResponse).toBe('touch-separates');
+    const r = w.move(body, [192, 0, 0], [0, 0, 0]);
+    expect(r).toMatchObject({ position: [192, 0, 0], grounded: true });
+    expect(r.contacts.map((c) => c.kind)).toEqual(['floor']);
+    expect(w.move(body, [182, 0, 0], [40, 0, 0]).position).toEqual([192, 0, 0]);
+  });
+
   it('move: feet go onto the floor, stepping up within stepHeight and down any distance', () => {
     const w = world();
     // hovering 50 above the floor: dropped onto it
@@ -148,6 +168,9 @@ describe('COLBIN broad phase equals testing everything (property)', () => {
           expect(fast.ground(p)).toEqual(slow.ground(p));
           expect(fast.segmentFraction(p[0], p[1], p[2], to[0], to[1], to[2])).toBe(slow.segmentFraction(p[0], p[1], p[2], to[0], to[1], to[2]));
           expect(fast.segment(p, to)).toEqual(slow.segment(p, to));
+        const ts = new ColbinWorld(file, 'ts', { wallResponse: 'touch-separates' });
+        const tsSlow = new ColbinWorld(file, 'ts-slow', { wallResponse: 'touch-separates', bruteForce: true });
+        expect(ts.move({ radius: 40, height: 128 }, p, d)).toEqual(tsSlow.move({ radius: 40, height: 128 }, p, d));
           const b = h ? { radius: 0, height: 0, halfExtents: h as V3 } : { radius: 40, height: 128 };
           expect(fast.move(b, p, d)).toEqual(slow.move(b, p, d));
         }
