@@ -44,9 +44,10 @@ export function newMoveScratch(): MoveScratch {
 
 /**
  * Moves the bodies `ents[0..n)` by their velocities through `world.move` and records what each move
- * touched. The movement system's whole per-frame work (the benchmark runs it from a bare loop too).
+ * touched; exit and death contacts go out as events when a frame context is given. The movement system's
+ * whole per-frame work (the benchmark runs it from a bare loop too).
  */
-export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionWorld, c: Components, s: MoveScratch): void {
+export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionWorld, c: Components, s: MoveScratch, ctx?: FrameContext): void {
   const px = c.Position.x;
   const py = c.Position.y;
   const pz = c.Position.z;
@@ -87,6 +88,11 @@ export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionW
       if (ct.kind === 'wall') {
         hit = 1;
         wall = ct.id;
+      } else if (ctx && ct.kind === 'exit') {
+        // Outputs only: nothing in the simulation listens (see src/ecs/events.ts).
+        ctx.events.emit('exit', { frame: ctx.frame, entity: e, id: ct.id });
+      } else if (ctx && ct.kind === 'death') {
+        ctx.events.emit('death', { frame: ctx.frame, entity: e });
       }
     }
     hitWall[e] = hit;
@@ -106,9 +112,9 @@ export const movementSystem: SystemDef = {
     const c = ecs.components;
     const q = ecs.defineQuery('movement', [c.Position, c.Velocity, c.BodySize, c.Motion]);
     const scratch = newMoveScratch();
-    return (_ctx: FrameContext) => {
+    return (ctx: FrameContext) => {
       const ents = ecs.entities(q);
-      moveBodies(ents, ents.length, world, c, scratch);
+      moveBodies(ents, ents.length, world, c, scratch, ctx);
     };
   },
 };

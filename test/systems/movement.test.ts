@@ -73,3 +73,29 @@ describe('movement system', () => {
     expect(walkSpeed(w(1, NaN, false))).toBe(WALK_METRES_PER_FRAME);
   });
 });
+
+describe('movement events', () => {
+  it('sends exit and death contacts out as events, without changing the state', () => {
+    const flat = new FlatWorld({ boxes: [] });
+    const exiting = Object.create(flat) as FlatWorld;
+    exiting.move = (b, f, d, out) => {
+      const r = flat.move(b, f, d, out);
+      if (f[0] + d[0] > 20) r.contacts.push({ kind: 'exit', normal: [0, 0, 0], id: 7, material: 0 });
+      if (f[0] + d[0] > 30) r.contacts.push({ kind: 'death', normal: [0, 0, 0], id: 8, material: 0 });
+      return r;
+    };
+    const sim = movementOnly(exiting);
+    const quiet = movementOnly(exiting);
+    const seen: string[] = [];
+    sim.events.on('exit', (e) => seen.push(`exit ${e.entity} ${e.id} @${e.frame}`));
+    sim.events.on('death', (e) => seen.push(`death ${e.entity} @${e.frame}`));
+    for (const s of [sim, quiet]) s.ecs.components.Velocity.x[s.player] = 10;
+    for (let f = 1; f <= 3; f++) {
+      sim.step(0);
+      quiet.step(0);
+    }
+    const p = sim.player;
+    expect(seen).toEqual([`exit ${p} 7 @2`, `exit ${p} 7 @3`, `death ${p} @3`]);
+    expect(sim.hashHex()).toBe(quiet.hashHex());
+  });
+});

@@ -76,6 +76,8 @@ export const command: Command = {
     const sim = new Simulation(opened.world, settings);
     const desyncs: string[] = [];
     sim.events.on('desync', (e) => desyncs.push(e.detail));
+    const events = { sound: 0, flash: 0, exit: 0, death: 0, desync: 0 };
+    sim.events.on('*', (type) => void (events[type as keyof typeof events] += 1));
     const writeReplay = !o['no-replay'];
     const outPath = (o['out'] as string | undefined) ?? 'out/default.replay';
     const interval = (o['keyframes'] as number | undefined) ?? DEFAULT_KEYFRAME_INTERVAL;
@@ -115,6 +117,7 @@ export const command: Command = {
       finalHash: sim.hashHex(),
       draws: { fieldrand: draws.fieldrand, ccrand: draws.ccrand, streams },
       replay,
+      events,
       synctest: sync ? { depth: sync.depth, checkedFrames: sync.checkedFrames, failures: sync.failures } : null,
       desyncs,
     };
@@ -125,6 +128,7 @@ export const command: Command = {
       print(`frames      ${frames} in ${summary.seconds} s (${summary.framesPerSecond} frames/s)`);
       print(`final hash  ${summary.finalHash}`);
       print(`draws       fieldrand ${draws.fieldrand}, ccRand ${draws.ccrand}, ${Object.entries(streams).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      print(`events      ${Object.entries(events).map(([k, v]) => `${k} ${v}`).join(', ')}`);
       if (replay) print(`replay      ${replay.path} (${replay.bytes} bytes, keyframe every ${interval} frames)`);
       if (sync) print(`synctest    depth ${sync.depth}: ${sync.checkedFrames} frames checked, ${sync.failures.length ? `DESYNC at frame ${sync.failures[0]!.frame}` : 'no desync'}`);
     }
