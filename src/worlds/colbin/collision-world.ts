@@ -64,7 +64,7 @@ export const COLBIN_UNITS_PER_METRE = 128;
  * quarter metre, so walking up a slope or a low step keeps the body on it instead of dropping it through.
  */
 export const DEFAULT_STEP_HEIGHT = 32;
-/** The body `sampleOpen` and `spawnPoint` fit: radius 32, height 128 (a quarter by one metre). */
+/** The body `sampleOpen` keeps clear of walls: radius 32, height 128 (a quarter by one metre). */
 export const DEFAULT_BODY: Body = { radius: 32, height: 128 };
 /**
  * Coordinates entering fixed-point code are truncated and clamped to ±2^30 (NaN → 0), so the int32 sums of
@@ -224,8 +224,8 @@ export class ColbinWorld implements CollisionWorld {
   }
 
   segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
-    const [fx, fy, fz] = from;
-    const [tx, ty, tz] = to;
+    const fx = from[0], fy = from[1], fz = from[2];
+    const tx = to[0], ty = to[1], tz = to[2];
     this.trace(fx, fy, fz, tx, ty, tz);
     const t = this.hitT;
     out.hit = t >= 0;
@@ -493,7 +493,7 @@ export class ColbinWorld implements CollisionWorld {
         }
       }
     }
-    out.sort((p, q) => p - q);
+    out.sort(ascending);
     return out;
   }
 
@@ -553,6 +553,8 @@ export class ColbinWorld implements CollisionWorld {
     return p;
   }
 }
+
+const ascending = (p: number, q: number): number => p - q;
 
 /** Writes a vector in place, turning −0 into 0 so results compare and print cleanly. */
 function setVec(v: Vec3, x: number, y: number, z: number): void {
