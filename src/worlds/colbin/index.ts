@@ -9,6 +9,7 @@ export { XZGrid } from './broad-phase.js';
 export * from './obb.js';
 export { mulFx, isqrt, normalizeFp12, crossGte } from './fixed-math.js';
 export { describeColbin, type ColbinDescription } from './describe.js';
+export { demoLevelDescription, terrainDescription, workedExampleDescription } from './demo-level.js';
 export {
   ColbinWorld,
   detectColbin,
