@@ -63,8 +63,9 @@ export class ModelCollider {
   /** True when the tree's top levels are the model's face groups. */
   readonly usesFaceGroups: boolean;
   private readonly stack = new Int32Array(STACK_SIZE);
+  private readonly tstack = new Float64Array(STACK_SIZE);
 
-  constructor(model: ColModel) {
+  constructor(model: ColModel, leafFaces = BVH_LEAF_FACES) {
     this.model = model;
     const mesh = model.mesh;
     const n = mesh.faceCount;
@@ -108,7 +109,7 @@ export class ModelCollider {
     this.boxes = Float64Array.from(box);
     this.boxIndex = Int32Array.from(boxIdx);
 
-    const built = buildTree(tri, n, model);
+    const built = buildTree(tri, n, model, leafFaces < 1 ? 1 : leafFaces);
     this.nodeBox = built.box;
     this.nodeLeft = built.left;
     this.nodeRight = built.right;
@@ -208,72 +209,76 @@ export class ModelCollider {
     }
     if (this.nodeCount === 0) return best;
 
-    // Triangles through the tree. The slab test reads each box's near and far planes by the direction's sign
-    // (a zero direction gives ±inf or NaN terms; NaN compares false, so it adds no constraint, as it should
-    // for a start point on the plane).
+    // Triangles through the tree (slab tests in slabEnter).
     const NB = this.nodeBox, L = this.nodeLeft, R = this.nodeRight, INFO = this.nodeInfo, T = this.tri;
     const nx0 = ix >= 0 ? 0 : 3, ny0 = iy >= 0 ? 1 : 4, nz0 = iz >= 0 ? 2 : 5;
     const fx0 = 3 - nx0, fy0 = 5 - ny0, fz0 = 7 - nz0;
-    const stack = this.stack;
+    // Front to back: test both children's boxes, go into the nearer, keep the farther with its entry fraction
+    // and skip it later if a hit nearer than that was found meanwhile. Ties go left first.
+    const stack = this.stack, tstack = this.tstack;
     let sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const node = stack[--sp]!;
-      const b = node * 6;
-      let t0 = 0, t1 = best < 1 ? best : 1;
-      let v = (NB[b + nx0]! - ox) * ix;
-      if (v > t0) t0 = v;
-      v = (NB[b + fx0]! - ox) * ix;
-      if (v < t1) t1 = v;
-      v = (NB[b + ny0]! - oy) * iy;
-      if (v > t0) t0 = v;
-      v = (NB[b + fy0]! - oy) * iy;
-      if (v < t1) t1 = v;
-      v = (NB[b + nz0]! - oz) * iz;
-      if (v > t0) t0 = v;
-      v = (NB[b + fz0]! - oz) * iz;
-      if (v < t1) t1 = v;
-      if (!(t0 <= t1)) continue;
+    let node = slabEnter(NB, 0, ox, oy, oz, ix, iy, iz, nx0, ny0, nz0, fx0, fy0, fz0, best < 1 ? best : 1) === Infinity ? -1 : 0;
+    while (node >= 0) {
       const left = L[node]!;
       if (left >= 0) {
-        const axis = INFO[node]!;
-        const dAxis = axis === 0 ? dx : axis === 1 ? dy : dz;
-        // Push the far child first so the near one is tested first.
-        if (dAxis < 0) {
-          stack[sp++] = left;
-          stack[sp++] = R[node]!;
+        const right = R[node]!;
+        const limit = best < 1 ? best : 1;
+        const tl = slabEnter(NB, left * 6, ox, oy, oz, ix, iy, iz, nx0, ny0, nz0, fx0, fy0, fz0, limit);
+        const tr = slabEnter(NB, right * 6, ox, oy, oz, ix, iy, iz, nx0, ny0, nz0, fx0, fy0, fz0, limit);
+        if (tl <= tr) {
+          if (tl !== Infinity) {
+            if (tr !== Infinity) {
+              stack[sp] = right;
+              tstack[sp++] = tr;
+            }
+            node = left;
+            continue;
+          }
         } else {
-          stack[sp++] = R[node]!;
-          stack[sp++] = left;
+          if (tl !== Infinity) {
+            stack[sp] = left;
+            tstack[sp++] = tl;
+          }
+          node = right;
+          continue;
         }
-        continue;
+      } else {
+        const first = R[node]!, end = first + INFO[node]!;
+        for (let k = first; k < end; k++) {
+          const p = k * 9;
+          const e1x = T[p + 3]!, e1y = T[p + 4]!, e1z = T[p + 5]!;
+          const e2x = T[p + 6]!, e2y = T[p + 7]!, e2z = T[p + 8]!;
+          const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
+          const det = e1x * px + e1y * py + e1z * pz;
+          if (det === 0 || det !== det) continue;
+          const inv = 1 / det;
+          const sx = ox - T[p]!, sy = oy - T[p + 1]!, sz = oz - T[p + 2]!;
+          const u = (sx * px + sy * py + sz * pz) * inv;
+          if (!(u >= 0 && u <= 1)) continue;
+          const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
+          const v = (dx * qx + dy * qy + dz * qz) * inv;
+          if (!(v >= 0 && u + v <= 1)) continue;
+          const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
+          if (!(t >= 0 && t <= 1 && t < best)) continue;
+          best = t;
+          rayHit.kind = HIT_FACE;
+          rayHit.index = this.order[k]!;
+          // Face normal e1 × e2, turned to face the segment's start (faces are two-sided).
+          let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+          if (nx * dx + ny * dy + nz * dz > 0) { nx = 0 - nx; ny = 0 - ny; nz = 0 - nz; } // 0 - x, not -x: no negative zeros in results
+          rayHit.nx = nx;
+          rayHit.ny = ny;
+          rayHit.nz = nz;
+        }
       }
-      const first = R[node]!, end = first + INFO[node]!;
-      for (let k = first; k < end; k++) {
-        const p = k * 9;
-        const e1x = T[p + 3]!, e1y = T[p + 4]!, e1z = T[p + 5]!;
-        const e2x = T[p + 6]!, e2y = T[p + 7]!, e2z = T[p + 8]!;
-        const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
-        const det = e1x * px + e1y * py + e1z * pz;
-        if (det === 0 || det !== det) continue;
-        const inv = 1 / det;
-        const sx = ox - T[p]!, sy = oy - T[p + 1]!, sz = oz - T[p + 2]!;
-        const u = (sx * px + sy * py + sz * pz) * inv;
-        if (!(u >= 0 && u <= 1)) continue;
-        const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
-        const v = (dx * qx + dy * qy + dz * qz) * inv;
-        if (!(v >= 0 && u + v <= 1)) continue;
-        const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
-        if (!(t >= 0 && t <= 1 && t < best)) continue;
-        best = t;
-        rayHit.kind = HIT_FACE;
-        rayHit.index = this.order[k]!;
-        // Face normal e1 × e2, turned to face the segment's start (faces are two-sided).
-        let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
-        if (nx * dx + ny * dy + nz * dz > 0) { nx = 0 - nx; ny = 0 - ny; nz = 0 - nz; } // 0 - x, not -x: no negative zeros in results
-        rayHit.nx = nx;
-        rayHit.ny = ny;
-        rayHit.nz = nz;
+      // Next: the most recently kept node that a hit found meanwhile does not rule out.
+      node = -1;
+      while (sp > 0) {
+        sp--;
+        if (tstack[sp]! <= best) {
+          node = stack[sp]!;
+          break;
+        }
       }
     }
     return best;
@@ -304,6 +309,31 @@ export class ModelCollider {
     }
     return n;
   }
+}
+
+/**
+ * The fraction where the segment enters box b (near planes nx0.., far planes fx0.. chosen by the direction's
+ * signs), clipped to [0, limit]; Infinity when it misses. A zero direction component gives ±inf or NaN terms;
+ * NaN compares false and adds no constraint, right for a start point on that plane.
+ */
+function slabEnter(
+  NB: Float64Array, b: number, ox: number, oy: number, oz: number, ix: number, iy: number, iz: number,
+  nx0: number, ny0: number, nz0: number, fx0: number, fy0: number, fz0: number, limit: number,
+): number {
+  let t0 = 0, t1 = limit;
+  let v = (NB[b + nx0]! - ox) * ix;
+  if (v > t0) t0 = v;
+  v = (NB[b + fx0]! - ox) * ix;
+  if (v < t1) t1 = v;
+  v = (NB[b + ny0]! - oy) * iy;
+  if (v > t0) t0 = v;
+  v = (NB[b + fy0]! - oy) * iy;
+  if (v < t1) t1 = v;
+  v = (NB[b + nz0]! - oz) * iz;
+  if (v > t0) t0 = v;
+  v = (NB[b + fz0]! - oz) * iz;
+  if (v < t1) t1 = v;
+  return t0 <= t1 ? t0 : Infinity;
 }
 
 function widen(box: Float64Array, axis: number, v: number): void {
@@ -373,7 +403,7 @@ function isFiniteNumber(v: number): boolean {
   return v - v === 0;
 }
 
-function buildTree(tri: Float64Array, n: number, model: ColModel): BuiltTree {
+function buildTree(tri: Float64Array, n: number, model: ColModel, leaf: number): BuiltTree {
   const nodes = new NodeList();
   const order = new Uint32Array(n);
   if (n === 0) return finish(nodes, order, false);
@@ -402,19 +432,19 @@ function buildTree(tri: Float64Array, n: number, model: ColModel): BuiltTree {
         order[filled++] = f;
         covered[f] = 1;
       }
-      groupRoots.push(buildFaces(nodes, order, start, filled, fbox, cent));
+      groupRoots.push(buildFaces(nodes, order, start, filled, fbox, cent, leaf));
     }
     // Faces no group covers get a subtree of their own, so nothing is left out of the queries.
     const start = filled;
     for (let f = 0; f < n; f++) if (!covered[f]) order[filled++] = f;
-    if (filled > start) groupRoots.push(buildFaces(nodes, order, start, filled, fbox, cent));
+    if (filled > start) groupRoots.push(buildFaces(nodes, order, start, filled, fbox, cent, leaf));
     const root = buildGroupLevel(nodes, groupRoots, 0, groupRoots.length);
     if (root !== 0) moveRootFirst(nodes, root);
     return finish(nodes, order, true);
   }
   for (let f = 0; f < n; f++) order[f] = f;
   // Reserve node 0 as the root by building into it first.
-  buildFaces(nodes, order, 0, n, fbox, cent);
+  buildFaces(nodes, order, 0, n, fbox, cent, leaf);
   return finish(nodes, order, false);
 }
 
@@ -434,7 +464,7 @@ function usableGroups(model: ColModel, n: number): { first: number; last: number
 }
 
 /** Builds a subtree over order[lo, hi), sorting that range; returns its node. */
-function buildFaces(nodes: NodeList, order: Uint32Array, lo: number, hi: number, fbox: Float64Array, cent: Float64Array): number {
+function buildFaces(nodes: NodeList, order: Uint32Array, lo: number, hi: number, fbox: Float64Array, cent: Float64Array, leaf: number): number {
   const node = nodes.add();
   const nb = node * 6;
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
@@ -462,7 +492,7 @@ function buildFaces(nodes: NodeList, order: Uint32Array, lo: number, hi: number,
   nodes.box[nb + 3] = padHigh(x1);
   nodes.box[nb + 4] = padHigh(y1);
   nodes.box[nb + 5] = padHigh(z1);
-  if (hi - lo <= BVH_LEAF_FACES) {
+  if (hi - lo <= leaf) {
     nodes.left[node] = -1;
     nodes.right[node] = lo;
     nodes.info[node] = hi - lo;
@@ -477,8 +507,8 @@ function buildFaces(nodes: NodeList, order: Uint32Array, lo: number, hi: number,
     return d < 0 ? -1 : d > 0 ? 1 : a - b;
   });
   const mid = (lo + hi) >> 1;
-  const l = buildFaces(nodes, order, lo, mid, fbox, cent);
-  const r = buildFaces(nodes, order, mid, hi, fbox, cent);
+  const l = buildFaces(nodes, order, lo, mid, fbox, cent, leaf);
+  const r = buildFaces(nodes, order, mid, hi, fbox, cent, leaf);
   nodes.left[node] = l;
   nodes.right[node] = r;
   nodes.info[node] = axis;

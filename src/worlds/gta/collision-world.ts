@@ -267,7 +267,10 @@ export class GtaWorld implements CollisionWorld {
     const cells: number[] = [];
     for (let i = 0; i < N * N; i++) cells.push(i);
     const half = (N - 1) / 2;
-    const d2 = (i: number): number => ((i % N) - half) ** 2 + (Math.floor(i / N) - half) ** 2;
+    const d2 = (i: number): number => {
+      const a = (i % N) - half, b = Math.floor(i / N) - half;
+      return a * a + b * b;
+    };
     cells.sort((a, b) => d2(a) - d2(b) || a - b);
     for (const c of cells) {
       const p = this.sampleOpen((c % N) / N + 0.5 / N, Math.floor(c / N) / N + 0.5 / N);
