@@ -262,10 +262,16 @@ export class Scheduler {
    */
   restore(s: SchedulerState): void {
     if (this.running) throw new Error('Scheduler.restore called from inside a task');
+    if (!Number.isSafeInteger(s.frame) || s.frame < 0) throw new Error(`saved scheduler frame ${s.frame} is not a frame number`);
+    if (!Number.isSafeInteger(s.nextId) || s.nextId < 1) throw new Error(`saved next task id ${s.nextId} is not an id`);
+    if (!(s.history instanceof Float64Array) || s.history.length < 2 || s.history.length % 2 !== 0) throw new Error('saved draw counts are malformed');
+    if (!Number.isSafeInteger(s.historyStart) || s.historyStart + s.history.length / 2 - 1 !== s.frame) throw new Error('saved draw counts do not end at the saved frame');
     const byId = new Map(this.tasks.map((t) => [t.id, t]));
     const next: Task[] = [];
     for (const st of s.tasks) {
-      if (!Number.isSafeInteger(st.priority) || !Number.isSafeInteger(st.id)) throw new Error(`saved task ${st.name}: bad id or priority`);
+      if (typeof st !== 'object' || st === null || typeof st.name !== 'string') throw new Error('saved task is malformed');
+      if (!Number.isSafeInteger(st.priority) || !Number.isSafeInteger(st.id) || st.id < 1 || st.id >= s.nextId) throw new Error(`saved task ${st.name}: bad id or priority`);
+      if (!Number.isSafeInteger(st.sleepUntil) || st.sleepUntil < -1) throw new Error(`saved task ${st.name}: bad sleep ${String(st.sleepUntil)}`);
       let t = byId.get(st.id);
       if (t && (t.name !== st.name || t.priority !== st.priority)) {
         throw new Error(`saved task ${st.id} is ${st.name}@${st.priority}, the live one is ${t.name}@${t.priority}`);

@@ -21,6 +21,9 @@ export interface ScenarioSettings {
   capacity: number;
 }
 
+/** Most agents a scenario places: each may cost up to PLACEMENT_TRIES world queries to place. */
+export const MAX_AGENTS = 100_000;
+
 export const DEFAULT_SETTINGS: ScenarioSettings = {
   scenario: 'wander',
   agents: 300,
@@ -66,7 +69,7 @@ export function checkSettings(s: ScenarioSettings): ScenarioSettings {
   };
   if (typeof s.scenario !== 'string') throw new Error('setting scenario must be a string');
   int(s.capacity, 'capacity', 2, 1 << 20);
-  int(s.agents, 'agents', 0, s.capacity - 2);
+  int(s.agents, 'agents', 0, Math.min(MAX_AGENTS, s.capacity - 2));
   int(s.fieldSeed, 'fieldSeed', 0, 0xffffffff);
   int(s.ccRandInit, 'ccRandInit', 0, 100_000_000);
   if (typeof s.streamSeed !== 'string' || s.streamSeed.length > 256) throw new Error('setting streamSeed must be a string of at most 256 characters');

@@ -208,3 +208,62 @@ describe('replay', () => {
     expect(() => seekReplay(rp, sim, 150)).toThrow(/KEYF \(keyframe at frame 100\).*restored state hashes/);
   });
 });
+
+describe('replay: hostile bytes', () => {
+  const { bytes } = record(120, 50);
+
+  it('random byte changes anywhere give a FormatError or a clean read, never another exception (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ at: fc.nat(), v: fc.nat(255) }), { minLength: 1, maxLength: 4 }), (edits) => {
+        const copy = bytes.slice();
+        for (const e of edits) copy[e.at % copy.length] = e.v;
+        try {
+          readReplay(copy, BUTTON_MASK);
+        } catch (err) {
+          expect(err).toBeInstanceOf(FormatError);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('random changes to a keyframe snapshot (CRC fixed up) are refused by seek as FormatErrors naming the keyframe (property)', () => {
+    const key = chunks(bytes).filter((c) => c.type === 'KEYF')[1]!; // frame 50
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 1, max: 255 }), (at, x) => {
+        const copy = bytes.slice();
+        const p = key.payload + 12 + (at % (key.length - 12));
+        copy[p] = copy[p]! ^ x;
+        new DataView(copy.buffer).setUint32(key.payload + key.length, crc32(copy, key.start, key.payload + key.length), true);
+        const rp = readReplay(copy, BUTTON_MASK);
+        const sim = makeSim(rp.header.settings);
+        addSaboteur(sim, Infinity);
+        try {
+          seekReplay(rp, sim, 60);
+          // A change the state does not see (e.g. an undefined turned null) may restore cleanly.
+        } catch (err) {
+          expect(err).toBeInstanceOf(FormatError);
+          expect((err as Error).message).toContain('KEYF (keyframe at frame 50)');
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a header asking for absurd work is refused before any of it is done', () => {
+    const cs = chunks(bytes);
+    const head = cs[0]!;
+    const rp = readReplay(bytes, BUTTON_MASK);
+    // Find the agents field: it follows the scenario string after the world fields.
+    const dv = new DataView(bytes.buffer, bytes.byteOffset);
+    let p = head.payload;
+    for (let i = 0; i < 4; i++) p += 2 + dv.getUint16(p, true); // runtime, kind, name, source
+    p += 12; // hash and byte length
+    p += 2 + dv.getUint16(p, true); // scenario
+    expect(dv.getUint32(p, true)).toBe(rp.header.settings.agents);
+    const copy = bytes.slice();
+    new DataView(copy.buffer).setUint32(p, 5_000_000, true);
+    new DataView(copy.buffer).setUint32(head.payload + head.length, crc32(copy, head.start, head.payload + head.length), true);
+    expect(() => readReplay(copy, BUTTON_MASK)).toThrow(/chunk HEAD #0.*agents/);
+  });
+});

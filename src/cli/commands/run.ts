@@ -12,7 +12,7 @@ import { DEFAULT_KEYFRAME_INTERVAL } from '../../ecs/replay/format.js';
 import { DEFAULT_WORLD, defaultSettingsFor, openBuiltinWorld, openWorldFile, type OpenedWorld } from '../../sim/default-scenario.js';
 import { demoButtons } from '../../sim/demo-input.js';
 import { ReplayRecorder } from '../../sim/replay.js';
-import { checkSettings, type ScenarioSettings } from '../../sim/scenario.js';
+import { checkSettings, MAX_AGENTS, type ScenarioSettings } from '../../sim/scenario.js';
 import { Simulation } from '../../sim/simulation.js';
 import { SyncTest } from '../../sim/synctest.js';
 
@@ -43,7 +43,7 @@ export const command: Command = {
   async run(argv) {
     const { positionals, options: o } = parseArgs(argv, {
       frames: { type: 'int', min: 0, max: 10_000_000 },
-      agents: { type: 'int', min: 0, max: 1_000_000 },
+      agents: { type: 'int', min: 0, max: MAX_AGENTS },
       world: { type: 'string' },
       map: { type: 'string' },
       seed: { type: 'string' },
