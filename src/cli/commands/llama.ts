@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { expectPositionals, numArg, parseArgs, UsageError, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson, readInputFile } from '../io.js';
@@ -5,6 +6,7 @@ import { checkLevel } from '../../worlds/llama/check.js';
 import { LlamaWorld } from '../../worlds/llama/collision-world.js';
 import type { LlamaConventions } from '../../worlds/llama/conventions.js';
 import { parseMap } from '../../worlds/llama/map-parse.js';
+import { asLevelDescription, buildLevel, type LevelDescription } from '../../worlds/llama/level-builder.js';
 import { parseTrak } from '../../worlds/llama/trak-parse.js';
 import { positionCellOf } from '../../worlds/llama/conventions.js';
 import { newMoveResult, type Vec3 } from '../../worlds/world.js';
@@ -14,6 +16,7 @@ const usage = `usage:
   retrosim llama ground TRAK MAP x y z [options] [--json]
   retrosim llama move TRAK MAP x y z dx dy dz [--radius R] [--height H] [--steps N] [options] [--json]
   retrosim llama check TRAK MAP [options] [--json]
+  retrosim llama build LEVEL.json OUT.trak OUT.map [--json]
 
 Llama (Croc-2-engine) tile-grid levels. TRAK and MAP are .trak/.map files (chunks cut from a WAD) or the
 same whole .wad given twice. Positions are game space: x east, y up, z = grid row, 1 unit = one tile.
@@ -23,6 +26,8 @@ same whole .wad given twice. Positions are game space: x east, y up, z = grid ro
           floors; contacts name the tile and material (exit floor 16 → "exit", death plane 30 → "death")
   check   every broken rule that crashes the game or corrupts the level, with tile and cell (exit 1 if any
           error)
+  build   writes the TRAK and MAP of a readable level description (see docs/formats/llama.md;
+          assets/worlds/llama/*.level.json are examples)
 options:
   --swaps LIST          turn these swaps (comma-separated indices) to their alternative model first
   --plane-sign 1|-1     plane equation n·p = d (1, default) or n·p + d = 0 (-1)
@@ -34,7 +39,8 @@ options:
            "walls"},"regionsUsed","bounds":{"min","max"},"spawn","conventions"}
   ground: {"hasFloor","floor","ceiling","material","tile","cell"} (null for none)
   move:   {"position","grounded","steps","contacts":[{"step","kind","normal","tile","material"}]}
-  check:  {"ok","errors","warnings","problems":[{"rule","severity","tile","cell","polygon"?,"detail"}]}`;
+  check:  {"ok","errors","warnings","problems":[{"rule","severity","tile","cell","polygon"?,"detail"}]}
+  build:  {"trak":{"path","bytes"},"map":{"path","bytes"},"tiles","models"}`;
 
 const COMMON: Record<string, OptionSpec> = {
   json: { type: 'flag' },
@@ -176,8 +182,28 @@ function check(argv: string[]): number {
   return report.ok ? 0 : 1;
 }
 
+function build(argv: string[]): number {
+  const { positionals, options } = parseArgs(argv, { json: { type: 'flag' } });
+  const [descPath, trakPath, mapPath] = expectPositionals(positionals, ['LEVEL.json', 'OUT.trak', 'OUT.map']);
+  let desc: LevelDescription;
+  let built: ReturnType<typeof buildLevel>;
+  try {
+    desc = asLevelDescription(JSON.parse(new TextDecoder().decode(readInputFile(descPath!))));
+    built = buildLevel(desc);
+  } catch (e) {
+    if (e instanceof SyntaxError || e instanceof RangeError) throw new UsageError(`${descPath}: ${e.message}`);
+    throw e;
+  }
+  writeFileSync(trakPath!, built.trakBytes);
+  writeFileSync(mapPath!, built.mapBytes);
+  const out = { trak: { path: trakPath, bytes: built.trakBytes.length }, map: { path: mapPath, bytes: built.mapBytes.length }, tiles: desc.tiles.length, models: desc.models.length };
+  if (options['json']) printJson(out);
+  else print(`${trakPath}: ${out.trak.bytes} bytes, ${mapPath}: ${out.map.bytes} bytes (${out.tiles} tiles, ${out.models} models)`);
+  return 0;
+}
+
 export const command: Command = {
-  summary: 'Llama tile-grid levels: info, floor/ceiling queries, body moves, level check',
+  summary: 'Llama tile-grid levels: info, floor/ceiling queries, body moves, level check, build',
   usage,
   run(argv: string[]): number {
     const [sub, ...rest] = argv;
@@ -190,8 +216,10 @@ export const command: Command = {
         return move(rest);
       case 'check':
         return check(rest);
+      case 'build':
+        return build(rest);
       default:
-        throw new UsageError(sub === undefined ? 'llama needs a subcommand: info, ground, move or check' : `unknown llama subcommand ${JSON.stringify(sub)} (info, ground, move, check)`);
+        throw new UsageError(sub === undefined ? 'llama needs a subcommand: info, ground, move, check or build' : `unknown llama subcommand ${JSON.stringify(sub)} (info, ground, move, check, build)`);
     }
   },
 };

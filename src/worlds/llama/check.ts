@@ -8,8 +8,7 @@ import {
 import { parseMap, REGION_COUNT, SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 import { cornersOverlapCell, polygonCorners } from './polygon-geometry.js';
 import { regionMask, regionVisible } from './regions.js';
-import { FACE_BATCH_START, MAX_BATCH_FACES, parseTrak, type Trak } from './trak-parse.js';
-import { MAX_MODEL_VERTICES } from './level-builder.js';
+import { FACE_BATCH_START, MAX_BATCH_FACES, MAX_MODEL_VERTICES, parseTrak, type Trak } from './trak-parse.js';
 
 /**
  * The level checker: every broken rule that crashes the game or corrupts a level (the seed's list), plus a

@@ -3,7 +3,7 @@ import { FIXED_ONE, WFPC_CAMERA_POINTS, WFPC_MAX_PARTICLES, WFPC_TILE_SWAPS, res
 import { detSqrtLocal } from './det.js';
 import { REGION_COUNT, SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 import { writeMapFile } from './map-write.js';
-import { BBOX_FLOATS, FACE_BATCH_START, FACE_QUAD_HALF, FACE_SECOND_HALF, MAX_BATCH_FACES, POLYGON_QUAD, type Trak, type TrakModel } from './trak-parse.js';
+import { BBOX_FLOATS, MAX_MODEL_VERTICES, FACE_BATCH_START, FACE_QUAD_HALF, FACE_SECOND_HALF, MAX_BATCH_FACES, POLYGON_QUAD, type Trak, type TrakModel } from './trak-parse.js';
 import { writeTrakFile } from './trak-write.js';
 
 /**
@@ -90,8 +90,6 @@ export interface LevelDescription {
 
 /** Grey at full brightness (0x80 = 1.0) in B, G, R, and alpha 1 = one colour set. */
 export const DEFAULT_VERTEX_COLOUR = 0x01808080;
-/** Engine limit on vertices per model (the checklist's 8000). */
-export const MAX_MODEL_VERTICES = 8000;
 
 function sub(a: V3, b: V3): V3 {
   return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -337,4 +335,111 @@ export function buildLevel(desc: LevelDescription): BuiltLevel {
     offsets: { payload: -1, floatBlock: -1, regions: -1, cellRegions: -1, fixedBlock: -1, modelIndex: -1, swaps: -1, colours: -1, tail: -1, end: -1 },
   };
   return { trak, map, trakBytes: writeTrakFile(trak), mapBytes: writeMapFile(map), conventions: conv };
+}
+
+/**
+ * Checks that a value read from JSON has the shape of a LevelDescription (types and ranges of the fields
+ * the builder reads) and returns it; RangeError naming the first bad field otherwise.
+ */
+export function asLevelDescription(v: unknown): LevelDescription {
+  const fail = (path: string, what: string): never => {
+    throw new RangeError(`level description: ${path} ${what}`);
+  };
+  const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  const num = (x: unknown, path: string): void => {
+    if (typeof x !== 'number' || !Number.isFinite(x)) fail(path, 'must be a finite number');
+  };
+  const int = (x: unknown, path: string, min: number, max: number): void => {
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) fail(path, `must be an integer in ${min}..${max}`);
+  };
+  const vec = (x: unknown, path: string, n: number): void => {
+    if (!Array.isArray(x) || x.length !== n) fail(path, `must be an array of ${n} numbers`);
+    (x as unknown[]).forEach((e, i) => num(e, `${path}[${i}]`));
+  };
+  const numList = (x: unknown, path: string): void => {
+    if (!Array.isArray(x)) fail(path, 'must be an array');
+    (x as unknown[]).forEach((e, i) => num(e, `${path}[${i}]`));
+  };
+  if (!isObj(v)) return fail('', 'must be an object');
+  if (typeof v['name'] !== 'string') fail('name', 'must be a string');
+  int(v['width'], 'width', 0, 65535);
+  int(v['height'], 'height', 0, 65535);
+  if (v['wfpc'] !== undefined) int(v['wfpc'], 'wfpc', 0, 0xffffffff);
+  if (v['conventions'] !== undefined && !isObj(v['conventions'])) fail('conventions', 'must be an object');
+  if (!Array.isArray(v['models'])) fail('models', 'must be an array');
+  (v['models'] as unknown[]).forEach((m, i) => {
+    if (!isObj(m)) return fail(`models[${i}]`, 'must be an object');
+    for (const g of ['floors', 'ceilings', 'walls'] as const) {
+      if (m[g] === undefined) continue;
+      if (!Array.isArray(m[g])) fail(`models[${i}].${g}`, 'must be an array');
+      (m[g] as unknown[]).forEach((p, j) => {
+        const path = `models[${i}].${g}[${j}]`;
+        if (!isObj(p)) return fail(path, 'must be an object');
+        if (p['material'] !== undefined) int(p['material'], `${path}.material`, 0, 255);
+        if (p['type'] !== undefined) int(p['type'], `${path}.type`, 0, 255);
+        if (p['facing'] !== undefined) vec(p['facing'], `${path}.facing`, 3);
+        if (p['raw'] !== undefined) {
+          if (!Array.isArray(p['raw']) || p['raw'].length !== 5) fail(`${path}.raw`, 'must be 5 planes');
+          (p['raw'] as unknown[]).forEach((pl, k) => {
+            if (!Array.isArray(pl) || pl.length !== 4) fail(`${path}.raw[${k}]`, 'must be [nx, ny, nz, d]');
+            (pl as unknown[]).forEach((e, q) => int(e, `${path}.raw[${k}][${q}]`, q < 3 ? -128 : -32768, q < 3 ? 127 : 32767));
+          });
+        } else {
+          if (!Array.isArray(p['points']) || (p['points'].length !== 3 && p['points'].length !== 4)) fail(`${path}.points`, 'must be 3 or 4 points');
+          (p['points'] as unknown[]).forEach((pt, k) => vec(pt, `${path}.points[${k}]`, 3));
+        }
+      });
+    }
+    if (m['visuals'] !== undefined) {
+      if (!Array.isArray(m['visuals'])) fail(`models[${i}].visuals`, 'must be an array');
+      (m['visuals'] as unknown[]).forEach((poly, j) => {
+        if (!Array.isArray(poly) || (poly.length !== 3 && poly.length !== 4)) fail(`models[${i}].visuals[${j}]`, 'must be 3 or 4 points');
+        (poly as unknown[]).forEach((pt, k) => vec(pt, `models[${i}].visuals[${j}][${k}]`, 3));
+      });
+    }
+  });
+  const nModels = (v['models'] as unknown[]).length;
+  if (!Array.isArray(v['tiles'])) fail('tiles', 'must be an array');
+  (v['tiles'] as unknown[]).forEach((t, i) => {
+    const path = `tiles[${i}]`;
+    if (!isObj(t)) return fail(path, 'must be an object');
+    int(t['model'], `${path}.model`, 0, Math.max(0, nModels - 1));
+    int(t['col'], `${path}.col`, -65536, 65536);
+    int(t['row'], `${path}.row`, -65536, 65536);
+    if (t['y'] !== undefined) num(t['y'], `${path}.y`);
+    if (t['rot'] !== undefined) int(t['rot'], `${path}.rot`, -0x80000000, 0x7fffffff);
+    if (t['offset'] !== undefined) vec(t['offset'], `${path}.offset`, 2);
+    if (t['swapModel'] !== undefined) int(t['swapModel'], `${path}.swapModel`, 0, Math.max(0, nModels - 1));
+    for (const k of ['colours', 'swapColours'] as const) {
+      if (t[k] === undefined) continue;
+      if (!Array.isArray(t[k])) fail(`${path}.${k}`, 'must be an array of colour sets');
+      (t[k] as unknown[]).forEach((set, j) => numList(set, `${path}.${k}[${j}]`));
+    }
+    if (t['raw'] !== undefined) {
+      const raw = t['raw'];
+      if (!isObj(raw)) return fail(`${path}.raw`, 'must be an object');
+      if (raw['floatPos'] !== undefined) vec(raw['floatPos'], `${path}.raw.floatPos`, 3);
+      for (const k of ['fixedPos', 'fixedRot'] as const) {
+        if (raw[k] === undefined) continue;
+        vec(raw[k], `${path}.raw.${k}`, 3);
+        (raw[k] as number[]).forEach((e, q) => int(e, `${path}.raw.${k}[${q}]`, -0x80000000, 0x7fffffff));
+      }
+      if (raw['floatRot'] !== undefined) int(raw['floatRot'], `${path}.raw.floatRot`, -0x80000000, 0x7fffffff);
+      for (const k of ['floatModel', 'hasAlt', 'modelIndex'] as const) if (raw[k] !== undefined) int(raw[k], `${path}.raw.${k}`, 0, 0xffffffff);
+    }
+  });
+  if (v['regions'] !== undefined) {
+    const r = v['regions'];
+    if (!isObj(r)) return fail('regions', 'must be an object');
+    for (const k of ['masks', 'values', 'cells'] as const) if (r[k] !== undefined) numList(r[k], `regions.${k}`);
+  }
+  if (v['rawSwaps'] !== undefined) {
+    if (!Array.isArray(v['rawSwaps'])) fail('rawSwaps', 'must be an array');
+    (v['rawSwaps'] as unknown[]).forEach((s, i) => vec(s, `rawSwaps[${i}]`, 5));
+  }
+  if (v['tail'] !== undefined) {
+    if (!Array.isArray(v['tail'])) fail('tail', 'must be an array of bytes');
+    (v['tail'] as unknown[]).forEach((b, i) => int(b, `tail[${i}]`, 0, 255));
+  }
+  return v as unknown as LevelDescription;
 }

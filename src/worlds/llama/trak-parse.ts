@@ -21,6 +21,8 @@ export const FACE_MIRRORED = 0x0020;
 export const FACE_DOUBLE_SIDED = 0x0400;
 export const FACE_QUAD_HALF = 0x0800;
 export const FACE_IGNORE_COLOURS = 0x4000;
+/** Engine limit on vertices per model (the seed's writing checklist: ≤ 8000). */
+export const MAX_MODEL_VERTICES = 8000;
 /** A render batch must restart (flag 0x0008) at the latest every this many faces. */
 export const MAX_BATCH_FACES = 256;
 
