@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { detectRugrats, loadRugratsWorld, queryCol, writeCol, buildLevel, RUGRATS_SCALE } from '../../../src/worlds/rugrats/index.js';
 import type { Vec3 } from '../../../src/worlds/world.js';
 
@@ -15,6 +15,11 @@ describe('detectRugrats', () => {
     expect(detectRugrats(new Uint8Array(100))).toBe(false);
     expect(detectRugrats(new Uint8Array(5000))).toBe(false); // normals offset 0
     expect(detectRugrats(bytes('hand-trace.jsonl'))).toBe(false);
+    // Other worlds' files in the repository are not taken for Rugrats databases.
+    for (const other of ['gta/town.col', 'colbin/demo.colbin', 'llama/demo.trak', 'llama/demo.map', 'piney/default.field.json']) {
+      const path = new URL(`../../../assets/worlds/${other}`, import.meta.url);
+      if (existsSync(path)) expect(detectRugrats(new Uint8Array(readFileSync(path)))).toBe(false);
+    }
     const b = bytes('demo.col');
     new DataView(b.buffer, b.byteOffset).setInt16(0x2c + 6, 300, true); // counts no longer add up
     expect(detectRugrats(b)).toBe(false);

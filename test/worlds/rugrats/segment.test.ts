@@ -8,6 +8,7 @@ import {
   segmentCol,
   writeCol,
   DIAGONAL_NORMALS,
+  DIAGONAL_COMPONENT,
   SEGMENT_OUT_LENGTH,
   S_WRITTEN,
   WROTE_ALL,
@@ -16,6 +17,7 @@ import {
   type ColIndex,
   type LevelDescription,
 } from '../../../src/worlds/rugrats/index.js';
+import { vectorNormal } from '../../../src/worlds/numeric/gte.js';
 import { flatDescription, flatLevelArb, levelArb, nearFlatBoundary, FLAT_SIZE, type FlatCell } from './arbitraries.js';
 
 const out = new Int32Array(SEGMENT_OUT_LENGTH);
@@ -92,6 +94,11 @@ describe('vectorwalk across diagonals', () => {
     const ix = halved('x=z', 'high');
     // u = (100, 900): 800; v = (900, 100): −800; crossing at 100 + 800 × 800 / 1600 = 500, 900 − 400 = 500.
     expect(walk(ix, [100, -700, 900], [900, -300, 100])).toEqual({ result: 1, depth: 0, point: [500, -500, 500], normal: [-2896, 0, 2896], tile: ix.tileOffset[0]! });
+  });
+  it('uses for 4096 / √2 what VectorNormal gives for (1, 0, 1)', () => {
+    const n = new Int32Array(3);
+    vectorNormal(1, 0, 1, n);
+    expect(Array.from(n)).toEqual([DIAGONAL_COMPONENT, 0, DIAGONAL_COMPONENT]);
   });
   it('has four diagonal normals, each of length 4096 within rounding and facing into its half', () => {
     for (let h = 0; h < 4; h++) {
