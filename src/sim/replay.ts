@@ -168,6 +168,7 @@ export function verifyReplay(rp: Replay, sim: Simulation): VerifyResult {
 
   function fail(frame: number, expected: string, actual: string, sections: string[], rng: Divergence['rng']): VerifyResult {
     const dt = (performance.now() - t0) / 1000;
+    sim.events.emit('desync', { frame, detail: `replay verify: frame ${frame} hashes ${actual}, recorded ${expected}; differs in ${sections.join(', ') || '(no section)'}` });
     return { ok: false, frames: frame, finalHash: actual, framesPerSecond: dt > 0 ? frame / dt : 0, divergence: { frame, expected, actual, sections, rng }, warnings };
   }
 }

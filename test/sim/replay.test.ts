@@ -89,7 +89,10 @@ describe('replay', () => {
     // Recorded with an idle saboteur task; verified with one that strikes from frame 120.
     const sim = makeSim(rp.header.settings);
     addSaboteur(sim, 120);
+    const desyncs: number[] = [];
+    sim.events.on('desync', (e) => desyncs.push(e.frame));
     const v = verifyReplay(rp, sim);
+    expect(desyncs).toEqual([120]);
     expect(v.ok).toBe(false);
     expect(v.divergence!.frame).toBe(120);
     expect(v.divergence!.sections).toContain('Position');
