@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseColFile } from '../../../src/worlds/gta/parse.js';
 import { writeColFileOf } from '../../../src/worlds/gta/write.js';
 import { loadGtaWorld } from '../../../src/worlds/gta/collision-world.js';
+import { runCli } from '../../cli/run-cli.js';
 
 const fixtureDir = fileURLToPath(new URL('../../../../shared/fixtures/gta-col/', import.meta.url));
 const present = existsSync(fixtureDir);
@@ -155,6 +156,20 @@ describe.skipIf(!present)('GTA .col real files (../shared/fixtures/gta-col)', ()
         }
       }
     }
+  });
+
+  it('retrosim col info --json reports the README values', () => {
+    const r = runCli(['col', 'info', fixtureDir + 'col3_mtrafi_2models.col', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.trailingBytes).toBe(0);
+    expect(out.models.map((m: Record<string, unknown>) => [m.version, m.name, m.flags, m.faces, m.vertices, m.faceGroups])).toEqual([
+      [3, 'Box001', 10, 480, 242, 16],
+      [3, '\u00e1llv\u00e1ny', 10, 164, 97, 7],
+    ]);
+    const race = JSON.parse(runCli(['col', 'info', fixtureDir + 'col2_raceisland3.col', '--json']).stdout).models[0];
+    expect([race.version, race.faces, race.vertices, race.faceGroups, race.shadowFaces]).toEqual([2, 3960, 2136, 124, 0]);
+    expect(race.bounds.radius).toBeCloseTo(207.2176, 4);
   });
 
   it('a ray straight down onto the race island hits its mesh where a brute-force scan says', () => {
