@@ -66,6 +66,18 @@ export const TWO_PI: F = 0x40c90fdb;
 /** 32768.0: half a turn in the game's 16-bit angles. */
 export const HALF_TURN: F = 0x47000000;
 
+/**
+ * Whether (p − P) + P is exactly p in EE arithmetic, by Sterbenz's lemma: for p and P of the same sign with
+ * P/2 ≤ p ≤ 2P the difference p − P is a float (so sub.s does not truncate it), and adding P back gives p,
+ * which is a float. Restricted to positive values of at least 1.0 so the difference is never flushed as a
+ * denormal. On patterns: doubling a positive float adds 1 to its exponent field, so p ≤ 2P is
+ * bits(p) ≤ bits(P) + 2^23 (in JS numbers, which do not wrap past exponent 255). Property-tested against the
+ * EE module.
+ */
+export function roundTripsExactly(p: F, P: F): boolean {
+  return p >= ONE && P >= ONE && p < 0x80000000 && P < 0x80000000 && p <= P + 0x800000 && P <= p + 0x800000;
+}
+
 /** The float of an exactly representable JS number (for constants and tests; never for results). */
 export function k(x: number): F {
   KBUF.setFloat32(0, x);

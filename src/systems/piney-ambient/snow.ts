@@ -4,8 +4,8 @@
  *
  * Creation draws (fieldrand): a light flake 7, a heavy one 8, an ember 7.
  */
-import { add, sub, mul, div, lt, le, eq, fromInt, toInt, orderKey, ONE, TWO, K10, K100, MINUS_ONE, HALF, type F } from './ee-vec.js';
-import { w2pLane, p2wLane } from './wrap.js';
+import { add, sub, mul, div, lt, le, eq, fromInt, toInt, orderKey, roundTripsExactly, ONE, TWO, K10, K100, MINUS_ONE, HALF, type F } from './ee-vec.js';
+import { w2pLane, p2wLane, type WrapBounds } from './wrap.js';
 import { fr, type FieldRng } from './rng.js';
 import type { AmbientEnv } from './env.js';
 import { nameId, type OpList } from './ops.js';
@@ -174,12 +174,23 @@ function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng, P0: F,
   // W2P: d = p − P, wrapped once into lo..hi.
   let dx = add(px, nP0);
   let kx = orderKey(dx);
-  if (kx < bd.keyLoX) dx = add(dx, bd.spanX);
-  else if (kx > bd.keyHiX) dx = add(dx, bd.negSpanX);
+  let wrapped = false;
+  if (kx < bd.keyLoX) {
+    dx = add(dx, bd.spanX);
+    wrapped = true;
+  } else if (kx > bd.keyHiX) {
+    dx = add(dx, bd.negSpanX);
+    wrapped = true;
+  }
   let dy = add(py, nP1);
   let ky = orderKey(dy);
-  if (ky < bd.keyLoY) dy = add(dy, bd.spanY);
-  else if (ky > bd.keyHiY) dy = add(dy, bd.negSpanY);
+  if (ky < bd.keyLoY) {
+    dy = add(dy, bd.spanY);
+    wrapped = true;
+  } else if (ky > bd.keyHiY) {
+    dy = add(dy, bd.negSpanY);
+    wrapped = true;
+  }
   kx = orderKey(dx);
   ky = orderKey(dy);
   const sp = s.spritePos;
@@ -188,17 +199,13 @@ function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng, P0: F,
   } else {
     pos[b] = px;
     pos[b + 1] = py;
-    // P2W of d for the sprite: r = d + P, brought to the player's side.
-    let rx = add(dx, P0);
-    if (orderKey(P0) < bd.keyHalfX) {
-      if (kx > bd.keyHiX) rx = add(rx, bd.negSpanX);
-    } else if (kx < bd.keyLoX) rx = add(rx, bd.spanX);
-    let ry = add(dy, P1);
-    if (orderKey(P1) < bd.keyHalfY) {
-      if (ky > bd.keyHiY) ry = add(ry, bd.negSpanY);
-    } else if (ky < bd.keyLoY) ry = add(ry, bd.spanY);
-    sp[b] = rx;
-    sp[b + 1] = ry;
+    if (!wrapped && roundTripsExactly(px, P0) && roundTripsExactly(py, P1)) {
+      // d unwrapped lies within the bounds, so P2W adds nothing to d + P, which is exactly p here.
+      sp[b] = px;
+      sp[b + 1] = py;
+    } else {
+      spriteP2W(sp, b, dx, dy, kx, ky, bd, P0, P1);
+    }
   }
   pos[b + 2] = pz;
   pos[b + 3] = ONE;
@@ -212,6 +219,22 @@ function moveOne(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng, P0: F,
     return;
   }
   emberTimers(s, i, env, rng);
+}
+
+/** P2W of d for the sprite: r = d + P, brought to the player's side. */
+function spriteP2W(sp: Uint32Array, b: number, dx: F, dy: F, kx: number, ky: number, bd: WrapBounds, P0: F, P1: F): void {
+  {
+    let rx = add(dx, P0);
+    if (orderKey(P0) < bd.keyHalfX) {
+      if (kx > bd.keyHiX) rx = add(rx, bd.negSpanX);
+    } else if (kx < bd.keyLoX) rx = add(rx, bd.spanX);
+    let ry = add(dy, P1);
+    if (orderKey(P1) < bd.keyHalfY) {
+      if (ky > bd.keyHiY) ry = add(ry, bd.negSpanY);
+    } else if (ky < bd.keyLoY) ry = add(ry, bd.spanY);
+    sp[b] = rx;
+    sp[b + 1] = ry;
+  }
 }
 
 /**

@@ -101,3 +101,27 @@ describe('W2P and P2W about the player', () => {
     );
   });
 });
+
+describe("Sterbenz's round trip", () => {
+  it('whenever roundTripsExactly(p, P), (p − P) + P is p in EE arithmetic', async () => {
+    const { roundTripsExactly, add: eadd, sub: esub } = await import('../../../src/systems/piney-ambient/ee-vec.js');
+    const near = fc.integer({ min: 0x3f800000, max: 0x7fffffff });
+    let hits = 0;
+    fc.assert(
+      fc.property(near, fc.integer({ min: -0x1000000, max: 0x1000000 }), (p, delta) => {
+        const P = p + delta;
+        if (P < 0 || P > 0xffffffff) return;
+        if (!roundTripsExactly(p, P)) return;
+        hits++;
+        expect(eadd(esub(p, P), P)).toBe(p);
+      }),
+      { numRuns: 50000 },
+    );
+    expect(hits).toBeGreaterThan(10000);
+    // Outside the lemma's range it answers no: far apart, negative, or below 1.0.
+    expect(roundTripsExactly(k(3), k(Math.fround(1e30)))).toBe(false);
+    expect(eadd(esub(k(3), k(Math.fround(1e30))), k(Math.fround(1e30)))).not.toBe(k(3));
+    expect(roundTripsExactly(k(-5), k(-6))).toBe(false);
+    expect(roundTripsExactly(k(0.5), k(Math.fround(0.6)))).toBe(false);
+  });
+});
