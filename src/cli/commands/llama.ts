@@ -9,6 +9,7 @@ import { parseMap } from '../../worlds/llama/map-parse.js';
 import { asLevelDescription, buildLevel, type LevelDescription } from '../../worlds/llama/level-builder.js';
 import { parseTrak } from '../../worlds/llama/trak-parse.js';
 import { positionCellOf } from '../../worlds/llama/conventions.js';
+import { cameraMask, cellRegion } from '../../worlds/llama/regions.js';
 import { newMoveResult, type Vec3 } from '../../worlds/world.js';
 
 const usage = `usage:
@@ -16,6 +17,7 @@ const usage = `usage:
   retrosim llama ground TRAK MAP x y z [options] [--json]
   retrosim llama move TRAK MAP x y z dx dy dz [--radius R] [--height H] [--steps N] [options] [--json]
   retrosim llama check TRAK MAP [options] [--json]
+  retrosim llama regions TRAK MAP x z [--json]
   retrosim llama build LEVEL.json OUT.trak OUT.map [--json]
 
 Llama (Croc-2-engine) tile-grid levels. TRAK and MAP are .trak/.map files (chunks cut from a WAD) or the
@@ -26,6 +28,7 @@ same whole .wad given twice. Positions are game space: x east, y up, z = grid ro
           floors; contacts name the tile and material (exit floor 16 → "exit", death plane 30 → "death")
   check   every broken rule that crashes the game or corrupts the level, with tile and cell (exit 1 if any
           error)
+  regions the cells a camera at (x, z) can see: its cell's region mask (mask 0 or outside the grid: all)
   build   writes the TRAK and MAP of a readable level description (see docs/formats/llama.md;
           assets/worlds/llama/*.level.json are examples)
 options:
@@ -40,6 +43,7 @@ options:
   ground: {"hasFloor","floor","ceiling","material","tile","cell"} (null for none)
   move:   {"position","grounded","steps","contacts":[{"step","kind","normal","tile","material"}]}
   check:  {"ok","errors","warnings","problems":[{"rule","severity","tile","cell","polygon"?,"detail"}]}
+  regions: {"cell","region","mask","visible":[cell indices]}
   build:  {"trak":{"path","bytes"},"map":{"path","bytes"},"tiles","models"}`;
 
 const COMMON: Record<string, OptionSpec> = {
@@ -182,6 +186,21 @@ function check(argv: string[]): number {
   return report.ok ? 0 : 1;
 }
 
+function regions(argv: string[]): number {
+  const { positionals, options } = parseArgs(argv, COMMON);
+  const [t, m, xs, zs] = expectPositionals(positionals, ['TRAK', 'MAP', 'x', 'z']);
+  const w = load(t!, m!, options);
+  const x = numArg(xs!, 'x'), z = numArg(zs!, 'z');
+  const cell = positionCellOf(x, z, w.map.width, w.map.height);
+  const vis = w.visibleCells(x, z);
+  const visible: number[] = [];
+  for (let c = 0; c < vis.length; c++) if (vis[c]) visible.push(c);
+  const out = { cell, region: cellRegion(w.map, cell), mask: '0x' + cameraMask(w.map, cell).toString(16), visible };
+  if (options['json']) printJson(out);
+  else print(`cell ${cell} (region ${out.region}, mask ${out.mask}) sees ${visible.length} of ${vis.length} cells: ${visible.join(' ')}`);
+  return 0;
+}
+
 function build(argv: string[]): number {
   const { positionals, options } = parseArgs(argv, { json: { type: 'flag' } });
   const [descPath, trakPath, mapPath] = expectPositionals(positionals, ['LEVEL.json', 'OUT.trak', 'OUT.map']);
@@ -216,10 +235,12 @@ export const command: Command = {
         return move(rest);
       case 'check':
         return check(rest);
+      case 'regions':
+        return regions(rest);
       case 'build':
         return build(rest);
       default:
-        throw new UsageError(sub === undefined ? 'llama needs a subcommand: info, ground, move, check or build' : `unknown llama subcommand ${JSON.stringify(sub)} (info, ground, move, check, build)`);
+        throw new UsageError(sub === undefined ? 'llama needs a subcommand: info, ground, move, check, regions or build' : `unknown llama subcommand ${JSON.stringify(sub)} (info, ground, move, check, regions, build)`);
     }
   },
 };

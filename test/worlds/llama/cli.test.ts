@@ -58,6 +58,14 @@ describe('retrosim llama', () => {
     expect(run(['check', `${A}/demo.trak`, `${A}/demo.map`]).code).toBe(0);
   });
 
+  it('regions --json lists the cells a camera sees', () => {
+    const j = JSON.parse(run(['regions', `${A}/broken.trak`, `${A}/broken.map`, '0.5', '0.5', '--json']).out);
+    // Region 0 sees only region 0: every cell but cell 7 (region 5).
+    expect(j).toEqual({ cell: 0, region: 0, mask: '0x1', visible: [0, 1, 2, 3, 4, 5, 6] });
+    const out = JSON.parse(run(['regions', `${A}/broken.trak`, `${A}/broken.map`, '-1', '0.5', '--json']).out);
+    expect(out.visible).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('usage errors are UsageErrors', () => {
     expect(() => run(['ground', `${A}/demo.trak`, `${A}/demo.map`, '1', '2'])).toThrow(UsageError);
     expect(() => run(['fly'])).toThrow(UsageError);
