@@ -207,7 +207,6 @@ export function checkLevel(trak: Trak, map: LlamaMap, conventions?: Partial<Llam
 
   // Polygons: ±8, closed, degenerate; sticking into a neighbouring cell without being listed there.
   const col = new LlamaCollision(trak, map, conv);
-  const seenLocal = new Set<string>();
   for (let i = 0; i < n; i++) {
     for (let v = 0; v < 2; v++) {
       const slot = (i * 2 + v) * 4;
@@ -215,11 +214,8 @@ export function checkLevel(trak: Trak, map: LlamaMap, conventions?: Partial<Llam
       if (start === end) continue;
       for (let p = start; p < end; p++) {
         const q = col.polyLocal[p]!;
-        const key = `${i}:${v}:${q}`;
-        if (seenLocal.has(key)) continue;
-        seenLocal.add(key);
         const edges = col.edgeCount[p]!;
-        // Local extent (rotation about y and translation do not change it relative to the origin).
+        // Extent relative to the tile origin (the ±8 rule), from the placed corners.
         const tx = map.fixedPos[i * 3]! / FIXED_ONE, ty = map.fixedPos[i * 3 + 1]! / FIXED_ONE, tz = map.fixedPos[i * 3 + 2]! / FIXED_ONE;
         const corners = polygonCorners(col.planes, p * POLY_STRIDE, edges);
         if (isDegenerate(col, p)) {
