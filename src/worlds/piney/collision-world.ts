@@ -585,6 +585,10 @@ export class PineyWorld implements CollisionWorld {
   }
 
   private blockerNear(x: number, y: number, r: number): number {
+    // The field is a torus: wrap first, so that a huge coordinate (where x + CHIP_UNITS == x) cannot make the
+    // chip loop below run forever. The answer is the same, since the field's size is a whole number of chips.
+    x = wrapField(x);
+    y = wrapField(y);
     const c0 = Math.floor((x - r) / CHIP_UNITS);
     const c1 = Math.floor((x + r) / CHIP_UNITS);
     const d0 = Math.floor((y - r) / CHIP_UNITS);
