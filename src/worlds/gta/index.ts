@@ -5,3 +5,5 @@ export { ModelCollider } from './bvh.js';
 export { ColScene, newGtaHit, rotationMatrix, type GtaHit, type GtaPlacement } from './query.js';
 export { GtaWorld, detectGtaCol, loadGtaWorld, parseGtaPlacements, newGtaGroundResult, type GtaGroundResult } from './collision-world.js';
 export { gtaAssetsDir, loadGtaTown } from './town.js';
+export { MeshBuilder, computeBounds, groupFaces, withFaceGroups, MAX_FACES_PER_GROUP, snap, solidSurface } from './build.js';
+export { detSqrtGta } from './det-sqrt.js';
