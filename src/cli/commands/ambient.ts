@@ -15,6 +15,7 @@ import type { V4 } from '../../systems/piney-ambient/ee-vec.js';
 const usage = `usage:
   retrosim ambient --seed S --type T --row B [--hacked] [--server N] --frames N [--trace out.jsonl] [--json]
                    [--ground G] [--object O] [--cc-init C] [--entry-draws n,n,..] [--fires x,y,z;x,y,z..]
+                   [--fire-nodes x,y,z;..]
                    [--sun x,y,z] [--parity-offset P] [--menu FROM,COUNT]
 
 Generates the Piney field (seed S, field type T 0-10, background row B 0-9) with its weather and ambient
@@ -26,6 +27,7 @@ nothing; frame 3 is the first WORLD::Draw).
   --cc-init C        ccInitRand's count at the set-up step (default 0)
   --entry-draws      the entry task's fieldrand moduli on its first slice (game data; default none)
   --fires            type 7's fire places (game data; default none)
+  --fire-nodes       or type 7's fire nodes relative to each animated object (animation data; default none)
   --sun              the lens flare's sun dummy, relative to the player (game data; default none)
   --parity-offset P  added to the frame clock the fires' parity reads (default 0)
   --menu FROM,COUNT  put the tasks to sleep from frame FROM for COUNT frames
@@ -68,6 +70,7 @@ export const command: Command = {
       'cc-init': { type: 'int', min: 0, max: 100_000_000 },
       'entry-draws': { type: 'string' },
       fires: { type: 'string' },
+      'fire-nodes': { type: 'string' },
       sun: { type: 'string' },
       'parity-offset': { type: 'int', min: 0, max: 1 },
       menu: { type: 'string' },
@@ -87,6 +90,10 @@ export const command: Command = {
     const firesRaw = (options.fires as string | undefined) ?? '';
     const fires = firesRaw.trim() === '' ? [] : firesRaw.split(';').map((p) => parsePoint(p, '--fires'));
     if (fires.length > 1600) throw new UsageError('--fires has more than 1600 places (one per chip)');
+    const nodesRaw = (options['fire-nodes'] as string | undefined) ?? '';
+    const fireNodes = nodesRaw.trim() === '' ? undefined : nodesRaw.split(';').map((p) => parsePoint(p, '--fire-nodes'));
+    if (fireNodes && fireNodes.length > 16) throw new UsageError('--fire-nodes has more than 16 nodes');
+    if (fireNodes && fires.length) throw new UsageError('give --fires or --fire-nodes, not both');
     const sun = options.sun === undefined ? null : parsePoint(options.sun as string, '--sun');
     let menu: [number, number] | null = null;
     if (options.menu !== undefined) {
@@ -109,7 +116,8 @@ export const command: Command = {
         object: (options.object as number | undefined) ?? 0,
         ccInit: (options['cc-init'] as number | undefined) ?? 0,
         entryDraws,
-        fires,
+        ...(fires.length ? { fires } : {}),
+        ...(fireNodes ? { fireNodes } : {}),
         sun,
         parityOffset: (options['parity-offset'] as number | undefined) ?? 0,
       });

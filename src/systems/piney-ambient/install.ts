@@ -9,7 +9,7 @@ import { initAmbient, generateTail, type AmbientState } from './ambient.js';
 import { envOf, viewAt, BLANK_HEIGHT } from './env.js';
 import { fieldWeather } from './weather.js';
 import { initialStatics, type AmbientStatics } from './statics.js';
-import { pineySite, type FieldSite } from './site.js';
+import { firesAt, pineySite, type FieldSite } from './site.js';
 import { AmbientRuntime, fieldTaskBodies, walkSource, type ViewSource } from './tasks.js';
 import { Walk } from './walk.js';
 
@@ -30,8 +30,13 @@ export interface AmbientConfig {
    * SetSpecialObj): game data that is not public, given as fieldrand moduli in order. Default none.
    */
   entryDraws?: readonly number[];
-  /** Type 7's fires (SetSpecialObj's places: each object's fire node plus its place). Default none. */
+  /** Type 7's fires, given outright (SetSpecialObj's places). */
   fires?: readonly V4[];
+  /**
+   * Or type 7's fire nodes (OBJ_roc1fire, OBJ_roc3fire) relative to each animated object: the fires are then
+   * found as SetSpecialObj walks the field's objects. Animation data, not public. Default none.
+   */
+  fireNodes?: readonly V4[];
   /** The lens flare's sun dummy (DMY_<x>_<b+1>point in the background), relative to the player. */
   sun?: V4 | null;
   /** Ω's runner dummies in the sleigh's frame (OBJ_dummy_rei0/1). Default both at its origin. */
@@ -73,7 +78,8 @@ export function goField(rng: FieldRand, cfg: AmbientConfig, statics: AmbientStat
   }
   rng.restore(site.rngAfterLayout);
   generateTail(state, site.start, site.entrance, envOf(viewAt(site.start), site.height), rng);
-  state.fires = (cfg.fires ?? []).map((f) => [...f] as V4);
+  const fires = cfg.fires ?? (cfg.fireNodes && cfg.type === 7 ? firesAt(site.animatedObjects, cfg.fireNodes) : []);
+  state.fires = fires.map((f) => [...f] as V4);
   state.sun = cfg.sun ? ([...cfg.sun] as V4) : null;
   if (cfg.runnerOffsets) state.runnerOffsets = cfg.runnerOffsets.map((f) => [...f] as V4);
   return { state, site, afterInit: site.initDraws, afterGenerate: rng.count };

@@ -6,7 +6,7 @@
 import { generateField, initDrawCount } from '../../worlds/piney/generate.js';
 import { getHeight } from '../../worlds/piney/get-height.js';
 import { defaultPineyTables, type PineyTables } from '../../worlds/piney/tables.js';
-import { ONE, type V4 } from './ee-vec.js';
+import { add, ONE, type V4 } from './ee-vec.js';
 import type { HeightFn } from './env.js';
 
 export interface FieldSite {
@@ -17,6 +17,23 @@ export interface FieldSite {
   start: V4;
   entrance: V4;
   height: HeightFn;
+  /**
+   * The places (wp, w 1) of the objects with an animation, in SetSpecialObj's walk: each chip's FOBJECT
+   * (fobj[x][y] at the object's corner chip), y outer, x inner. Type 7's fires are at nodes of these
+   * animations (see `firesAt`).
+   */
+  animatedObjects: V4[];
+}
+
+/**
+ * Type 7's fires as SetSpecialObj finds them: for each animated object in walk order, each node
+ * (OBJ_roc1fire, then OBJ_roc3fire) at its place in the animation's first frame plus the object's place.
+ * The node places are animation data, not public: `nodes` supplies them (object-relative, in order).
+ */
+export function firesAt(objects: readonly V4[], nodes: readonly V4[]): V4[] {
+  const out: V4[] = [];
+  for (const o of objects) for (const n of nodes) out.push([add(n[0], o[0]), add(n[1], o[1]), add(n[2], o[2]), ONE]);
+  return out;
 }
 
 export interface SiteParams {
@@ -41,7 +58,12 @@ export function pineySite(p: SiteParams, tables: PineyTables = defaultPineyTable
   const start: V4 = [f.startPos[0], f.startPos[1], f.startPos[2], ONE];
   // Field type 4 has no entrance of its own (its gate leads into the dungeon): the bird never uses it there.
   const entrance: V4 = f.dungeonPos ? [f.dungeonPos[0], f.dungeonPos[1], f.dungeonPos[2], ONE] : [...start];
+  const animated = f.objects
+    .filter((o) => o.row.anm !== null)
+    .sort((a, b) => a.y - b.y || a.x - b.x)
+    .map((o): V4 => [o.wx, o.wy, o.z, ONE]);
   return {
+    animatedObjects: animated,
     rngAfterLayout: { seed: f.rng.seed, count: f.rng.count },
     initDraws: initDrawCount(tables, p.type, p.row),
     start,

@@ -80,3 +80,24 @@ describe("type 7's fires", () => {
     expect(value(fires[1]![0])).toBe(900);
   });
 });
+
+describe('fires found on the field', () => {
+  it("SetSpecialObj's walk: each animated object's nodes in order, y outer, x inner", async () => {
+    const { pineySite, firesAt } = await import('../../../src/systems/piney-ambient/site.js');
+    const { field } = await import('./harness.js');
+    const site = pineySite({ seed: 12345, type: 7, row: 0, ground: 0, object: 0 });
+    expect(site.animatedObjects.length).toBeGreaterThan(0);
+    const nodes: V4[] = [[0, 0, k(300), ONE], [k(100), 0, k(300), ONE]];
+    const fires = firesAt(site.animatedObjects, nodes);
+    expect(fires.length).toBe(2 * site.animatedObjects.length);
+    site.animatedObjects.forEach((o, i) => {
+      expect(value(fires[2 * i]![0])).toBe(value(o[0]));
+      expect(value(fires[2 * i + 1]![0])).toBeCloseTo(value(o[0]) + 100, 1);
+      expect(value(fires[2 * i]![2])).toBeCloseTo(value(o[2]) + 300, 2);
+    });
+    const f = field({ seed: 12345, type: 7, row: 0, fireNodes: nodes, site });
+    expect(f.inst.state.fires).toEqual(fires);
+    // Another type takes no fires from nodes.
+    expect(field({ seed: 12345, type: 6, row: 0, fireNodes: nodes }).inst.state.fires).toEqual([]);
+  });
+});
