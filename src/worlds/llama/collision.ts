@@ -1,3 +1,4 @@
+import { FormatError } from '../binary/format-error.js';
 import { FIXED_ONE, positionCellOf, resolveConventions, tileCellOf, type LlamaConventions } from './conventions.js';
 import { detSqrtLocal, sinCosTurn } from './det.js';
 import { materialIgnored } from './materials.js';
@@ -16,12 +17,24 @@ export const MIN_SURFACE_NY = 1 / 1024;
 /** Wall resolution passes per move, so a body pushed out of one wall into another is pushed again. */
 export const WALL_PASSES = 2;
 
+/**
+ * Most polygons a level may place (all tiles, both variants). Real levels place about 10^5; without a
+ * ceiling a small hostile MAP (many tiles naming one big model) would ask for gigabytes.
+ */
+export const MAX_PLACED_POLYGONS = 1 << 21;
+
 /** Scratch result of the floor/ceiling query (no allocation per query). */
 export interface GroundScratch {
   floor: number;
   floorPoly: number;
   ceiling: number;
   ceilingPoly: number;
+}
+
+/** A tile's float-block y for the cell-list order; NaN sorts last so the comparator stays consistent. */
+function tileY(map: LlamaMap, i: number): number {
+  const y = map.floatPos[i * 3 + 1]!;
+  return y === y ? y : -Infinity;
 }
 
 /**
@@ -88,6 +101,9 @@ export class LlamaCollision {
       const a = altModel[i]!;
       if (a >= 0) total += polygonCount(trak.models[a]!);
     }
+    if (total > MAX_PLACED_POLYGONS) {
+      throw new FormatError('llama MAP', map.offsets.modelIndex, `the tiles place ${total} collision polygons, more than the ${MAX_PLACED_POLYGONS} allowed`);
+    }
     this.planes = new Float64Array(total * POLY_STRIDE);
     this.planeHorizontal = new Float64Array(total * 5);
     this.planeVertical = new Float64Array(total * 5);
@@ -135,7 +151,7 @@ export class LlamaCollision {
     }
     for (let c = 0; c < cells; c++) {
       const part = Array.from(cellTiles.subarray(counts[c]!, counts[c + 1]!));
-      part.sort((a, b) => map.floatPos[b * 3 + 1]! - map.floatPos[a * 3 + 1]! || a - b);
+      part.sort((a, b) => tileY(map, b) - tileY(map, a) || a - b);
       cellTiles.set(part, counts[c]!);
     }
     this.cellStart = counts;

@@ -148,3 +148,19 @@ describe('llama vertex colours', () => {
     expect(vertexColourRgb(0x00000040)).toEqual([0, 0, 128 / 255]);
   });
 });
+
+describe('llama placed-polygon ceiling', () => {
+  it('a MAP placing more polygons than the ceiling is a FormatError, not a huge allocation', async () => {
+    const { MAX_PLACED_POLYGONS } = await import('../../../src/worlds/llama/collision.js');
+    const raw: [number, number, number, number][] = [[0, 127, 0, 0], [127, 0, 0, -2048], [-127, 0, 0, -2048], [0, 0, 127, -2048], [0, 0, -127, -2048]];
+    const polys = 2048;
+    const tilesNeeded = Math.floor(MAX_PLACED_POLYGONS / polys) + 1;
+    const w = 64;
+    const h = Math.ceil(tilesNeeded / w);
+    const tiles = Array.from({ length: tilesNeeded }, (_, i) => ({ model: 0, col: i % w, row: Math.floor(i / w) }));
+    const b = buildLevel({ name: 'big', width: w, height: h, models: [{ floors: Array.from({ length: polys }, () => ({ raw })) }], tiles });
+    expect(b.trakBytes.length).toBeLessThan(100_000);
+    expect(() => loadLlamaWorld(b.trakBytes, b.mapBytes, 'big')).toThrowError(/more than the/);
+    expect(() => loadLlamaWorld(b.trakBytes, b.mapBytes, 'big')).toThrowError(FormatError);
+  });
+});
