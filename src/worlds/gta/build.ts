@@ -3,7 +3,7 @@
  * the format needs), bounds from the geometry, and small shape builders used by the asset script and tests.
  */
 import type { Vec3 } from '../world.js';
-import { detSqrtGta } from './det-sqrt.js';
+import { detSqrt } from '../numeric/det-math.js';
 import { canonicalFlags, type ColFaceGroup, type ColMesh, type ColModel, type ColSurface } from './model.js';
 
 /**
@@ -111,13 +111,13 @@ export function computeBounds(m: Pick<ColModel, 'spheres' | 'boxes' | 'mesh'>): 
   let r2 = 0;
   const far = (x: number, y: number, z: number, extra: number): void => {
     const dx = x - center[0], dy = y - center[1], dz = z - center[2];
-    const d = detSqrtGta(dx * dx + dy * dy + dz * dz) + extra;
+    const d = detSqrt(dx * dx + dy * dy + dz * dz) + extra;
     if (d * d > r2) r2 = d * d;
   };
   for (const s of m.spheres) far(s.center[0], s.center[1], s.center[2], s.radius);
   for (const b of m.boxes) for (let c = 0; c < 8; c++) far(c & 1 ? b.max[0] : b.min[0], c & 2 ? b.max[1] : b.min[1], c & 4 ? b.max[2] : b.min[2], 0);
   for (let i = 0; i < m.mesh.vertexCount; i++) far(V[i * 3]!, V[i * 3 + 1]!, V[i * 3 + 2]!, 0);
-  return { min: lo, max: hi, center, radius: roundUpF32(detSqrtGta(r2)) };
+  return { min: lo, max: hi, center, radius: roundUpF32(detSqrt(r2)) };
 }
 
 /** The smallest float32 at or above x (x ≥ 0, finite). */

@@ -11,7 +11,7 @@
  * are deterministic. Nothing is allocated per query.
  */
 import type { ColModel } from './model.js';
-import { detSqrtGta } from './det-sqrt.js';
+import { detSqrt } from '../numeric/det-math.js';
 
 /** Faces per leaf in the project's own tree. */
 export const BVH_LEAF_FACES = 4;
@@ -164,7 +164,7 @@ export class ModelCollider {
         if (!(b < 0) || !(a > 0)) continue;
         const disc = b * b - a * c;
         if (!(disc >= 0)) continue;
-        t = (-b - detSqrtGta(disc)) / a;
+        t = (-b - detSqrt(disc)) / a;
       }
       if (t >= 0 && t <= 1 && t < best) {
         best = t;

@@ -6,4 +6,3 @@ export { ColScene, newGtaHit, rotationMatrix, type GtaHit, type GtaPlacement } f
 export { GtaWorld, detectGtaCol, loadGtaWorld, parseGtaPlacements, newGtaGroundResult, type GtaGroundResult } from './collision-world.js';
 export { gtaAssetsDir, loadGtaTown } from './town.js';
 export { MeshBuilder, computeBounds, groupFaces, withFaceGroups, MAX_FACES_PER_GROUP, snap, solidSurface } from './build.js';
-export { detSqrtGta } from './det-sqrt.js';

@@ -10,7 +10,7 @@
 import { FormatError } from '../binary/format-error.js';
 import type { Vec3 } from '../world.js';
 import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, ModelCollider, rayHit } from './bvh.js';
-import { detSqrtGta } from './det-sqrt.js';
+import { detSqrt } from '../numeric/det-math.js';
 import { colNameKey, type ColModel } from './model.js';
 
 /** One placed model: the model by name (case-insensitive, first match) or index, a position and a rotation. */
@@ -267,7 +267,7 @@ export class ColScene {
       out[at + 2] = 1;
       return;
     }
-    const len = detSqrtGta(len2);
+    const len = detSqrt(len2);
     out[at] = wx / len;
     out[at + 1] = wy / len;
     out[at + 2] = wz / len;
@@ -343,7 +343,7 @@ export class ColScene {
       if (ez * ez >= WALKABLE_NZ2) return false; // a floor or ceiling: the body's vertical handling owns it
       const h2 = ex * ex + ey * ey;
       if (!(h2 > 0)) return false;
-      const h = detSqrtGta(h2);
+      const h = detSqrt(h2);
       // Moving sideways by s reduces the overlap along n by s·|n_h|, so go depth / |n_h|.
       amount = depth / h;
       ex /= h;
@@ -389,7 +389,7 @@ export class ColScene {
       if (testOnly) return 1;
       const id = c.sphereIndex[s >> 2]!;
       if (d2 > 0) {
-        const d = detSqrtGta(d2);
+        const d = detSqrt(d2);
         if (this.applyPush(i, dx / d, dy / d, dz / d, rr - d, horizontalOnly, HIT_SPHERE, id)) found++;
       } else if (this.applyPush(i, 0, 0, 1, rr, horizontalOnly, HIT_SPHERE, id)) found++;
     }
@@ -405,7 +405,7 @@ export class ColScene {
       if (testOnly) return 1;
       const id = c.boxIndex[(b / 6) | 0]!;
       if (d2 > 0) {
-        const d = detSqrtGta(d2);
+        const d = detSqrt(d2);
         if (this.applyPush(i, dx / d, dy / d, dz / d, r - d, horizontalOnly, HIT_BOX, id)) found++;
         continue;
       }
@@ -436,7 +436,7 @@ export class ColScene {
         if (testOnly) return 1;
         const f = c.order[k]!;
         if (d2 > 0) {
-          const d = detSqrtGta(d2);
+          const d = detSqrt(d2);
           if (this.applyPush(i, dx / d, dy / d, dz / d, r - d, horizontalOnly, HIT_FACE, f)) found++;
           continue;
         }
@@ -447,7 +447,7 @@ export class ColScene {
         const nz = T[p + 3]! * T[p + 7]! - T[p + 4]! * T[p + 6]!;
         const len2 = nx * nx + ny * ny + nz * nz;
         if (!(len2 > 0) || !finite(len2)) continue;
-        const len = detSqrtGta(len2);
+        const len = detSqrt(len2);
         if (this.applyPush(i, nx / len, ny / len, nz / len, r, horizontalOnly, HIT_FACE, f)) found++;
       }
     }

@@ -5,7 +5,7 @@ import { ModelCollider } from '../../../src/worlds/gta/bvh.js';
 import { ColScene, closestOnTriangle, lastClosestPoint } from '../../../src/worlds/gta/query.js';
 import { MeshBuilder, computeBounds, withFaceGroups } from '../../../src/worlds/gta/build.js';
 import { emptyModel, type ColMesh, type ColModel } from '../../../src/worlds/gta/model.js';
-import { detSqrtGta } from '../../../src/worlds/gta/det-sqrt.js';
+import { detSqrt } from '../../../src/worlds/numeric/det-math.js';
 
 const H = Math.SQRT1_2;
 
@@ -113,7 +113,7 @@ describe('GTA segment queries', () => {
           expect(r.hit).toBe(true);
           expect(r.fraction).toBe(f);
           expect(r.model).toBe('mesh');
-          const len = detSqrtGta(r.normal[0] ** 2 + r.normal[1] ** 2 + r.normal[2] ** 2);
+          const len = detSqrt(r.normal[0] ** 2 + r.normal[1] ** 2 + r.normal[2] ** 2);
           expect(len).toBeCloseTo(1, 12);
           // The normal faces the start.
           expect(r.normal[0] * (t[0] - o[0]) + r.normal[1] * (t[1] - o[1]) + r.normal[2] * (t[2] - o[2])).toBeLessThanOrEqual(1e-12);
