@@ -104,6 +104,8 @@ export interface OpenedWorldFile {
   bytes: Uint8Array;
   /** The other files read with it (a Llama partner, GTA placements), by path, in the order read. */
   partners: string[];
+  /** The options the world was loaded with (partner bytes included): `loadWorldBytes(bytes, name, options)` rebuilds it. */
+  options: LoadWorldOptions;
 }
 
 /** Reads a world file and whatever partner files it needs (see the module comment); synchronous. */
@@ -133,7 +135,7 @@ export function loadWorldFile(path: string, options: LoadWorldOptions = {}, name
     }
   }
   const world = loadWorldBytes(bytes, name ?? basename(path), o);
-  return { world, bytes, partners };
+  return { world, bytes, partners, options: o };
 }
 
 /** Largest world file read (1 GiB): a bigger one is refused before reading. */

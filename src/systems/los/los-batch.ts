@@ -1,0 +1,130 @@
+/**
+ * Line of sight in batches: many segments against one CollisionWorld through its allocation-free
+ * `segmentFraction`, with plain typed arrays in and out, so a batch of any size allocates nothing per segment.
+ *
+ * A segment is six numbers in a Float64Array: from x, y, z, then to x, y, z, in the world's native units and
+ * axes. The answer per segment: `visible` 1 when nothing is hit (0 otherwise) and `fraction` the fraction
+ * along from→to of the first hit (1 when visible), exactly what the world's own `segment` gives.
+ */
+import type { CollisionWorld } from '../../worlds/world.js';
+
+/** Numbers per segment in a batch: from x, y, z, to x, y, z. */
+export const SEGMENT_STRIDE = 6;
+
+export interface LosOutput {
+  /** 1: clear line of sight; 0: something is in the way. One per segment. */
+  visible: Uint8Array;
+  /** Fraction along the segment of the first hit; 1 when clear. One per segment. */
+  fraction: Float32Array | Float64Array;
+}
+
+/** Output arrays for `count` segments. */
+export function newLosOutput(count: number, precision: 32 | 64 = 64): LosOutput {
+  return { visible: new Uint8Array(count), fraction: precision === 32 ? new Float32Array(count) : new Float64Array(count) };
+}
+
+/**
+ * Casts segments `[start, end)` of `segments` (default: all of them) and writes their answers at the same
+ * indices of `out`. Throws a RangeError up front when the arrays are too short; never allocates per segment.
+ */
+export function losBatch(world: CollisionWorld, segments: Float64Array, out: LosOutput, start = 0, end = Math.floor(segments.length / SEGMENT_STRIDE)): void {
+  const n = Math.floor(segments.length / SEGMENT_STRIDE);
+  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= n)) {
+    throw new RangeError(`segment range ${start}..${end} is not within the batch's ${n} segments`);
+  }
+  if (out.visible.length < end || out.fraction.length < end) {
+    throw new RangeError(`output arrays hold ${Math.min(out.visible.length, out.fraction.length)} answers, ${end} needed`);
+  }
+  const vis = out.visible;
+  const frac = out.fraction;
+  for (let i = start, o = start * SEGMENT_STRIDE; i < end; i++, o += SEGMENT_STRIDE) {
+    const f = world.segmentFraction(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!);
+    // −1 (any negative) is the contract's "clear"; a hit outside [0, 1] or NaN is clamped to stay defined.
+    if (f < 0) {
+      vis[i] = 1;
+      frac[i] = 1;
+    } else {
+      vis[i] = 0;
+      frac[i] = f >= 0 && f <= 1 ? f : f > 1 ? 1 : 0;
+    }
+  }
+}
+
+/**
+ * The one convention of the matrix: sight between two agents is taken as symmetric and cast once per pair,
+ * from the agent with the lower index to the higher (world segment tests need not be symmetric, e.g. the
+ * Rugrats walk starts with a query of its start point, so the direction is fixed here, not left to chance).
+ */
+export const MATRIX_CAST_FROM_LOWER_INDEX = true;
+
+/**
+ * A visibility matrix for N agents: row-major N×N bytes, 1 where agent i sees agent j (eye to eye, within
+ * range), the diagonal 1. Buffers are kept between calls, so a steady N allocates nothing per frame.
+ */
+export class VisibilityMatrix {
+  /** The last answer: `n * n` bytes. */
+  matrix = new Uint8Array(0);
+  n = 0;
+  /** Segments cast by the last `compute` (pairs within range). */
+  cast = 0;
+  private segments = new Float64Array(0);
+  private pairs = new Uint32Array(0);
+  private out: LosOutput = newLosOutput(0);
+
+  /**
+   * @param world the world to cast in
+   * @param feet feet positions, 3 numbers per agent, native units
+   * @param n how many agents (the first n of `feet`)
+   * @param eyeHeight eye above the feet along the world's up axis, native units
+   * @param range pairs farther apart than this (eye to eye) are not visible and not cast; Infinity for no limit
+   */
+  compute(world: CollisionWorld, feet: ArrayLike<number>, n: number, eyeHeight: number, range: number): Uint8Array {
+    if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
+    const maxPairs = (n * (n - 1)) / 2;
+    if (this.matrix.length < n * n) this.matrix = new Uint8Array(n * n);
+    if (this.pairs.length < maxPairs) {
+      this.pairs = new Uint32Array(maxPairs * 2);
+      this.segments = new Float64Array(maxPairs * SEGMENT_STRIDE);
+      this.out = newLosOutput(maxPairs);
+    }
+    const m = this.matrix;
+    m.fill(0, 0, n * n);
+    this.n = n;
+    const axis = world.up.axis;
+    const lift = world.up.sign * eyeHeight;
+    const r2 = range * range;
+    const seg = this.segments;
+    const pairs = this.pairs;
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      m[i * n + i] = 1;
+      const ix = feet[3 * i]! + (axis === 0 ? lift : 0);
+      const iy = feet[3 * i + 1]! + (axis === 1 ? lift : 0);
+      const iz = feet[3 * i + 2]! + (axis === 2 ? lift : 0);
+      for (let j = i + 1; j < n; j++) {
+        const jx = feet[3 * j]! + (axis === 0 ? lift : 0);
+        const jy = feet[3 * j + 1]! + (axis === 1 ? lift : 0);
+        const jz = feet[3 * j + 2]! + (axis === 2 ? lift : 0);
+        const dx = jx - ix, dy = jy - iy, dz = jz - iz;
+        if (!(dx * dx + dy * dy + dz * dz <= r2)) continue;
+        const o = k * SEGMENT_STRIDE;
+        seg[o] = ix; seg[o + 1] = iy; seg[o + 2] = iz;
+        seg[o + 3] = jx; seg[o + 4] = jy; seg[o + 5] = jz;
+        pairs[2 * k] = i;
+        pairs[2 * k + 1] = j;
+        k++;
+      }
+    }
+    this.cast = k;
+    losBatch(world, seg, this.out, 0, k);
+    const vis = this.out.visible;
+    for (let p = 0; p < k; p++) {
+      if (vis[p] === 1) {
+        const i = pairs[2 * p]!, j = pairs[2 * p + 1]!;
+        m[i * n + j] = 1;
+        m[j * n + i] = 1;
+      }
+    }
+    return m.subarray(0, n * n);
+  }
+}

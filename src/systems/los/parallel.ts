@@ -1,0 +1,208 @@
+/**
+ * The same line-of-sight batches split across worker_threads. Every thread (this one and `threads − 1`
+ * workers) loads its own copy of the world from the same bytes, and takes one contiguous slice of the batch;
+ * the slices are fixed by (count, threads) alone, and each segment's answer depends only on the world and the
+ * segment, so the answers are identical to `losBatch` on one thread, whatever the timing.
+ *
+ * Segments and answers travel through SharedArrayBuffers, and the threads are woken and joined with
+ * Atomics (no message per batch), so a batch costs two wake-ups, not copies.
+ *
+ * A world with run-time state (Llama tile swaps) must have the same state in every thread: call
+ * `setWorldState(world.saveState())` after it changes.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { loadWorldBytes, type LoadWorldOptions } from '../../worlds/load-world.js';
+import type { CollisionWorld } from '../../worlds/world.js';
+import { losBatch, SEGMENT_STRIDE, type LosOutput } from './los-batch.js';
+
+/** What every thread loads its world from. */
+export interface WorldSource {
+  bytes: Uint8Array;
+  name: string;
+  options?: LoadWorldOptions;
+}
+
+/** Control words (Int32Array over a SharedArrayBuffer). */
+export const CTRL_GENERATION = 0;
+export const CTRL_COUNT = 1;
+export const CTRL_DONE = 2;
+export const CTRL_STOP = 3;
+export const CTRL_ERROR = 4;
+export const CTRL_WORDS = 8;
+
+/** Most threads a pool takes. */
+export const MAX_LOS_THREADS = 64;
+
+/** Slice [start, end) of `count` segments for thread `t` of `threads`: contiguous, sizes differing by at most one. */
+export function sliceFor(count: number, threads: number, t: number): [number, number] {
+  const base = Math.floor(count / threads);
+  const extra = count % threads;
+  const start = t * base + Math.min(t, extra);
+  return [start, start + base + (t < extra ? 1 : 0)];
+}
+
+/** Buffers shared with the workers (replaced, and re-sent, when a bigger batch comes). */
+interface Shared {
+  capacity: number;
+  segments: Float64Array;
+  visible: Uint8Array;
+  fraction: Float64Array;
+}
+
+/**
+ * The compiled worker next to this module; when running from TypeScript source (tests), the compiled one
+ * in dist/ (worker files must be JS: `npm test` builds first).
+ */
+export function workerUrl(): URL {
+  const here = new URL('./worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(here))) return here;
+  const path = fileURLToPath(here);
+  const compiled = path.replace(/([\\/])src([\\/]systems[\\/]los[\\/]worker\.js)$/, '$1dist$1src$2');
+  if (compiled !== path && existsSync(compiled)) return pathToFileURL(compiled);
+  throw new Error(`the compiled LOS worker is missing (${path}); build first: npx tsc -p tsconfig.build.json`);
+}
+
+export class LosPool {
+  readonly threads: number;
+  /** This thread's own copy of the world (it computes slice 0). */
+  readonly world: CollisionWorld;
+  private readonly workers: Worker[] = [];
+  private readonly control = new Int32Array(new SharedArrayBuffer(CTRL_WORDS * 4));
+  private shared: Shared = { capacity: 0, segments: new Float64Array(0), visible: new Uint8Array(0), fraction: new Float64Array(0) };
+  private closed = false;
+
+  private constructor(world: CollisionWorld, threads: number) {
+    this.world = world;
+    this.threads = threads;
+  }
+
+  /** Starts `threads − 1` workers (so `threads` threads compute), each loading the world from `source`. */
+  static async create(source: WorldSource, threads: number): Promise<LosPool> {
+    if (!Number.isInteger(threads) || threads < 1 || threads > MAX_LOS_THREADS) throw new RangeError(`threads must be an integer in 1..${MAX_LOS_THREADS}, got ${threads}`);
+    const pool = new LosPool(loadWorldBytes(source.bytes, source.name, source.options), threads);
+    const url = threads > 1 ? workerUrl() : null;
+    const ready: Promise<void>[] = [];
+    for (let t = 1; t < threads; t++) {
+      const w = new Worker(url!, { workerData: { source, control: pool.control, index: t, threads } });
+      pool.workers.push(w);
+      ready.push(
+        new Promise<void>((resolve, reject) => {
+          const onMessage = (m: { type: string; error?: string }) => {
+            if (m.type === 'ready') {
+              w.off('error', reject);
+              resolve();
+            } else if (m.type === 'error') reject(new Error(`LOS worker ${t}: ${m.error}`));
+          };
+          w.on('message', onMessage);
+          w.once('error', reject);
+        }),
+      );
+    }
+    try {
+      await Promise.all(ready);
+    } catch (e) {
+      await pool.close();
+      throw e;
+    }
+    return pool;
+  }
+
+  /** Sends a message to every worker and waits for each to answer `type`. */
+  private async broadcast(message: Record<string, unknown>, answer: string): Promise<void> {
+    await Promise.all(
+      this.workers.map(
+        (w) =>
+          new Promise<void>((resolve, reject) => {
+            const on = (m: { type: string; error?: string }) => {
+              if (m.type === answer) {
+                w.off('message', on);
+                resolve();
+              } else if (m.type === 'error') {
+                w.off('message', on);
+                reject(new Error(`LOS worker: ${m.error}`));
+              }
+            };
+            w.on('message', on);
+            w.postMessage(message);
+          }),
+      ),
+    );
+  }
+
+  /** Makes room for `count` segments in the shared buffers (re-sends them to the workers when they grow). */
+  async reserve(count: number): Promise<void> {
+    if (count <= this.shared.capacity) return;
+    const capacity = Math.max(count, 2 * this.shared.capacity, 1024);
+    this.shared = {
+      capacity,
+      segments: new Float64Array(new SharedArrayBuffer(capacity * SEGMENT_STRIDE * 8)),
+      visible: new Uint8Array(new SharedArrayBuffer(capacity)),
+      fraction: new Float64Array(new SharedArrayBuffer(capacity * 8)),
+    };
+    const s = this.shared;
+    await this.broadcast({ type: 'buffers', segments: s.segments, visible: s.visible, fraction: s.fraction }, 'buffers');
+  }
+
+  /** Puts the same run-time state (e.g. Llama tile swaps) into every thread's world. */
+  async setWorldState(state: unknown): Promise<void> {
+    const w = this.world as CollisionWorld & { restoreState?(s: unknown): void };
+    if (!w.restoreState) return;
+    w.restoreState(state);
+    await this.broadcast({ type: 'state', state }, 'state');
+  }
+
+  /** The shared segment buffer, for callers that write segments in place (then call `runShared`). */
+  get segmentBuffer(): Float64Array {
+    return this.shared.segments;
+  }
+
+  /** Casts `count` segments (from `segments`) across the threads; answers into `out` (as `losBatch` would). */
+  async run(segments: Float64Array, out: LosOutput, count = Math.floor(segments.length / SEGMENT_STRIDE)): Promise<void> {
+    await this.reserve(count);
+    this.shared.segments.set(segments.subarray(0, count * SEGMENT_STRIDE));
+    this.runShared(count, out);
+  }
+
+  /**
+   * Casts the first `count` segments already in `segmentBuffer` (reserve first), blocking this thread until
+   * every slice is done. Synchronous, so a system can use it inside a frame.
+   */
+  runShared(count: number, out: LosOutput): void {
+    if (this.closed) throw new Error('the LOS pool is closed');
+    const s = this.shared;
+    if (count > s.capacity) throw new RangeError(`${count} segments but room for ${s.capacity}: reserve first`);
+    if (out.visible.length < count || out.fraction.length < count) throw new RangeError(`output arrays hold fewer than ${count} answers`);
+    const c = this.control;
+    const T = this.threads;
+    if (T > 1) {
+      Atomics.store(c, CTRL_COUNT, count);
+      Atomics.store(c, CTRL_DONE, 0);
+      Atomics.add(c, CTRL_GENERATION, 1);
+      Atomics.notify(c, CTRL_GENERATION);
+    }
+    const [a, b] = sliceFor(count, T, 0);
+    const mine: LosOutput = { visible: s.visible, fraction: s.fraction };
+    losBatch(this.world, s.segments, mine, a, b);
+    if (T > 1) {
+      for (;;) {
+        const done = Atomics.load(c, CTRL_DONE);
+        if (done >= T - 1) break;
+        Atomics.wait(c, CTRL_DONE, done, 1000);
+      }
+      if (Atomics.load(c, CTRL_ERROR) !== 0) throw new Error('a LOS worker failed during a batch');
+    }
+    out.visible.set(s.visible.subarray(0, count));
+    out.fraction.set(s.fraction.subarray(0, count));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    Atomics.store(this.control, CTRL_STOP, 1);
+    Atomics.add(this.control, CTRL_GENERATION, 1);
+    Atomics.notify(this.control, CTRL_GENERATION);
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

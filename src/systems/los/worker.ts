@@ -1,0 +1,79 @@
+/**
+ * A line-of-sight worker (see parallel.ts): loads its own copy of the world, then sleeps on the shared
+ * generation word; each wake-up casts its slice of the shared batch and counts itself done.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadWorldBytes } from '../../worlds/load-world.js';
+import type { CollisionWorld } from '../../worlds/world.js';
+import { losBatch, type LosOutput } from './los-batch.js';
+import { CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_GENERATION, CTRL_STOP, sliceFor, type WorldSource } from './parallel.js';
+
+interface Data {
+  source: WorldSource;
+  control: Int32Array;
+  index: number;
+  threads: number;
+}
+
+const data = workerData as Data;
+const port = parentPort!;
+let world: CollisionWorld;
+try {
+  world = loadWorldBytes(data.source.bytes, data.source.name, data.source.options);
+} catch (e) {
+  port.postMessage({ type: 'error', error: (e as Error).message });
+  throw e;
+}
+
+let segments: Float64Array = new Float64Array(0);
+let out: LosOutput = { visible: new Uint8Array(0), fraction: new Float64Array(0) };
+const c = data.control;
+let seen = Atomics.load(c, CTRL_GENERATION);
+
+port.on('message', (m: { type: string; segments?: Float64Array; visible?: Uint8Array; fraction?: Float64Array; state?: unknown }) => {
+  try {
+    if (m.type === 'buffers') {
+      segments = m.segments!;
+      out = { visible: m.visible!, fraction: m.fraction! };
+      port.postMessage({ type: 'buffers' });
+    } else if (m.type === 'state') {
+      (world as CollisionWorld & { restoreState?(s: unknown): void }).restoreState?.(m.state);
+      port.postMessage({ type: 'state' });
+    }
+  } catch (e) {
+    port.postMessage({ type: 'error', error: (e as Error).message });
+  }
+});
+
+/**
+ * Serves batches until the main thread needs the message port (a new buffer or state is only sent while
+ * no batch runs, and the main thread bumps no generation then), or until stopped. Waiting in slices lets the
+ * port's messages through between waits.
+ */
+function loop(): void {
+  for (;;) {
+    const r = Atomics.wait(c, CTRL_GENERATION, seen, 5);
+    if (Atomics.load(c, CTRL_STOP) !== 0) {
+      port.close();
+      return;
+    }
+    if (r === 'timed-out') {
+      // Yield to the event loop so buffer and state messages get through, then carry on waiting.
+      setImmediate(loop);
+      return;
+    }
+    seen = Atomics.load(c, CTRL_GENERATION);
+    const count = Atomics.load(c, CTRL_COUNT);
+    const [a, b] = sliceFor(count, data.threads, data.index);
+    try {
+      losBatch(world, segments, out, a, b);
+    } catch {
+      Atomics.store(c, CTRL_ERROR, 1);
+    }
+    Atomics.add(c, CTRL_DONE, 1);
+    Atomics.notify(c, CTRL_DONE);
+  }
+}
+
+port.postMessage({ type: 'ready' });
+loop();
