@@ -14,7 +14,7 @@ import { installAmbient } from '../systems/piney-ambient/install.js';
 import { DEFAULT_SYSTEMS } from '../systems/index.js';
 import { FormatError } from '../worlds/binary/format-error.js';
 import { fnv1a64Hex } from '../worlds/binary/fnv.js';
-import { loadWorld, type LoadWorldOptions } from '../worlds/load-world.js';
+import { loadWorld, loadWorldFile, type LoadWorldOptions } from '../worlds/load-world.js';
 import type { PineyWorld } from '../worlds/piney/collision-world.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import { DEFAULT_SETTINGS, registerScenario, type ScenarioDef, type ScenarioSettings } from './scenario.js';
@@ -84,18 +84,25 @@ export async function openBuiltinWorld(id: string, read: (path: string) => Uint8
 }
 
 /**
- * Loads a world file given by path (and, for a Llama world, its MAP file: then the source reads
- * "file:<trak>;map:<map>" and the content hash covers the TRAK's bytes followed by the MAP's).
+ * Loads a world file given by path with its partner files (a Llama MAP given with --map or found beside the
+ * TRAK, GTA placements beside the COL: see src/worlds/load-world.ts). The source reads "file:<path>", plus
+ * ";map:<map>" when a MAP was given explicitly; the content hash covers the file's bytes followed by each
+ * partner's, so a replay notices a changed partner too.
  */
 export async function openWorldFile(path: string, read: (path: string) => Uint8Array, mapPath?: string): Promise<OpenedWorld> {
-  const bytes = read(path);
+  read(path); // first through the CLI's reader: a missing, unreadable or huge file is a one-line usage error
   const options: LoadWorldOptions = mapPath ? { map: read(mapPath) } : {};
-  const world = await loadWorld(bytes, path.split(/[\\/]/).pop()!, options);
-  if (!options.map) return { world, identity: worldIdentity(world, bytes, `file:${path}`), bytes };
-  const both = new Uint8Array(bytes.length + options.map.length);
-  both.set(bytes);
-  both.set(options.map, bytes.length);
-  return { world, identity: worldIdentity(world, both, `file:${path};map:${mapPath}`), bytes: both };
+  const opened = loadWorldFile(path, options);
+  const parts = [opened.bytes, ...(options.map ? [options.map] : []), ...opened.partners.map((p) => read(p))];
+  const total = parts.reduce((n, b) => n + b.length, 0);
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const b of parts) {
+    all.set(b, at);
+    at += b.length;
+  }
+  const source = `file:${path}${mapPath ? `;map:${mapPath}` : ''}`;
+  return { world: opened.world, identity: worldIdentity(opened.world, all, source), bytes: all };
 }
 
 /** Splits a recorded "file:" source into the world path and the optional MAP path. */

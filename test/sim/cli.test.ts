@@ -6,6 +6,7 @@ import { command as run } from '../../src/cli/commands/run.js';
 import { command as replay } from '../../src/cli/commands/replay.js';
 import { UsageError } from '../../src/cli/args.js';
 import { FormatError } from '../../src/worlds/binary/format-error.js';
+import { parseFileSource } from '../../src/sim/default-scenario.js';
 
 let out: string[] = [];
 beforeEach(() => {
@@ -105,5 +106,20 @@ describe('retrosim run / replay', () => {
     const junk = join(dir, 'junk.bin');
     writeFileSync(junk, new Uint8Array([1, 2, 3]));
     await expect(run.run(['--world', junk, '--frames', '1'])).rejects.toThrow(FormatError);
+  });
+
+  it('run --world finds a Llama MAP beside its TRAK, and the replay identity covers both files', async () => {
+    expect(await run.run(['--world', 'assets/worlds/llama/demo.trak', '--frames', '30', '--agents', '10', '--out', file, '--json'])).toBe(0);
+    const s = lastJson();
+    const trak = readFileSync('assets/worlds/llama/demo.trak').length;
+    const map = readFileSync('assets/worlds/llama/demo.map').length;
+    expect(s.world.kind).toBe('llama');
+    expect(s.world.byteLength).toBe(trak + map);
+    expect(await replay.run(['verify', file, '--json'])).toBe(0);
+  });
+
+  it('parses recorded file sources with and without an explicit MAP', () => {
+    expect(parseFileSource('file:a/b.col')).toEqual({ path: 'a/b.col' });
+    expect(parseFileSource('file:x.trak;map:y.map')).toEqual({ path: 'x.trak', mapPath: 'y.map' });
   });
 });
