@@ -96,7 +96,7 @@ export const benches: Bench[] = [
         consume(s);
       });
       return [
-        { name: 'colbin OBB push-out (world path, prepared walls)', value: vp, unit: 'wall tests/s', goal: 2_000_000, better: 'higher', note: `${hits}/4 pairs colliding, all 15 axes` },
+        { name: 'colbin OBB push-out (world path, prepared walls)', value: vp, unit: 'wall tests/s', goal: 2_000_000, better: 'higher', note: `${hits}/4 pairs colliding; 15 candidate axes, zero and repeated ones skipped` },
         { name: 'colbin OBB push-out (general OBB vs OBB)', value: v, unit: 'wall tests/s', better: 'higher', note: 'crosses and normalisation per test' },
         { name: 'colbin move (terrain, 64 walls)', value: mv, unit: 'moves/s', better: 'higher' },
       ];

@@ -18,6 +18,8 @@
 import { crossGte, crossed, gte16, irSaturate, mulFx, normalizeFp12, normalized } from './fixed-math.js';
 
 export const BOX_WORDS = 15;
+/** 2^−12: multiplying by it is exactly dividing by 4096 (a power of two). */
+const INV_4096 = 1 / 4096;
 export const BOX_AXES_WORDS = 9;
 /** psyqo's starting "best" penetration, 1000.0_fp. */
 export const SAT_NO_PENETRATION = 4096000;
@@ -53,13 +55,13 @@ let bestNz = 0;
 
 /** GTE projection radius of the box at `box[o]` on the normalised axis (vx, vy, vz already 16-bit). */
 function radius(box: Int32Array, o: number, vx: number, vy: number, vz: number): number {
-  // |p| ≤ 2^15 and |h| < 2^31, so |p·h| < 2^46 and (p·h / 4096) | 0 is the exact truncating multiply.
+  // |p| ≤ 2^15 and |h| < 2^31, so |p·h| < 2^46 and (p·h * INV_4096) | 0 is the exact truncating multiply.
   let p = irSaturate(Math.floor((gte16(box[o + 3]!) * vx + gte16(box[o + 4]!) * vy + gte16(box[o + 5]!) * vz) / 4096));
-  let r = (((p < 0 ? -p : p) * box[o + 12]!) / 4096) | 0;
+  let r = (((p < 0 ? -p : p) * box[o + 12]!) * INV_4096) | 0;
   p = irSaturate(Math.floor((gte16(box[o + 6]!) * vx + gte16(box[o + 7]!) * vy + gte16(box[o + 8]!) * vz) / 4096));
-  r = (r + ((((p < 0 ? -p : p) * box[o + 13]!) / 4096) | 0)) | 0;
+  r = (r + ((((p < 0 ? -p : p) * box[o + 13]!) * INV_4096) | 0)) | 0;
   p = irSaturate(Math.floor((gte16(box[o + 9]!) * vx + gte16(box[o + 10]!) * vy + gte16(box[o + 11]!) * vz) / 4096));
-  return (r + ((((p < 0 ? -p : p) * box[o + 14]!) / 4096) | 0)) | 0;
+  return (r + ((((p < 0 ? -p : p) * box[o + 14]!) * INV_4096) | 0)) | 0;
 }
 
 /**
@@ -68,11 +70,11 @@ function radius(box: Int32Array, o: number, vx: number, vy: number, vz: number):
  */
 function radiusSmall(box: Int32Array, o: number, vx: number, vy: number, vz: number): number {
   let p = irSaturate((box[o + 3]! * vx + box[o + 4]! * vy + box[o + 5]! * vz) >> 12);
-  let r = (((p < 0 ? -p : p) * box[o + 12]!) / 4096) | 0;
+  let r = (((p < 0 ? -p : p) * box[o + 12]!) * INV_4096) | 0;
   p = irSaturate((box[o + 6]! * vx + box[o + 7]! * vy + box[o + 8]! * vz) >> 12);
-  r = (r + ((((p < 0 ? -p : p) * box[o + 13]!) / 4096) | 0)) | 0;
+  r = (r + ((((p < 0 ? -p : p) * box[o + 13]!) * INV_4096) | 0)) | 0;
   p = irSaturate((box[o + 9]! * vx + box[o + 10]! * vy + box[o + 11]! * vz) >> 12);
-  return (r + ((((p < 0 ? -p : p) * box[o + 14]!) / 4096) | 0)) | 0;
+  return (r + ((((p < 0 ? -p : p) * box[o + 14]!) * INV_4096) | 0)) | 0;
 }
 
 const SMALL = 16384;
@@ -91,8 +93,8 @@ let bSmall = false;
 function separates(nx: number, ny: number, nz: number, axis: number): boolean {
   // Centres are int32: with |n| < 2^21 every product is below 2^52, exact, so the multiply can be inlined.
   const nSmall = nx < 2097152 && nx > -2097152 && ny < 2097152 && ny > -2097152 && nz < 2097152 && nz > -2097152;
-  const aC = nSmall ? ((((A[Ao]! * nx) / 4096) | 0) + (((A[Ao + 1]! * ny) / 4096) | 0) + (((A[Ao + 2]! * nz) / 4096) | 0)) | 0 : (mulFx(A[Ao]!, nx) + mulFx(A[Ao + 1]!, ny) + mulFx(A[Ao + 2]!, nz)) | 0;
-  const bC = nSmall ? ((((B[Bo]! * nx) / 4096) | 0) + (((B[Bo + 1]! * ny) / 4096) | 0) + (((B[Bo + 2]! * nz) / 4096) | 0)) | 0 : (mulFx(B[Bo]!, nx) + mulFx(B[Bo + 1]!, ny) + mulFx(B[Bo + 2]!, nz)) | 0;
+  const aC = nSmall ? ((((A[Ao]! * nx) * INV_4096) | 0) + (((A[Ao + 1]! * ny) * INV_4096) | 0) + (((A[Ao + 2]! * nz) * INV_4096) | 0)) | 0 : (mulFx(A[Ao]!, nx) + mulFx(A[Ao + 1]!, ny) + mulFx(A[Ao + 2]!, nz)) | 0;
+  const bC = nSmall ? ((((B[Bo]! * nx) * INV_4096) | 0) + (((B[Bo + 1]! * ny) * INV_4096) | 0) + (((B[Bo + 2]! * nz) * INV_4096) | 0)) | 0 : (mulFx(B[Bo]!, nx) + mulFx(B[Bo + 1]!, ny) + mulFx(B[Bo + 2]!, nz)) | 0;
   const vx = gte16(nx);
   const vy = gte16(ny);
   const vz = gte16(nz);
@@ -238,6 +240,20 @@ export function prepareWallForAxisAlignedMover(b: Int32Array, bo: number, bn: In
       }
     }
   }
+  // An axis equal to an earlier tested one gives the same separation and the same penetration, which can never
+  // beat the earlier (strictly smaller wins), so skipping it changes nothing. Common: axis-aligned walls, where
+  // most crosses repeat a face axis.
+  for (let k = 1; k < 15; k++) {
+    const o = off + k * PREPARED_AXIS_WORDS;
+    if (out[o + 5] === 0) continue;
+    for (let j = 0; j < k; j++) {
+      const q = off + j * PREPARED_AXIS_WORDS;
+      if (out[q + 5] !== 0 && out[q] === out[o] && out[q + 1] === out[o + 1] && out[q + 2] === out[o + 2]) {
+        out[o + 5] = 0;
+        break;
+      }
+    }
+  }
 }
 
 /**
@@ -269,9 +285,9 @@ export function satPushOutAxisAligned(
     const nx = prepared[o]!;
     const ny = prepared[o + 1]!;
     const nz = prepared[o + 2]!;
-    const aC = mode === 1 ? ((((ax * nx) / 4096) | 0) + (((ay * ny) / 4096) | 0) + (((az * nz) / 4096) | 0)) | 0 : (mulFx(ax, nx) + mulFx(ay, ny) + mulFx(az, nz)) | 0;
+    const aC = mode === 1 ? ((((ax * nx) * INV_4096) | 0) + (((ay * ny) * INV_4096) | 0) + (((az * nz) * INV_4096) | 0)) | 0 : (mulFx(ax, nx) + mulFx(ay, ny) + mulFx(az, nz)) | 0;
     // A's rows are the unit axes (4096 on the diagonal), so its GTE projections are n itself (16-bit).
-    const aR = (((prepared[o + 6]! * hx) / 4096) | 0) + (((prepared[o + 7]! * hy) / 4096) | 0) + (((prepared[o + 8]! * hz) / 4096) | 0);
+    const aR = (((prepared[o + 6]! * hx) * INV_4096) | 0) + (((prepared[o + 7]! * hy) * INV_4096) | 0) + (((prepared[o + 8]! * hz) * INV_4096) | 0);
     const overlap = (aR + prepared[o + 4]!) | 0;
     const bC = prepared[o + 3]!;
     const diff = (aC - bC) | 0;
