@@ -14,11 +14,15 @@ function plane(w: BinaryWriter, nx: number, ny: number, nz: number, d: number): 
   w.i8(nx).i8(ny).i8(nz).u8(0).i16(d);
 }
 
-export function minimalWad(rotY = 0, edgeD = -2048, surfaceD = 1024): Uint8Array {
+/**
+ * With `wall`, the reference's wall extension: a wall polygon with n0 = (127, 0, 0) at local x = 0.4
+ * (world x ≈ 0.9), spanning the cell in z and y 0..1.
+ */
+export function minimalWad(rotY = 0, edgeD = -2048, surfaceD = 1024, wall = false): Uint8Array {
   const trak = new BinaryWriter();
   trak.i32(1);
   for (let k = 0; k < 27; k++) trak.f32(0);
-  trak.u16(4).u16(0).u32(0).u32(0).u16(1).u16(0).u16(0).u16(0).u32(0);
+  trak.u16(4).u16(0).u32(0).u32(0).u16(1).u16(0).u16(wall ? 1 : 0).u16(0).u32(0);
   for (const [x, z] of [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]] as const) trak.f32(x).f32(0.25).f32(z).f32(0).f32(1).f32(0);
   trak.u8(0x01).u8(0);
   plane(trak, 0, 127, 0, surfaceD);
@@ -26,6 +30,14 @@ export function minimalWad(rotY = 0, edgeD = -2048, surfaceD = 1024): Uint8Array
   plane(trak, 127, 0, 0, edgeD);
   plane(trak, 0, 0, -127, edgeD);
   plane(trak, 0, 0, 127, edgeD);
+  if (wall) {
+    trak.u8(0x01).u8(7);
+    plane(trak, 127, 0, 0, 1638);
+    plane(trak, 0, 0, 127, -2048);
+    plane(trak, 0, 0, -127, -2048);
+    plane(trak, 0, 127, 0, 0);
+    plane(trak, 0, -127, 0, -4096);
+  }
   const map = new BinaryWriter();
   map.u32(1).u32(1).u32(1);
   map.f32(0.5).f32(0).f32(-0.5).i32(rotY).i32(0).i32(0);

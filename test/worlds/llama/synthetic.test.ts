@@ -44,4 +44,17 @@ describe('llama: the reference minimal level', () => {
     const w = loadLlamaWorld(wad, wad, 'n128', { normalScale: 128 });
     expect(w.ground([0.5, 1, 0.5]).floor).toBeCloseTo((0.25 * 128) / 127, 12);
   });
+
+  it('the wall extension: n0 = (127,0,0) at x ≈ 0.9 pushes a radius-0.2 body out to x ≈ 1.1, with its material', () => {
+    const b = minimalWad(0, -2048, 1024, true);
+    const w = loadLlamaWorld(b, b, 'wall');
+    const wallX = 0.5 + 1638 / 4096;
+    const r = w.move({ radius: 0.2, height: 0.75 }, [0.99, 0.25, 0.5], [-0.04, 0, 0]);
+    expect(r.position[0]).toBeCloseTo(wallX + 0.2, 12);
+    expect(r.contacts[0]).toEqual({ kind: 'wall', normal: [1, 0, 0], id: 0, material: 7 });
+    // Behind the wall (its back side faces −x) nothing pushes.
+    const back = w.move({ radius: 0.2, height: 0.75 }, [0.7, 0.25, 0.5], [0.1, 0, 0]);
+    expect(back.position[0]).toBeCloseTo(0.8, 12);
+    expect(back.contacts.map((c) => c.kind)).toEqual(['floor']);
+  });
 });
