@@ -119,8 +119,7 @@ export type TaskFactory = (saved: TaskState) => TaskBody;
 export class Scheduler {
   /** Frames run so far; during a step, the frame being run. */
   frame = 0;
-  /** True while `step()` runs tasks. */
-  running = false;
+  private isRunning = false;
   private readonly tasks: Task[] = [];
   private cursor = -1;
   private nextId = 1;
@@ -137,6 +136,11 @@ export class Scheduler {
   ) {
     this.ctx = { frame: 0, rng, events, scheduler: this };
     this.recordDraws();
+  }
+
+  /** True while `step()` runs tasks. */
+  get running(): boolean {
+    return this.isRunning;
   }
 
   addTask(name: string, priority: number, body: TaskBody | TaskFunction): TaskHandle {
@@ -175,7 +179,7 @@ export class Scheduler {
     const frame = ++this.frame;
     const ctx = this.ctx;
     ctx.frame = frame;
-    this.running = true;
+    this.isRunning = true;
     try {
       const tasks = this.tasks;
       for (this.cursor = 0; this.cursor < tasks.length; this.cursor++) {
@@ -183,7 +187,7 @@ export class Scheduler {
         if (t.sleepUntil <= frame) t.body.run(ctx, t);
       }
     } finally {
-      this.running = false;
+      this.isRunning = false;
       this.cursor = -1;
     }
     this.recordDraws();
