@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FuzzTarget } from './engine.js';
+import { crc32 } from '../../src/worlds/binary/crc32.js';
 import type { CollisionWorld, Vec3 } from '../../src/worlds/world.js';
 
 /** The repository root (this file is compiled to dist/scripts/fuzz/). */
@@ -102,9 +103,58 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
   },
   replay: async () => {
     const { readReplay } = await import('../../src/ecs/replay/format.js');
-    return { name: 'replay', corpus: () => filesIn('test/fixtures/replays', '.replay'), parse: (b) => readReplay(b) };
+    const corpus = await recordReplays();
+    return { name: 'replay', corpus: () => corpus, parse: (b) => readReplay(b) };
+  },
+  // The same replays with every chunk's CRC made right again after mutating, so the mutations reach the
+  // payload checks behind the CRC.
+  'replay-payload': async () => {
+    const { readReplay } = await import('../../src/ecs/replay/format.js');
+    const corpus = await recordReplays();
+    return { name: 'replay-payload', corpus: () => corpus, parse: (b) => readReplay(fixReplayCrcs(b)) };
   },
 };
+
+/** A copy of a replay file with each chunk's CRC-32 recomputed, as far as the chunk walk holds. */
+function fixReplayCrcs(bytes: Uint8Array): Uint8Array {
+  const b = bytes.slice();
+  const v = new DataView(b.buffer);
+  let at = 12; // magic, version, reserved
+  while (at + 8 <= b.length) {
+    const length = v.getUint32(at + 4, true);
+    const end = at + 8 + length;
+    if (end + 4 > b.length) break;
+    v.setUint32(end, crc32(b, at, end), true);
+    at = end + 4;
+  }
+  return b;
+}
+
+/**
+ * Replays to mutate, recorded here rather than shipped: short runs on the Rugrats demo and on the default
+ * Piney field (whose snapshots carry the weather tasks), with keyframes every 20 frames so that every chunk
+ * kind appears several times.
+ */
+async function recordReplays(): Promise<Uint8Array[]> {
+  const { Simulation } = await import('../../src/sim/simulation.js');
+  const { ReplayRecorder } = await import('../../src/sim/replay.js');
+  const { defaultSettingsFor, worldIdentity } = await import('../../src/sim/default-scenario.js');
+  const { demoButtons } = await import('../../src/sim/demo-input.js');
+  const { loadWorld } = await import('../../src/worlds/load-world.js');
+  const out: Uint8Array[] = [];
+  for (const [rel, frames, agents] of [
+    ['assets/worlds/rugrats/demo.col', 70, 6],
+    ['assets/worlds/piney/default.field.json', 45, 3],
+  ] as const) {
+    const bytes = read(rel);
+    const world = await loadWorld(bytes, rel);
+    const sim = new Simulation(world, defaultSettingsFor(world, { agents, capacity: 64 }));
+    const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, rel), 20);
+    for (let f = 0; f < frames; f++) rec.step(demoButtons(f));
+    out.push(rec.finish());
+  }
+  return out;
+}
 
 export async function loadTarget(name: string): Promise<FuzzTarget> {
   const make = TARGETS[name];

@@ -1,0 +1,28 @@
+/**
+ * CI fuzzing: 10,000 cases per format, each target in a worker thread with a per-case time limit and a heap
+ * limit (see scripts/fuzz/). `npm test` builds first, so the compiled harness in dist/ is current.
+ * Longer runs: `npm run fuzz -- --cases 1000000`.
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const dist = fileURLToPath(new URL('../../dist/scripts/fuzz/', import.meta.url));
+const CASES = 10_000;
+
+describe('fuzzing every parser', async () => {
+  if (!existsSync(dist + 'run-in-worker.js')) throw new Error('dist/ is missing: run `npm run build` (npm test does it)');
+  const { runFuzzInWorker } = (await import(dist + 'run-in-worker.js')) as typeof import('../../scripts/fuzz/run-in-worker.js');
+  const { TARGETS } = (await import(dist + 'targets.js')) as typeof import('../../scripts/fuzz/targets.js');
+
+  for (const name of Object.keys(TARGETS)) {
+    it(`${name}: ${CASES} cases end in a parsed world or a FormatError`, { timeout: 240_000 }, async () => {
+      const report = await runFuzzInWorker({ target: name, cases: CASES, seed: 20261129, caseTimeoutMs: 5000 });
+      expect(report.failures.slice(0, 5)).toEqual([]);
+      expect(report.cases).toBe(CASES);
+      // The corpus must parse, or the mutations test nothing but the first check.
+      expect(report.parsed).toBeGreaterThan(0);
+      expect(report.formatErrors).toBeGreaterThan(0);
+    });
+  }
+});
