@@ -192,4 +192,52 @@ describe('llama properties on random levels', () => {
       { numRuns: 300, seed: 16 },
     );
   });
+
+  it('move and ground agree: a grounded body stands on the floor ground reports, with its contact', () => {
+    fc.assert(
+      fc.property(levelArb, fc.nat(), fc.nat(), fracArb, fracArb, fc.integer({ min: -64, max: 64 }), fc.integer({ min: -40, max: 10 }), (d, c, r, fx, fz, y0, dy) => {
+        const b = buildLevel(d);
+        const w = new LlamaWorld(b.trak, b.map, 'random');
+        const from: [number, number, number] = [(c % d.width) + fx, y0 / 16, (r % d.height) + fz];
+        const res = w.move({ radius: 0.1, height: 0.5 }, from, [0, dy / 16, 0]);
+        const g = w.ground([res.position[0], res.position[1] + 1 / 8192, res.position[2]]);
+        if (res.grounded) {
+          expect(g.floor).toBe(res.position[1]);
+          const kind = g.material === 16 ? 'exit' : g.material === 30 ? 'death' : 'floor';
+          expect(res.contacts[res.contacts.length - 1]).toMatchObject({ kind, material: g.material, id: g.id });
+        } else if (g.hasFloor) {
+          expect(res.position[1]).toBeGreaterThan(g.floor);
+        }
+        // Falling never passes a floor that was under the start position.
+        const before = w.ground(from);
+        if (before.hasFloor && dy < 0) expect(res.position[1]).toBeGreaterThanOrEqual(before.floor);
+      }),
+      { numRuns: 300, seed: 17 },
+    );
+  });
+
+  it('a turned wall tile blocks in its turned direction', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(0, 1024, 2048, 3072), fc.integer({ min: 10, max: 30 }), (rot, rr) => {
+        const d: LevelDescription = {
+          name: 'turned wall',
+          width: 1,
+          height: 1,
+          models: [{ floors: [flatQuad(0)], walls: [wallQuad([0.45, -0.5], [0.45, 0.5], 0, 1, [-1, 0, 0])] }],
+          tiles: [{ model: 0, col: 0, row: 0, rot }],
+        };
+        const b = buildLevel(d);
+        const w = new LlamaWorld(b.trak, b.map, 'turned');
+        // Local +x turned: rotation 1024 takes local +z to +x, so local +x goes to −z.
+        const q = rot / 1024;
+        const dir = [[1, 0], [0, -1], [-1, 0], [0, 1]][q]!;
+        const radius = rr / 100;
+        const res = w.move({ radius, height: 0.75 }, [0.5, 0, 0.5], [dir[0]! * 0.45, 0, dir[1]! * 0.45]);
+        const along = (res.position[0] - 0.5) * dir[0]! + (res.position[2] - 0.5) * dir[1]!;
+        expect(along).toBeCloseTo(0.45 - radius, 3);
+        expect(res.contacts[0]!.kind).toBe('wall');
+      }),
+      { numRuns: 40, seed: 18 },
+    );
+  });
 });
