@@ -165,7 +165,10 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff): Repl
   const r = new BinaryReader(bytes, 'replay');
   if (bytes.length < 12) r.fail(`file is ${bytes.length} bytes, too short for a replay header (12 bytes)`, 0);
   const magic = String.fromCharCode(...bytes.subarray(0, 8));
-  if (magic !== REPLAY_MAGIC) r.fail(`not a retrosim replay: magic ${JSON.stringify(magic)}, expected ${JSON.stringify(REPLAY_MAGIC)}`, 0);
+  if (magic !== REPLAY_MAGIC) {
+    const shown = /^[\x20-\x7e]{8}$/.test(magic) ? JSON.stringify(magic) : Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ');
+    r.fail(`not a retrosim replay: starts ${shown}, expected ${JSON.stringify(REPLAY_MAGIC)}`, 0);
+  }
   r.pos = 8;
   const version = r.u16('format version');
   if (version !== REPLAY_FORMAT_VERSION) r.fail(`format version ${version} is not supported (this runtime reads version ${REPLAY_FORMAT_VERSION})`, 8);
