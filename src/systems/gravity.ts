@@ -1,0 +1,117 @@
+/**
+ * Gravity and ground contact, two tasks around the movement system:
+ *
+ * - `gravity` (before movement): every body's fall speed grows by the world's gravity (up to a terminal
+ *   speed) and becomes its velocity along the world's up axis, pointing down (`-up.sign`). Horizontal
+ *   velocity is left to input, wander and the controller.
+ * - `ground-contact` (after movement): a body the move left standing on a floor (`Motion.grounded`) stops
+ *   falling. A standing body still gets one frame of gravity as its downward delta, which is what keeps it
+ *   on a floor that slopes away under it in worlds whose move only lands bodies that move down onto a floor.
+ *
+ * The fall speed is per-entity state kept here (not in Velocity, which the input system rewrites every
+ * frame); it is hashed, saved and restored with the gravity task. The controller sets it negative to jump,
+ * and triggers zero it on a respawn, through `fallSpeeds`.
+ *
+ * All arithmetic is + − × on doubles; integer worlds use whole units (gravity and speeds rounded once, at set-up).
+ */
+import type { EcsWorld } from '../ecs/ecs-world.js';
+import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
+import type { CollisionWorld } from '../worlds/world.js';
+import type { SystemDef, SystemHost } from './index.js';
+
+/** 9.8 m/s² at 60 frames per second, in metres per frame per frame. */
+export const GRAVITY_METRES_PER_FRAME2 = 9.8 / 3600;
+/** Terminal fall speed: 50 m/s, in metres per frame. */
+export const TERMINAL_METRES_PER_FRAME = 50 / 60;
+/** A jump's upward speed: 5 m/s, in metres per frame (about 1.3 m high). */
+export const JUMP_METRES_PER_FRAME = 5 / 60;
+
+/** A per-world rate in native units: whole units (at least 1) in integer worlds. */
+export function nativeRate(world: CollisionWorld, metres: number): number {
+  const s = world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1;
+  const v = metres * s;
+  return world.integer ? Math.max(1, Math.round(v)) : v;
+}
+
+export function gravityOf(world: CollisionWorld): number {
+  return nativeRate(world, GRAVITY_METRES_PER_FRAME2);
+}
+export function terminalSpeedOf(world: CollisionWorld): number {
+  return nativeRate(world, TERMINAL_METRES_PER_FRAME);
+}
+export function jumpSpeedOf(world: CollisionWorld): number {
+  return nativeRate(world, JUMP_METRES_PER_FRAME);
+}
+
+const FALL = new WeakMap<EcsWorld, Float64Array>();
+
+/** Fall speed per entity (native units per frame, positive = down; negative while rising from a jump). */
+export function fallSpeeds(ecs: EcsWorld): Float64Array {
+  let f = FALL.get(ecs);
+  if (!f) {
+    f = new Float64Array(ecs.capacity);
+    FALL.set(ecs, f);
+  }
+  return f;
+}
+
+/** Bodies: what the movement system moves. */
+function bodyTerms(ecs: EcsWorld) {
+  const c = ecs.components;
+  return [c.Position, c.Velocity, c.BodySize, c.Motion];
+}
+
+export const gravitySystem: SystemDef = {
+  name: 'gravity',
+  // After the controller (49, created before it), before movement (50).
+  priority: 49,
+  create(host: SystemHost): TaskBody {
+    const ecs = host.ecs;
+    const q = ecs.defineQuery('gravity', bodyTerms(ecs));
+    const fall = fallSpeeds(ecs);
+    const g = gravityOf(host.world);
+    const terminal = terminalSpeedOf(host.world);
+    const v = ecs.components.Velocity;
+    const up = [v.x, v.y, v.z][host.world.up.axis]!;
+    const down = -host.world.up.sign;
+    return {
+      run(_ctx: FrameContext) {
+        const ents = ecs.entities(q);
+        for (let i = 0; i < ents.length; i++) {
+          const e = ents[i]!;
+          let s = fall[e]! + g;
+          if (s > terminal) s = terminal;
+          fall[e] = s;
+          up[e] = down * s + 0;
+        }
+      },
+      hashState: () => fall.subarray(0, ecs.maxId + 1),
+      save: () => fall.slice(0, ecs.maxId + 1),
+      restore(s: unknown) {
+        if (!(s instanceof Float64Array) || s.length > fall.length) throw new Error('gravity state must be a Float64Array of fall speeds');
+        fall.fill(0);
+        fall.set(s);
+      },
+    };
+  },
+};
+
+export const groundContactSystem: SystemDef = {
+  name: 'ground-contact',
+  // Right after movement (50).
+  priority: 51,
+  create(host: SystemHost) {
+    const ecs = host.ecs;
+    const q = ecs.defineQuery('ground-contact', bodyTerms(ecs));
+    const fall = fallSpeeds(ecs);
+    const grounded = ecs.components.Motion.grounded;
+    return () => {
+      const ents = ecs.entities(q);
+      for (let i = 0; i < ents.length; i++) {
+        const e = ents[i]!;
+        // Standing stops a fall; a body rising from a jump keeps rising until gravity turns it.
+        if (grounded[e] === 1 && fall[e]! > 0) fall[e] = 0;
+      }
+    };
+  },
+};

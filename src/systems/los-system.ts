@@ -1,0 +1,127 @@
+/**
+ * The line-of-sight system: every LOS_RATE frames, each agent with Sight looks at its target (the player)
+ * from eye to eye, and the first LOS_MATRIX_AGENTS agents (ascending id) get a full visibility matrix. Both
+ * are one `losBatch` each over flat typed arrays reused from frame to frame.
+ *
+ * An agent sees its target when the target is within `Sight.range` (eye to eye, compared squared: no root)
+ * and the world's segment between the eyes is clear. `Sight.visible` holds the answer until the next look;
+ * the controller's chasing agents read it. The matrix is state too (packed into bits for the hash).
+ *
+ * Runs after triggers (52), so it looks from where bodies ended the frame.
+ */
+import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
+import type { CollisionWorld } from '../worlds/world.js';
+import type { SystemDef, SystemHost } from './index.js';
+import { losBatch, newLosOutput, SEGMENT_STRIDE, VisibilityMatrix, type LosOutput } from './los/los-batch.js';
+
+/** Agents look every this many frames (frames 4, 8, 12, ...: 15 looks a second at 60 frames per second). */
+export const LOS_RATE = 4;
+/** Eyes are this fraction of the body height above the feet. */
+export const EYE_HEIGHT_FRACTION = 0.9;
+/** How many agents (lowest ids) the visibility matrix covers. */
+export const LOS_MATRIX_AGENTS = 32;
+/** The matrix's range, in metres. */
+export const LOS_MATRIX_RANGE_METRES = 20;
+
+/** Eye height above the feet for a body of `height` (whole units in integer worlds). */
+export function eyeHeight(world: CollisionWorld, height: number): number {
+  const h = height * EYE_HEIGHT_FRACTION;
+  return world.integer ? Math.round(h) : h;
+}
+
+export const losSystem: SystemDef = {
+  name: 'line-of-sight',
+  priority: 56,
+  create(host: SystemHost): TaskBody {
+    const ecs = host.ecs;
+    const world = host.world;
+    const c = ecs.components;
+    const { Sight, Position, BodySize } = c;
+    const q = ecs.defineQuery('line-of-sight', [Sight, Position, BodySize]);
+    const pos = [Position.x, Position.y, Position.z] as const;
+    const axis = world.up.axis;
+    const sign = world.up.sign;
+    let segments = new Float64Array(64 * SEGMENT_STRIDE);
+    let who = new Uint32Array(64);
+    let out: LosOutput = newLosOutput(64);
+    let order = new Uint32Array(64);
+    const feet = new Float64Array(3 * LOS_MATRIX_AGENTS);
+    const matrix = new VisibilityMatrix();
+    const matrixBits = new Uint32Array(Math.ceil((LOS_MATRIX_AGENTS * LOS_MATRIX_AGENTS) / 32));
+    const matrixIds = new Uint32Array(LOS_MATRIX_AGENTS);
+    let matrixN = 0;
+    const scale = world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1;
+    const matrixRange = LOS_MATRIX_RANGE_METRES * scale;
+
+    const eye = (e: number, a: number): number => pos[a][e]! + (a === axis ? sign * eyeHeight(world, BodySize.height[e]!) : 0);
+
+    return {
+      run(ctx: FrameContext) {
+        if (ctx.frame % LOS_RATE !== 0) return;
+        const ents = ecs.entities(q);
+        const n = ents.length;
+        if (order.length < n) {
+          order = new Uint32Array(Math.max(n, 2 * order.length));
+          segments = new Float64Array(order.length * SEGMENT_STRIDE);
+          who = new Uint32Array(order.length);
+          out = newLosOutput(order.length);
+        }
+        for (let i = 0; i < n; i++) order[i] = ents[i]!;
+        const ids = order.subarray(0, n).sort();
+        const target = host.player;
+        const hasTarget = ecs.has(target, Position) && ecs.has(target, BodySize);
+        const tx = hasTarget ? eye(target, 0) : 0;
+        const ty = hasTarget ? eye(target, 1) : 0;
+        const tz = hasTarget ? eye(target, 2) : 0;
+        let k = 0;
+        for (let i = 0; i < n; i++) {
+          const e = ids[i]!;
+          Sight.visible[e] = 0;
+          Sight.target[e] = hasTarget && e !== target ? target : 0;
+          if (Sight.target[e] === 0) continue;
+          const ex = eye(e, 0), ey = eye(e, 1), ez = eye(e, 2);
+          const dx = tx - ex, dy = ty - ey, dz = tz - ez;
+          const r = Sight.range[e]!;
+          if (!(dx * dx + dy * dy + dz * dz <= r * r)) continue;
+          const o = k * SEGMENT_STRIDE;
+          segments[o] = ex; segments[o + 1] = ey; segments[o + 2] = ez;
+          segments[o + 3] = tx; segments[o + 4] = ty; segments[o + 5] = tz;
+          who[k++] = e;
+        }
+        losBatch(world, segments, out, 0, k);
+        for (let j = 0; j < k; j++) Sight.visible[who[j]!] = out.visible[j]!;
+
+        // The matrix of the lowest-id agents, eye height from the first one's body (all share one size).
+        matrixN = Math.min(n, LOS_MATRIX_AGENTS);
+        for (let i = 0; i < matrixN; i++) {
+          const e = ids[i]!;
+          matrixIds[i] = e;
+          feet[3 * i] = pos[0][e]!;
+          feet[3 * i + 1] = pos[1][e]!;
+          feet[3 * i + 2] = pos[2][e]!;
+        }
+        const m = matrix.compute(world, feet, matrixN, matrixN > 0 ? eyeHeight(world, BodySize.height[ids[0]!]!) : 0, matrixRange);
+        matrixBits.fill(0);
+        for (let i = 0; i < matrixN * matrixN; i++) if (m[i] === 1) matrixBits[i >>> 5] = (matrixBits[i >>> 5]! | (1 << (i & 31))) >>> 0;
+      },
+      /** The matrix's size, its agents, then its bits. */
+      hashState() {
+        const h = new Float64Array(1 + matrixN + matrixBits.length);
+        h[0] = matrixN;
+        for (let i = 0; i < matrixN; i++) h[1 + i] = matrixIds[i]!;
+        h.set(matrixBits, 1 + matrixN);
+        return h;
+      },
+      save: () => ({ n: matrixN, ids: matrixIds.slice(), bits: matrixBits.slice() }),
+      restore(s: unknown) {
+        const st = s as { n?: unknown; ids?: unknown; bits?: unknown } | null;
+        if (!st || typeof st.n !== 'number' || !(st.ids instanceof Uint32Array) || !(st.bits instanceof Uint32Array) || st.bits.length !== matrixBits.length || st.ids.length !== matrixIds.length) {
+          throw new Error('line-of-sight state must be { n, ids: Uint32Array, bits: Uint32Array }');
+        }
+        matrixN = st.n;
+        matrixIds.set(st.ids);
+        matrixBits.set(st.bits);
+      },
+    };
+  },
+};
