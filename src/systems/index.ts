@@ -7,8 +7,13 @@
 import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { TaskBody, TaskFunction } from '../ecs/scheduler.js';
 import type { CollisionWorld } from '../worlds/world.js';
+import { controllerSystem } from './controller.js';
+import { gravitySystem, groundContactSystem } from './gravity.js';
 import { inputSystem } from './input.js';
+import { losSystem } from './los-system.js';
 import { movementSystem } from './movement.js';
+import { recordingSystem } from './recording.js';
+import { defaultTriggersSystem } from './triggers.js';
 import { wanderSystem } from './wander.js';
 
 /** What a system is given when it is created: the simulation's parts, never the outside world. */
@@ -28,7 +33,21 @@ export interface SystemDef {
   create(host: SystemHost): TaskBody | TaskFunction;
 }
 
-/** Input 33 (the game's ccThGameCtrl slot), wander 48 (ccThAISystem), movement 50 (after ccThPlayer 49). */
-export const DEFAULT_SYSTEMS: readonly SystemDef[] = [inputSystem, wanderSystem, movementSystem];
+/**
+ * Input 33 (the game's ccThGameCtrl slot), wander 48 (ccThAISystem), controller and gravity 49 (ccThPlayer's
+ * slot; the controller first, so a jump it starts gets this frame's gravity), movement 50, ground contact 51,
+ * triggers 52, line of sight 56, recording last. docs/systems.md describes each.
+ */
+export const DEFAULT_SYSTEMS: readonly SystemDef[] = [
+  inputSystem,
+  wanderSystem,
+  controllerSystem,
+  gravitySystem,
+  movementSystem,
+  groundContactSystem,
+  defaultTriggersSystem,
+  losSystem,
+  recordingSystem,
+];
 
-export { inputSystem, movementSystem, wanderSystem };
+export { controllerSystem, defaultTriggersSystem, gravitySystem, groundContactSystem, inputSystem, losSystem, movementSystem, recordingSystem, wanderSystem };
