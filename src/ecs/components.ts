@@ -62,7 +62,7 @@ function store<F extends Record<string, FieldArray>>(name: string, bit: number, 
   return Object.assign({ name, bit, fields, fieldNames: Object.keys(fields) }, fields);
 }
 
-/** Largest capacity accepted: 2^20 entities (about 90 MB of component arrays). */
+/** Largest capacity accepted: 2^20 entities (about 125 MB of component arrays, 119 bytes per entity). */
 export const MAX_CAPACITY = 1 << 20;
 
 export function createComponents(capacity: number): Components {
