@@ -69,8 +69,38 @@ export const STRING_RECORD_SIZE = 48;
  * (camera tables, WFPC 0x200000, have no public layout), else what went wrong.
  */
 export function objectSectionError(map: LlamaMap): string | null {
-  if (map.wfpc & WFPC_CAMERA_POINTS) return null;
-  const r = new BinaryReader(map.tail, 'llama MAP objects');
+  return objectSectionErrorOf(map.tail, map.wfpc);
+}
+
+/** How far (in colour entries) the colour block would have to move for the objects to parse; see below. */
+export const COLOUR_SHIFT_SEARCH = 256;
+
+/**
+ * The number of colour entries the block seems to have too many (> 0) or too few (< 0): the smallest shift
+ * of the object section's start, in 4-byte steps, after which it parses exactly. Null when none does within
+ * ±COLOUR_SHIFT_SEARCH (or the section is fine or not checkable). Which tile is wrong cannot be told from
+ * the bytes when every set count is 1: the shift is the same wherever the entries are missing.
+ */
+export function colourBlockShift(map: LlamaMap): number | null {
+  if (objectSectionError(map) === null) return null;
+  const colourBytes = new Uint8Array(map.colours.length * 4);
+  const view = new DataView(colourBytes.buffer);
+  map.colours.forEach((c, i) => view.setUint32(i * 4, c, true));
+  for (let k = 1; k <= COLOUR_SHIFT_SEARCH; k++) {
+    if (k * 4 <= map.tail.length && objectSectionErrorOf(map.tail.subarray(k * 4), map.wfpc) === null) return k;
+    if (k * 4 <= colourBytes.length) {
+      const t = new Uint8Array(k * 4 + map.tail.length);
+      t.set(colourBytes.subarray(colourBytes.length - k * 4));
+      t.set(map.tail, k * 4);
+      if (objectSectionErrorOf(t, map.wfpc) === null) return -k;
+    }
+  }
+  return null;
+}
+
+function objectSectionErrorOf(tail: Uint8Array, wfpc: number): string | null {
+  if (wfpc & WFPC_CAMERA_POINTS) return null;
+  const r = new BinaryReader(tail, 'llama MAP objects');
   try {
     const strings = r.checkCount(r.u32('string count'), STRING_RECORD_SIZE, 'strings');
     r.skip(strings * STRING_RECORD_SIZE, 'strings');
@@ -78,7 +108,7 @@ export function objectSectionError(map: LlamaMap): string | null {
     r.u32('max strats');
     r.checkCount(strats, STRAT_RECORD_SIZE, 'strats');
     r.skip(strats * STRAT_RECORD_SIZE, 'strats');
-    if (map.wfpc & WFPC_MAX_PARTICLES) r.i32('max particles');
+    if (wfpc & WFPC_MAX_PARTICLES) r.i32('max particles');
     r.i16('level flag');
     if (r.remaining !== 0) return `${r.remaining} bytes left after the level flag`;
     return null;
@@ -195,7 +225,9 @@ export function checkLevel(trak: Trak, map: LlamaMap, conventions?: Partial<Llam
   // Colours: one set per vertex shows in the object section parsing exactly; also the set counts.
   const objErr = objectSectionError(map);
   if (objErr !== null) {
-    add('colours-not-per-vertex', 'error', -1, -1, `the objects after the vertex colours do not parse (${objErr}): the colour block is not exactly one entry per vertex of each tile's model`);
+    const shift = colourBlockShift(map);
+    const hint = shift === null ? '' : `; they would parse with ${Math.abs(shift)} colour entr${Math.abs(shift) === 1 ? 'y' : 'ies'} ${shift > 0 ? 'fewer' : 'more'} in the block`;
+    add('colours-not-per-vertex', 'error', -1, -1, `the objects after the vertex colours do not parse (${objErr})${hint}: the colour block is not exactly one entry per vertex of each tile's model`);
   }
   for (let i = 0; i < n; i++) {
     if (map.colourVertices[i] === 0) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLevel, checkLevelBytes, objectSectionError, type CheckReport } from '../../../src/worlds/llama/check.js';
+import { checkLevel, checkLevelBytes, colourBlockShift, objectSectionError, type CheckReport } from '../../../src/worlds/llama/check.js';
 import { brokenLevel, demoLevel, DEMO_MODELS, flatQuad, minimalLevel } from '../../../src/worlds/llama/demo-levels.js';
 import { buildLevel, type LevelDescription } from '../../../src/worlds/llama/level-builder.js';
 
@@ -61,7 +61,11 @@ describe('llama level checker', () => {
     d = base();
     const v = 4;
     d.tiles[3]!.colours = [new Array(v - 1).fill(0x01808080)]; // one too few
-    expect(rules(check(d))).toEqual(['colours-not-per-vertex']);
+    const few = check(d);
+    expect(rules(few)).toEqual(['colours-not-per-vertex']);
+    expect(few.problems[0]!.detail).toMatch(/1 colour entry more in the block/);
+    d.tiles[3]!.colours = [new Array(v + 3).fill(0x01808080)]; // three too many
+    expect(check(d).problems[0]!.detail).toMatch(/3 colour entries fewer in the block/);
     d = base();
     d.models[DEMO_MODELS.floor] = { floors: [flatQuad(0, -0.5, 0.9)] }; // reaches 0.4 into the next cell
     const r = check(d);
@@ -96,6 +100,10 @@ describe('llama level checker', () => {
     const d = demoLevel();
     d.tail = [...d.tail ?? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0, 0];
     expect(objectSectionError(buildLevel(d).map)).toMatch(/2 bytes left/);
+  });
+
+  it('colourBlockShift is null for a good level', () => {
+    expect(colourBlockShift(buildLevel(demoLevel()).map)).toBeNull();
   });
 
   it('checkLevel works on parsed structures too', () => {
