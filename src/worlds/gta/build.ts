@@ -178,7 +178,7 @@ export class MeshBuilder {
 
 /** Rounds to the nearest 1/128 inside the int16 range. */
 export function snap(x: number): number {
-  const v = Math.round(x * 128);
+  const v = Math.round(x * 128) + 0; // + 0: no negative zero (the int16 has none)
   return (v < -32768 ? -32768 : v > 32767 ? 32767 : v) / 128;
 }
 

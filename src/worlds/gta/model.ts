@@ -178,13 +178,14 @@ export function canonicalFlags(m: Pick<ColModel, 'version' | 'flags' | 'spheres'
  * DragonFF (int()) do. Out-of-range values saturate here rather than wrap (the file cannot hold them either way).
  */
 export function packVertexComponent(x: number): number {
-  const v = Math.trunc(x * 128);
+  const v = Math.trunc(x * 128) + 0; // + 0 turns −0 into 0: the int16 has no negative zero
   if (v !== v) return 0;
   return v < -32768 ? -32768 : v > 32767 ? 32767 : v;
 }
 
-/** True when a float is exactly an int16 / 128, so a COL2+ file stores it without loss. */
+/** True when a float is exactly an int16 / 128, so a COL2+ file stores it without loss (−0 is not: it reads back as 0). */
 export function isPackable(x: number): boolean {
+  if (x === 0) return !Object.is(x, -0);
   const v = x * 128;
   return Number.isInteger(v) && v >= -32768 && v <= 32767;
 }

@@ -13,7 +13,7 @@ import {
   type ColModel,
   type ColVersion,
 } from '../../../src/worlds/gta/model.js';
-import { MeshBuilder, computeBounds, groupFaces, withFaceGroups } from '../../../src/worlds/gta/build.js';
+import { MeshBuilder, computeBounds, groupFaces, snap, withFaceGroups } from '../../../src/worlds/gta/build.js';
 import { anyModelArb, modelArb } from './arbitrary.js';
 
 const u32 = (b: Uint8Array, at: number): number => new DataView(b.buffer, b.byteOffset).getUint32(at, true);
@@ -165,6 +165,14 @@ describe('GTA .col writer and reader', () => {
     expect(() => writeColModel(c)).toThrow(/float32/);
   });
 
+  it('negative zero: packing and snapping give +0, and the writer refuses a -0 it would read back as +0', () => {
+    expect(Object.is(snap(-0.001), 0)).toBe(true);
+    const m = sample(3, 4);
+    m.mesh.vertices[0] = -0;
+    expect(() => writeColModel(m)).toThrow(/int16 \/ 128/);
+    expect(Object.is(convertModel(m, 3).mesh.vertices[0], 0)).toBe(true);
+  });
+
   it('convertModel makes a COLL model writable as COL3 (vertices truncated to 1/128)', () => {
     const m = emptyModel(1, 'conv');
     m.mesh = { vertexCount: 4, vertices: Float32Array.from([0.3, -0.3, 1, 2, 2, 2, 0, 1, 0, 9, 9, 9]), faceCount: 1, indices: Uint32Array.from([0, 1, 2]), surfaces: Uint8Array.from([3, 4, 5, 6]) };
@@ -174,6 +182,23 @@ describe('GTA .col writer and reader', () => {
     expect(c.mesh.vertices[1]).toBe(Math.trunc(Math.fround(-0.3) * 128) / 128);
     expect(Array.from(c.mesh.surfaces)).toEqual([3, 0, 0, 6]);
     expect(parseColModel(writeColModel(c))).toEqual(c);
+  });
+
+  it('convertModel makes any model writable in any version, and the result round-trips (property)', () => {
+    fc.assert(
+      fc.property(anyModelArb, fc.constantFrom(1, 2, 3, 4) as fc.Arbitrary<ColVersion>, (m, v) => {
+        const c = convertModel(m, v);
+        expect(c.version).toBe(v);
+        expect(parseColModel(writeColModel(c))).toEqual(c);
+        // What every version keeps: name bytes, id, spheres, boxes and the faces' corners and materials.
+        expect(c.nameBytes).toEqual(m.nameBytes);
+        expect([c.modelId, c.spheres, c.boxes]).toEqual([m.modelId, m.spheres, m.boxes]);
+        expect(c.mesh.faceCount).toBe(m.mesh.faceCount);
+        expect(c.mesh.indices).toEqual(m.mesh.indices);
+        for (let f = 0; f < m.mesh.faceCount; f++) expect(c.mesh.surfaces[f * 4]).toBe(m.mesh.surfaces[f * 4]);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('face groups built by groupFaces partition the faces, hold at most the limit and box their faces', () => {
