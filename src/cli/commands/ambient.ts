@@ -1,7 +1,9 @@
 import { openSync, writeSync, closeSync } from 'node:fs';
 import { parseArgs, parseNumber, UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { printJson, print } from '../io.js';
+import { printJson, print, readInputFile } from '../io.js';
+import { defaultPineyTables, loadPineyTables } from '../../worlds/piney/tables.js';
+import { pineySite } from '../../systems/piney-ambient/site.js';
 import { Scheduler } from '../../ecs/scheduler.js';
 import { FieldRand } from '../../ecs/rng/fieldrand.js';
 import { CcRand } from '../../ecs/rng/ccrand.js';
@@ -16,7 +18,7 @@ const usage = `usage:
   retrosim ambient --seed S --type T --row B [--hacked] [--server N] --frames N [--trace out.jsonl] [--json]
                    [--ground G] [--object O] [--cc-init C] [--entry-draws n,n,..] [--fires x,y,z;x,y,z..]
                    [--fire-nodes x,y,z;..]
-                   [--sun x,y,z] [--parity-offset P] [--menu FROM,COUNT]
+                   [--sun x,y,z] [--parity-offset P] [--menu FROM,COUNT] [--tables FILE] [--event N] [--protect]
 
 Generates the Piney field (seed S, field type T 0-10, background row B 0-9) with its weather and ambient
 tasks on the frame scheduler and runs N frames (frame 1 is Play(0): the entry task's draws; frame 2 draws
@@ -24,6 +26,9 @@ nothing; frame 3 is the first WORLD::Draw).
   --hacked           the field is hacked (WORLD_MAN +0xf0 == 3)
   --server N         ccGame.server: 0-4 the five servers (default 0); others have no TOBJ gate
   --ground/--object  the layout's settings 0-2 (default 0)
+  --event N, --protect  a story area (ccGame.field) and its protect flag, for the layout
+  --tables FILE      the field generator's tables JSON (default assets/piney/field-tables.json, whose object
+                     tables are synthetic: the layout's draw count then differs from the game's)
   --cc-init C        ccInitRand's count at the set-up step (default 0)
   --entry-draws      the entry task's fieldrand moduli on its first slice (game data; default none)
   --fires            type 7's fire places (game data; default none)
@@ -74,6 +79,9 @@ export const command: Command = {
       sun: { type: 'string' },
       'parity-offset': { type: 'int', min: 0, max: 1 },
       menu: { type: 'string' },
+      tables: { type: 'string' },
+      event: { type: 'int', min: 0, max: 0xffff },
+      protect: { type: 'flag' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     for (const need of ['seed', 'type', 'row', 'frames'] as const) {
@@ -102,18 +110,24 @@ export const command: Command = {
       menu = [m[0]!, m[1]!];
     }
 
+    const tables = options.tables === undefined ? defaultPineyTables() : loadPineyTables(readInputFile(options.tables as string));
     const rng = { fieldrand: new FieldRand(), ccrand: new CcRand(), streams: new RandomStreams(seed) };
     const scheduler = new Scheduler(rng, createEventBus());
     let inst;
     try {
+      const ground = (options.ground as number | undefined) ?? 0;
+      const object = (options.object as number | undefined) ?? 0;
+      const event = (options.event as number | undefined) ?? 0;
+      const site = pineySite({ seed, type, row, ground, object, event, protect: options.protect === true }, tables);
       inst = installAmbient(scheduler, {
+        site,
         seed,
         type,
         row,
         hacked,
         server,
-        ground: (options.ground as number | undefined) ?? 0,
-        object: (options.object as number | undefined) ?? 0,
+        ground,
+        object,
         ccInit: (options['cc-init'] as number | undefined) ?? 0,
         entryDraws,
         ...(fires.length ? { fires } : {}),

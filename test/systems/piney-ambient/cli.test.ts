@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../cli/run-cli.js';
@@ -36,6 +36,16 @@ describe('retrosim ambient', () => {
       expect(lines[f - 1].fieldrand).toBe(lines[8].fieldrand);
     }
     expect(JSON.parse(r.stdout).asleepFrames).toBe(5);
+  });
+
+  it('a bad tables file is a one-line format error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ambient-'));
+    const file = join(dir, 'tables.json');
+    writeFileSync(file, '{"format": 1');
+    const r = runCli(['ambient', '--seed', '1', '--type', '1', '--row', '0', '--frames', '2', '--tables', file]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n').length).toBe(1);
+    expect(r.stderr).toMatch(/tables/);
   });
 
   it('usage errors exit 2 with one line', () => {

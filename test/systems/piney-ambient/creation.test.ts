@@ -152,3 +152,40 @@ describe('what Init makes', () => {
     for (let i = 0; i < 5; i++) expect(asked[2 * i + 1]).toBe(ONE);
   });
 });
+
+describe("Generate's tail from the reference's layout states (piney-ambient.md §5)", () => {
+  const cases = [
+    // [seed after layout, count, type, row, TOBJ gate draw]
+    { seed: 2613795997, count: 10186, type: 10, row: 0, gate: 58 },
+    { seed: 1518714998, count: 10125, type: 7, row: 0, gate: 55 },
+    { seed: 4016937597, count: 10103, type: 1, row: 3, gate: 98 },
+    { seed: 486618396, count: 11495, type: 5, row: 6, gate: 33 },
+  ];
+  for (const c of cases) {
+    it(`type ${c.type}: the gate draws ${c.gate}`, () => {
+      const probe = new FieldRand();
+      probe.restore({ seed: c.seed, count: c.count });
+      expect(probe.rand(100)).toBe(c.gate);
+      const rng = new FieldRand();
+      rng.restore({ seed: c.seed, count: c.count });
+      const state = initAmbient(fieldWeather(c.type, c.row, false), 0, env, initialStatics(), new FieldRand(0));
+      generateTail(state, START, START, env, rng);
+      expect(state.tobj !== null).toBe(c.gate >= 86);
+    });
+  }
+
+  it("type 1 / 0xc0ffee's TOBJ: angle, timer, x, y from 291, 108, 8745, 11090", () => {
+    const rng = new FieldRand();
+    rng.restore({ seed: 4016937597, count: 10103 });
+    const state = initAmbient(fieldWeather(1, 3, false), 0, env, initialStatics(), new FieldRand(0));
+    generateTail(state, START, START, env, rng);
+    const t = state.tobj!;
+    expect(t.timer).toBe(108 + 630);
+    expect(value(t.pos[0])).toBe(8745);
+    expect(value(t.pos[1])).toBe(11090);
+    expect(value(t.angle)).toBeCloseTo((291 - 180) / 57.29578, 5);
+    expect(state.humPending).toBe(true);
+    // Type 1, row 3: cloudy by day; nothing else is made.
+    expect(rng.count).toBe(10103 + 5);
+  });
+});
