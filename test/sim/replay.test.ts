@@ -99,6 +99,14 @@ describe('replay', () => {
     expect(v.divergence!.sections).toContain('rng');
     expect(v.divergence!.sections).not.toContain('Heading');
     expect(v.divergence!.rng).toEqual([{ name: 'ccrand', recorded: 0, replayed: 1 }]);
+    // Field by field at the next keyframe (frame 200): the 81 extra ccRand draws (frames 120..200) come
+    // first, then the fields, starting with agent 3's x (the nudge spreads to others through walls and draws).
+    const d = v.divergence!.detail!;
+    expect(d.frame).toBe(200);
+    expect(d.differences[0]).toBe('ccRand: recorded 0 draws, replayed 81');
+    expect(d.differences.find((l) => l.startsWith('Position.'))).toMatch(/^Position\.x of entity 3: recorded -?[\d.]+, replayed -?[\d.]+$/);
+    expect(d.differences.length).toBeLessThanOrEqual(20);
+    expect(d.total).toBeGreaterThanOrEqual(d.differences.length);
   });
 
   it('verify catches a replay whose inputs were changed (CRC fixed up)', () => {

@@ -81,6 +81,10 @@ export const command: Command = {
           const d = v.divergence!;
           const rng = d.rng.map((r) => `${r.name} recorded ${r.recorded}, replayed ${r.replayed}`).join('; ');
           print(`DIVERGED at frame ${d.frame}: expected ${d.expected}, got ${d.actual}; differs in ${d.sections.join(', ') || '(no section)'}${rng ? `; RNG: ${rng}` : ''}`);
+          if (d.detail) {
+            print(`at the keyframe of frame ${d.detail.frame}, ${d.detail.total} value(s) differ${d.detail.total > d.detail.differences.length ? ` (first ${d.detail.differences.length})` : ''}:`);
+            for (const line of d.detail.differences) print(`  ${line}`);
+          }
         }
         for (const w of v.warnings) process.stderr.write(`retrosim: warning: ${w}\n`);
         return v.ok ? 0 : 1;
