@@ -175,6 +175,45 @@ export class OpList {
     o[b + 14] = ztest ? 1 : 0;
   }
 
+  /**
+   * n sprites at once, sharing layer, file, pattern 0, scale, transparency and flags: sprite i is named
+   * names[i] and stands at pos[4i..4i+3]. The same words as n calls of `sprite`.
+   */
+  spriteRun(layer: number, file: number, names: Uint32Array, pos: Uint32Array, n: number, scale: F, transparency: F, fog: boolean, ztest: boolean): void {
+    const need = (this.length + n) * STRIDE;
+    if (need > this.words.length) {
+      let size = this.words.length;
+      while (size < need) size *= 2;
+      const grown = new Uint32Array(size);
+      grown.set(this.words.subarray(0, this.length * STRIDE));
+      this.words = grown;
+    }
+    const o = this.words;
+    let b = this.length * STRIDE;
+    const f = fog ? 1 : 0;
+    const z = ztest ? 1 : 0;
+    for (let i = 0; i < n; i++, b += STRIDE) {
+      const p = i * 4;
+      o[b] = OP_SPRITE;
+      o[b + 1] = layer;
+      o[b + 2] = file;
+      o[b + 3] = names[i]!;
+      o[b + 4] = pos[p]!;
+      o[b + 5] = pos[p + 1]!;
+      o[b + 6] = pos[p + 2]!;
+      o[b + 7] = pos[p + 3]!;
+      o[b + 8] = 0;
+      o[b + 9] = scale;
+      o[b + 10] = scale;
+      o[b + 11] = 0;
+      o[b + 12] = transparency;
+      o[b + 13] = f;
+      o[b + 14] = z;
+      for (let j = b + 15; j < b + STRIDE; j++) o[j] = 0;
+    }
+    this.length += n;
+  }
+
   smoke(pos: V4, v: V4, s: F, life: number, t: number, fadeIn: number, fadeOut: number): void {
     const b = this.slot(OP_SMOKE, 0);
     const o = this.words;

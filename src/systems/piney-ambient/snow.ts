@@ -301,12 +301,13 @@ export function stepAndDrawSnow(s: SnowState, layer: number, env: AmbientEnv, rn
   const nP0 = (P0 ^ 0x80000000) >>> 0;
   const nP1 = (P1 ^ 0x80000000) >>> 0;
   for (let i = 0; i < n; i++) moveOne(s, i, env, rng, P0, P1, nP0, nP1);
-  const ember = s.kind === SNOW_EMBER;
-  const scale = ember ? HALF : ONE;
   const sp = s.spritePos;
+  if (s.kind !== SNOW_EMBER) {
+    out.spriteRun(layer, s.file, s.name, sp, n, ONE, ONE, false, true);
+    return;
+  }
   for (let i = 0; i < n; i++) {
     const b = i * 4;
-    const t = ember ? emberTransparency(s.timer[i]!) : ONE;
-    out.sprite(layer, s.file, s.name[i]!, sp[b]!, sp[b + 1]!, sp[b + 2]!, sp[b + 3]!, 0, scale, scale, t, false, true);
+    out.sprite(layer, s.file, s.name[i]!, sp[b]!, sp[b + 1]!, sp[b + 2]!, sp[b + 3]!, 0, HALF, HALF, emberTransparency(s.timer[i]!), false, true);
   }
 }

@@ -33,6 +33,25 @@ describe('the op list', () => {
     expect(l.counts()).toEqual(Object.fromEntries(OP_KIND_NAMES.filter((n) => n).map((n) => [n, 1])));
   });
 
+  it('a run of sprites is word for word the same as one sprite call each', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(v4, word), { minLength: 0, maxLength: 50 }), fc.integer({ min: 0, max: 5 }), (items, pre) => {
+        const names = new Uint32Array(items.map(([, n]) => n));
+        const pos = new Uint32Array(items.flatMap(([p]) => p));
+        const a = new OpList(1);
+        const b = new OpList(1);
+        for (let i = 0; i < pre; i++) {
+          a.mask(3, ONE, i, i);
+          b.mask(3, ONE, i, i);
+        }
+        a.spriteRun(3, 9, names, pos, items.length, ONE, 0x3f000000, true, false);
+        items.forEach(([p, n]) => b.sprite(3, 9, n, p[0], p[1], p[2], p[3], 0, ONE, ONE, 0x3f000000, true, false));
+        expect(a.equals(b)).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('copies, appends and compares word for word; a cleared slot leaves nothing behind', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(v4, v4), { minLength: 1, maxLength: 40 }), (items) => {
