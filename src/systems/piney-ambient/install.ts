@@ -92,6 +92,12 @@ export interface InstalledAmbient extends GoResult {
 
 /** The set-up step on `scheduler`: ccInitRand, GO, and the field's five tasks. */
 export function installAmbient(scheduler: Scheduler, cfg: AmbientConfig): InstalledAmbient {
+  for (const n of cfg.entryDraws ?? []) {
+    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new RangeError(`entry draw modulus must be a u32, got ${n}`);
+  }
+  if (![cfg.seed, cfg.type, cfg.row].every(Number.isInteger) || cfg.type < 0 || cfg.type > 10 || cfg.row < 0 || cfg.row > 9) {
+    throw new RangeError(`field seed ${cfg.seed}, type ${cfg.type}, row ${cfg.row}: type must be 0-10 and row 0-9`);
+  }
   if (cfg.ccInit !== undefined) scheduler.rng.ccrand.init(cfg.ccInit);
   const statics = cfg.statics ?? initialStatics();
   const go = goField(scheduler.rng.fieldrand, cfg, statics);

@@ -166,3 +166,11 @@ describe('saved states', () => {
     }
   });
 });
+
+describe('installation', () => {
+  it('refuses a bad entry modulus, type or row with a RangeError', () => {
+    expect(() => field({ seed: 1, type: 1, row: 0, entryDraws: [1.5] })).toThrow(RangeError);
+    expect(() => field({ seed: 1, type: 11, row: 0 })).toThrow(RangeError);
+    expect(() => field({ seed: 1, type: 1, row: 10 })).toThrow(RangeError);
+  });
+});
