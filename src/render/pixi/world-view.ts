@@ -1,0 +1,336 @@
+/**
+ * The Pixi top-down view of a running simulation: the ground (a raster of the world's own queries, drawn once
+ * per world), the format's overlay (drawn once), then per frame the entities with their facing, the agents'
+ * lines of sight, the Piney weather from the frame's operation list, and the screen flash. A camera follows
+ * the player, zooms and pans.
+ *
+ * The view reads the simulation (component arrays, world data, the weather's operation list) and never writes
+ * it. Sight rays are cast with the project's LOS batch over the world's allocation-free `segmentFraction`,
+ * which keeps no simulation state.
+ */
+import { Container, Graphics, Sprite, Text, Texture, type Renderer } from 'pixi.js';
+import type { Simulation } from '../../sim/simulation.js';
+import type { CollisionWorld } from '../../worlds/world.js';
+import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../systems/los/los-batch.js';
+import { FIELD_SIZE } from '../../worlds/piney/field-state.js';
+import { ambientOpsSource, decodeAmbient, type AmbientFrame, type AmbientOpsSource } from '../scene/ambient-ops.js';
+import { Camera } from '../scene/camera.js';
+import { newEntityFrame, readEntities, type EntityFrame } from '../scene/entities.js';
+import { rasterizeGround, type GroundRaster } from '../scene/ground-raster.js';
+import { overlayFor, type Overlay } from '../scene/overlays.js';
+import { mapPlaneOf, mapRectOf, type MapPlane } from '../scene/projection.js';
+
+/** Most sight rays cast per drawn frame (those of the agents nearest the view's centre). */
+export const MAX_SIGHT_RAYS = 256;
+/** Entities are drawn at least this many screen pixels across. */
+const MIN_ENTITY_PIXELS = 7;
+
+export interface ViewOptions {
+  /** Pixels along the longer side of the ground raster. */
+  rasterSize?: number;
+  showSight?: boolean;
+  showOverlay?: boolean;
+}
+
+/** A canvas-backed texture (works with every Pixi renderer). */
+function canvasTexture(width: number, height: number, draw: (ctx: CanvasRenderingContext2D) => void, nearest = false): Texture {
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d')!;
+  draw(ctx);
+  const t = Texture.from(canvas);
+  if (nearest) t.source.scaleMode = 'nearest';
+  return t;
+}
+
+/** A white arrowhead pointing along +x, its centre at the texture's centre. */
+function arrowTexture(): Texture {
+  return canvasTexture(32, 32, (c) => {
+    c.fillStyle = '#ffffff';
+    c.strokeStyle = '#000000';
+    c.lineWidth = 2;
+    c.beginPath();
+    c.moveTo(30, 16);
+    c.lineTo(4, 4);
+    c.lineTo(10, 16);
+    c.lineTo(4, 28);
+    c.closePath();
+    c.fill();
+    c.stroke();
+  });
+}
+
+export class WorldView {
+  readonly stage = new Container();
+  readonly camera: Camera;
+  readonly plane: MapPlane;
+  readonly raster: GroundRaster;
+  readonly overlay: Overlay;
+  private readonly map = new Container();
+  private readonly ground: Sprite;
+  private readonly overlayLayer = new Graphics();
+  private readonly markerLayer = new Container();
+  private readonly weather = new Graphics();
+  private readonly sight = new Graphics();
+  private readonly bodies = new Container();
+  private readonly flash = new Graphics();
+  private readonly arrow: Texture;
+  private readonly sprites: Sprite[] = [];
+  private readonly entities: EntityFrame;
+  private readonly idScratch = { ids: new Uint32Array(64) };
+  private readonly indexOfId: Int32Array;
+  private readonly ambient: AmbientOpsSource | null;
+  private readonly rays = new Float64Array(MAX_SIGHT_RAYS * SEGMENT_STRIDE);
+  private readonly rayOwner = new Int32Array(MAX_SIGHT_RAYS);
+  private readonly rayOut = newLosOutput(MAX_SIGHT_RAYS);
+  private flashLevel = 0;
+  showSight: boolean;
+  /** The last drawn weather frame (for the HUD and tests). */
+  lastAmbient: AmbientFrame | null = null;
+  /** Milliseconds the last `draw` took on the CPU side (reading the state and building the scene). */
+  lastDrawMs = 0;
+
+  constructor(
+    readonly sim: Simulation,
+    width: number,
+    height: number,
+    options: ViewOptions = {},
+  ) {
+    const world: CollisionWorld = sim.world;
+    this.plane = mapPlaneOf(world);
+    this.camera = new Camera(width, height);
+    this.showSight = options.showSight ?? true;
+    this.raster = rasterizeGround(world, { maxSize: options.rasterSize ?? 512 });
+    const r = this.raster;
+    const tex = canvasTexture(
+      r.width,
+      r.height,
+      (c) => {
+        const img = c.createImageData(r.width, r.height);
+        img.data.set(r.rgba);
+        c.putImageData(img, 0, 0);
+      },
+      true,
+    );
+    this.ground = new Sprite(tex);
+    this.ground.position.set(r.x0, r.y0);
+    this.ground.scale.set(r.unit);
+    this.overlay = overlayFor(world);
+    this.drawOverlay(this.overlay);
+    this.overlayLayer.visible = options.showOverlay ?? true;
+    this.arrow = arrowTexture();
+    this.entities = newEntityFrame(sim.ecs.components.capacity);
+    this.indexOfId = new Int32Array(sim.ecs.components.capacity).fill(-1);
+    this.ambient = ambientOpsSource(sim.scheduler);
+    this.map.addChild(this.ground, this.overlayLayer, this.markerLayer, this.weather, this.sight, this.bodies);
+    this.stage.addChild(this.map, this.flash);
+    const rect = mapRectOf(this.plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
+    this.camera.fit(rect.x, rect.y, rect.width, rect.height);
+    // Start close enough to see the player's surroundings, yet with the level around.
+    this.camera.zoomAt(2);
+  }
+
+  private drawOverlay(o: Overlay): void {
+    const g = this.overlayLayer;
+    for (const s of o.shapes) {
+      if (s.kind === 'lines') {
+        for (let i = 0; i + 3 < s.segments.length; i += 4) g.moveTo(s.segments[i]!, s.segments[i + 1]!).lineTo(s.segments[i + 2]!, s.segments[i + 3]!);
+        g.stroke({ color: s.colour, alpha: s.alpha, width: 1, pixelLine: true });
+      } else if (s.kind === 'poly') {
+        if (s.points.length < 6) continue;
+        g.poly(s.points, true);
+        if (s.fill !== null) g.fill({ color: s.fill, alpha: s.fillAlpha });
+        if (s.stroke !== null) g.stroke({ color: s.stroke, alpha: s.strokeAlpha, width: 1, pixelLine: true });
+      } else {
+        g.circle(s.x, s.y, s.r);
+        if (s.fill !== null) g.fill({ color: s.fill, alpha: s.fillAlpha });
+        if (s.stroke !== null) g.stroke({ color: s.stroke, alpha: s.strokeAlpha, width: 1, pixelLine: true });
+      }
+    }
+    for (const m of o.markers) {
+      const t = new Text({ text: m.label, style: { fill: m.colour, fontSize: 13, fontFamily: 'monospace', stroke: { color: 0x000000, width: 3 } } });
+      t.anchor.set(0.5, 1.2);
+      t.position.set(m.x, m.y);
+      this.markerLayer.addChild(t);
+      const dot = new Graphics().circle(0, 0, 4).fill({ color: m.colour }).stroke({ color: 0x000000, width: 1 });
+      dot.position.set(m.x, m.y);
+      this.markerLayer.addChild(dot);
+    }
+  }
+
+  resize(width: number, height: number): void {
+    this.camera.resize(width, height);
+  }
+
+  setOverlayVisible(on: boolean): void {
+    this.overlayLayer.visible = on;
+    this.markerLayer.visible = on;
+  }
+
+  /** The player's map position (NaN when there is none). */
+  playerPosition(): [number, number] {
+    const e = this.entities;
+    for (let i = 0; i < e.count; i++) if (e.player[i]) return [e.x[i]!, e.y[i]!];
+    return [NaN, NaN];
+  }
+
+  /** Reads the simulation's current state and updates every per-frame layer. */
+  draw(): void {
+    const t0 = performance.now();
+    const sim = this.sim;
+    const e = readEntities(sim, this.plane, this.entities, this.idScratch);
+    const [px, py] = this.playerPosition();
+    const cam = this.camera;
+    cam.track(px, py);
+    this.map.scale.set(cam.zoom);
+    this.map.position.set(cam.width / 2 - cam.cx * cam.zoom, cam.height / 2 - cam.cy * cam.zoom);
+    // Labels and marker dots keep their screen size.
+    for (const c of this.markerLayer.children) c.scale.set(1 / cam.zoom);
+    this.drawBodies(e);
+    this.drawSight(e);
+    this.drawWeather();
+    this.lastDrawMs = performance.now() - t0;
+  }
+
+  private drawBodies(e: EntityFrame): void {
+    const zoom = this.camera.zoom;
+    while (this.sprites.length < e.count) {
+      const s = new Sprite(this.arrow);
+      s.anchor.set(0.5);
+      this.sprites.push(s);
+      this.bodies.addChild(s);
+    }
+    this.indexOfId.fill(-1);
+    for (let i = 0; i < this.sprites.length; i++) {
+      const s = this.sprites[i]!;
+      if (i >= e.count) {
+        s.visible = false;
+        continue;
+      }
+      this.indexOfId[e.ids[i]!] = i;
+      s.visible = true;
+      s.position.set(e.x[i]!, e.y[i]!);
+      // Rotation is presentation only, so Math.atan2 is fine here.
+      s.rotation = Math.atan2(e.dirY[i]!, e.dirX[i]!);
+      const player = e.player[i] === 1;
+      const px = Math.max((player ? 1.6 : 1) * MIN_ENTITY_PIXELS, 2 * e.radius[i]! * zoom * (player ? 1.6 : 1));
+      s.scale.set(px / 32 / zoom);
+      s.tint = player ? 0xff3d00 : e.agent[i] ? (e.target[i] ? (e.visible[i] ? 0x76ff03 : 0xffea00) : 0x80deea) : 0xffffff;
+    }
+  }
+
+  private drawSight(e: EntityFrame): void {
+    const g = this.sight;
+    g.clear();
+    if (!this.showSight) return;
+    const cam = this.camera;
+    const plane = this.plane;
+    // Watched entities: a line to the target, green when visible, red when blocked.
+    let anyTarget = false;
+    for (let i = 0; i < e.count; i++) {
+      const t = e.target[i]!;
+      if (!t) continue;
+      const j = t >= 0 && t < this.indexOfId.length ? this.indexOfId[t]! : -1;
+      if (j < 0) continue;
+      g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[j]!, e.y[j]!);
+      anyTarget = true;
+    }
+    if (anyTarget) g.stroke({ color: 0x76ff03, alpha: 0.5, width: 1, pixelLine: true });
+    // Rays along the facing of the agents nearest the view's centre, stopped where the world blocks them.
+    const world = this.sim.world;
+    const up = plane.up;
+    const [h0, h1] = [plane.ax, plane.ay];
+    const pos = this.sim.ecs.components.Position;
+    const P = [pos.x, pos.y, pos.z];
+    const halfW = cam.width / 2 / cam.zoom;
+    const halfH = cam.height / 2 / cam.zoom;
+    let m = 0;
+    for (let i = 0; i < e.count && m < MAX_SIGHT_RAYS; i++) {
+      if (!e.agent[i] || e.target[i]) continue;
+      if (Math.abs(e.x[i]! - cam.cx) > halfW || Math.abs(e.y[i]! - cam.cy) > halfH) continue;
+      const id = e.ids[i]!;
+      const range = e.sightRange[i]! > 0 ? e.sightRange[i]! : 10 * world.scale;
+      const o = m * SEGMENT_STRIDE;
+      const eye = plane.upSign * Math.max(e.radius[i]!, 1e-6);
+      for (let k = 0; k < 3; k++) this.rays[o + k] = P[k]![id]!;
+      this.rays[o + up] += eye;
+      for (let k = 0; k < 3; k++) this.rays[o + 3 + k] = this.rays[o + k]!;
+      this.rays[o + 3 + h0] += e.dirX[i]! * range;
+      this.rays[o + 3 + h1] += plane.ySign * e.dirY[i]! * range;
+      if (world.integer) for (let k = 0; k < 6; k++) this.rays[o + k] = Math.round(this.rays[o + k]!);
+      this.rayOwner[m] = i;
+      m++;
+    }
+    if (m === 0) return;
+    losBatch(world, this.rays, this.rayOut, 0, m);
+    for (let r = 0; r < m; r++) {
+      const i = this.rayOwner[r]!;
+      const f = this.rayOut.fraction[r]!;
+      const o = r * SEGMENT_STRIDE;
+      const dx = this.rays[o + 3 + h0]! - this.rays[o + h0]!;
+      const dy = plane.ySign * (this.rays[o + 3 + h1]! - this.rays[o + h1]!);
+      g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[i]! + dx * f, e.y[i]! + dy * f);
+    }
+    g.stroke({ color: 0xb2ebf2, alpha: 0.35, width: 1, pixelLine: true });
+  }
+
+  private drawWeather(): void {
+    const g = this.weather;
+    g.clear();
+    const cam = this.camera;
+    const flash = this.flash;
+    flash.clear();
+    if (!this.ambient) return;
+    const ops = this.ambient.read();
+    const a = ops ? decodeAmbient(ops.words, ops.length) : null;
+    this.lastAmbient = a;
+    if (a) {
+      const ySign = this.plane.ySign;
+      // Effects sit around the field's view point; fold them onto the field (the field wraps).
+      const wrap = (v: number) => ((v % FIELD_SIZE) + FIELD_SIZE) % FIELD_SIZE;
+      const px = 1 / cam.zoom;
+      for (const it of a.items) {
+        const x = wrap(it.x);
+        const y = ySign * wrap(it.y);
+        const n = it.name;
+        if (it.kind === 'sprite') {
+          if (n.includes('rai')) g.moveTo(x, y).lineTo(x + 3 * px, y + 14 * px).stroke({ color: 0x90caf9, alpha: 0.9, width: 1, pixelLine: true });
+          else if (n.includes('sno')) g.circle(x, y, 2.5 * px).fill({ color: 0xffffff, alpha: 0.95 });
+          else if (n.includes('thu')) {
+            // The bolt: a jagged line straight down the screen from its sprite.
+            g.moveTo(x, y - 60 * px).lineTo(x + 8 * px, y - 30 * px).lineTo(x - 6 * px, y - 10 * px).lineTo(x, y).stroke({ color: 0xfffde7, alpha: 1, width: 3 * px });
+          } else if (n.includes('fir')) g.circle(x, y, 3 * px).fill({ color: 0xffb300, alpha: Math.max(0.35, it.alpha) });
+          else g.circle(x, y, 2 * px).fill({ color: 0xe0e0e0, alpha: 0.8 });
+        } else if (it.kind === 'smoke') {
+          g.circle(x, y, Math.max(6 * px, it.size)).fill({ color: 0x9e9e9e, alpha: 0.35 });
+        } else if (it.kind === 'model') {
+          if (n === 'bird') g.moveTo(x - 8 * px, y - 4 * px).lineTo(x, y).lineTo(x + 8 * px, y - 4 * px).stroke({ color: 0x212121, alpha: 1, width: 2 * px });
+          else if (n.startsWith('tobj')) g.poly([x, y - 9 * px, x + 7 * px, y, x, y + 9 * px, x - 7 * px, y], true).fill({ color: 0xe040fb, alpha: 0.9 });
+          else g.circle(x, y, 10 * px).fill({ color: 0xcfd8dc, alpha: 0.25 });
+        } else if (it.kind === 'hum') {
+          // The traveller's hum: rings whose size follows its volume.
+          g.circle(x, y, (10 + 30 * it.alpha) * px).stroke({ color: 0xe040fb, alpha: 0.8, width: 1, pixelLine: true });
+        } else if (it.kind === 'sound3d') {
+          g.circle(x, y, 14 * px).stroke({ color: 0xffffff, alpha: 0.6, width: 1, pixelLine: true });
+        }
+      }
+      if (a.flash > 0) this.flashLevel = Math.max(this.flashLevel, a.flash);
+    }
+    if (this.flashLevel > 0.01) {
+      flash.rect(0, 0, cam.width, cam.height).fill({ color: 0xffffff, alpha: Math.min(0.85, this.flashLevel) });
+      this.flashLevel *= 0.8;
+    } else this.flashLevel = 0;
+  }
+
+  destroy(): void {
+    this.stage.destroy({ children: true });
+  }
+}
+
+/** Creates the view and adds its stage to a renderer's root container. */
+export function mountView(root: Container, sim: Simulation, renderer: Renderer, options: ViewOptions = {}): WorldView {
+  const v = new WorldView(sim, renderer.width, renderer.height, options);
+  root.addChild(v.stage);
+  return v;
+}

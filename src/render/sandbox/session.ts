@@ -1,0 +1,174 @@
+/**
+ * The sandbox's simulation session, without any drawing: one Simulation built exactly as Node builds it (the
+ * world's default settings and scenario), stepped with the keyboard's buttons, recorded to a replay, or
+ * driven by a loaded replay (play, pause, step, seek), with the recorded hash checked on every frame.
+ *
+ * The session only calls the simulation's public API (`step`, `hash`, `save`/`restore` through the replay
+ * functions); the renderer reads the state it exposes and never writes it. No pixi.js or DOM here, so Node
+ * tests run it too.
+ */
+import { hex64, readReplay, type Replay } from '../../ecs/replay/format.js';
+import { checkWorldIdentity, defaultSettingsFor, type OpenedWorld } from '../../sim/default-scenario.js';
+import { BUTTON_MASK, ReplayRecorder, seekReplay } from '../../sim/replay.js';
+import type { ScenarioSettings } from '../../sim/scenario.js';
+import { Simulation } from '../../sim/simulation.js';
+
+/** Keyframes every 5 seconds: seeking re-simulates at most that many frames. */
+export const SANDBOX_KEYFRAME_INTERVAL = 300;
+
+export type SessionMode = 'live' | 'replay';
+
+/** Rebuilds a world from its bytes: each simulation gets a fresh world (worlds may hold run-time state). */
+export type WorldOpener = () => Promise<OpenedWorld>;
+
+export interface FrameCheck {
+  frame: number;
+  /** The state hash after the frame, "0x" + 16 hex digits. */
+  hash: string;
+  /** For replay playback: whether it equals the recorded hash (null in live mode). */
+  matches: boolean | null;
+}
+
+export class SandboxSession {
+  sim!: Simulation;
+  opened!: OpenedWorld;
+  mode: SessionMode = 'live';
+  /** The replay being played, in replay mode. */
+  replay: Replay | null = null;
+  /** The first frame whose hash disagreed with the replay's, or -1. */
+  desyncFrame = -1;
+  private recorder: ReplayRecorder | null = null;
+  /** Hashes of the frames recorded so far (index f − 1 for frame f), for checks and tests. */
+  readonly recordedHashes: string[] = [];
+  private lastHash = '';
+
+  private constructor(
+    private readonly open: WorldOpener,
+    readonly settings: ScenarioSettings,
+  ) {}
+
+  /** A session on a fresh copy of the world with its default settings (and `over` on top). */
+  static async create(open: WorldOpener, over: Partial<ScenarioSettings> = {}): Promise<SandboxSession> {
+    const first = await open();
+    const s = new SandboxSession(open, defaultSettingsFor(first.world, over));
+    s.install(first, s.settings);
+    return s;
+  }
+
+  private install(opened: OpenedWorld, settings: ScenarioSettings): void {
+    this.opened = opened;
+    this.sim = new Simulation(opened.world, settings);
+    this.lastHash = this.sim.hashHex();
+  }
+
+  get frame(): number {
+    return this.sim.frame;
+  }
+
+  get recording(): boolean {
+    return this.recorder !== null;
+  }
+
+  /** The state hash after the last frame (or of the initial state). */
+  get hash(): string {
+    return this.lastHash;
+  }
+
+  /** Back to frame 0 on a fresh world, in live mode; records from frame 0 when `record` is set. */
+  async restart(record = false): Promise<void> {
+    this.install(await this.open(), this.settings);
+    this.mode = 'live';
+    this.replay = null;
+    this.desyncFrame = -1;
+    this.recorder = null;
+    this.recordedHashes.length = 0;
+    if (record) this.recorder = new ReplayRecorder(this.sim, this.opened.identity, SANDBOX_KEYFRAME_INTERVAL);
+  }
+
+  /** One live frame with the given buttons (recorded when recording). */
+  stepLive(buttons: number): FrameCheck {
+    if (this.mode !== 'live') throw new Error('stepLive in replay mode: leave the replay first');
+    const b = buttons & BUTTON_MASK;
+    if (this.recorder) {
+      this.recorder.step(b);
+      const h = this.recorder.lastHash;
+      this.lastHash = hex64(h.hi, h.lo);
+      this.recordedHashes.push(this.lastHash);
+    } else {
+      this.sim.step(b);
+      this.lastHash = this.sim.hashHex();
+    }
+    return { frame: this.sim.frame, hash: this.lastHash, matches: null };
+  }
+
+  /** Ends the recording: the replay file's bytes. The session goes on live, unrecorded. */
+  finishRecording(): Uint8Array {
+    if (!this.recorder) throw new Error('not recording');
+    const bytes = this.recorder.finish();
+    this.recorder = null;
+    return bytes;
+  }
+
+  /**
+   * Loads a replay of this session's world (the content hash must match) and rewinds to its frame 0. The
+   * simulation is rebuilt from the replay's own settings.
+   */
+  async loadReplay(bytes: Uint8Array): Promise<Replay> {
+    const rp = readReplay(bytes, BUTTON_MASK);
+    const opened = await this.open();
+    checkWorldIdentity(rp.header.world, opened.identity);
+    this.install(opened, rp.header.settings);
+    const k0 = rp.keyframes[0]!;
+    const h = this.sim.hash();
+    if (h.hi !== k0.hashHi || h.lo !== k0.hashLo) {
+      throw new Error(`this runtime's initial state ${hex64(h.hi, h.lo)} differs from the replay's ${hex64(k0.hashHi, k0.hashLo)}`);
+    }
+    this.mode = 'replay';
+    this.replay = rp;
+    this.desyncFrame = -1;
+    this.recorder = null;
+    return rp;
+  }
+
+  /** Frames in the loaded replay (0 in live mode). */
+  get replayLength(): number {
+    return this.replay ? this.replay.frames.count : 0;
+  }
+
+  /** Plays the replay's next frame; null at its end. Checks the hash against the recorded one. */
+  stepReplay(): FrameCheck | null {
+    const rp = this.replay;
+    if (!rp) throw new Error('no replay loaded');
+    const f = this.sim.frame;
+    if (f >= rp.frames.count) return null;
+    this.sim.step(rp.frames.inputs[f]!);
+    const h = this.sim.hash();
+    this.lastHash = hex64(h.hi, h.lo);
+    const matches = h.hi === rp.frames.hashHi[f] && h.lo === rp.frames.hashLo[f];
+    if (!matches && this.desyncFrame < 0) this.desyncFrame = f + 1;
+    return { frame: f + 1, hash: this.lastHash, matches };
+  }
+
+  /** Restores the nearest keyframe at or before `frame` and steps to it (the replay's seek). */
+  seek(frame: number): FrameCheck {
+    const rp = this.replay;
+    if (!rp) throw new Error('no replay loaded');
+    const target = Math.max(0, Math.min(rp.frames.count, Math.floor(frame)));
+    const r = seekReplay(rp, this.sim, target);
+    this.lastHash = r.hash;
+    const matches = target === 0 || (this.sim.hash().hi === rp.frames.hashHi[target - 1] && this.sim.hash().lo === rp.frames.hashLo[target - 1]);
+    return { frame: target, hash: r.hash, matches };
+  }
+
+  /** The recorded buttons of the frame about to be played (replay mode), else 0. */
+  nextReplayInput(): number {
+    const rp = this.replay;
+    return rp && this.sim.frame < rp.frames.count ? rp.frames.inputs[this.sim.frame]! : 0;
+  }
+
+  /** Leaves the replay: live from where it stands (unrecorded). */
+  goLive(): void {
+    this.mode = 'live';
+    this.replay = null;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The worlds the sandbox offers, and how a world's bytes become a CollisionWorld in the browser. Loading goes
+ * through the runtime's own `loadWorld` (the same detection and parsers as Node); each world is named by the
+ * same source a Node run would record ("builtin:<id>", or "file:<path from the repository root>"), so a replay
+ * recorded in the page verifies with `retrosim replay verify` from the repository root.
+ *
+ * No pixi.js here: this module is also imported by Node tests.
+ */
+import { BUILTIN_WORLDS, worldIdentity, type OpenedWorld } from '../../sim/default-scenario.js';
+import { detectWorldKind, loadWorld } from '../../worlds/load-world.js';
+import { loadRugratsWorld } from '../../worlds/rugrats/collision-world.js';
+import type { CollisionWorld } from '../../worlds/world.js';
+
+export interface CatalogEntry {
+  id: string;
+  label: string;
+  /** The world file, relative to assets/ (the sandbox's public folder). */
+  file: string;
+  /** A Llama world's MAP, relative to assets/. */
+  map?: string;
+  /**
+   * A Piney field made from `file` (a field spec) with another field type and background row, to show a
+   * weather the default field does not have. Its replays name it "file:<id>.field.json" (the sandbox offers
+   * the spec for download, for `retrosim replay verify --world`).
+   */
+  variant?: { type: number; weather: number; name: string };
+}
+
+/** In the order the picker lists them; the first is the default (the runtime's default world). */
+export const CATALOG: readonly CatalogEntry[] = [
+  { id: 'piney-default', label: 'Piney field (default)', file: 'worlds/piney/default.field.json' },
+  { id: 'piney-storm', label: 'Piney field, storm at night', file: 'worlds/piney/default.field.json', variant: { type: 10, weather: 7, name: 'storm at night' } },
+  { id: 'piney-snow', label: 'Piney field, heavy snow', file: 'worlds/piney/default.field.json', variant: { type: 5, weather: 5, name: 'heavy snow' } },
+  { id: 'rugrats-demo', label: 'Rugrats demo level', file: 'worlds/rugrats/demo.col' },
+  { id: 'rugrats-hand', label: 'Rugrats hand-made level', file: 'worlds/rugrats/hand.col' },
+  { id: 'llama-demo', label: 'Llama demo track', file: 'worlds/llama/demo.trak', map: 'worlds/llama/demo.map' },
+  { id: 'colbin-demo', label: 'COLBIN demo yard', file: 'worlds/colbin/demo.colbin' },
+  { id: 'gta-town', label: 'GTA demo town', file: 'worlds/gta/town.col' },
+];
+
+/** The Piney field tables, which the field generator reads by path (served from the virtual files in the page). */
+export const PINEY_TABLES_FILE = 'piney/field-tables.json';
+
+export function catalogEntry(id: string): CatalogEntry {
+  const e = CATALOG.find((c) => c.id === id);
+  if (!e) throw new Error(`no sandbox world ${JSON.stringify(id)} (known: ${CATALOG.map((c) => c.id).join(', ')})`);
+  return e;
+}
+
+/**
+ * The source a replay records for a catalog world: the runtime's built-in id when the file is one of
+ * BUILTIN_WORLDS, else its path from the repository root (with the MAP for Llama), as `retrosim run --world`
+ * given that path from the repository root would record it.
+ */
+export function catalogSource(e: CatalogEntry): string {
+  if (e.variant) return `file:${variantFileName(e)}`;
+  const path = `assets/${e.file}`;
+  for (const [id, rel] of Object.entries(BUILTIN_WORLDS)) if (rel === path) return `builtin:${id}`;
+  return e.map ? `file:${path};map:assets/${e.map}` : `file:${path}`;
+}
+
+/** The file name a variant field's spec is offered under. */
+export function variantFileName(e: CatalogEntry): string {
+  return `${e.id}.field.json`;
+}
+
+/** A variant's field spec: the base spec's JSON with the variant's type, weather row and name. */
+export function variantSpecBytes(base: Uint8Array, e: CatalogEntry): Uint8Array {
+  if (!e.variant) return base;
+  const spec = JSON.parse(new TextDecoder().decode(base)) as Record<string, unknown>;
+  const out = { ...spec, name: `${String(spec['name'] ?? 'field')} (${e.variant.name})`, type: e.variant.type, weather: e.variant.weather };
+  return new TextEncoder().encode(JSON.stringify(out, null, 2) + '\n');
+}
+
+/** The catalog entry a recorded source names, if any. */
+export function entryForSource(source: string): CatalogEntry | undefined {
+  return CATALOG.find((e) => catalogSource(e) === source);
+}
+
+export function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+/**
+ * Loads a world from its bytes as Node's `openWorldFile` does (same name, same identity; a Llama world's content
+ * hash covers the TRAK's bytes followed by the MAP's). Rugrats files, which `loadWorld` reaches by a dynamic
+ * import a bundle cannot follow, are loaded with the same `loadRugratsWorld` directly.
+ */
+export async function openWorldBytes(bytes: Uint8Array, fileName: string, source: string, map?: Uint8Array): Promise<OpenedWorld> {
+  const name = baseName(fileName);
+  let world: CollisionWorld;
+  if (!map && detectWorldKind(bytes) === 'rugrats') world = loadRugratsWorld(bytes, name);
+  else world = await loadWorld(bytes, name, map ? { map } : {});
+  if (!map) return { world, identity: worldIdentity(world, bytes, source), bytes };
+  const both = new Uint8Array(bytes.length + map.length);
+  both.set(bytes);
+  both.set(map, bytes.length);
+  return { world, identity: worldIdentity(world, both, source), bytes: both };
+}

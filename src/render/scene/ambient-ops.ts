@@ -1,0 +1,135 @@
+/**
+ * The Piney field's weather as the renderer sees it: each frame's operation list (sprites, smoke puffs, masks,
+ * models, sounds, the hum, the flash) that the display task (ccThFieldDisp) wrote, turned into plain drawable
+ * items on the map plane.
+ *
+ * The list is read through the task's own `save()` (the only public way to it: the scenario keeps the ambient
+ * runtime to itself), which copies and changes nothing. Float fields are EE single-precision bit patterns.
+ */
+import type { Scheduler, TaskBody, TaskHandle } from '../../ecs/scheduler.js';
+import { eeToNumber } from '../../worlds/numeric/ee-float.js';
+import {
+  MODEL_NAMES,
+  OP_FLASH,
+  OP_HUM,
+  OP_MASK,
+  OP_MODEL,
+  OP_SMOKE,
+  OP_SOUND,
+  OP_SOUND3D,
+  OP_SPRITE,
+  OP_STRIDE,
+  nameOf,
+  type AmbientRuntimeSave,
+} from '../../systems/piney-ambient/index.js';
+
+/** The display task's name (src/systems/piney-ambient/tasks.ts). */
+export const DISPLAY_TASK = 'ccThFieldDisp';
+
+export interface AmbientOpsSource {
+  /** The words and count of the last drawn frame's operations, and the frame they were drawn in. */
+  read(): { words: Uint32Array; length: number; frame: number } | null;
+}
+
+/** Finds the display task on a scheduler; null when the scenario has no field weather. */
+export function ambientOpsSource(scheduler: Scheduler): AmbientOpsSource | null {
+  const handle = scheduler.list().find((t: TaskHandle) => t.name === DISPLAY_TASK);
+  // The scheduler's handles are its task records, which carry the body they were added with.
+  const body = (handle as unknown as { body?: TaskBody } | undefined)?.body;
+  if (!body || typeof body.save !== 'function') return null;
+  return {
+    read() {
+      const s = body.save!() as AmbientRuntimeSave;
+      if (!s || !s.ops || !(s.ops.words instanceof Uint32Array)) return null;
+      return { words: s.ops.words, length: s.ops.length, frame: s.opsFrame };
+    },
+  };
+}
+
+/** One drawable thing of the weather, in field units (x, y on the ground plane, z up). */
+export interface AmbientItem {
+  kind: 'sprite' | 'smoke' | 'model' | 'hum' | 'sound3d';
+  /** Sprite file/name or model name, e.g. "rain", "snow", "firefly", "bolt". */
+  name: string;
+  x: number;
+  y: number;
+  z: number;
+  /** Sprite or puff size in field units (0 when unknown). */
+  size: number;
+  /** 0..1. */
+  alpha: number;
+}
+
+export interface AmbientFrame {
+  items: AmbientItem[];
+  /** The screen flash's strength this frame, 0..1 (0 when none). */
+  flash: number;
+  /** Full-screen masks' alpha (smoke masks), 0..1. */
+  mask: number;
+  /** Sound effect numbers started this frame. */
+  sounds: number[];
+  counts: Record<string, number>;
+}
+
+const f = (bits: number): number => {
+  const v = eeToNumber(bits >>> 0);
+  return Number.isFinite(v) ? v : 0;
+};
+
+const clamp01 = (v: number): number => (v > 1 ? 1 : v > 0 ? v : 0);
+
+/** Decodes an operation list into drawable items (allocates; once per drawn frame). */
+export function decodeAmbient(words: Uint32Array, length: number): AmbientFrame {
+  const items: AmbientItem[] = [];
+  const sounds: number[] = [];
+  const counts: Record<string, number> = {};
+  let flash = 0;
+  let mask = 0;
+  for (let i = 0; i < length; i++) {
+    const b = i * OP_STRIDE;
+    const kind = words[b]!;
+    switch (kind) {
+      case OP_SPRITE: {
+        const name = nameOf(words[b + 3]!) || nameOf(words[b + 2]!);
+        const sx = Math.abs(f(words[b + 9]!));
+        const sy = Math.abs(f(words[b + 10]!));
+        // The game's sprite transparency is 0 (opaque) .. 1 (clear) in most calls; keep something visible.
+        const t = f(words[b + 12]!);
+        items.push({ kind: 'sprite', name, x: f(words[b + 4]!), y: f(words[b + 5]!), z: f(words[b + 6]!), size: Math.max(sx, sy), alpha: clamp01(t > 1 ? t / 128 : t || 1) });
+        counts[name] = (counts[name] ?? 0) + 1;
+        break;
+      }
+      case OP_SMOKE:
+        items.push({ kind: 'smoke', name: 'smoke', x: f(words[b + 4]!), y: f(words[b + 5]!), z: f(words[b + 6]!), size: Math.abs(f(words[b + 12]!)), alpha: 0.5 });
+        counts['smoke'] = (counts['smoke'] ?? 0) + 1;
+        break;
+      case OP_MASK:
+        mask = Math.max(mask, clamp01(f(words[b + 12]!) / 128));
+        break;
+      case OP_MODEL: {
+        const what = MODEL_NAMES[words[b + 2]!] ?? 'model';
+        // Column-major 4 × 4: the translation is the fourth column.
+        items.push({ kind: 'model', name: what, x: f(words[b + 16]!), y: f(words[b + 17]!), z: f(words[b + 18]!), size: 0, alpha: clamp01(f(words[b + 20]!) || 1) });
+        counts[what] = (counts[what] ?? 0) + 1;
+        break;
+      }
+      case OP_SOUND:
+        sounds.push(words[b + 2]!);
+        break;
+      case OP_SOUND3D:
+        sounds.push(words[b + 2]!);
+        items.push({ kind: 'sound3d', name: `se${words[b + 2]}`, x: f(words[b + 4]!), y: f(words[b + 5]!), z: f(words[b + 6]!), size: 0, alpha: 1 });
+        break;
+      case OP_HUM:
+        items.push({ kind: 'hum', name: 'hum', x: f(words[b + 4]!), y: f(words[b + 5]!), z: f(words[b + 6]!), size: 0, alpha: clamp01(f(words[b + 12]!)) });
+        counts['hum'] = (counts['hum'] ?? 0) + 1;
+        break;
+      case OP_FLASH:
+        flash = Math.max(flash, clamp01(((words[b + 3]! >>> 24) & 0xff) / 0x80));
+        break;
+      default:
+        break;
+    }
+  }
+  return { items, flash, mask, sounds, counts };
+}

@@ -1,0 +1,90 @@
+/**
+ * The entities as the view draws them, read from the component arrays into reusable typed arrays (no
+ * allocation per frame): map position, facing as a unit vector on the map, body radius, whether it is the
+ * player or an agent, and its sight (range, the entity it watches, whether that one is visible).
+ */
+import type { Simulation } from '../../sim/simulation.js';
+import { cosAngle, sinAngle } from '../../ecs/angle.js';
+import type { MapPlane } from './projection.js';
+
+export interface EntityFrame {
+  count: number;
+  ids: Uint32Array;
+  x: Float64Array;
+  y: Float64Array;
+  dirX: Float64Array;
+  dirY: Float64Array;
+  radius: Float64Array;
+  /** 1 for the player. */
+  player: Uint8Array;
+  /** 1 for agents (entities with the Agent component). */
+  agent: Uint8Array;
+  sightRange: Float64Array;
+  /** The watched entity's id, 0 for none. */
+  target: Int32Array;
+  visible: Uint8Array;
+}
+
+export function newEntityFrame(capacity: number): EntityFrame {
+  return {
+    count: 0,
+    ids: new Uint32Array(capacity),
+    x: new Float64Array(capacity),
+    y: new Float64Array(capacity),
+    dirX: new Float64Array(capacity),
+    dirY: new Float64Array(capacity),
+    radius: new Float64Array(capacity),
+    player: new Uint8Array(capacity),
+    agent: new Uint8Array(capacity),
+    sightRange: new Float64Array(capacity),
+    target: new Int32Array(capacity),
+    visible: new Uint8Array(capacity),
+  };
+}
+
+/** Fills `out` with every live entity that has a position, in ascending id order. */
+export function readEntities(sim: Pick<Simulation, 'ecs' | 'player'>, plane: MapPlane, out: EntityFrame, scratch: { ids: Uint32Array }): EntityFrame {
+  const ecs = sim.ecs;
+  const c = ecs.components;
+  const n = ecs.aliveIdsAscending(scratch);
+  const ids = scratch.ids;
+  const pos = [c.Position.x, c.Position.y, c.Position.z];
+  const posBit = 1 << c.Position.bit;
+  const headBit = 1 << c.Heading.bit;
+  const agentBit = 1 << c.Agent.bit;
+  const sightBit = 1 << c.Sight.bit;
+  const sizeBit = 1 << c.BodySize.bit;
+  let k = 0;
+  for (let i = 0; i < n && k < out.ids.length; i++) {
+    const e = ids[i]!;
+    const m = ecs.membership[e]!;
+    if (!(m & posBit)) continue;
+    out.ids[k] = e;
+    out.x[k] = pos[plane.ax]![e]!;
+    out.y[k] = plane.ySign * pos[plane.ay]![e]!;
+    if (m & headBit) {
+      // The input system moves along cos on the first horizontal axis and sin on the second.
+      const a = c.Heading.angle[e]!;
+      out.dirX[k] = cosAngle(a);
+      out.dirY[k] = plane.ySign * sinAngle(a);
+    } else {
+      out.dirX[k] = 1;
+      out.dirY[k] = 0;
+    }
+    out.radius[k] = m & sizeBit ? c.BodySize.radius[e]! : 0;
+    out.player[k] = e === sim.player ? 1 : 0;
+    out.agent[k] = m & agentBit ? 1 : 0;
+    if (m & sightBit) {
+      out.sightRange[k] = c.Sight.range[e]!;
+      out.target[k] = c.Sight.target[e]!;
+      out.visible[k] = c.Sight.visible[e]!;
+    } else {
+      out.sightRange[k] = 0;
+      out.target[k] = 0;
+      out.visible[k] = 0;
+    }
+    k++;
+  }
+  out.count = k;
+  return out;
+}

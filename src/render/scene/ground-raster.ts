@@ -1,0 +1,139 @@
+/**
+ * The ground seen from above, as an RGBA image: the world's own `ground` query asked at the centre of each
+ * pixel from just under the top of its bounds, so every format is drawn by the same collision code the
+ * simulation uses. Heights are shaded (low dark, high light) and lit from the north-west by the slope
+ * between neighbours; the edge between two different surfaces (tile, polygon, triangle or face ids) is
+ * darkened so the pieces read at a glance; materials the formats name (Llama exit floors, death planes)
+ * are tinted. Pixels with no floor are the background colour.
+ *
+ * Pure data in, pixels out (no pixi.js): Node tests check it.
+ */
+import type { CollisionWorld } from '../../worlds/world.js';
+import { newGroundSample, samplerFor, type GroundSampler } from './ground-sampler.js';
+import { mapPlaneOf, mapRectOf, type MapRect } from './projection.js';
+
+export interface GroundRaster {
+  width: number;
+  height: number;
+  /** Map units per pixel (the same along both axes). */
+  unit: number;
+  /** Map position of the top-left corner of pixel (0, 0). */
+  x0: number;
+  y0: number;
+  rgba: Uint8ClampedArray;
+  /** Floor height per pixel as "higher is more" (NaN where there is no floor). */
+  heights: Float64Array;
+  /** The surface id per pixel (-1 none). */
+  ids: Int32Array;
+  /** The material per pixel (0 none). */
+  materials: Int32Array;
+  /** Pixels that have a floor. */
+  filled: number;
+}
+
+export const BACKGROUND_RGB: readonly [number, number, number] = [16, 20, 26];
+
+/** Llama's exit and death materials, tinted green and red (materials.ts in the Llama world). */
+const MATERIAL_TINTS: ReadonlyMap<number, readonly [number, number, number]> = new Map([
+  [16, [60, 220, 90]],
+  [17, [230, 200, 60]],
+  [18, [230, 140, 60]],
+  [30, [235, 50, 50]],
+]);
+
+export interface RasterOptions {
+  /** Pixels along the longer side of the bounds. */
+  maxSize?: number;
+  /** What to draw at a map point; the world's default sampler (ground-sampler.ts) otherwise. */
+  sampler?: GroundSampler;
+  /** Per-world colours instead of the height shade, for a map point (e.g. the Piney field's lit colours). */
+  colourAt?: (x: number, y: number, out: number[]) => boolean;
+}
+
+/** Missing cells (inside the grid, no data): a dull red, so holes in a level stand out from its outside. */
+export const MISSING_RGB: readonly [number, number, number] = [70, 28, 32];
+
+export function rasterizeGround(world: CollisionWorld, options: RasterOptions = {}): GroundRaster {
+  const plane = mapPlaneOf(world);
+  const rect: MapRect = mapRectOf(plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
+  const maxSize = Math.max(8, Math.min(2048, Math.floor(options.maxSize ?? 384)));
+  const long = Math.max(rect.width, rect.height, 1e-9);
+  const unit = long / maxSize;
+  const width = Math.max(1, Math.min(maxSize, Math.ceil(rect.width / unit)));
+  const height = Math.max(1, Math.min(maxSize, Math.ceil(rect.height / unit)));
+  const n = width * height;
+  const heights = new Float64Array(n).fill(NaN);
+  const ids = new Int32Array(n).fill(-1);
+  const materials = new Int32Array(n);
+  const missing = new Uint8Array(n);
+  const sampler = options.sampler ?? samplerFor(world);
+  const s = newGroundSample();
+  let filled = 0;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let j = 0; j < height; j++) {
+    for (let i = 0; i < width; i++) {
+      sampler(rect.x + (i + 0.5) * unit, rect.y + (j + 0.5) * unit, s);
+      const k = j * width + i;
+      if (Number.isFinite(s.height)) {
+        heights[k] = s.height;
+        ids[k] = s.id;
+        materials[k] = s.material;
+        filled++;
+        if (s.height < lo) lo = s.height;
+        if (s.height > hi) hi = s.height;
+      } else if (s.missing) missing[k] = 1;
+    }
+  }
+  const rgba = new Uint8ClampedArray(n * 4);
+  const span = hi > lo ? hi - lo : 1;
+  const colour = [0, 0, 0];
+  // Slope light: the height difference to the north-west neighbour, relative to a pixel's width.
+  const slopeScale = 0.9 / Math.max(unit, 1e-9);
+  for (let j = 0; j < height; j++) {
+    for (let i = 0; i < width; i++) {
+      const k = j * width + i;
+      const o = k * 4;
+      const h = heights[k]!;
+      if (!Number.isFinite(h)) {
+        const bg = missing[k] ? MISSING_RGB : BACKGROUND_RGB;
+        rgba[o] = bg[0];
+        rgba[o + 1] = bg[1];
+        rgba[o + 2] = bg[2];
+        rgba[o + 3] = 255;
+        continue;
+      }
+      const t = (h - lo) / span;
+      let r: number, gg: number, b: number;
+      const px = rect.x + (i + 0.5) * unit;
+      const py = rect.y + (j + 0.5) * unit;
+      if (options.colourAt && options.colourAt(px, py, colour)) {
+        r = colour[0]!;
+        gg = colour[1]!;
+        b = colour[2]!;
+      } else {
+        // Low ground slate blue, high ground sand: readable on the dark background.
+        r = 60 + 170 * t;
+        gg = 80 + 140 * t;
+        b = 110 + 60 * t;
+      }
+      const tint = MATERIAL_TINTS.get(materials[k]!);
+      if (tint) {
+        r = (r + 2 * tint[0]) / 3;
+        gg = (gg + 2 * tint[1]) / 3;
+        b = (b + 2 * tint[2]) / 3;
+      }
+      const nw = i > 0 && j > 0 ? heights[k - width - 1]! : NaN;
+      let light = 1;
+      if (Number.isFinite(nw)) light += Math.max(-0.45, Math.min(0.45, (h - nw) * slopeScale));
+      const left = i > 0 ? ids[k - 1]! : ids[k]!;
+      const up = j > 0 ? ids[k - width]! : ids[k]!;
+      if (left !== ids[k] || up !== ids[k]) light *= 0.72;
+      rgba[o] = r * light;
+      rgba[o + 1] = gg * light;
+      rgba[o + 2] = b * light;
+      rgba[o + 3] = 255;
+    }
+  }
+  return { width, height, unit, x0: rect.x, y0: rect.y, rgba, heights, ids, materials, filled };
+}

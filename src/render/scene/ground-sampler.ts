@@ -1,0 +1,132 @@
+/**
+ * What the top-down view shows at a map point: the floor's height ("higher is more"), the id of the surface
+ * (tile, polygon, triangle, face) and its material. By default the world's own `ground` query from just
+ * under the top of the bounds; formats whose query answers only for points inside the open space
+ * (Rugrats: a point above the level is "outside") or whose data are a grid (Piney) read their data
+ * directly, through the same exported routines their queries use.
+ */
+import { newGroundResult, type CollisionWorld, type Vec3 } from '../../worlds/world.js';
+import type { RugratsWorld } from '../../worlds/rugrats/collision-world.js';
+import { CELL_MISSING, floorAt, locateCell, stackForPoint } from '../../worlds/rugrats/query.js';
+import { FLAG_LAST } from '../../worlds/rugrats/layout.js';
+import type { PineyWorld } from '../../worlds/piney/collision-world.js';
+import { CELL_UNITS, CELLS } from '../../worlds/piney/field-state.js';
+import { mapPlaneOf, worldAt, type MapPlane } from './projection.js';
+
+export interface GroundSample {
+  /** Floor height, higher is more; NaN for no floor. */
+  height: number;
+  id: number;
+  material: number;
+  /** Inside the world's grid but with no data there (a Rugrats cell with no tiles). */
+  missing: boolean;
+  /** How many floors are stacked at the point (1 for formats without stacks). */
+  stack: number;
+}
+
+export type GroundSampler = (x: number, y: number, out: GroundSample) => GroundSample;
+
+export function newGroundSample(): GroundSample {
+  return { height: NaN, id: -1, material: 0, missing: false, stack: 0 };
+}
+
+/** The height just inside the top of the bounds along up, where the downward query starts. */
+export function queryHeight(world: CollisionWorld, plane: MapPlane): number {
+  const lo = world.bounds.min[plane.up];
+  const hi = world.bounds.max[plane.up];
+  const pad = world.integer ? 1 : Math.max(1e-3, Math.abs(hi - lo) * 1e-4);
+  return plane.upSign > 0 ? hi - pad : lo + pad;
+}
+
+/** Any world: its `ground` query, straight down from the top of the bounds. */
+export function querySampler(world: CollisionWorld): GroundSampler {
+  const plane = mapPlaneOf(world);
+  const top = queryHeight(world, plane);
+  const pos: Vec3 = [0, 0, 0];
+  const g = newGroundResult();
+  return (x, y, out) => {
+    if (world.integer) {
+      x = Math.floor(x);
+      y = Math.floor(y);
+    }
+    world.ground(worldAt(plane, x, y, top, pos), g);
+    const has = Number.isFinite(g.floor);
+    out.height = has ? plane.upSign * g.floor : NaN;
+    out.id = has ? g.id : -1;
+    out.material = has ? g.material : 0;
+    out.missing = false;
+    out.stack = has ? 1 : 0;
+    return out;
+  };
+}
+
+/**
+ * Rugrats: the cell under the point, the stack of its half (diagonal halves are two stacks), and of that
+ * stack the highest floor (PlayStation y points down, so the least y). A cell inside the bounds with no
+ * tiles is "missing".
+ */
+export function rugratsSampler(world: RugratsWorld): GroundSampler {
+  const ix = world.index;
+  const y = ix.minY;
+  return (mx, mz, out) => {
+    const x = Math.floor(mx);
+    const z = Math.floor(mz);
+    out.height = NaN;
+    out.id = -1;
+    out.material = 0;
+    out.stack = 0;
+    const cell = locateCell(ix, x, y, z);
+    out.missing = cell === CELL_MISSING;
+    if (cell < 0) return out;
+    let t = stackForPoint(ix, cell, x, z);
+    if (t < 0) return out;
+    let best = Infinity;
+    for (let k = 0; k < 256 && t < ix.tileFlags.length; k++, t++) {
+      const f = floorAt(ix, t, x, z);
+      if (f < best) {
+        best = f;
+        out.id = t;
+      }
+      out.stack++;
+      if (ix.tileFlags[t]! & FLAG_LAST) break;
+    }
+    out.height = -best;
+    return out;
+  };
+}
+
+/** Piney: the cell's height from the field's height map (80 × 80 cells of 600 units, x-major). */
+export function pineySampler(world: PineyWorld): GroundSampler {
+  const h = world.heights;
+  const plane = mapPlaneOf(world);
+  return (mx, my, out) => {
+    const x = mx;
+    const y = plane.ySign * my;
+    const i = Math.floor(x / CELL_UNITS);
+    const j = Math.floor(y / CELL_UNITS);
+    out.missing = false;
+    out.material = 0;
+    if (!(i >= 0 && i < CELLS && j >= 0 && j < CELLS)) {
+      out.height = NaN;
+      out.id = -1;
+      out.stack = 0;
+      return out;
+    }
+    out.height = h[i * CELLS + j]!;
+    // Chips (2 × 2 cells) as the pieces the edges outline.
+    out.id = (i >> 1) * (CELLS >> 1) + (j >> 1);
+    out.stack = 1;
+    return out;
+  };
+}
+
+export function samplerFor(world: CollisionWorld): GroundSampler {
+  switch (world.kind) {
+    case 'rugrats':
+      return rugratsSampler(world as RugratsWorld);
+    case 'piney':
+      return pineySampler(world as PineyWorld);
+    default:
+      return querySampler(world);
+  }
+}

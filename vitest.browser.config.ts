@@ -1,0 +1,17 @@
+/**
+ * The browser tests (test/browser/): node-environment tests that build the sandbox, serve it on 127.0.0.1 and
+ * drive Debian's Chromium with playwright-core. Separate from vitest.config.ts, which leaves them out.
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/browser/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    pool: 'forks',
+    // One browser at a time: the machine is small and each file builds and serves the app.
+    fileParallelism: false,
+  },
+});
