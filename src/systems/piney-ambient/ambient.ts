@@ -18,7 +18,7 @@
 import { add, fromU32, div, fromInt, ONE, type F, type V4 } from './ee-vec.js';
 import type { FieldRng, CcRng } from './rng.js';
 import type { AmbientEnv } from './env.js';
-import { fieldWeather, type FieldWeather } from './weather.js';
+import type { FieldWeather } from './weather.js';
 import { makeSnow, stepAndDrawSnow, SNOW_EMBER, SNOW_HEAVY, SNOW_LIGHT, type SnowState } from './snow.js';
 import { makeSmoke2d, drawSmoke2d, type Smoke2dState } from './smoke.js';
 import { makeRain, drawDrops, type RainState } from './rain.js';
