@@ -27,7 +27,8 @@ export class SyncTest {
 
   /**
    * @param main the simulation being run
-   * @param shadow a second simulation built the same way (same world, settings, scenario)
+   * @param shadow a second simulation built the same way (same world file, settings, scenario) on its own
+   *   world object: restoring a snapshot restores the world's run-time state too (e.g. Llama tile swaps)
    * @param depth frames re-simulated each frame (≥ 1)
    */
   constructor(

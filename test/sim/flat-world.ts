@@ -118,3 +118,16 @@ export class FlatWorld implements CollisionWorld {
     return out;
   }
 }
+
+/** A FlatWorld with run-time state (a count of moves, like a world whose tiles change), saved with snapshots. */
+export class StatefulFlatWorld extends FlatWorld {
+  hashState(): number[] {
+    return [this.moves];
+  }
+  saveState(): { moves: number } {
+    return { moves: this.moves };
+  }
+  restoreState(s: unknown): void {
+    this.moves = (s as { moves: number }).moves;
+  }
+}

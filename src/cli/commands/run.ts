@@ -58,9 +58,9 @@ export const command: Command = {
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const frames = (o['frames'] as number | undefined) ?? 3600;
     const read = (p: string) => readInputFile(p);
-    const opened: OpenedWorld = o['world']
-      ? await openWorldFile(o['world'] as string, read, o['map'] as string | undefined)
-      : await openBuiltinWorld(DEFAULT_WORLD, read);
+    const open = (): Promise<OpenedWorld> =>
+      o['world'] ? openWorldFile(o['world'] as string, read, o['map'] as string | undefined) : openBuiltinWorld(DEFAULT_WORLD, read);
+    const opened = await open();
     const over: Partial<ScenarioSettings> = {};
     if (o['agents'] !== undefined) over.agents = o['agents'] as number;
     if (o['seed'] !== undefined) over.streamSeed = o['seed'] as string;
@@ -82,7 +82,8 @@ export const command: Command = {
     const outPath = (o['out'] as string | undefined) ?? 'out/default.replay';
     const interval = (o['keyframes'] as number | undefined) ?? DEFAULT_KEYFRAME_INTERVAL;
     const rec = writeReplay ? new ReplayRecorder(sim, opened.identity, interval) : null;
-    const sync = o['synctest'] ? new SyncTest(sim, new Simulation(opened.world, settings), o['synctest'] as number) : null;
+    // The shadow gets its own world: a world's run-time state (e.g. Llama tile swaps) is restored with snapshots.
+    const sync = o['synctest'] ? new SyncTest(sim, new Simulation((await open()).world, settings), o['synctest'] as number) : null;
 
     const bar = process.stderr.isTTY ? new ProgressBar(frames) : null;
     const t0 = performance.now();
