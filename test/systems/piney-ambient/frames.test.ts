@@ -45,6 +45,14 @@ describe('1,000 frames of every field type and background row, hacked and not', 
           const tag = `type ${type} row ${row} hacked ${hacked}`;
           expect(inst.afterInit, tag).toBe(initDraws(type, row));
           expect(rng.fieldrand.count, tag).toBe(inst.afterGenerate);
+          // Generate's tail: the TOBJ gate 1 (+4), rain 100, FIREFLY 13 each, FIREFLY2 11 each.
+          const server = (type + row) % 6;
+          const st = inst.state;
+          const tail = (server <= 4 ? 1 : 0) + (st.tobj ? 4 : 0) + (st.rain ? 100 : 0) + 13 * st.fireflies.length + 11 * st.roamers.length;
+          expect(inst.afterGenerate - site.rngAfterLayout.count, tag).toBe(tail);
+          expect(st.fireflies.length, tag).toBe((getTime(type, row) === 2 || hacked) && type !== 9 ? 5 : 0);
+          expect(st.roamers.length, tag).toBe(type === 9 ? 15 : 0);
+          expect(st.rain !== null, tag).toBe([2, 3].includes(getWeather(type, row)));
           expect(rng.ccrand.draws, tag).toBe(0);
           const weather = getWeather(type, row);
           let prevField = rng.fieldrand.count;
