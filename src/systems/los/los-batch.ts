@@ -82,7 +82,7 @@ export class VisibilityMatrix {
     if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
     const maxPairs = (n * (n - 1)) / 2;
     if (this.matrix.length < n * n) this.matrix = new Uint8Array(n * n);
-    if (this.pairs.length < maxPairs) {
+    if (this.pairs.length < maxPairs * 2) {
       this.pairs = new Uint32Array(maxPairs * 2);
       this.segments = new Float64Array(maxPairs * SEGMENT_STRIDE);
       this.out = newLosOutput(maxPairs);
@@ -90,34 +90,12 @@ export class VisibilityMatrix {
     const m = this.matrix;
     m.fill(0, 0, n * n);
     this.n = n;
-    const axis = world.up.axis;
-    const lift = world.up.sign * eyeHeight;
-    const r2 = range * range;
-    const seg = this.segments;
-    const pairs = this.pairs;
-    let k = 0;
-    for (let i = 0; i < n; i++) {
-      m[i * n + i] = 1;
-      const ix = feet[3 * i]! + (axis === 0 ? lift : 0);
-      const iy = feet[3 * i + 1]! + (axis === 1 ? lift : 0);
-      const iz = feet[3 * i + 2]! + (axis === 2 ? lift : 0);
-      for (let j = i + 1; j < n; j++) {
-        const jx = feet[3 * j]! + (axis === 0 ? lift : 0);
-        const jy = feet[3 * j + 1]! + (axis === 1 ? lift : 0);
-        const jz = feet[3 * j + 2]! + (axis === 2 ? lift : 0);
-        const dx = jx - ix, dy = jy - iy, dz = jz - iz;
-        if (!(dx * dx + dy * dy + dz * dz <= r2)) continue;
-        const o = k * SEGMENT_STRIDE;
-        seg[o] = ix; seg[o + 1] = iy; seg[o + 2] = iz;
-        seg[o + 3] = jx; seg[o + 4] = jy; seg[o + 5] = jz;
-        pairs[2 * k] = i;
-        pairs[2 * k + 1] = j;
-        k++;
-      }
-    }
+    for (let i = 0; i < n; i++) m[i * n + i] = 1;
+    const k = pairSegments(world, feet, n, eyeHeight, range, this.segments, this.pairs);
     this.cast = k;
-    losBatch(world, seg, this.out, 0, k);
+    losBatch(world, this.segments, this.out, 0, k);
     const vis = this.out.visible;
+    const pairs = this.pairs;
     for (let p = 0; p < k; p++) {
       if (vis[p] === 1) {
         const i = pairs[2 * p]!, j = pairs[2 * p + 1]!;
@@ -127,4 +105,35 @@ export class VisibilityMatrix {
     }
     return m.subarray(0, n * n);
   }
+}
+
+/**
+ * Writes the eye-to-eye segment of every pair i < j of the first `n` agents that are within `range` into
+ * `segments` (6 numbers each) and the pair into `pairs` (i, j), in the order (0,1), (0,2), ..., (1,2), ...;
+ * returns how many. `segments` and `pairs` must have room for n(n−1)/2 pairs. Eyes are `eyeHeight` above the
+ * feet along the world's up axis; distances are compared squared (no root).
+ */
+export function pairSegments(world: CollisionWorld, feet: ArrayLike<number>, n: number, eyeHeight: number, range: number, segments: Float64Array, pairs: Uint32Array): number {
+  const maxPairs = (n * (n - 1)) / 2;
+  if (segments.length < maxPairs * SEGMENT_STRIDE || pairs.length < maxPairs * 2) throw new RangeError(`room for ${maxPairs} pairs needed`);
+  const axis = world.up.axis;
+  const lift = world.up.sign * eyeHeight;
+  const lx = axis === 0 ? lift : 0, ly = axis === 1 ? lift : 0, lz = axis === 2 ? lift : 0;
+  const r2 = range * range;
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const ix = feet[3 * i]! + lx, iy = feet[3 * i + 1]! + ly, iz = feet[3 * i + 2]! + lz;
+    for (let j = i + 1; j < n; j++) {
+      const jx = feet[3 * j]! + lx, jy = feet[3 * j + 1]! + ly, jz = feet[3 * j + 2]! + lz;
+      const dx = jx - ix, dy = jy - iy, dz = jz - iz;
+      if (!(dx * dx + dy * dy + dz * dz <= r2)) continue;
+      const o = k * SEGMENT_STRIDE;
+      segments[o] = ix; segments[o + 1] = iy; segments[o + 2] = iz;
+      segments[o + 3] = jx; segments[o + 4] = jy; segments[o + 5] = jz;
+      pairs[2 * k] = i;
+      pairs[2 * k + 1] = j;
+      k++;
+    }
+  }
+  return k;
 }

@@ -1,0 +1,143 @@
+/**
+ * `retrosim world`: any world file, through loadWorld (the format is found by content), in its native units.
+ */
+import { expectPositionals, numArg, parseArgs, UsageError, type OptionSpec } from '../args.js';
+import type { Command } from '../command.js';
+import { print, printJson } from '../io.js';
+import { loadWorldFile, type LoadWorldOptions, type OpenedWorldFile } from '../../worlds/load-world.js';
+import { newGroundResult, newMoveResult, newSegmentResult, type Body, type Vec3 } from '../../worlds/world.js';
+import { readInputFile } from '../io.js';
+
+const usage = `usage:
+  retrosim world info FILE [--map FILE | --trak FILE] [--json]
+  retrosim world ground FILE x y z [--json]
+  retrosim world segment FILE x0 y0 z0 x1 y1 z1 [--json]
+  retrosim world move FILE x y z dx dy dz [--radius R] [--height H] [--step S] [--steps N] [--json]
+
+Any world file: a Piney field spec (.json), COLBIN, GTA COL, a Llama TRAK or MAP, a Rugrats COL. The format is
+recognised by the file's content, not its name. A Llama world's partner file (TRAK <-> MAP) is found beside it
+by the same stem unless --map/--trak names it; a GTA COL takes <stem>.placements.json beside it when present.
+Numbers are in the world's native units and axes (see "info": up, scale, integer).
+  info     kind, name, bounds, up axis, scale, whether integer, the spawn point and the files read
+  ground   the floor and ceiling at the point (floor at or below it along up), material and id
+  segment  the first hit from (x0 y0 z0) to (x1 y1 z1): fraction, point, normal, what was hit
+  move     a body (feet at x y z) moved by (dx dy dz), N times, by the world's own rules; the body defaults
+           to 0.3 m radius, 1 m high, 0.3 m step, in native units (--radius/--height/--step override)
+--json prints one line of JSON (non-finite numbers as null):
+  info:    {"kind","name","bounds":{"min","max"},"up":{"axis","sign"},"scale","integer","spawn","files"}
+  ground:  {"hasFloor","floor","ceiling","material","id","status"}
+  segment: {"hit","fraction","point","normal","id","material","what","status"}
+  move:    {"position","grounded","steps","contacts":[{"step","kind","normal","id","material"}]}`;
+
+const SPEC: Record<string, OptionSpec> = {
+  json: { type: 'flag' },
+  map: { type: 'string' },
+  trak: { type: 'string' },
+  radius: { type: 'number', min: 0 },
+  height: { type: 'number', min: 0 },
+  step: { type: 'number', min: 0 },
+  steps: { type: 'int', min: 1, max: 1_000_000 },
+};
+
+/** JSON has no NaN or Infinity: those become null. */
+function finite(v: number): number | null {
+  return Number.isFinite(v) ? v : null;
+}
+const vec = (v: ArrayLike<number>) => [finite(v[0]!), finite(v[1]!), finite(v[2]!)];
+
+export function openWorld(path: string, o: Record<string, string | number | boolean | undefined>): OpenedWorldFile {
+  const options: LoadWorldOptions = {};
+  if (typeof o['map'] === 'string') options.map = readInputFile(o['map']);
+  if (typeof o['trak'] === 'string') options.trak = readInputFile(o['trak']);
+  readInputFile(path); // a missing or huge file is a usage error, as in every command
+  return loadWorldFile(path, options);
+}
+
+function nums(p: string[], from: number, names: string[]): number[] {
+  return names.map((n, i) => numArg(p[from + i]!, n));
+}
+
+export const command: Command = {
+  summary: 'any world file (format by content): info, ground, segment, move in native units',
+  usage,
+  run(argv) {
+    const { positionals: p, options: o } = parseArgs(argv, SPEC);
+    const sub = p[0];
+    const json = o['json'] === true;
+    if (sub === 'info') {
+      expectPositionals(p, ['info', 'FILE']);
+      const f = openWorld(p[1]!, o);
+      const w = f.world;
+      const out = {
+        kind: w.kind,
+        name: w.name,
+        bounds: { min: vec(w.bounds.min), max: vec(w.bounds.max) },
+        up: { axis: w.up.axis, sign: w.up.sign },
+        scale: w.scale,
+        integer: w.integer,
+        spawn: vec(w.spawnPoint()),
+        files: [p[1]!, ...f.partners],
+      };
+      if (json) printJson(out);
+      else {
+        print(`${out.kind} world ${out.name}: bounds ${JSON.stringify(out.bounds.min)}..${JSON.stringify(out.bounds.max)}, up axis ${out.up.axis} sign ${out.up.sign}`);
+        print(`scale ${out.scale} units/m, ${out.integer ? 'integer' : 'float'} coordinates, spawn ${JSON.stringify(out.spawn)}`);
+        print(`files: ${out.files.join(', ')}`);
+      }
+      return 0;
+    }
+    if (sub === 'ground') {
+      expectPositionals(p, ['ground', 'FILE', 'x', 'y', 'z']);
+      const w = openWorld(p[1]!, o).world;
+      const [x, y, z] = nums(p, 2, ['x', 'y', 'z']);
+      const g = w.ground([x!, y!, z!], newGroundResult());
+      const out = { hasFloor: g.hasFloor, floor: finite(g.floor), ceiling: finite(g.ceiling), material: g.material, id: g.id, status: g.status };
+      if (json) printJson(out);
+      else print(`${out.hasFloor ? `floor ${out.floor}` : 'no floor'}, ceiling ${out.ceiling ?? 'none'}, material ${out.material}, id ${out.id}, status ${out.status}`);
+      return 0;
+    }
+    if (sub === 'segment') {
+      expectPositionals(p, ['segment', 'FILE', 'x0', 'y0', 'z0', 'x1', 'y1', 'z1']);
+      const w = openWorld(p[1]!, o).world;
+      const [x0, y0, z0, x1, y1, z1] = nums(p, 2, ['x0', 'y0', 'z0', 'x1', 'y1', 'z1']);
+      const r = w.segment([x0!, y0!, z0!], [x1!, y1!, z1!], newSegmentResult());
+      const out = { hit: r.hit, fraction: finite(r.fraction), point: vec(r.point), normal: vec(r.normal), id: r.id, material: r.material, what: r.what, status: r.status };
+      if (json) printJson(out);
+      else print(r.hit ? `hit ${out.what || 'something'} ${out.id} at fraction ${out.fraction}, point ${JSON.stringify(out.point)}, normal ${JSON.stringify(out.normal)}` : 'clear');
+      return 0;
+    }
+    if (sub === 'move') {
+      expectPositionals(p, ['move', 'FILE', 'x', 'y', 'z', 'dx', 'dy', 'dz']);
+      const w = openWorld(p[1]!, o).world;
+      const [x, y, z, dx, dy, dz] = nums(p, 2, ['x', 'y', 'z', 'dx', 'dy', 'dz']);
+      const s = w.scale > 0 && Number.isFinite(w.scale) ? w.scale : 1;
+      const size = (v: number) => (w.integer ? Math.max(1, Math.round(v * s)) : v * s);
+      const body: Body = {
+        radius: (o['radius'] as number | undefined) ?? size(0.3),
+        height: (o['height'] as number | undefined) ?? size(1),
+        stepHeight: (o['step'] as number | undefined) ?? size(0.3),
+      };
+      const steps = (o['steps'] as number | undefined) ?? 1;
+      const pos: Vec3 = [x!, y!, z!];
+      const delta: Vec3 = [dx!, dy!, dz!];
+      const r = newMoveResult();
+      const contacts: { step: number; kind: string; normal: (number | null)[]; id: number; material: number }[] = [];
+      for (let i = 0; i < steps; i++) {
+        r.contacts.length = 0;
+        w.move(body, pos, delta, r);
+        pos[0] = r.position[0];
+        pos[1] = r.position[1];
+        pos[2] = r.position[2];
+        for (const c of r.contacts) if (contacts.length < 10_000) contacts.push({ step: i + 1, kind: c.kind, normal: vec(c.normal), id: c.id, material: c.material });
+      }
+      const out = { position: vec(pos), grounded: r.grounded, steps, contacts };
+      if (json) printJson(out);
+      else {
+        print(`position ${JSON.stringify(out.position)}, ${out.grounded ? 'standing' : 'not standing'} after ${steps} step(s)`);
+        for (const c of contacts) print(`  step ${c.step}: ${c.kind} ${c.id} normal ${JSON.stringify(c.normal)}`);
+      }
+      return 0;
+    }
+    throw new UsageError(sub === undefined ? 'world needs a subcommand: info, ground, segment or move' : `unknown world subcommand ${JSON.stringify(sub)}`);
+  },
+};
