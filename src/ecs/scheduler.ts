@@ -62,6 +62,12 @@ export type TaskFunction = (ctx: FrameContext, self: TaskHandle) => void;
  */
 export const MID_FRAME_RULE = 'walk' as const;
 
+/**
+ * Frames of draw counts kept for `drawCounts(frame)`: at least the last DRAW_HISTORY_FRAMES / 2 frames are
+ * always there (the replay recorder and verifier read only the current one); older ones are forgotten.
+ */
+export const DRAW_HISTORY_FRAMES = 1 << 14;
+
 /** `sleepUntil` of a task asleep until woken. */
 const UNTIL_WOKEN = Number.POSITIVE_INFINITY;
 
@@ -194,12 +200,20 @@ export class Scheduler {
   }
 
   private recordDraws(): void {
-    const k = 2 * this.historyLength;
-    if (k + 2 > this.history.length) {
-      const next = new Float64Array(this.history.length * 2);
-      next.set(this.history);
-      this.history = next;
+    if (2 * this.historyLength + 2 > this.history.length) {
+      if (this.historyLength >= DRAW_HISTORY_FRAMES) {
+        // Full: forget the older half, so a run of millions of frames keeps a bounded record.
+        const drop = this.historyLength >> 1;
+        this.history.copyWithin(0, 2 * drop, 2 * this.historyLength);
+        this.historyStart += drop;
+        this.historyLength -= drop;
+      } else {
+        const next = new Float64Array(this.history.length * 2);
+        next.set(this.history);
+        this.history = next;
+      }
     }
+    const k = 2 * this.historyLength;
     this.history[k] = this.rng.fieldrand.count;
     this.history[k + 1] = this.rng.ccrand.draws;
     this.historyLength++;
