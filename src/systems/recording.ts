@@ -16,20 +16,35 @@ import type { SystemDef, SystemHost } from './index.js';
 /** Numbers per frame in the log: frame, buttons, player x, y, z, grounded, exits, deaths. */
 export const RECORD_STRIDE = 8;
 
+/**
+ * Most frames (and, separately, events) the log holds: when full it forgets the older half, so a run of
+ * millions of frames keeps a bounded log of at least the last LOG_WINDOW / 2.
+ */
+export const LOG_WINDOW = 1 << 14;
+
 export class FrameLog {
   /** RECORD_STRIDE numbers per frame, oldest first. */
   data = new Float64Array(1024 * RECORD_STRIDE);
   frames = 0;
+  /** Frames forgotten from the front of `data` (the log holds frames dropped + 1 ..). */
+  dropped = 0;
   /** Exit and death events, in the order raised. */
   readonly events: ({ type: 'exit'; frame: number; entity: number; id: number } | { type: 'death'; frame: number; entity: number })[] = [];
 
   push(frame: number, buttons: number, x: number, y: number, z: number, grounded: number, exits: number, deaths: number): void {
-    const k = this.frames * RECORD_STRIDE;
-    if (k + RECORD_STRIDE > this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
+    if ((this.frames + 1) * RECORD_STRIDE > this.data.length) {
+      if (this.frames >= LOG_WINDOW) {
+        const drop = this.frames >> 1;
+        this.data.copyWithin(0, drop * RECORD_STRIDE, this.frames * RECORD_STRIDE);
+        this.frames -= drop;
+        this.dropped += drop;
+      } else {
+        const next = new Float64Array(this.data.length * 2);
+        next.set(this.data);
+        this.data = next;
+      }
     }
+    const k = this.frames * RECORD_STRIDE;
     const d = this.data;
     d[k] = frame; d[k + 1] = buttons; d[k + 2] = x; d[k + 3] = y; d[k + 4] = z; d[k + 5] = grounded; d[k + 6] = exits; d[k + 7] = deaths;
     this.frames++;
@@ -77,12 +92,17 @@ export const recordingSystem: SystemDef = {
     let deaths = 0;
     let lastFrame = 0;
     let subscribed: FrameContext['events'] | null = null;
+    const keepEventsBounded = () => {
+      if (log.events.length >= LOG_WINDOW) log.events.splice(0, LOG_WINDOW >> 1);
+    };
     const onExit = (e: SimEvents['exit']) => {
       exits++;
+      keepEventsBounded();
       log.events.push({ type: 'exit', frame: e.frame, entity: e.entity, id: e.id });
     };
     const onDeath = (e: SimEvents['death']) => {
       deaths++;
+      keepEventsBounded();
       log.events.push({ type: 'death', frame: e.frame, entity: e.entity });
     };
     const subscribe = (bus: FrameContext['events']) => {
