@@ -146,3 +146,24 @@ describe('other quirks, kept', () => {
     expect(flashes).toEqual([52]);
   });
 });
+
+describe('statics across fields', () => {
+  it("type 0's Init resets the steam's sleep, step and count but keeps its life and vent; other types keep all", () => {
+    const a = field({ seed: 3, type: 0, row: 0 });
+    for (let i = 0; i < 400; i++) a.s.step();
+    const st = a.inst.runtime.statics;
+    st.steamSleep = 17;
+    st.steamNum = 5;
+    st.steamStep = k(0.75);
+    const life = st.steamLife;
+    const pos = [...st.steamPos];
+    expect(life).toBeGreaterThan(0);
+    const kept = { ...st, steamPos: [...st.steamPos] };
+    field({ seed: 4, type: 2, row: 0, statics: st });
+    expect({ ...st, steamPos: [...st.steamPos] }).toEqual(kept);
+    field({ seed: 5, type: 0, row: 1, statics: st });
+    expect([st.steamSleep, st.steamNum, st.steamStep]).toEqual([0, 0, k(0.5)]);
+    expect(st.steamLife).toBe(life);
+    expect(st.steamPos).toEqual(pos);
+  });
+});
