@@ -4,7 +4,7 @@ import { createEventBus } from '../../src/ecs/events.js';
 import { CcRand } from '../../src/ecs/rng/ccrand.js';
 import { FieldRand } from '../../src/ecs/rng/fieldrand.js';
 import { RandomStreams } from '../../src/ecs/rng/streams.js';
-import { MID_FRAME_RULE, Scheduler, type TaskBody } from '../../src/ecs/scheduler.js';
+import { DRAW_HISTORY_FRAMES, MID_FRAME_RULE, Scheduler, type TaskBody } from '../../src/ecs/scheduler.js';
 import { Hash64 } from '../../src/ecs/state-hash.js';
 
 function makeScheduler(): Scheduler {
@@ -146,6 +146,17 @@ describe('Scheduler', () => {
     expect(s.drawCounts()).toEqual({ fieldrand: 15, ccrand: 2 });
     expect(s.frameDraws(4)).toEqual({ fieldrand: 4, ccrand: 1 });
     expect(() => s.drawCounts(6)).toThrow(RangeError);
+  });
+
+  it('keeps a bounded record of draw counts over long runs, always the recent half', () => {
+    const s = makeScheduler();
+    s.addTask('draw', 0, (ctx) => void ctx.rng.fieldrand.step());
+    const frames = 3 * DRAW_HISTORY_FRAMES + 5;
+    for (let i = 0; i < frames; i++) s.step();
+    expect(s.drawCounts()).toEqual({ fieldrand: frames, ccrand: 0 });
+    expect(s.drawCounts(frames - DRAW_HISTORY_FRAMES / 2)).toEqual({ fieldrand: frames - DRAW_HISTORY_FRAMES / 2, ccrand: 0 });
+    expect(() => s.drawCounts(1)).toThrow(RangeError);
+    expect((s as unknown as { history: Float64Array }).history.length).toBeLessThanOrEqual(2 * DRAW_HISTORY_FRAMES);
   });
 
   it('folds task state (hashState) into its hash', () => {
