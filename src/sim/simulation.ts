@@ -44,6 +44,11 @@ export interface SimSnapshot {
   world: unknown;
 }
 
+/** Every body's size in metres (a child-to-adult figure; worlds convert by their `scale`). */
+export const BODY_METRES = { radius: 0.3, height: 1.0, step: 0.3 } as const;
+/** How far an agent sees, in metres. */
+export const SIGHT_RANGE_METRES = 10;
+
 /** Tries per agent to find an open spot before giving up on that agent (each try draws two numbers). */
 export const PLACEMENT_TRIES = 64;
 /** The stream the scenario places agents with. */
@@ -105,9 +110,9 @@ export class Simulation implements SystemHost {
     const { BodySize } = this.ecs.components;
     const s = this.world.scale > 0 && Number.isFinite(this.world.scale) ? this.world.scale : 1;
     const r = (v: number) => (this.world.integer ? Math.max(1, Math.round(v * s)) : v * s);
-    BodySize.radius[e] = r(0.3);
-    BodySize.height[e] = r(1.0);
-    BodySize.step[e] = r(0.3);
+    BodySize.radius[e] = r(BODY_METRES.radius);
+    BodySize.height[e] = r(BODY_METRES.height);
+    BodySize.step[e] = r(BODY_METRES.step);
   }
 
   private place(e: number, p: Vec3): void {
@@ -140,7 +145,7 @@ export class Simulation implements SystemHost {
       this.bodyFor(e);
       c.Agent.speed[e] = speed;
       c.Agent.timer[e] = 0; // picks its first heading on the first frame
-      c.Sight.range[e] = this.world.integer ? Math.round(10 * this.world.scale) : 10 * this.world.scale;
+      c.Sight.range[e] = this.world.integer ? Math.round(SIGHT_RANGE_METRES * this.world.scale) : SIGHT_RANGE_METRES * this.world.scale;
       placed++;
     }
     return placed;
