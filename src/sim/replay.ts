@@ -1,7 +1,7 @@
 /**
  * Recording, verifying and seeking replays of a Simulation (the file format is src/ecs/replay/format.ts).
+ * Runs in Node and in browsers (the global `performance` times verification; nothing here reads a file).
  */
-import { performance } from 'node:perf_hooks';
 import {
   DEFAULT_KEYFRAME_INTERVAL,
   hex64,
