@@ -182,10 +182,20 @@ export class Simulation implements SystemHost {
 
   /**
    * Puts back a snapshot of a simulation built from the same world, settings and scenario. A snapshot may come
-   * from a file: its shape is checked, and an Error names what is wrong (the simulation should then be
-   * discarded, since parts may already have been restored).
+   * from a file: its shape is checked, and an Error names what is wrong; a failed restore puts the state from
+   * before the call back, so the simulation is unchanged.
    */
   restore(s: SimSnapshot): void {
+    const before = this.save();
+    try {
+      this.restoreParts(s);
+    } catch (e) {
+      this.restoreParts(before);
+      throw e;
+    }
+  }
+
+  private restoreParts(s: SimSnapshot): void {
     if (!s || s.format !== 'retrosim-snapshot' || s.version !== 1) throw new Error('not a version 1 retrosim snapshot');
     if (!isObject(s.rng) || !isObject(s.rng.fieldrand) || !isObject(s.rng.ccrand) || !isObject(s.rng.streams)) throw new Error('snapshot RNG state missing');
     if (!isObject(s.scheduler) || !Array.isArray(s.scheduler.tasks) || !(s.scheduler.history instanceof Float64Array)) throw new Error('snapshot scheduler state missing');

@@ -116,6 +116,27 @@ describe('Simulation', () => {
     expect(() => sim.restore({ ...snap, frame: 9 })).toThrow(/frame/);
   });
 
+  it('a restore that fails part-way leaves the simulation as it was', () => {
+    const a = makeSim();
+    for (let f = 1; f <= 30; f++) a.step(buttonsFor(f));
+    const good = a.save();
+    const b = makeSim();
+    for (let f = 1; f <= 50; f++) b.step(buttonsFor(f));
+    const hash = b.hashHex();
+    // The entities restore fine, then a saved task matches nothing: the whole restore must be undone.
+    const bad = { ...good, scheduler: { ...good.scheduler, tasks: [...good.scheduler.tasks, { id: 99, name: 'ghost', priority: 1000, sleepUntil: 0, body: null }] } };
+    expect(() => b.restore(bad)).toThrow(/ghost/);
+    expect(b.frame).toBe(50);
+    expect(b.hashHex()).toBe(hash);
+    const c = makeSim();
+    for (let f = 1; f <= 50; f++) c.step(buttonsFor(f));
+    for (let f = 51; f <= 80; f++) {
+      b.step(buttonsFor(f));
+      c.step(buttonsFor(f));
+    }
+    expect(b.hashHex()).toBe(c.hashHex());
+  });
+
   it('events are outputs only: a listener cannot change the hashes', () => {
     const quiet = makeSim();
     const noisy = makeSim();
