@@ -9,6 +9,7 @@ import { defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenari
 import { demoButtons } from '../../src/sim/demo-input.js';
 import { ReplayRecorder, seekReplay, verifyReplay } from '../../src/sim/replay.js';
 import { Simulation } from '../../src/sim/simulation.js';
+import { SyncTest } from '../../src/sim/synctest.js';
 import { frameLog } from '../../src/systems/recording.js';
 import { DEFAULT_SYSTEMS } from '../../src/systems/index.js';
 import { Buttons } from '../../src/systems/input.js';
@@ -65,6 +66,17 @@ describe('replays of every system on every demo world', () => {
       const seek = seekReplay(rp, new Simulation(c.world, rp.header.settings as typeof settings), 250);
       expect(seek.hash).toBe(hashes[250]);
       expect(seek.fromKeyframe).toBe(240);
+    });
+
+    it(`${kind}: synctest (re-simulating the last 4 frames every frame) finds no hidden state`, () => {
+      const make = () => {
+        const o = loadWorldFile(demoPath(kind));
+        return new Simulation(o.world, defaultSettingsFor(o.world, { agents: 30, capacity: 128 }));
+      };
+      const main = make();
+      const st = new SyncTest(main, make(), 4);
+      for (let f = 1; f <= 90; f++) expect(st.step(buttons(f)), `frame ${f}`).toBe(true);
+      expect(st.failures).toEqual([]);
     });
   }
 });
