@@ -15,6 +15,8 @@ import { decodeValueBytes, encodeValueBytes } from '../ecs/value-codec.js';
 import { FormatError } from '../worlds/binary/format-error.js';
 import { BUTTON_MASK } from '../systems/input.js';
 import type { SimSnapshot, Simulation } from './simulation.js';
+import { checkSettings, type ScenarioSettings } from './scenario.js';
+import type { ReplayHeader } from '../ecs/replay/format.js';
 
 export { BUTTON_MASK };
 
@@ -85,6 +87,18 @@ export class ReplayRecorder {
   finish(): Uint8Array {
     this.flush();
     return this.w.end(this.sim.frame, this.lastHash.hi, this.lastHash.lo);
+  }
+}
+
+/**
+ * The settings a replay asks for, checked (agent count, capacity, ccRand init count, ...) before anything is
+ * built from them: a hostile header cannot ask for absurd work. A FormatError names the header.
+ */
+export function checkReplaySettings(h: ReplayHeader): ScenarioSettings {
+  try {
+    return checkSettings({ ...h.settings });
+  } catch (e) {
+    throw new FormatError('replay chunk HEAD #0 (header)', -1, (e as Error).message);
   }
 }
 

@@ -4,7 +4,7 @@ import { readReplay, replayToJson, REPLAY_MAGIC } from '../../src/ecs/replay/for
 import { FormatError } from '../../src/worlds/binary/format-error.js';
 import { crc32 } from '../../src/worlds/binary/crc32.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
-import { ReplayRecorder, seekReplay, verifyReplay } from '../../src/sim/replay.js';
+import { checkReplaySettings, ReplayRecorder, seekReplay, verifyReplay } from '../../src/sim/replay.js';
 import { buttonsFor, makeSim, TEST_WORLD_ID } from './helpers.js';
 
 const FRAMES = 250;
@@ -275,6 +275,9 @@ describe('replay: hostile bytes', () => {
     const copy = bytes.slice();
     new DataView(copy.buffer).setUint32(p, 5_000_000, true);
     new DataView(copy.buffer).setUint32(head.payload + head.length, crc32(copy, head.start, head.payload + head.length), true);
-    expect(() => readReplay(copy, BUTTON_MASK)).toThrow(/chunk HEAD #0.*agents/);
+    const forged = readReplay(copy, BUTTON_MASK); // reading costs nothing ...
+    expect(() => checkReplaySettings(forged.header)).toThrow(FormatError); // ... building is refused first
+    expect(() => checkReplaySettings(forged.header)).toThrow(/chunk HEAD #0.*agents/);
+    expect(checkReplaySettings(rp.header)).toEqual(rp.header.settings);
   });
 });

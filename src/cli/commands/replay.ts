@@ -7,7 +7,7 @@ import { print, printJson, readInputFile } from '../io.js';
 import { readReplay, replayToJson, type Replay } from '../../ecs/replay/format.js';
 import { BUTTON_MASK } from '../../systems/input.js';
 import { checkWorldIdentity, openBuiltinWorld, openWorldFile, parseFileSource } from '../../sim/default-scenario.js';
-import { seekReplay, verifyReplay } from '../../sim/replay.js';
+import { checkReplaySettings, seekReplay, verifyReplay } from '../../sim/replay.js';
 import { Simulation } from '../../sim/simulation.js';
 
 const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
@@ -25,6 +25,7 @@ options:
 `;
 
 async function simulationFor(rp: Replay, worldPath: string | undefined, mapPath: string | undefined): Promise<Simulation> {
+  const settings = checkReplaySettings(rp.header);
   const src = rp.header.world.source;
   const read = (p: string) => readInputFile(p);
   let opened;
@@ -35,7 +36,7 @@ async function simulationFor(rp: Replay, worldPath: string | undefined, mapPath:
   } else throw new UsageError(`the replay's world source ${JSON.stringify(src)} is unknown: give --world FILE`);
   checkWorldIdentity(rp.header.world, opened.identity);
   // Importing default-scenario registered the shipped scenarios, so the recorded one can be rebuilt.
-  return new Simulation(opened.world, rp.header.settings);
+  return new Simulation(opened.world, settings);
 }
 
 export const command: Command = {
