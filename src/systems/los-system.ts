@@ -50,6 +50,7 @@ export const losSystem: SystemDef = {
     const matrixBits = new Uint32Array(Math.ceil((LOS_MATRIX_AGENTS * LOS_MATRIX_AGENTS) / 32));
     const matrixIds = new Uint32Array(LOS_MATRIX_AGENTS);
     let matrixN = 0;
+    const hashBuf = new Float64Array(1 + LOS_MATRIX_AGENTS + matrixBits.length);
     const scale = world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1;
     const matrixRange = LOS_MATRIX_RANGE_METRES * scale;
 
@@ -106,11 +107,11 @@ export const losSystem: SystemDef = {
       },
       /** The matrix's size, its agents, then its bits. */
       hashState() {
-        const h = new Float64Array(1 + matrixN + matrixBits.length);
+        const h = hashBuf;
         h[0] = matrixN;
         for (let i = 0; i < matrixN; i++) h[1 + i] = matrixIds[i]!;
         h.set(matrixBits, 1 + matrixN);
-        return h;
+        return h.subarray(0, 1 + matrixN + matrixBits.length);
       },
       save: () => ({ n: matrixN, ids: matrixIds.slice(), bits: matrixBits.slice() }),
       restore(s: unknown) {

@@ -32,6 +32,9 @@ export const CTRL_STOP = 3;
 export const CTRL_ERROR = 4;
 export const CTRL_WORDS = 8;
 
+/** How long a batch may go without any worker finishing before the pool gives up on it. */
+export const JOIN_TIMEOUT_MS = 30_000;
+
 /** Most threads a pool takes. */
 export const MAX_LOS_THREADS = 64;
 
@@ -186,10 +189,15 @@ export class LosPool {
     const mine: LosOutput = { visible: s.visible, fraction: s.fraction };
     losBatch(this.world, s.segments, mine, a, b);
     if (T > 1) {
+      // This thread blocks (so a worker that died cannot tell it by a message): give up after
+      // JOIN_TIMEOUT_MS with no progress instead of waiting forever.
+      let quiet = 0;
       for (;;) {
         const done = Atomics.load(c, CTRL_DONE);
         if (done >= T - 1) break;
-        Atomics.wait(c, CTRL_DONE, done, 1000);
+        if (Atomics.wait(c, CTRL_DONE, done, 100) === 'timed-out' && (quiet += 100) >= JOIN_TIMEOUT_MS) {
+          throw new Error(`LOS workers did not finish a batch within ${JOIN_TIMEOUT_MS} ms`);
+        } else if (Atomics.load(c, CTRL_DONE) !== done) quiet = 0;
       }
       if (Atomics.load(c, CTRL_ERROR) !== 0) throw new Error('a LOS worker failed during a batch');
     }
