@@ -12,6 +12,7 @@ import { MAX_NORMALS_GAP, parseColWithOffsets } from './parse.js';
 import { floorAt, locateCell, queryCol, stackForPoint, toS32, Q_CEILING, Q_FLOOR, Q_RESULT, Q_TILE } from './query.js';
 import { tileIndexOfOffset } from './col-index.js';
 import { SEGMENT_OUT_LENGTH, S_NORMAL, S_POINT, S_RESULT, S_TILE, S_WRITTEN, WROTE_DEPTH, segmentCol } from './segment.js';
+import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /** Native units per metre, roughly: one 1024-unit tile is taken as about a metre. */
 export const RUGRATS_SCALE = 1024;
@@ -41,8 +42,8 @@ export function detectRugrats(bytes: Uint8Array): boolean {
 }
 
 /** Parses (strictly) and wraps a database. */
-export function loadRugratsWorld(bytes: Uint8Array, name: string): RugratsWorld {
-  const p = parseColWithOffsets(bytes);
+export function loadRugratsWorld(bytes: Uint8Array, name: string, limits: Readonly<Limits> = DEFAULT_LIMITS): RugratsWorld {
+  const p = parseColWithOffsets(bytes, limits);
   return new RugratsWorld(buildColIndex(p.data, p.offsets), name);
 }
 

@@ -5,6 +5,7 @@
  * tables) is verified here, so the runtime code never has to check again.
  */
 import { BinaryReader } from '../binary/reader.js';
+import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 import {
   CELL_SIZE,
   COL_FORMAT,
@@ -46,11 +47,12 @@ export interface ParsedCol {
 }
 
 /** Parses a LEVELnn.COL. Throws FormatError naming the offset on any fault. */
-export function parseCol(bytes: Uint8Array): ColData {
-  return parseColWithOffsets(bytes).data;
+export function parseCol(bytes: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): ColData {
+  return parseColWithOffsets(bytes, limits).data;
 }
 
-export function parseColWithOffsets(bytes: Uint8Array): ParsedCol {
+export function parseColWithOffsets(bytes: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): ParsedCol {
+  checkFileBytes(COL_FORMAT, bytes.length, limits);
   const r = new BinaryReader(bytes, COL_FORMAT);
   r.need(COLUMN_DATA, 'header and column table');
   const min: Vec3i = [r.i32At(HEADER_MIN), r.i32At(HEADER_MIN + 4), r.i32At(HEADER_MIN + 8)];
@@ -66,6 +68,7 @@ export function parseColWithOffsets(bytes: Uint8Array): ParsedCol {
     r.fail(`normals offset ${normalsOffset} is outside the data area ${COLUMN_DATA}..${bytes.length}`, HEADER_NORMALS_OFFSET);
   }
   r.checkCount(floorCount, NORMAL_SIZE, 'floor normals', Number.MAX_SAFE_INTEGER, normalsOffset);
+  checkLimit(COL_FORMAT, HEADER_FLOOR_NORMAL_COUNT, 'floor normals', floorCount, limits.rugrats.normals, 'rugrats.normals');
 
   // The column table: counts only; the pointers are don't-care (the game sets them at load).
   const pointers: number[] = [];
@@ -88,6 +91,7 @@ export function parseColWithOffsets(bytes: Uint8Array): ParsedCol {
   const tileOffsets: number[] = [];
   let pos = COLUMN_DATA;
   const dataEnd = normalsOffset;
+  let cellsAndTiles = 0;
   for (let i = 0; i < COLUMN_COUNT; i++) {
     const nCells = cellCounts[i]!;
     const nTiles = tileCounts[i]!;
@@ -95,6 +99,8 @@ export function parseColWithOffsets(bytes: Uint8Array): ParsedCol {
     if (need > dataEnd - pos) {
       r.fail(`column ${i}: ${nCells} cells and ${nTiles} tiles (${need} bytes) run past the normals at ${dataEnd}`, pos);
     }
+    cellsAndTiles += nCells + nTiles;
+    checkLimit(COL_FORMAT, COLUMN_TABLE + i * COLUMN_ENTRY_SIZE + 4, 'cells and tiles up to this column', cellsAndTiles, limits.rugrats.cellsAndTiles, 'rugrats.cellsAndTiles');
     cellOffsets.push(pos);
     const cells: ColCell[] = [];
     for (let c = 0; c < nCells; c++) {
@@ -150,6 +156,7 @@ export function parseColWithOffsets(bytes: Uint8Array): ParsedCol {
   const floorNormals = readNormals(r, normalsOffset, floorCount);
   const ceilingStart = normalsOffset + floorCount * NORMAL_SIZE;
   const ceilingCount = Math.floor((bytes.length - ceilingStart) / NORMAL_SIZE);
+  checkLimit(COL_FORMAT, ceilingStart, 'ceiling normals', ceilingCount, limits.rugrats.normals, 'rugrats.normals');
   const ceilingNormals = readNormals(r, ceilingStart, ceilingCount);
   const trailingAt = ceilingStart + ceilingCount * NORMAL_SIZE;
   const trailing = Array.from(bytes.subarray(trailingAt));
