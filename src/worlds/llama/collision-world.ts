@@ -7,6 +7,7 @@ import { detectMap, parseMap, type LlamaMap } from './map-parse.js';
 import { polygonCorners } from './polygon-geometry.js';
 import { visibleCells } from './regions.js';
 import { detectTrak, parseTrak, type Trak } from './trak-parse.js';
+import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 export { detectMap, detectTrak };
 
@@ -435,8 +436,8 @@ export class LlamaWorld implements CollisionWorld {
 }
 
 /** Loads a world from a .trak and a .map file (chunk sequences or whole WADs). */
-export function loadLlamaWorld(trak: Uint8Array, map: Uint8Array, name: string, conventions?: Partial<LlamaConventions>): LlamaWorld {
-  const t = parseTrak(trak);
-  const m = parseMap(map, t.models.map((model) => model.vertices.length / 6));
+export function loadLlamaWorld(trak: Uint8Array, map: Uint8Array, name: string, conventions?: Partial<LlamaConventions>, limits: Readonly<Limits> = DEFAULT_LIMITS): LlamaWorld {
+  const t = parseTrak(trak, limits);
+  const m = parseMap(map, t.models.map((model) => model.vertices.length / 6), limits);
   return new LlamaWorld(t, m, name, conventions);
 }

@@ -2,6 +2,7 @@ import { BinaryReader } from '../binary/reader.js';
 import { FormatError } from '../binary/format-error.js';
 import { chunkNamed, findChunks } from './chunks.js';
 import { WFPC_TILE_SWAPS } from './conventions.js';
+import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /** Record sizes of the MAP geometry blocks (Croc 2 PC layout, see docs/formats/llama.md). */
 export const FLOAT_TILE_SIZE = 24;
@@ -99,7 +100,8 @@ export function detectMap(bytes: Uint8Array): boolean {
  * Parses the MAP chunk of a file (chunk sequence or WAD). `vertexCounts[m]` is the vertex count of TRAK
  * model m: the colour block's layout depends on it.
  */
-export function parseMap(bytes: Uint8Array, vertexCounts: ArrayLike<number>): LlamaMap {
+export function parseMap(bytes: Uint8Array, vertexCounts: ArrayLike<number>, limits: Readonly<Limits> = DEFAULT_LIMITS): LlamaMap {
+  checkFileBytes('llama MAP', bytes.length, limits);
   const chunks = findChunks(bytes, 'llama MAP');
   if (chunks === null) throw new FormatError('llama MAP', 0, 'not a chunk sequence or WAD (no known chunk tag at offset 0 or 4)');
   const c = chunkNamed(chunks, 'MAP ');
@@ -112,16 +114,17 @@ export function parseMap(bytes: Uint8Array, vertexCounts: ArrayLike<number>): Ll
   }
   const r = new BinaryReader(bytes.subarray(0, c.payload + c.size), 'llama MAP');
   r.seek(c.payload);
-  return parseMapPayload(r, wfpc, vertexCounts);
+  return parseMapPayload(r, wfpc, vertexCounts, limits);
 }
 
 /** Parses a MAP payload from the reader's position to its end. */
-export function parseMapPayload(r: BinaryReader, wfpc: number, vertexCounts: ArrayLike<number>): LlamaMap {
+export function parseMapPayload(r: BinaryReader, wfpc: number, vertexCounts: ArrayLike<number>, limits: Readonly<Limits> = DEFAULT_LIMITS): LlamaMap {
   const payload = r.pos;
   const tileCount = r.u32('tile count');
   const width = r.u32('grid width');
   const height = r.u32('grid height');
   r.checkCount(tileCount, FLOAT_TILE_SIZE + FIXED_TILE_SIZE + 4, 'tiles');
+  checkLimit('llama MAP', payload, 'tile count', tileCount, limits.llama.tiles, 'llama.tiles');
   const floatBlock = r.pos;
   const floatPos = new Float32Array(tileCount * 3);
   const floatRot = new Int32Array(tileCount);
@@ -152,6 +155,7 @@ export function parseMapPayload(r: BinaryReader, wfpc: number, vertexCounts: Arr
   }
   const cellRegionsAt = r.pos;
   const cells = r.checkCount(width * height, 4, `region numbers of ${width}×${height} cells`);
+  checkLimit('llama MAP', payload + 4, `grid of ${width}×${height} cells`, cells, limits.llama.gridCells, 'llama.gridCells');
   const cellRegions = new Uint32Array(cells);
   for (let i = 0; i < cells; i++) cellRegions[i] = r.u32('cell region');
   const fixedBlock = r.pos;

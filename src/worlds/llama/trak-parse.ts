@@ -1,6 +1,7 @@
 import { BinaryReader } from '../binary/reader.js';
 import { FormatError } from '../binary/format-error.js';
 import { chunkNamed, findChunks } from './chunks.js';
+import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /** Byte sizes of the TRAK records (NEW_COLLISION variant: 0x84-byte header, 32-byte collision polygon). */
 export const MODEL_HEADER_SIZE = 0x84;
@@ -101,21 +102,23 @@ export function detectTrak(bytes: Uint8Array): boolean {
 }
 
 /** Parses the TRAK chunk of a file (chunk sequence or WAD). */
-export function parseTrak(bytes: Uint8Array): Trak {
+export function parseTrak(bytes: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): Trak {
+  checkFileBytes('llama TRAK', bytes.length, limits);
   const chunks = findChunks(bytes, 'llama TRAK');
   if (chunks === null) throw new FormatError('llama TRAK', 0, 'not a chunk sequence or WAD (no known chunk tag at offset 0 or 4)');
   const c = chunkNamed(chunks, 'TRAK');
   if (c === null) throw new FormatError('llama TRAK', 0, 'no TRAK chunk in the file');
   const r = new BinaryReader(bytes.subarray(0, c.payload + c.size), 'llama TRAK');
   r.seek(c.payload);
-  return parseTrakPayload(r);
+  return parseTrakPayload(r, limits);
 }
 
 /** Parses a TRAK payload from the reader's position to its end. */
-export function parseTrakPayload(r: BinaryReader): Trak {
+export function parseTrakPayload(r: BinaryReader, limits: Readonly<Limits> = DEFAULT_LIMITS): Trak {
   const payloadOffset = r.pos;
   const n = r.u32('model count');
   r.checkCount(n, MODEL_HEADER_SIZE, 'model headers');
+  checkLimit('llama TRAK', payloadOffset, 'model count', n, limits.llama.models, 'llama.models');
   const models: TrakModel[] = [];
   const counts: number[] = [];
   for (let i = 0; i < n; i++) {
