@@ -17,6 +17,7 @@ import {
   type ColbinGrid,
   type ColbinVersion,
 } from './types.js';
+import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 export const COLBIN_FORMAT = 'COLBIN';
 
@@ -26,6 +27,8 @@ export interface ParseColbinOptions {
    * carry any, so they mean a wrong count or a concatenated file.
    */
   allowTrailingBytes?: boolean;
+  /** File size and element-count limits (src/limits.ts); DEFAULT_LIMITS when absent. */
+  limits?: Readonly<Limits>;
 }
 
 /** True when `bytes` start with the COLBIN magic (detection by content, not by file name). */
@@ -36,6 +39,8 @@ export function hasColbinMagic(bytes: Uint8Array): boolean {
 }
 
 export function parseColbin(data: Uint8Array, options: ParseColbinOptions = {}): ColbinFile {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  checkFileBytes(COLBIN_FORMAT, data.length, limits);
   const r = new BinaryReader(data, COLBIN_FORMAT);
   r.need(COLBIN_HEADER_BYTES, 'header');
   if (!hasColbinMagic(data)) r.fail('magic: expected the 6 ASCII bytes "COLBIN"', 0);
@@ -55,9 +60,12 @@ export function parseColbin(data: Uint8Array, options: ParseColbinOptions = {}):
       7,
     );
   }
+  // Counts that fit the file may still be absurd: the configured limits (checked after the bytes, which say more).
+  checkLimit(COLBIN_FORMAT, 7, 'floorTriCount', floorCount, limits.colbin.floors, 'colbin.floors');
+  checkLimit(COLBIN_FORMAT, 11, 'wallOBBCount', wallCount, limits.colbin.walls, 'colbin.walls');
 
   const file = emptyColbin(version as ColbinVersion, floorCount, wallCount);
-  if (version === 2) file.grid = readGrid(r, wallCount, floorCount * COLBIN_FLOOR_BYTES + wallCount * wallBytes);
+  if (version === 2) file.grid = readGrid(r, wallCount, floorCount * COLBIN_FLOOR_BYTES + wallCount * wallBytes, limits);
 
   r.checkCount(floorCount, COLBIN_FLOOR_BYTES, 'floor triangles');
   const fv = file.floorVertices;
@@ -90,7 +98,7 @@ export function parseColbin(data: Uint8Array, options: ParseColbinOptions = {}):
 }
 
 /** Reads the version-2 grid header and cells; `tailBytes` is what the floors and walls still need after it. */
-function readGrid(r: BinaryReader, wallCount: number, tailBytes: number): ColbinGrid {
+function readGrid(r: BinaryReader, wallCount: number, tailBytes: number, limits: Readonly<Limits>): ColbinGrid {
   const headerAt = r.pos;
   const originX = r.i32('grid originX');
   const originZ = r.i32('grid originZ');
@@ -105,6 +113,7 @@ function readGrid(r: BinaryReader, wallCount: number, tailBytes: number): Colbin
   if (cells * 2 + tailBytes > r.remaining) {
     r.fail(`grid cells: ${width} × ${height} cells need at least ${cells * 2} bytes before ${tailBytes} bytes of floors and walls, but only ${r.remaining} remain`, cellsAt);
   }
+  checkLimit(COLBIN_FORMAT, headerAt + 12, `grid of ${width}×${height} cells`, cells, limits.colbin.gridCells, 'colbin.gridCells');
   // First pass: counts only, so the index array is allocated once at its exact size.
   let total = 0;
   for (let c = 0; c < cells; c++) {
