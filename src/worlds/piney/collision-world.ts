@@ -28,11 +28,12 @@ import { checkFieldParams, generateField } from './generate.js';
 import { HeightQuery, MISS_HEIGHT, isHiddenAt } from './get-height.js';
 import { defaultPineyTables, type PineyTables } from './tables.js';
 import { fieldColours, fieldLight, type FieldLight } from './colours.js';
+import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 export const PINEY_FIELD_FORMAT = 'retrosim-piney-field';
 const FORMAT = 'piney field spec';
 /** A spec larger than this is not a spec. */
-const MAX_SPEC_BYTES = 64 * 1024;
+const MAX_SPEC_BYTES = DEFAULT_LIMITS.piney.specBytes;
 
 /**
  * How tall an object's footprint blocks. The reference gives no object collision, so every object is a
@@ -85,8 +86,8 @@ export interface PineyFieldSpec {
   protect?: boolean;
 }
 
-function decodeJson(bytes: Uint8Array): unknown {
-  if (bytes.length > MAX_SPEC_BYTES) throw new FormatError(FORMAT, -1, `${bytes.length} bytes is over the ${MAX_SPEC_BYTES}-byte limit`);
+function decodeJson(bytes: Uint8Array, maxBytes = MAX_SPEC_BYTES): unknown {
+  if (bytes.length > maxBytes) throw new FormatError(FORMAT, -1, `${bytes.length} bytes is over the ${maxBytes}-byte limit (limits.piney.specBytes)`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -115,8 +116,8 @@ export function detectPineyField(bytes: Uint8Array): boolean {
 }
 
 /** Validates a spec (bytes or a parsed object) into generator parameters; FormatError names what is wrong. */
-export function parsePineyFieldSpec(spec: Uint8Array | PineyFieldSpec | Record<string, unknown>): FieldParams {
-  const v = spec instanceof Uint8Array ? decodeJson(spec) : spec;
+export function parsePineyFieldSpec(spec: Uint8Array | PineyFieldSpec | Record<string, unknown>, limits: Readonly<Limits> = DEFAULT_LIMITS): FieldParams {
+  const v = spec instanceof Uint8Array ? decodeJson(spec, limits.piney.specBytes) : spec;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new FormatError(FORMAT, -1, 'must be a JSON object');
   const o = v as Record<string, unknown>;
   if (o.format !== PINEY_FIELD_FORMAT) throw new FormatError(FORMAT, -1, `"format" must be "${PINEY_FIELD_FORMAT}"`);
@@ -626,7 +627,7 @@ function setContact(out: MoveResult, i: number, kind: string, nx: number, ny: nu
  * Generates the field a spec describes and wraps it as a CollisionWorld. `spec` may be the spec's bytes,
  * a parsed spec, or generator parameters.
  */
-export function loadPineyWorld(spec: Uint8Array | PineyFieldSpec | FieldParams, name: string, tables: PineyTables = defaultPineyTables()): PineyWorld {
-  const params = 'fieldType' in spec && !(spec instanceof Uint8Array) ? (checkFieldParams(spec), spec) : parsePineyFieldSpec(spec as Uint8Array | PineyFieldSpec);
+export function loadPineyWorld(spec: Uint8Array | PineyFieldSpec | FieldParams, name: string, tables: PineyTables = defaultPineyTables(), limits: Readonly<Limits> = DEFAULT_LIMITS): PineyWorld {
+  const params = 'fieldType' in spec && !(spec instanceof Uint8Array) ? (checkFieldParams(spec), spec) : parsePineyFieldSpec(spec as Uint8Array | PineyFieldSpec, limits);
   return new PineyWorld(generateField(params, tables), name);
 }

@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FormatError } from '../binary/format-error.js';
+import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 const FORMAT = 'piney tables';
 export const TABLES_FORMAT_ID = 'retrosim-piney-tables';
@@ -23,7 +24,7 @@ export const WEATHER_COUNT = 10;
 /** Chips per side of the 40 × 40 chip grids. */
 const CHIPS = 40;
 /** A tables file larger than this is refused before parsing. */
-export const MAX_TABLES_BYTES = 4 * 1024 * 1024;
+export const MAX_TABLES_BYTES = DEFAULT_LIMITS.piney.tablesBytes;
 
 export type TableKind = 'enter' | 'lake' | 'key' | 'sub' | 'base' | 'tree';
 export const TABLE_KINDS: readonly TableKind[] = ['enter', 'lake', 'key', 'sub', 'base', 'tree'];
@@ -282,8 +283,9 @@ export function parsePineyTables(json: unknown): PineyTables {
 }
 
 /** Parses and validates a tables file's bytes (UTF-8 JSON). */
-export function loadPineyTables(bytes: Uint8Array): PineyTables {
-  if (bytes.length > MAX_TABLES_BYTES) throw new FormatError(FORMAT, -1, `${bytes.length} bytes is over the ${MAX_TABLES_BYTES}-byte limit`);
+export function loadPineyTables(bytes: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): PineyTables {
+  const max = limits.piney.tablesBytes;
+  if (bytes.length > max) throw new FormatError(FORMAT, -1, `${bytes.length} bytes is over the ${max}-byte limit (limits.piney.tablesBytes)`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
