@@ -1,0 +1,106 @@
+/**
+ * The configurable limits (src/limits.ts): resolving overrides, and each loader refusing a file over a limit
+ * with a FormatError that names the limit, while the same file loads at the limit and at the defaults.
+ * Each world's actual counts come from parsing it with the defaults, never from constants copied here.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, resolveLimits, type Limits, type LimitsOverride } from '../../src/limits.js';
+import { FormatError } from '../../src/worlds/binary/format-error.js';
+import { parseCol } from '../../src/worlds/rugrats/parse.js';
+import { loadRugratsWorld } from '../../src/worlds/rugrats/collision-world.js';
+import { loadLlamaWorld, parseMap, parseTrak } from '../../src/worlds/llama/index.js';
+import { loadColbinWorld, parseColbin } from '../../src/worlds/colbin/index.js';
+import { loadPineyWorld, loadPineyTables } from '../../src/worlds/piney/index.js';
+
+const root = new URL('../../', import.meta.url);
+const read = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(rel, root)));
+
+/** Runs `f` and returns the FormatError it throws (fails the test if it throws anything else or nothing). */
+function formatErrorOf(f: () => unknown): FormatError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(FormatError);
+    return e as FormatError;
+  }
+  throw new Error('expected a FormatError, nothing was thrown');
+}
+
+/** Expects `load(limits)` to pass at `value` and fail naming `name` at `value − 1`. */
+function expectLimitBites(name: string, value: number, over: (v: number) => LimitsOverride, load: (l: Limits) => unknown): void {
+  expect(value).toBeGreaterThan(0);
+  expect(() => load(resolveLimits(over(value)))).not.toThrow();
+  const e = formatErrorOf(() => load(resolveLimits(over(value - 1))));
+  expect(e.message).toContain(`limits.${name}`);
+}
+
+describe('resolveLimits', () => {
+  it('gives the defaults, applies overrides to one entry only, and freezes the result', () => {
+    expect(resolveLimits()).toEqual(DEFAULT_LIMITS);
+    const l = resolveLimits({ fileBytes: 1000, replay: { frames: 60 } });
+    expect(l.fileBytes).toBe(1000);
+    expect(l.replay.frames).toBe(60);
+    expect(l.replay.keyframes).toBe(DEFAULT_LIMITS.replay.keyframes);
+    expect(l.gta).toEqual(DEFAULT_LIMITS.gta);
+    expect(Object.isFrozen(l)).toBe(true);
+    expect(Object.isFrozen(l.replay)).toBe(true);
+    // The defaults themselves are untouched.
+    expect(DEFAULT_LIMITS.fileBytes).toBe(256 * 1024 * 1024);
+  });
+
+  it('refuses unknown names and values that are not positive integers', () => {
+    expect(() => resolveLimits({ fileByte: 1 } as unknown as LimitsOverride)).toThrow(/unknown limit "fileByte"/);
+    expect(() => resolveLimits({ replay: { frame: 1 } } as unknown as LimitsOverride)).toThrow(/unknown limit replay\.frame/);
+    for (const bad of [0, -1, 1.5, NaN, Infinity, 2 ** 60]) expect(() => resolveLimits({ agents: bad })).toThrow(RangeError);
+    expect(() => resolveLimits({ gta: 5 } as unknown as LimitsOverride)).toThrow(/must be an object/);
+  });
+
+  it('keeps every default far above the shipped levels and replays', () => {
+    // A real level is at most a few MB; the replay default covers more than a day at 60 frames a second.
+    expect(DEFAULT_LIMITS.fileBytes).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+    expect(DEFAULT_LIMITS.replay.frames).toBeGreaterThan(60 * 60 * 60 * 24);
+  });
+});
+
+describe('limits wired into the loaders', () => {
+  it('Rugrats COL: file size, floor and ceiling normals, cells and tiles', () => {
+    const bytes = read('assets/worlds/rugrats/demo.col');
+    const col = parseCol(bytes);
+    expectLimitBites('fileBytes', bytes.length, (v) => ({ fileBytes: v }), (l) => loadRugratsWorld(bytes, 'demo', l));
+    const normals = Math.max(col.floorNormals.length, col.ceilingNormals.length);
+    expectLimitBites('rugrats.normals', normals, (v) => ({ rugrats: { normals: v } }), (l) => parseCol(bytes, l));
+    const cellsAndTiles = col.columns.reduce((n, c) => n + c.cells.length + c.tiles.length, 0);
+    expectLimitBites('rugrats.cellsAndTiles', cellsAndTiles, (v) => ({ rugrats: { cellsAndTiles: v } }), (l) => loadRugratsWorld(bytes, 'demo', l));
+  });
+
+  it('Llama TRAK and MAP: file size, models, tiles, grid cells', () => {
+    const trak = read('assets/worlds/llama/demo.trak');
+    const map = read('assets/worlds/llama/demo.map');
+    const t = parseTrak(trak);
+    const m = parseMap(map, t.models.map((x) => x.vertices.length / 6));
+    const load = (l: Limits) => loadLlamaWorld(trak, map, 'demo', undefined, l);
+    expectLimitBites('fileBytes', Math.max(trak.length, map.length), (v) => ({ fileBytes: v }), load);
+    expectLimitBites('llama.models', t.models.length, (v) => ({ llama: { models: v } }), load);
+    expectLimitBites('llama.tiles', m.tileCount, (v) => ({ llama: { tiles: v } }), load);
+    expectLimitBites('llama.gridCells', m.width * m.height, (v) => ({ llama: { gridCells: v } }), load);
+  });
+
+  it('COLBIN: file size, floors, walls, grid cells', () => {
+    const bytes = read('assets/worlds/colbin/demo.colbin');
+    const f = parseColbin(bytes);
+    expect(f.version).toBe(2);
+    const load = (l: Limits) => loadColbinWorld(bytes, 'demo', { limits: l });
+    expectLimitBites('fileBytes', bytes.length, (v) => ({ fileBytes: v }), load);
+    expectLimitBites('colbin.floors', f.floorCount, (v) => ({ colbin: { floors: v } }), load);
+    expectLimitBites('colbin.walls', f.wallCount, (v) => ({ colbin: { walls: v } }), load);
+    expectLimitBites('colbin.gridCells', f.grid!.width * f.grid!.height, (v) => ({ colbin: { gridCells: v } }), load);
+  });
+
+  it('Piney: spec bytes and tables bytes', () => {
+    const spec = read('assets/worlds/piney/default.field.json');
+    expectLimitBites('piney.specBytes', spec.length, (v) => ({ piney: { specBytes: v } }), (l) => loadPineyWorld(spec, 'default', undefined, l));
+    const tables = read('assets/piney/field-tables.json');
+    expectLimitBites('piney.tablesBytes', tables.length, (v) => ({ piney: { tablesBytes: v } }), (l) => loadPineyTables(tables, l));
+  });
+});
