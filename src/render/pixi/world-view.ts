@@ -24,6 +24,22 @@ import { mapPlaneOf, mapRectOf, type MapPlane } from '../scene/projection.js';
 export const MAX_SIGHT_RAYS = 256;
 /** Entities are drawn at least this many screen pixels across. */
 const MIN_ENTITY_PIXELS = 7;
+/** ... and at most this many, so small levels seen close up stay readable. */
+const MAX_ENTITY_PIXELS = 22;
+/** The first view shows about this many metres across (or the whole world, if that is closer). */
+const START_VIEW_METRES = 50;
+
+/** The overlay is split into this many chunks along each side of the map. */
+const OVERLAY_CHUNKS = 12;
+
+interface OverlayChunk {
+  g: Graphics;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  pendingLines: Map<string, { colour: number; alpha: number; segments: number[] }>;
+}
 
 export interface ViewOptions {
   /** Pixels along the longer side of the ground raster. */
@@ -69,7 +85,8 @@ export class WorldView {
   readonly overlay: Overlay;
   private readonly map = new Container();
   private readonly ground: Sprite;
-  private readonly overlayLayer = new Graphics();
+  private readonly overlayLayer = new Container();
+  private readonly chunks: (OverlayChunk | undefined)[] = [];
   private readonly markerLayer = new Container();
   private readonly weather = new Graphics();
   private readonly sight = new Graphics();
@@ -127,26 +144,77 @@ export class WorldView {
     this.stage.addChild(this.map, this.flash);
     const rect = mapRectOf(this.plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
     this.camera.fit(rect.x, rect.y, rect.width, rect.height);
-    // Start close enough to see the player's surroundings, yet with the level around.
-    this.camera.zoomAt(2);
+    // Start close enough to see the player's surroundings (a small level is seen whole).
+    const metres = START_VIEW_METRES * (world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1);
+    const near = Math.min(width, height) / metres;
+    if (near > this.camera.zoom) this.camera.zoom = Math.min(this.camera.maxZoom, near);
   }
 
+  /**
+   * The overlay is static, but a software renderer pays for every vertex each frame: its shapes go into
+   * chunks of a grid over the map (by their bounding boxes), and only the chunks that meet the view are drawn.
+   */
   private drawOverlay(o: Overlay): void {
-    const g = this.overlayLayer;
-    for (const s of o.shapes) {
-      if (s.kind === 'lines') {
-        for (let i = 0; i + 3 < s.segments.length; i += 4) g.moveTo(s.segments[i]!, s.segments[i + 1]!).lineTo(s.segments[i + 2]!, s.segments[i + 3]!);
-        g.stroke({ color: s.colour, alpha: s.alpha, width: 1, pixelLine: true });
-      } else if (s.kind === 'poly') {
-        if (s.points.length < 6) continue;
-        g.poly(s.points, true);
-        if (s.fill !== null) g.fill({ color: s.fill, alpha: s.fillAlpha });
-        if (s.stroke !== null) g.stroke({ color: s.stroke, alpha: s.strokeAlpha, width: 1, pixelLine: true });
-      } else {
-        g.circle(s.x, s.y, s.r);
-        if (s.fill !== null) g.fill({ color: s.fill, alpha: s.fillAlpha });
-        if (s.stroke !== null) g.stroke({ color: s.stroke, alpha: s.strokeAlpha, width: 1, pixelLine: true });
+    const rect = mapRectOf(this.plane, this.sim.world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
+    const N = OVERLAY_CHUNKS;
+    const cw = Math.max(rect.width, 1e-9) / N;
+    const ch = Math.max(rect.height, 1e-9) / N;
+    const chunkOf = (x0: number, y0: number, x1: number, y1: number): OverlayChunk => {
+      const cx = Math.max(0, Math.min(N - 1, Math.floor(((x0 + x1) / 2 - rect.x) / cw)));
+      const cy = Math.max(0, Math.min(N - 1, Math.floor(((y0 + y1) / 2 - rect.y) / ch)));
+      const k = cy * N + cx;
+      let c = this.chunks[k];
+      if (!c) {
+        c = { g: new Graphics(), x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity, pendingLines: new Map() };
+        this.chunks[k] = c;
+        this.overlayLayer.addChild(c.g);
       }
+      c.x0 = Math.min(c.x0, x0);
+      c.y0 = Math.min(c.y0, y0);
+      c.x1 = Math.max(c.x1, x1);
+      c.y1 = Math.max(c.y1, y1);
+      return c;
+    };
+    for (const sh of o.shapes) {
+      if (sh.kind === 'lines') {
+        const key = `${sh.colour}:${sh.alpha}`;
+        for (let i = 0; i + 3 < sh.segments.length; i += 4) {
+          const [ax, ay, bx, by] = [sh.segments[i]!, sh.segments[i + 1]!, sh.segments[i + 2]!, sh.segments[i + 3]!];
+          const c = chunkOf(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
+          let list = c.pendingLines.get(key);
+          if (!list) c.pendingLines.set(key, (list = { colour: sh.colour, alpha: sh.alpha, segments: [] }));
+          list.segments.push(ax, ay, bx, by);
+        }
+      } else if (sh.kind === 'poly') {
+        if (sh.points.length < 6) continue;
+        let x0 = Infinity;
+        let y0 = Infinity;
+        let x1 = -Infinity;
+        let y1 = -Infinity;
+        for (let i = 0; i + 1 < sh.points.length; i += 2) {
+          x0 = Math.min(x0, sh.points[i]!);
+          x1 = Math.max(x1, sh.points[i]!);
+          y0 = Math.min(y0, sh.points[i + 1]!);
+          y1 = Math.max(y1, sh.points[i + 1]!);
+        }
+        const g = chunkOf(x0, y0, x1, y1).g;
+        g.poly(sh.points, true);
+        if (sh.fill !== null) g.fill({ color: sh.fill, alpha: sh.fillAlpha });
+        if (sh.stroke !== null) g.stroke({ color: sh.stroke, alpha: sh.strokeAlpha, width: 1, pixelLine: true });
+      } else {
+        const g = chunkOf(sh.x - sh.r, sh.y - sh.r, sh.x + sh.r, sh.y + sh.r).g;
+        g.circle(sh.x, sh.y, sh.r);
+        if (sh.fill !== null) g.fill({ color: sh.fill, alpha: sh.fillAlpha });
+        if (sh.stroke !== null) g.stroke({ color: sh.stroke, alpha: sh.strokeAlpha, width: 1, pixelLine: true });
+      }
+    }
+    for (const c of this.chunks) {
+      if (!c) continue;
+      for (const l of c.pendingLines.values()) {
+        for (let i = 0; i + 3 < l.segments.length; i += 4) c.g.moveTo(l.segments[i]!, l.segments[i + 1]!).lineTo(l.segments[i + 2]!, l.segments[i + 3]!);
+        c.g.stroke({ color: l.colour, alpha: l.alpha, width: 1, pixelLine: true });
+      }
+      c.pendingLines.clear();
     }
     for (const m of o.markers) {
       const t = new Text({ text: m.label, style: { fill: m.colour, fontSize: 13, fontFamily: 'monospace', stroke: { color: 0x000000, width: 3 } } });
@@ -187,6 +255,10 @@ export class WorldView {
     this.map.position.set(cam.width / 2 - cam.cx * cam.zoom, cam.height / 2 - cam.cy * cam.zoom);
     // Labels and marker dots keep their screen size.
     for (const c of this.markerLayer.children) c.scale.set(1 / cam.zoom);
+    // Only the overlay chunks that meet the view are drawn.
+    const hw = cam.width / 2 / cam.zoom;
+    const hh = cam.height / 2 / cam.zoom;
+    for (const c of this.chunks) if (c) c.g.visible = c.x1 >= cam.cx - hw && c.x0 <= cam.cx + hw && c.y1 >= cam.cy - hh && c.y0 <= cam.cy + hh;
     this.drawBodies(e);
     this.drawSight(e);
     this.drawWeather();
@@ -195,6 +267,9 @@ export class WorldView {
 
   private drawBodies(e: EntityFrame): void {
     const zoom = this.camera.zoom;
+    // A margin of a few bodies' size so arrows at the edge do not pop.
+    const vw = this.camera.width / 2 / zoom + (2 * MAX_ENTITY_PIXELS) / zoom;
+    const vh = this.camera.height / 2 / zoom + (2 * MAX_ENTITY_PIXELS) / zoom;
     while (this.sprites.length < e.count) {
       const s = new Sprite(this.arrow);
       s.anchor.set(0.5);
@@ -209,12 +284,13 @@ export class WorldView {
         continue;
       }
       this.indexOfId[e.ids[i]!] = i;
-      s.visible = true;
+      s.visible = Math.abs(e.x[i]! - this.camera.cx) <= vw && Math.abs(e.y[i]! - this.camera.cy) <= vh;
       s.position.set(e.x[i]!, e.y[i]!);
       // Rotation is presentation only, so Math.atan2 is fine here.
       s.rotation = Math.atan2(e.dirY[i]!, e.dirX[i]!);
       const player = e.player[i] === 1;
-      const px = Math.max((player ? 1.6 : 1) * MIN_ENTITY_PIXELS, 2 * e.radius[i]! * zoom * (player ? 1.6 : 1));
+      const k = player ? 1.6 : 1;
+      const px = Math.min(k * MAX_ENTITY_PIXELS, Math.max(k * MIN_ENTITY_PIXELS, 2 * e.radius[i]! * zoom * k));
       s.scale.set(px / 32 / zoom);
       s.tint = player ? 0xff3d00 : e.agent[i] ? (e.target[i] ? (e.visible[i] ? 0x76ff03 : 0xffea00) : 0x80deea) : 0xffffff;
     }
@@ -226,29 +302,33 @@ export class WorldView {
     if (!this.showSight) return;
     const cam = this.camera;
     const plane = this.plane;
-    // Watched entities: a line to the target, green when visible, red when blocked.
-    let anyTarget = false;
-    for (let i = 0; i < e.count; i++) {
-      const t = e.target[i]!;
-      if (!t) continue;
-      const j = t >= 0 && t < this.indexOfId.length ? this.indexOfId[t]! : -1;
-      if (j < 0) continue;
-      g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[j]!, e.y[j]!);
-      anyTarget = true;
+    const vw = cam.width / 2 / cam.zoom;
+    const vh = cam.height / 2 / cam.zoom;
+    // Watched entities: a line to the target, green when it is visible, red when the world blocks it (for the
+    // watchers in view: lines from far away would only cover the screen).
+    for (const seen of [1, 0]) {
+      let any = false;
+      for (let i = 0; i < e.count; i++) {
+        const t = e.target[i]!;
+        if (!t || (e.visible[i] ? 1 : 0) !== seen) continue;
+        if (Math.abs(e.x[i]! - cam.cx) > vw || Math.abs(e.y[i]! - cam.cy) > vh) continue;
+        const j = t >= 0 && t < this.indexOfId.length ? this.indexOfId[t]! : -1;
+        if (j < 0) continue;
+        g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[j]!, e.y[j]!);
+        any = true;
+      }
+      if (any) g.stroke({ color: seen ? 0x76ff03 : 0xff5252, alpha: 0.3, width: 1, pixelLine: true });
     }
-    if (anyTarget) g.stroke({ color: 0x76ff03, alpha: 0.5, width: 1, pixelLine: true });
     // Rays along the facing of the agents nearest the view's centre, stopped where the world blocks them.
     const world = this.sim.world;
     const up = plane.up;
     const [h0, h1] = [plane.ax, plane.ay];
     const pos = this.sim.ecs.components.Position;
     const P = [pos.x, pos.y, pos.z];
-    const halfW = cam.width / 2 / cam.zoom;
-    const halfH = cam.height / 2 / cam.zoom;
     let m = 0;
     for (let i = 0; i < e.count && m < MAX_SIGHT_RAYS; i++) {
       if (!e.agent[i] || e.target[i]) continue;
-      if (Math.abs(e.x[i]! - cam.cx) > halfW || Math.abs(e.y[i]! - cam.cy) > halfH) continue;
+      if (Math.abs(e.x[i]! - cam.cx) > vw || Math.abs(e.y[i]! - cam.cy) > vh) continue;
       const id = e.ids[i]!;
       const range = e.sightRange[i]! > 0 ? e.sightRange[i]! : 10 * world.scale;
       const o = m * SEGMENT_STRIDE;
@@ -285,18 +365,26 @@ export class WorldView {
     const ops = this.ambient.read();
     const a = ops ? decodeAmbient(ops.words, ops.length) : null;
     this.lastAmbient = a;
-    if (a) {
+    if (a && ops) {
       const ySign = this.plane.ySign;
-      // Effects sit around the field's view point; fold them onto the field (the field wraps).
-      const wrap = (v: number) => ((v % FIELD_SIZE) + FIELD_SIZE) % FIELD_SIZE;
+      // The field's tasks draw around their own stand-in viewer (the ambient walk), not the player: the
+      // effects are drawn at their offset from that viewer, around the player, the offset folded onto the
+      // field's torus.
+      const [pxm, pym] = this.playerPosition();
+      const ox = Number.isFinite(ops.viewX) && Number.isFinite(pxm) ? pxm - ops.viewX : 0;
+      const oy = Number.isFinite(ops.viewY) && Number.isFinite(pym) ? ySign * pym - ops.viewY : 0;
+      const half = FIELD_SIZE / 2;
+      const fold = (d: number) => ((((d + half) % FIELD_SIZE) + FIELD_SIZE) % FIELD_SIZE) - half;
+      const vx = Number.isFinite(ops.viewX) ? ops.viewX : 0;
+      const vy = Number.isFinite(ops.viewY) ? ops.viewY : 0;
       const px = 1 / cam.zoom;
       for (const it of a.items) {
-        const x = wrap(it.x);
-        const y = ySign * wrap(it.y);
+        const x = vx + fold(it.x - vx) + ox;
+        const y = ySign * (vy + fold(it.y - vy) + oy);
         const n = it.name;
         if (it.kind === 'sprite') {
-          if (n.includes('rai')) g.moveTo(x, y).lineTo(x + 3 * px, y + 14 * px).stroke({ color: 0x90caf9, alpha: 0.9, width: 1, pixelLine: true });
-          else if (n.includes('sno')) g.circle(x, y, 2.5 * px).fill({ color: 0xffffff, alpha: 0.95 });
+          if (n.includes('rai')) g.moveTo(x, y).lineTo(x + 4 * px, y + 18 * px).stroke({ color: 0x4fc3f7, alpha: 1, width: 2 * px });
+          else if (n.includes('sno')) g.circle(x, y, 3 * px).fill({ color: 0xffffff, alpha: 1 }).stroke({ color: 0x607d8b, alpha: 0.8, width: 1, pixelLine: true });
           else if (n.includes('thu')) {
             // The bolt: a jagged line straight down the screen from its sprite.
             g.moveTo(x, y - 60 * px).lineTo(x + 8 * px, y - 30 * px).lineTo(x - 6 * px, y - 10 * px).lineTo(x, y).stroke({ color: 0xfffde7, alpha: 1, width: 3 * px });

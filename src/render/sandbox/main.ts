@@ -88,7 +88,7 @@ class SandboxApp {
     const host = $('view');
     const preference = (params.get('renderer') ?? 'webgl') as 'webgl' | 'webgpu' | 'canvas';
     this.app = new Application();
-    await this.app.init({ resizeTo: host, background: '#10141a', preference, antialias: true, preserveDrawingBuffer: true, autoDensity: true, resolution: 1 });
+    await this.app.init({ resizeTo: host, background: '#10141a', preference, antialias: params.get('aa') === '1', preserveDrawingBuffer: true, autoDensity: true, resolution: 1 });
     host.appendChild(this.app.canvas);
     this.sound = new SoundPlayer(base);
     this.sound.setMuted(params.get('mute') === '1');
@@ -236,10 +236,10 @@ class SandboxApp {
 
   // ---------- recording and replays ----------
 
+  /** Back to frame 0 on a fresh world, recording (paused or running as before). */
   async startRecording(): Promise<void> {
     await this.session!.restart(true);
     this.rebuildView();
-    this.paused = false;
   }
 
   finishRecording(): Uint8Array {
@@ -335,7 +335,10 @@ class SandboxApp {
       if (this.session?.recording) {
         this.finishRecording();
         this.downloadReplay();
-      } else void this.startRecording();
+      } else
+        void this.startRecording().then(() => {
+          this.paused = false;
+        });
     });
     $('download-replay').addEventListener('click', () => this.downloadReplay());
     $('download-world').addEventListener('click', () => {
@@ -509,6 +512,10 @@ const api = {
   seek: (f: number) => sandbox.seek(f),
   goLive: () => sandbox.session?.goLive(),
   zoom: (factor: number) => sandbox.view?.camera.zoomAt(factor),
+  setSight: (on: boolean) => {
+    if (sandbox.view) sandbox.view.showSight = on;
+  },
+  setOverlay: (on: boolean) => sandbox.view?.setOverlayVisible(on),
 };
 
 declare global {

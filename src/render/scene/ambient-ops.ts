@@ -27,9 +27,17 @@ import {
 export const DISPLAY_TASK = 'ccThFieldDisp';
 
 export interface AmbientOpsSource {
-  /** The words and count of the last drawn frame's operations, and the frame they were drawn in. */
-  read(): { words: Uint32Array; length: number; frame: number } | null;
+  /**
+   * The words and count of the last drawn frame's operations, the frame they were drawn in, and where the
+   * weather's own viewer stands (field units; NaN when unknown): the field's tasks draw around that viewer.
+   */
+  read(): { words: Uint32Array; length: number; frame: number; viewX: number; viewY: number } | null;
 }
+
+const f = (bits: number): number => {
+  const v = eeToNumber(bits >>> 0);
+  return Number.isFinite(v) ? v : 0;
+};
 
 /** Finds the display task on a scheduler; null when the scenario has no field weather. */
 export function ambientOpsSource(scheduler: Scheduler): AmbientOpsSource | null {
@@ -41,7 +49,10 @@ export function ambientOpsSource(scheduler: Scheduler): AmbientOpsSource | null 
     read() {
       const s = body.save!() as AmbientRuntimeSave;
       if (!s || !s.ops || !(s.ops.words instanceof Uint32Array)) return null;
-      return { words: s.ops.words, length: s.ops.length, frame: s.opsFrame };
+      const v = s.view as { x?: unknown; y?: unknown } | null;
+      const viewX = v && typeof v.x === 'number' ? f(v.x) : NaN;
+      const viewY = v && typeof v.y === 'number' ? f(v.y) : NaN;
+      return { words: s.ops.words, length: s.ops.length, frame: s.opsFrame, viewX, viewY };
     },
   };
 }
@@ -71,10 +82,6 @@ export interface AmbientFrame {
   counts: Record<string, number>;
 }
 
-const f = (bits: number): number => {
-  const v = eeToNumber(bits >>> 0);
-  return Number.isFinite(v) ? v : 0;
-};
 
 const clamp01 = (v: number): number => (v > 1 ? 1 : v > 0 ? v : 0);
 

@@ -9,7 +9,7 @@
  * Pure data in, pixels out (no pixi.js): Node tests check it.
  */
 import type { CollisionWorld } from '../../worlds/world.js';
-import { newGroundSample, samplerFor, type GroundSampler } from './ground-sampler.js';
+import { colourFor, newGroundSample, samplerFor, type GroundSampler } from './ground-sampler.js';
 import { mapPlaneOf, mapRectOf, type MapRect } from './projection.js';
 
 export interface GroundRaster {
@@ -87,6 +87,7 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
   }
   const rgba = new Uint8ClampedArray(n * 4);
   const span = hi > lo ? hi - lo : 1;
+  const colourAt = options.colourAt ?? colourFor(world);
   const colour = [0, 0, 0];
   // Slope light: the height difference to the north-west neighbour, relative to a pixel's width.
   const slopeScale = 0.9 / Math.max(unit, 1e-9);
@@ -107,7 +108,7 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
       let r: number, gg: number, b: number;
       const px = rect.x + (i + 0.5) * unit;
       const py = rect.y + (j + 0.5) * unit;
-      if (options.colourAt && options.colourAt(px, py, colour)) {
+      if (colourAt && colourAt(px, py, colour)) {
         r = colour[0]!;
         gg = colour[1]!;
         b = colour[2]!;

@@ -113,8 +113,8 @@ export function pineySampler(world: PineyWorld): GroundSampler {
       return out;
     }
     out.height = h[i * CELLS + j]!;
-    // Chips (2 × 2 cells) as the pieces the edges outline.
-    out.id = (i >> 1) * (CELLS >> 1) + (j >> 1);
+    // One continuous surface: no edges drawn between cells (the field's own colours and light show it).
+    out.id = 0;
     out.stack = 1;
     return out;
   };
@@ -129,4 +129,27 @@ export function samplerFor(world: CollisionWorld): GroundSampler {
     default:
       return querySampler(world);
   }
+}
+
+/** A world's own ground colours at a map point, when it has them; false where it has none. */
+export type GroundColour = (x: number, y: number, out: number[]) => boolean;
+
+/** Piney: the field's lit vertex colours (PineyWorld.colours, RGB per cell, x-major). */
+export function pineyColour(world: PineyWorld): GroundColour {
+  const rgb = world.colours();
+  const plane = mapPlaneOf(world);
+  return (mx, my, out) => {
+    const i = Math.floor(mx / CELL_UNITS);
+    const j = Math.floor((plane.ySign * my) / CELL_UNITS);
+    if (!(i >= 0 && i < CELLS && j >= 0 && j < CELLS)) return false;
+    const k = (i * CELLS + j) * 3;
+    out[0] = rgb[k]!;
+    out[1] = rgb[k + 1]!;
+    out[2] = rgb[k + 2]!;
+    return true;
+  };
+}
+
+export function colourFor(world: CollisionWorld): GroundColour | undefined {
+  return world.kind === 'piney' ? pineyColour(world as PineyWorld) : undefined;
 }

@@ -239,7 +239,7 @@ export function pineyOverlay(world: PineyWorld): Overlay {
       if (!sc.hidden[i * CHIPS + j]) continue;
       const x0 = i * CHIP_UNITS;
       const y0 = j * CHIP_UNITS;
-      shapes.push(poly('hidden', [x0, Y(y0), x0 + CHIP_UNITS, Y(y0), x0 + CHIP_UNITS, Y(y0 + CHIP_UNITS), x0, Y(y0 + CHIP_UNITS)], 0x000000, 0.35, null));
+      shapes.push(poly('hidden', [x0, Y(y0), x0 + CHIP_UNITS, Y(y0), x0 + CHIP_UNITS, Y(y0 + CHIP_UNITS), x0, Y(y0 + CHIP_UNITS)], 0x000000, 0.22, null));
     }
   }
   for (const h of sc.hills) {
@@ -255,7 +255,7 @@ export function pineyOverlay(world: PineyWorld): Overlay {
     const colour = PINEY_OBJECT_COLOURS[o.kind] ?? 0xffffff;
     shapes.push(poly('objects', [x0, Y(y0), x1, Y(y0), x1, Y(y1), x0, Y(y1)], colour, 0.45, colour, 1));
   }
-  for (const c of sc.covers) shapes.push(circle('covers', c.position[0], Y(c.position[1]), 120, 0x1b5e20, 0.8, null));
+  for (const c of sc.covers) shapes.push(circle('covers', c.position[0], Y(c.position[1]), 90, 0x1b5e20, 0.55, null));
   if (sc.water) shapes.push(circle('water', sc.water[0], Y(sc.water[1]), 2.5 * CHIP_UNITS, 0x4fc3f7, 0.35, 0xb3e5fc, 0.9));
   const chipCentre = (c: [number, number]) => [(c[0] + 0.5) * CHIP_UNITS, Y((c[1] + 0.5) * CHIP_UNITS)] as const;
   if (sc.entrance) {

@@ -1,0 +1,73 @@
+/** Pixel checks on screenshots (PNG bytes), with tolerances: renderers differ by antialiasing. */
+import { PNG } from 'pngjs';
+
+export interface Image {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export function decodePng(bytes: Uint8Array): Image {
+  const png = PNG.sync.read(Buffer.from(bytes));
+  return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
+}
+
+/** Share of pixels farther than `tolerance` (per channel, max) from `rgb`. */
+export function shareUnlike(img: Image, rgb: readonly [number, number, number], tolerance = 12): number {
+  let n = 0;
+  const d = img.data;
+  for (let i = 0; i < d.length; i += 4) {
+    if (Math.max(Math.abs(d[i]! - rgb[0]), Math.abs(d[i + 1]! - rgb[1]), Math.abs(d[i + 2]! - rgb[2])) > tolerance) n++;
+  }
+  return n / (img.width * img.height);
+}
+
+/** Distinct colours after dropping the low 3 bits of each channel (so antialiasing noise does not count). */
+export function distinctColours(img: Image): number {
+  const seen = new Set<number>();
+  const d = img.data;
+  for (let i = 0; i < d.length; i += 4) seen.add(((d[i]! >> 3) << 10) | ((d[i + 1]! >> 3) << 5) | (d[i + 2]! >> 3));
+  return seen.size;
+}
+
+/** Mean absolute difference per channel (0..255) between two images of the same size. */
+export function meanAbsDiff(a: Image, b: Image): number {
+  if (a.width !== b.width || a.height !== b.height) throw new Error(`images differ in size: ${a.width}x${a.height} vs ${b.width}x${b.height}`);
+  let s = 0;
+  let n = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    for (let c = 0; c < 3; c++) s += Math.abs(a.data[i + c]! - b.data[i + c]!);
+    n += 3;
+  }
+  return s / n;
+}
+
+/** Mean colour of `block` × `block` tiles, for comparisons that ignore pixel-level differences. */
+export function blockMeans(img: Image, block: number): { cols: number; rows: number; rgb: Float64Array } {
+  const cols = Math.floor(img.width / block);
+  const rows = Math.floor(img.height / block);
+  const rgb = new Float64Array(cols * rows * 3);
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      const o = (by * cols + bx) * 3;
+      for (let y = by * block; y < (by + 1) * block; y++) {
+        for (let x = bx * block; x < (bx + 1) * block; x++) {
+          const i = (y * img.width + x) * 4;
+          for (let c = 0; c < 3; c++) rgb[o + c]! += img.data[i + c]!;
+        }
+      }
+      for (let c = 0; c < 3; c++) rgb[o + c]! /= block * block;
+    }
+  }
+  return { cols, rows, rgb };
+}
+
+/** Pixels whose colour differs by more than `threshold` in some channel. */
+export function countDiffering(a: Image, b: Image, threshold: number): number {
+  if (a.width !== b.width || a.height !== b.height) throw new Error('images differ in size');
+  let n = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    if (Math.max(Math.abs(a.data[i]! - b.data[i]!), Math.abs(a.data[i + 1]! - b.data[i + 1]!), Math.abs(a.data[i + 2]! - b.data[i + 2]!)) > threshold) n++;
+  }
+  return n;
+}

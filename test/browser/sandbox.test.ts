@@ -1,0 +1,266 @@
+/**
+ * The sandbox in a real browser (Debian's Chromium through playwright-core): every world renders (a
+ * screenshot that is not blank and differs from every other world's), the keyboard moves the player, a
+ * replay recorded in the page verifies in Node with the same hash on every frame (and plays back in the page
+ * with the recorded hash on every frame), the storm field's weather and thunder come through, and the frame
+ * time with the default field and 1,000 agents is measured. Screenshots are kept under out/screenshots/.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readReplay } from '../../src/ecs/replay/format.js';
+import { openBuiltinWorld, openWorldFile } from '../../src/sim/default-scenario.js';
+import { verifyReplay } from '../../src/sim/replay.js';
+import { Simulation } from '../../src/sim/simulation.js';
+import { BUTTON_MASK } from '../../src/systems/input.js';
+import { openSandbox, startHarness, type Harness } from './harness.js';
+import { blockMeans, countDiffering, decodePng, distinctColours, meanAbsDiff, shareUnlike, type Image } from './pixels.js';
+
+const SHOTS = 'out/screenshots';
+const REPLAYS = 'out/replays';
+/** The view's background (src/render/scene/ground-raster.ts BACKGROUND_RGB and the page's #10141a). */
+const BACKGROUND: [number, number, number] = [16, 20, 26];
+const WORLDS = ['piney-default', 'piney-storm', 'piney-snow', 'rugrats-demo', 'rugrats-hand', 'llama-demo', 'colbin-demo', 'gta-town'];
+
+let h: Harness;
+let page: Page;
+
+const read = (p: string) => new Uint8Array(readFileSync(p));
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(REPLAYS, { recursive: true });
+  h = await startHarness();
+  page = await openSandbox(h, { world: 'piney-default', agents: '40' });
+  await page.evaluate(() => window.retrosim.pause());
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function open(id: string, agents: number): Promise<void> {
+  await page.evaluate(([w, n]) => window.retrosim.open(w as string, n as number), [id, agents] as const);
+  await page.evaluate(() => window.retrosim.pause());
+}
+
+async function state(): Promise<Record<string, any>> {
+  return page.evaluate(() => window.retrosim.state());
+}
+
+/** The canvas alone (the HUD and help hidden), as PNG bytes, also saved under out/screenshots/. */
+async function canvasShot(name: string): Promise<Image> {
+  await page.addStyleTag({ content: '#hud, #help { visibility: hidden !important; }' });
+  const bytes = await page.locator('#view canvas').screenshot({ path: join(SHOTS, `${name}.png`) });
+  await page.addStyleTag({ content: '#hud, #help { visibility: visible !important; }' });
+  return decodePng(new Uint8Array(bytes));
+}
+
+describe('every world renders', () => {
+  const shots = new Map<string, Image>();
+
+  test.each(WORLDS)('%s: pixels were drawn', async (id) => {
+    await open(id, 40);
+    // The weather variants share the default field's ground: run them until their weather shows.
+    const frames = id === 'piney-storm' || id === 'piney-snow' ? 800 : 30;
+    await page.evaluate((n) => window.retrosim.advance(n), frames);
+    const s = await state();
+    expect(s['error']).toBe('');
+    expect(s['frame']).toBe(frames);
+    const img = await canvasShot(`world-${id}`);
+    // Not blank: most of the view is not the background, and it holds many colours (ground, overlay, bodies).
+    expect(shareUnlike(img, BACKGROUND)).toBeGreaterThan(0.2);
+    expect(distinctColours(img)).toBeGreaterThan(40);
+    shots.set(id, img);
+  });
+
+  test('screenshots differ between worlds', () => {
+    expect([...shots.keys()].sort()).toEqual([...WORLDS].sort());
+    const ids = [...shots.keys()];
+    for (let i = 0; i < ids.length; i++) {
+      for (let j = i + 1; j < ids.length; j++) {
+        const a = shots.get(ids[i]!)!;
+        const b = shots.get(ids[j]!)!;
+        const pair = `${ids[i]} vs ${ids[j]}`;
+        // The weather variants share the default field's ground: they differ by their rain or snow, a few
+        // thousand strongly different pixels. Other worlds differ everywhere.
+        if (ids[i]!.startsWith('piney') && ids[j]!.startsWith('piney')) expect(countDiffering(a, b, 40), pair).toBeGreaterThan(1500);
+        else expect(meanAbsDiff(a, b), pair).toBeGreaterThan(3);
+      }
+    }
+  });
+
+  test('the canvas renderer draws the same picture as WebGL, within a tolerance', async () => {
+    const p2 = await openSandbox(h, { world: 'colbin-demo', agents: '0', renderer: 'canvas' });
+    try {
+      await open('colbin-demo', 0);
+      await page.evaluate(() => window.retrosim.advance(1));
+      await p2.evaluate(() => window.retrosim.pause());
+      await p2.evaluate(() => window.retrosim.advance(1));
+      expect(await p2.evaluate(() => window.retrosim.state()['renderer'])).toBe('canvas');
+      const gl = await canvasShot('renderer-webgl-colbin');
+      await p2.addStyleTag({ content: '#hud, #help { visibility: hidden !important; }' });
+      const cv = decodePng(new Uint8Array(await p2.locator('#view canvas').screenshot({ path: join(SHOTS, 'renderer-canvas-colbin.png') })));
+      expect(shareUnlike(cv, BACKGROUND)).toBeGreaterThan(0.2);
+      // Compare 16-pixel block means: antialiasing and line rasterisation differ, the picture does not.
+      const a = blockMeans(gl, 16);
+      const b = blockMeans(cv, 16);
+      let worst = 0;
+      let total = 0;
+      for (let i = 0; i < a.rgb.length; i++) {
+        const d = Math.abs(a.rgb[i]! - b.rgb[i]!);
+        worst = Math.max(worst, d);
+        total += d;
+      }
+      expect(total / a.rgb.length).toBeLessThan(4);
+      expect(worst).toBeLessThan(80);
+    } finally {
+      await p2.close();
+    }
+  });
+});
+
+describe('keyboard', () => {
+  test('the arrow keys and WASD walk and turn the player', async () => {
+    await open('rugrats-demo', 0);
+    const s0 = await state();
+    await page.keyboard.down('ArrowUp');
+    expect((await state())['buttons']).toBe(1);
+    await page.evaluate(() => window.retrosim.advance(30));
+    await page.keyboard.up('ArrowUp');
+    const s1 = await state();
+    expect(s1['buttons']).toBe(0);
+    const moved = Math.hypot(s1['player'][0] - s0['player'][0], s1['player'][2] - s0['player'][2]);
+    expect(moved).toBeGreaterThan(0);
+    await page.keyboard.down('KeyA');
+    await page.evaluate(() => window.retrosim.advance(10));
+    await page.keyboard.up('KeyA');
+    const s2 = await state();
+    expect(s2['heading']).not.toBe(s1['heading']);
+    // Standing still: no keys, no movement.
+    await page.evaluate(() => window.retrosim.advance(10));
+    const s3 = await state();
+    expect(s3['player']).toEqual(s2['player']);
+  });
+});
+
+/** Records `frames` frames in the page with keys pressed by playwright; returns the bytes and the page's hashes. */
+async function recordInPage(id: string, agents: number): Promise<{ bytes: Uint8Array; hashes: string[] }> {
+  await open(id, agents);
+  await page.evaluate(() => window.retrosim.startRecording());
+  await page.evaluate(() => window.retrosim.pause());
+  const script: [string[], number][] = [
+    [['ArrowUp'], 40],
+    [['ArrowUp', 'ArrowLeft'], 25],
+    [[], 10],
+    [['KeyW', 'KeyD'], 30],
+    [['KeyS'], 15],
+    [['Space', 'ArrowUp'], 20],
+  ];
+  for (const [keys, n] of script) {
+    for (const k of keys) await page.keyboard.down(k);
+    await page.evaluate((m) => window.retrosim.advance(m), n);
+    for (const k of keys) await page.keyboard.up(k);
+  }
+  const bytes = Uint8Array.from(await page.evaluate(() => window.retrosim.finishRecording()));
+  const hashes = await page.evaluate(() => window.retrosim.recordedHashes());
+  return { bytes, hashes };
+}
+
+describe('replays recorded in the browser verify in Node', () => {
+  test.each([
+    ['piney-default', 120],
+    ['colbin-demo', 60],
+    ['llama-demo', 30],
+  ] as const)('%s', async (id, agents) => {
+    const { bytes, hashes } = await recordInPage(id, agents);
+    writeFileSync(join(REPLAYS, `browser-${id}.rsr`), bytes);
+    const rp = readReplay(bytes, BUTTON_MASK);
+    expect(rp.frames.count).toBe(140);
+    expect(hashes.length).toBe(140);
+    // The buttons the keys made went into the replay.
+    expect(new Set(rp.frames.inputs).size).toBeGreaterThan(3);
+    // Node rebuilds the world as `retrosim replay verify` does, from the source the page recorded.
+    const src = rp.header.world.source;
+    const opened = src.startsWith('builtin:') ? await openBuiltinWorld(src.slice(8), read) : await openWorldFile(src.slice(5).split(';map:')[0]!, read, src.split(';map:')[1]);
+    expect(opened.identity.contentHash).toBe(rp.header.world.contentHash);
+    // Frame by frame: the page's hash, the replay's and Node's agree on every frame.
+    const sim = new Simulation(opened.world, rp.header.settings);
+    for (let f = 0; f < rp.frames.count; f++) {
+      sim.step(rp.frames.inputs[f]!);
+      const nodeHash = sim.hashHex();
+      expect(nodeHash, `frame ${f + 1}`).toBe(hashes[f]);
+      expect(rp.frames.hashHi[f], `frame ${f + 1}`).toBe(sim.hash().hi);
+      expect(rp.frames.hashLo[f], `frame ${f + 1}`).toBe(sim.hash().lo);
+    }
+    // And the runtime's own verifier agrees.
+    const again = src.startsWith('builtin:') ? await openBuiltinWorld(src.slice(8), read) : await openWorldFile(src.slice(5).split(';map:')[0]!, read, src.split(';map:')[1]);
+    const v = verifyReplay(rp, new Simulation(again.world, rp.header.settings));
+    expect(v.divergence).toBeUndefined();
+    expect(v.ok).toBe(true);
+    expect(v.frames).toBe(140);
+  });
+
+  test('the page plays a replay back with the recorded hash on every frame, and seeks', async () => {
+    const bytes = read(join(REPLAYS, 'browser-piney-default.rsr'));
+    const rp = readReplay(bytes, BUTTON_MASK);
+    await page.evaluate((b) => window.retrosim.loadReplay(b), Array.from(bytes));
+    const s0 = await state();
+    expect(s0['mode']).toBe('replay');
+    expect(s0['replayLength']).toBe(140);
+    const matches = await page.evaluate(() => window.retrosim.playReplay(1000));
+    expect(matches.length).toBe(140);
+    expect(matches.every((m) => m === true)).toBe(true);
+    expect((await state())['desyncFrame']).toBe(-1);
+    // Seek back into the middle (from the keyframe at 0) and forward again.
+    await page.evaluate(() => window.retrosim.seek(77));
+    const s1 = await state();
+    expect(s1['frame']).toBe(77);
+    const { hex64 } = await import('../../src/ecs/replay/format.js');
+    expect(s1['hash']).toBe(hex64(rp.frames.hashHi[76]!, rp.frames.hashLo[76]!));
+  });
+
+  test('a replay that does not match the page is reported, not played', async () => {
+    const bytes = read(join(REPLAYS, 'browser-piney-default.rsr'));
+    // Flip a recorded input: the CRC of its chunk no longer matches.
+    const bad = Uint8Array.from(bytes);
+    bad[bad.length - 40] = bad[bad.length - 40]! ^ 0xff;
+    await open('piney-default', 10);
+    const err = await page.evaluate((b) => window.retrosim.loadReplay(b).then(() => '', (e: Error) => e.message), Array.from(bad));
+    expect(err).not.toBe('');
+    expect((await state())['mode']).toBe('live');
+  });
+});
+
+describe('the Piney storm', () => {
+  test('rain is drawn from the frame operations, and the flash brings thunder through the sound player', async () => {
+    await open('piney-storm', 0);
+    const before = ((await state())['sounds'] as Record<string, number>)['thunder'] ?? 0;
+    await page.evaluate(() => window.retrosim.advance(700));
+    const s = await state();
+    const weather = s['weather'] as Record<string, number>;
+    expect(Object.keys(weather).some((k) => k.includes('rai'))).toBe(true);
+    const rainy = await canvasShot('piney-storm-rain');
+    // Thunder (sound 236) follows the first flash (frame 750) by 29-48 frames.
+    await page.evaluate(() => window.retrosim.advance(120));
+    const after = ((await state())['sounds'] as Record<string, number>)['thunder'] ?? 0;
+    expect(after).toBeGreaterThan(before);
+    expect(shareUnlike(rainy, BACKGROUND)).toBeGreaterThan(0.2);
+  });
+});
+
+describe('speed', () => {
+  test('frame time with the default field and 1,000 agents', async () => {
+    await open('piney-default', 1000);
+    expect((await state())['agents']).toBe(1000);
+    await page.evaluate(() => window.retrosim.advance(30));
+    const m = await page.evaluate(() => window.retrosim.measure(120));
+    writeFileSync('out/browser-frame-time.json', JSON.stringify({ world: 'piney-default', agents: 1000, ...m }, null, 2) + '\n');
+    console.log(`browser frame time, default field, 1000 agents (${m.renderer}): step ${m.stepMs.toFixed(2)} ms + draw ${m.drawMs.toFixed(2)} ms + render ${m.renderMs.toFixed(2)} ms = ${m.frameMs.toFixed(2)} ms (${m.fps.toFixed(1)} fps)`);
+    expect(m.frames).toBe(120);
+    expect(m.frameMs).toBeGreaterThan(0);
+    expect(Number.isFinite(m.frameMs)).toBe(true);
+    await canvasShot('piney-default-1000-agents');
+  });
+});
