@@ -110,10 +110,17 @@ export const benches: Bench[] = [
       for (let f = 0; f < 20; f++) sim.step(0);
       const frames = 200;
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       for (let f = 0; f < frames; f++) sim.step(0);
+      const cpu = process.cpuUsage(c0);
       const fps = frames / ((performance.now() - t0) / 1000);
+      // The machine is shared: CPU time shows what one free core would do.
+      const cpuFps = frames / ((cpu.user + cpu.system) / 1e6);
       consume(sim.ecs.components.Position.x[2]!);
-      return [{ name: 'simulation 10k agents, default world', value: fps, unit: 'frames/s', goal: 200, better: 'higher', note: `${sim.agentsPlaced} agents placed, every system and the field's weather tasks` }];
+      return [
+        { name: 'simulation 10k agents, default world', value: fps, unit: 'frames/s', goal: 200, better: 'higher', note: `${sim.agentsPlaced} agents placed, every system and the field's weather tasks; wall clock` },
+        { name: 'simulation 10k agents, default world (CPU time)', value: cpuFps, unit: 'frames/s', goal: 200, better: 'higher', note: 'frames per second of this process\'s CPU time' },
+      ];
     },
   },
 ];
