@@ -37,7 +37,16 @@ async function help(): Promise<string> {
   return lines.join('\n');
 }
 
+/** A reader that closes the pipe early (`retrosim replay export F | head`) is not an error: stop quietly. */
+function ignoreClosedPipe(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  ignoreClosedPipe();
   const [name, ...rest] = argv;
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

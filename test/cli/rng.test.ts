@@ -50,3 +50,18 @@ describe('retrosim rng', () => {
     expect(r.stdout).toContain('rng');
   });
 });
+
+describe('retrosim output to a closed pipe', () => {
+  it('stops quietly when the reader closes early (EPIPE)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { repoRoot } = await import('./run-cli.js');
+    const child = spawn(process.execPath, ['bin/retrosim.js', 'rng', 'ccrand', '--draws', '2000000'], { cwd: repoRoot });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+    expect(code).toBe(0);
+  });
+});
