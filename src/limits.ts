@@ -39,10 +39,9 @@ export interface Limits {
     gridCells: number;
   };
   gta: {
-    /** Models in one COL file (a real IMG archive's largest COL holds a few hundred). */
+    /** Models in one COL file (a real IMG archive's largest COL holds a few hundred). Each model's own
+     * counts are bounded by its size field (and COL2+ counts are 16-bit). */
     models: number;
-    /** Spheres, boxes, lines, vertices or faces of one model, each (real models: under 20,000 faces). */
-    elementsPerModel: number;
     /** Placed instances from a placements file. */
     placements: number;
   };
@@ -69,7 +68,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = deepFreeze({
   rugrats: { normals: 1 << 20, cellsAndTiles: 1 << 22 },
   llama: { models: 1 << 16, tiles: 1 << 20, gridCells: 1 << 22 },
   colbin: { floors: 1 << 22, walls: 1 << 22, gridCells: 1 << 22 },
-  gta: { models: 1 << 16, elementsPerModel: 1 << 22, placements: 1 << 20 },
+  gta: { models: 1 << 16, placements: 1 << 20 },
   piney: { specBytes: 64 * 1024, tablesBytes: 4 * 1024 * 1024 },
   replay: { frames: 1 << 26, keyframes: 1 << 20, snapshotBytes: 64 * 1024 * 1024 },
   agents: 100_000,
