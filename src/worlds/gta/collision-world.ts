@@ -23,6 +23,7 @@ import {
 import { colVersionOf, type ColFile } from './model.js';
 import { parseColFile } from './parse.js';
 import { ColScene, WALKABLE_NZ2, newGtaHit, type GtaHit, type GtaPlacement } from './query.js';
+import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /** True when the bytes start like a GTA collision file (FourCC COLL, COL2, COL3 or COL4 and a size). */
 export function detectGtaCol(bytes: Uint8Array): boolean {
@@ -286,15 +287,17 @@ export class GtaWorld implements CollisionWorld {
 }
 
 /** Loads a .col file as a world. `placements` default to each model once at the origin. */
-export function loadGtaWorld(bytes: Uint8Array, name: string, placements?: readonly GtaPlacement[]): GtaWorld {
-  return new GtaWorld(name, parseColFile(bytes), placements);
+export function loadGtaWorld(bytes: Uint8Array, name: string, placements?: readonly GtaPlacement[], limits: Readonly<Limits> = DEFAULT_LIMITS): GtaWorld {
+  if (placements) checkLimit('gta placements', -1, 'placements', placements.length, limits.gta.placements, 'gta.placements');
+  return new GtaWorld(name, parseColFile(bytes, limits), placements);
 }
 
 /**
  * Reads placements from JSON: an array of {model, position: [x, y, z], rotation?: [x, y, z, w]}, or an object
  * with such an array under "placements". Anything else is a FormatError naming the entry.
  */
-export function parseGtaPlacements(text: string): GtaPlacement[] {
+export function parseGtaPlacements(text: string, limits: Readonly<Limits> = DEFAULT_LIMITS): GtaPlacement[] {
+  checkFileBytes('gta placements', text.length, limits, 'placements text');
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -303,6 +306,7 @@ export function parseGtaPlacements(text: string): GtaPlacement[] {
   }
   const list = Array.isArray(v) ? v : (v as { placements?: unknown } | null)?.placements;
   if (!Array.isArray(list)) throw new FormatError('gta placements', -1, 'expected an array of placements');
+  checkLimit('gta placements', -1, 'placements', list.length, limits.gta.placements, 'gta.placements');
   const num = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x);
   return list.map((p: unknown, i: number) => {
     const o = p as Record<string, unknown> | null;

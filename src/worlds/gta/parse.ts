@@ -24,6 +24,7 @@ import {
   type ColSurface,
   type ColVersion,
 } from './model.js';
+import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 export const COL_FORMAT = 'gta col';
 
@@ -47,7 +48,8 @@ const PACKED_FACE_BYTES = 8;
 const FACE_GROUP_BYTES = 28;
 
 /** Reads a whole .col file. */
-export function parseColFile(data: Uint8Array): ColFile {
+export function parseColFile(data: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): ColFile {
+  checkFileBytes(COL_FORMAT, data.length, limits);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const models: ColModel[] = [];
   const modelOffsets: number[] = [];
@@ -61,6 +63,7 @@ export function parseColFile(data: Uint8Array): ColFile {
     if (end > len) {
       throw new FormatError(COL_FORMAT, pos + 4, `model ${models.length} size ${size} runs past the end of the file (needs ${end} bytes, file has ${len})`);
     }
+    checkLimit(COL_FORMAT, pos, 'models', models.length + 1, limits.gta.models, 'gta.models');
     models.push(parseColModelAt(data, view, pos, end, version));
     modelOffsets.push(pos);
     pos = end;
