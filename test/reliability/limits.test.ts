@@ -12,6 +12,8 @@ import { loadRugratsWorld } from '../../src/worlds/rugrats/collision-world.js';
 import { loadLlamaWorld, parseMap, parseTrak } from '../../src/worlds/llama/index.js';
 import { loadColbinWorld, parseColbin } from '../../src/worlds/colbin/index.js';
 import { loadPineyWorld, loadPineyTables } from '../../src/worlds/piney/index.js';
+import { loadGtaWorld, parseGtaPlacements } from '../../src/worlds/gta/collision-world.js';
+import { parseColFile } from '../../src/worlds/gta/parse.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(rel, root)));
@@ -95,6 +97,19 @@ describe('limits wired into the loaders', () => {
     expectLimitBites('colbin.floors', f.floorCount, (v) => ({ colbin: { floors: v } }), load);
     expectLimitBites('colbin.walls', f.wallCount, (v) => ({ colbin: { walls: v } }), load);
     expectLimitBites('colbin.gridCells', f.grid!.width * f.grid!.height, (v) => ({ colbin: { gridCells: v } }), load);
+  });
+
+  it('GTA COL: file size, models, placements', () => {
+    const bytes = read('assets/worlds/gta/town.col');
+    const text = new TextDecoder().decode(read('assets/worlds/gta/town.placements.json'));
+    const placements = parseGtaPlacements(text);
+    const models = parseColFile(bytes).models.length;
+    expect(models).toBeGreaterThan(1);
+    const load = (l: Limits) => loadGtaWorld(bytes, 'town', placements, l);
+    expectLimitBites('fileBytes', bytes.length, (v) => ({ fileBytes: v }), load);
+    expectLimitBites('gta.models', models, (v) => ({ gta: { models: v } }), load);
+    expectLimitBites('gta.placements', placements.length, (v) => ({ gta: { placements: v } }), load);
+    expectLimitBites('gta.placements', placements.length, (v) => ({ gta: { placements: v } }), (l) => parseGtaPlacements(text, l));
   });
 
   it('Piney: spec bytes and tables bytes', () => {
