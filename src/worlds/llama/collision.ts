@@ -1,6 +1,7 @@
 import { FormatError } from '../binary/format-error.js';
 import { FIXED_ONE, positionCellOf, resolveConventions, tileCellOf, type LlamaConventions } from './conventions.js';
-import { detSqrtLocal, sinCosTurn } from './det.js';
+import { sinCosTurn } from './det.js';
+import { detSqrt } from '../numeric/det-math.js';
 import { materialIgnored } from './materials.js';
 import { SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 import { polygonCount, polygonEdgeCount, type Trak, type TrakModel } from './trak-parse.js';
@@ -186,7 +187,7 @@ export class LlamaCollision {
           if (k <= edges) ok = false;
           continue;
         }
-        const len = detSqrtLocal(len2);
+        const len = detSqrt(len2);
         // Unit normal in tile space; rotate about y (rotation 1024 turns local +z to +x with sense +1).
         const lx = ix / len, ly = iy / len, lz = iz / len;
         const wx = cos * lx + sin * lz;
@@ -197,7 +198,7 @@ export class LlamaCollision {
         this.planes[o + 1] = ly;
         this.planes[o + 2] = wz;
         this.planes[o + 3] = dLocal + wx * tx + ly * ty + wz * tz;
-        this.planeHorizontal[at * 5 + k] = detSqrtLocal(wx * wx + wz * wz);
+        this.planeHorizontal[at * 5 + k] = detSqrt(wx * wx + wz * wz);
         this.planeVertical[at * 5 + k] = ly < 0 ? -ly : ly;
       }
       this.active[at] = ok ? 1 : 0;

@@ -1,6 +1,6 @@
 /**
  * Deterministic helpers built only from + − × ÷ (exact under IEEE 754 everywhere), so everything that feeds
- * simulation state is the same on every machine: the sine and cosine of MAP angles and a square root.
+ * simulation state is the same on every machine: the sine and cosine of MAP angles (4096 per turn). Square roots come from numeric/det-math.ts.
  */
 
 const TWO_PI = 6.283185307179586;
@@ -41,17 +41,4 @@ export function sinCosTurn(angle: number): typeof sinCosOut {
   if (sinCosOut.sin === 0) sinCosOut.sin = 0;
   if (sinCosOut.cos === 0) sinCosOut.cos = 0;
   return sinCosOut;
-}
-
-/** Square root by Newton's method from a scaled start; deterministic. NaN for negative or NaN input. */
-export function detSqrtLocal(x: number): number {
-  if (!(x >= 0)) return NaN;
-  if (x === 0 || x === Infinity) return x;
-  let scale = 1;
-  let v = x;
-  while (v > 4) { v *= 0.25; scale *= 2; }
-  while (v < 0.25) { v *= 4; scale *= 0.5; }
-  let g = 1;
-  for (let i = 0; i < 8; i++) g = 0.5 * (g + v / g);
-  return g * scale;
 }

@@ -1,6 +1,6 @@
 import { BinaryWriter } from '../binary/writer.js';
 import { FIXED_ONE, WFPC_CAMERA_POINTS, WFPC_MAX_PARTICLES, WFPC_TILE_SWAPS, resolveConventions, type LlamaConventions } from './conventions.js';
-import { detSqrtLocal } from './det.js';
+import { detSqrt } from '../numeric/det-math.js';
 import { REGION_COUNT, SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 import { writeMapFile } from './map-write.js';
 import { BBOX_FLOATS, MAX_MODEL_VERTICES, FACE_BATCH_START, FACE_QUAD_HALF, FACE_SECOND_HALF, MAX_BATCH_FACES, POLYGON_QUAD, type Trak, type TrakModel } from './trak-parse.js';
@@ -101,7 +101,7 @@ function dot(a: V3, b: V3): number {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 function unit(a: V3): V3 {
-  const l = detSqrtLocal(dot(a, a));
+  const l = detSqrt(dot(a, a));
   if (!(l > 0)) throw new RangeError('degenerate polygon: zero-length normal');
   return [a[0] / l, a[1] / l, a[2] / l];
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detSqrtLocal, sinCosTurn } from '../../../src/worlds/llama/det.js';
+import { sinCosTurn } from '../../../src/worlds/llama/det.js';
 
 describe('llama deterministic math', () => {
   it('quarter turns are exact', () => {
@@ -37,16 +37,4 @@ describe('llama deterministic math', () => {
     );
   });
 
-  it('detSqrtLocal is exact on squares and within a rounding of the true root', () => {
-    for (let i = 0; i <= 128; i++) expect(detSqrtLocal(i * i)).toBe(i);
-    fc.assert(
-      fc.property(fc.double({ min: 1e-10, max: 1e10, noNaN: true }), (x) => {
-        const r = detSqrtLocal(x);
-        expect(Math.abs(r * r - x) / x).toBeLessThan(1e-15);
-      }),
-      { numRuns: 500, seed: 22 },
-    );
-    expect(Number.isNaN(detSqrtLocal(-1))).toBe(true);
-    expect(detSqrtLocal(0)).toBe(0);
-  });
 });
