@@ -28,6 +28,9 @@ split into contiguous slices, one per thread). Only the batches are timed.
 checksum: 64-bit hash (hex) of every answer (visible flag and hit fraction, in batch order), the same for any
 thread count.`;
 
+/** Most segments cast in one batch. */
+export const BATCH = 1 << 16;
+
 const SPEC: Record<string, OptionSpec> = {
   json: { type: 'flag' },
   world: { type: 'string' },
@@ -62,10 +65,12 @@ export const command: Command = {
     const sim = new Simulation(world, settings);
     const n = sim.agentsPlaced;
     const c = sim.ecs.components;
-    const maxPairs = (n * (n - 1)) / 2;
-    const segments = new Float64Array(Math.max(1, maxPairs) * SEGMENT_STRIDE);
-    const pairs = new Uint32Array(Math.max(1, maxPairs) * 2);
-    const out = newLosOutput(Math.max(1, maxPairs));
+    // Pairs are cast in batches of at most BATCH, so memory stays bounded for any number of agents.
+    const batch = Math.max(1, Math.min(BATCH, (n * (n - 1)) / 2));
+    const segments = new Float64Array(batch * SEGMENT_STRIDE);
+    const pairs = new Uint32Array(batch * 2);
+    const out = newLosOutput(batch);
+    const cursor = { i: 0, j: 1 };
     const feet = new Float64Array(3 * n);
     const ids = new Uint32Array(n);
     const range = rangeMetres * (world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1);
@@ -75,7 +80,7 @@ export const command: Command = {
     let visible = 0;
     let seconds = 0;
     try {
-      if (pool) await pool.reserve(maxPairs);
+      if (pool) await pool.reserve(batch);
       for (let f = 1; f <= frames; f++) {
         sim.step(0);
         // Agents by ascending id (the player, id 1, is not one of them).
@@ -88,15 +93,19 @@ export const command: Command = {
           feet[3 * i + 2] = c.Position.z[e]!;
         }
         const eye = n > 0 ? eyeHeight(world, c.BodySize.height[ids[0]!]!) : 0;
-        const count = pairSegments(world, feet, n, eye, range, pool ? pool.segmentBuffer : segments, pairs);
-        const t0 = performance.now();
-        if (pool) pool.runShared(count, out);
-        else losBatch(world, segments, out, 0, count);
-        seconds += (performance.now() - t0) / 1000;
-        total += count;
-        for (let i = 0; i < count; i++) {
-          visible += out.visible[i]!;
-          h.u32(out.visible[i]!).number(out.fraction[i]!);
+        cursor.i = 0;
+        cursor.j = 1;
+        while (cursor.i < n - 1) {
+          const count = pairSegments(world, feet, n, eye, range, pool ? pool.segmentBuffer : segments, pairs, cursor, batch);
+          const t0 = performance.now();
+          if (pool) pool.runShared(count, out);
+          else losBatch(world, segments, out, 0, count);
+          seconds += (performance.now() - t0) / 1000;
+          total += count;
+          for (let i = 0; i < count; i++) {
+            visible += out.visible[i]!;
+            h.u32(out.visible[i]!).number(out.fraction[i]!);
+          }
         }
       }
     } finally {

@@ -107,26 +107,51 @@ export class VisibilityMatrix {
   }
 }
 
+/** Where a pair walk stands: the next pair to consider is (i, j). Start at {i: 0, j: 1}. */
+export interface PairCursor {
+  i: number;
+  j: number;
+}
+
 /**
  * Writes the eye-to-eye segment of every pair i < j of the first `n` agents that are within `range` into
  * `segments` (6 numbers each) and the pair into `pairs` (i, j), in the order (0,1), (0,2), ..., (1,2), ...;
- * returns how many. `segments` and `pairs` must have room for n(n−1)/2 pairs. Eyes are `eyeHeight` above the
- * feet along the world's up axis; distances are compared squared (no root).
+ * returns how many. Eyes are `eyeHeight` above the feet along the world's up axis; distances are compared
+ * squared (no root). With a `cursor`, it stops after `max` pairs and the cursor says where to go on, so any
+ * number of agents can be walked in batches of bounded size (done when `cursor.i >= n − 1`); without one,
+ * `segments` and `pairs` must have room for every pair, n(n−1)/2.
  */
-export function pairSegments(world: CollisionWorld, feet: ArrayLike<number>, n: number, eyeHeight: number, range: number, segments: Float64Array, pairs: Uint32Array): number {
-  const maxPairs = (n * (n - 1)) / 2;
-  if (segments.length < maxPairs * SEGMENT_STRIDE || pairs.length < maxPairs * 2) throw new RangeError(`room for ${maxPairs} pairs needed`);
+export function pairSegments(
+  world: CollisionWorld,
+  feet: ArrayLike<number>,
+  n: number,
+  eyeHeight: number,
+  range: number,
+  segments: Float64Array,
+  pairs: Uint32Array,
+  cursor: PairCursor = { i: 0, j: 1 },
+  max = (n * (n - 1)) / 2,
+): number {
+  if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
+  if (!(max >= 0) || segments.length < max * SEGMENT_STRIDE || pairs.length < max * 2) throw new RangeError(`room for ${max} pairs needed`);
   const axis = world.up.axis;
   const lift = world.up.sign * eyeHeight;
   const lx = axis === 0 ? lift : 0, ly = axis === 1 ? lift : 0, lz = axis === 2 ? lift : 0;
   const r2 = range * range;
   let k = 0;
-  for (let i = 0; i < n; i++) {
+  let i = cursor.i;
+  let j = cursor.j;
+  for (; i < n - 1; i++, j = i + 1) {
     const ix = feet[3 * i]! + lx, iy = feet[3 * i + 1]! + ly, iz = feet[3 * i + 2]! + lz;
-    for (let j = i + 1; j < n; j++) {
+    for (; j < n; j++) {
       const jx = feet[3 * j]! + lx, jy = feet[3 * j + 1]! + ly, jz = feet[3 * j + 2]! + lz;
       const dx = jx - ix, dy = jy - iy, dz = jz - iz;
       if (!(dx * dx + dy * dy + dz * dz <= r2)) continue;
+      if (k === max) {
+        cursor.i = i;
+        cursor.j = j;
+        return k;
+      }
       const o = k * SEGMENT_STRIDE;
       segments[o] = ix; segments[o + 1] = iy; segments[o + 2] = iz;
       segments[o + 3] = jx; segments[o + 4] = jy; segments[o + 5] = jz;
@@ -135,5 +160,7 @@ export function pairSegments(world: CollisionWorld, feet: ArrayLike<number>, n: 
       k++;
     }
   }
+  cursor.i = i;
+  cursor.j = i + 1;
   return k;
 }

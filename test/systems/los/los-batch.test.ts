@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { losBatch, newLosOutput, SEGMENT_STRIDE, VisibilityMatrix } from '../../../src/systems/los/los-batch.js';
+import { losBatch, newLosOutput, pairSegments, SEGMENT_STRIDE, VisibilityMatrix } from '../../../src/systems/los/los-batch.js';
 import { newSegmentResult } from '../../../src/worlds/world.js';
 import { DEMO_KINDS, openDemo, randomSegments } from '../demo-worlds.js';
 
@@ -98,4 +98,42 @@ describe('VisibilityMatrix', () => {
       expect(Array.from(vm.compute(world, feet, n, eye, range))).toEqual(Array.from(m));
     });
   }
+});
+
+describe('pairSegments', () => {
+  it('walked in batches of any size through a cursor, gives exactly the whole walk', () => {
+    const world = openDemo('rugrats');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 1000 }), (n, max, seed) => {
+        const feet = Array.from(randomSegments(world, n, seed).subarray(0, 3 * n));
+        const all = (n * (n - 1)) / 2;
+        const fullSeg = new Float64Array(Math.max(1, all) * SEGMENT_STRIDE);
+        const fullPairs = new Uint32Array(Math.max(1, all) * 2);
+        const range = 6 * world.scale;
+        const k = pairSegments(world, feet, n, 900, range, fullSeg, fullPairs);
+        const seg = new Float64Array(max * SEGMENT_STRIDE);
+        const pairs = new Uint32Array(max * 2);
+        const cursor = { i: 0, j: 1 };
+        const got: number[] = [];
+        const gotPairs: number[] = [];
+        let guard = 0;
+        while (cursor.i < n - 1 && guard++ < 10_000) {
+          const c = pairSegments(world, feet, n, 900, range, seg, pairs, cursor, max);
+          expect(c).toBeLessThanOrEqual(max);
+          got.push(...seg.subarray(0, c * SEGMENT_STRIDE));
+          gotPairs.push(...pairs.subarray(0, 2 * c));
+        }
+        expect(got).toEqual(Array.from(fullSeg.subarray(0, k * SEGMENT_STRIDE)));
+        expect(gotPairs).toEqual(Array.from(fullPairs.subarray(0, 2 * k)));
+        // Every pair within range is there once, in order.
+        let expected = 0;
+        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
+          const d2 = (feet[3 * i]! - feet[3 * j]!) ** 2 + (feet[3 * i + 1]! - feet[3 * j + 1]!) ** 2 + (feet[3 * i + 2]! - feet[3 * j + 2]!) ** 2;
+          if (d2 <= range * range) expected++;
+        }
+        expect(k).toBe(expected);
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
