@@ -13,7 +13,7 @@
  *
  * To support a new format, add an entry to ADAPTERS.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { FormatError } from './binary/format-error.js';
 import { detectColbin, loadColbinWorld } from './colbin/collision-world.js';
@@ -23,6 +23,7 @@ import { detectMap, detectTrak, loadLlamaWorld } from './llama/collision-world.j
 import { detectPineyField, loadPineyWorld } from './piney/collision-world.js';
 import { detectRugrats, loadRugratsWorld } from './rugrats/collision-world.js';
 import type { CollisionWorld, WorldKind } from './world.js';
+import { checkFileBytes, DEFAULT_LIMITS, type Limits } from '../limits.js';
 
 export interface LoadWorldOptions {
   /** A Llama world's MAP, when the bytes given are its TRAK. */
@@ -31,6 +32,8 @@ export interface LoadWorldOptions {
   trak?: Uint8Array;
   /** GTA placements (the parsed `<stem>.placements.json`). */
   placements?: readonly GtaPlacement[];
+  /** File size and element-count limits (src/limits.ts); DEFAULT_LIMITS when absent. */
+  limits?: Readonly<Limits>;
 }
 
 /** What the content of a file is, as far as loading goes (a Llama world has two kinds of file). */
@@ -44,17 +47,17 @@ interface Adapter {
 
 /** The adapters in the order they are asked. A WAD with both Llama chunks is tried before either half. */
 export const ADAPTERS: readonly Adapter[] = [
-  { kind: 'piney', detect: detectPineyField, load: (b, n) => loadPineyWorld(b, n) },
-  { kind: 'colbin', detect: detectColbin, load: (b, n) => loadColbinWorld(b, n) },
-  { kind: 'gta', detect: detectGtaCol, load: (b, n, o) => loadGtaWorld(b, n, o.placements) },
-  { kind: 'llama-wad', detect: (b) => detectTrak(b) && detectMap(b), load: (b, n) => loadLlamaWorld(b, b, n) },
+  { kind: 'piney', detect: detectPineyField, load: (b, n, o) => loadPineyWorld(b, n, undefined, o.limits) },
+  { kind: 'colbin', detect: detectColbin, load: (b, n, o) => loadColbinWorld(b, n, o.limits ? { limits: o.limits } : {}) },
+  { kind: 'gta', detect: detectGtaCol, load: (b, n, o) => loadGtaWorld(b, n, o.placements, o.limits) },
+  { kind: 'llama-wad', detect: (b) => detectTrak(b) && detectMap(b), load: (b, n, o) => loadLlamaWorld(b, b, n, undefined, o.limits) },
   {
     kind: 'llama-trak',
     detect: detectTrak,
     load: (b, n, o) => {
       if (!o.map) throw new FormatError('llama world', -1, 'a Llama world is a TRAK and a MAP file: give the MAP too (--map FILE, or a sibling file with the same stem)');
       if (!detectMap(o.map)) throw new FormatError('llama MAP', 0, 'the file given as the MAP is not a Llama MAP');
-      return loadLlamaWorld(b, o.map, n);
+      return loadLlamaWorld(b, o.map, n, undefined, o.limits);
     },
   },
   {
@@ -63,10 +66,10 @@ export const ADAPTERS: readonly Adapter[] = [
     load: (b, n, o) => {
       if (!o.trak) throw new FormatError('llama world', -1, 'a Llama world is a TRAK and a MAP file: this is the MAP, give the TRAK too (or a sibling file with the same stem)');
       if (!detectTrak(o.trak)) throw new FormatError('llama TRAK', 0, 'the file given as the TRAK is not a Llama TRAK');
-      return loadLlamaWorld(o.trak, b, n);
+      return loadLlamaWorld(o.trak, b, n, undefined, o.limits);
     },
   },
-  { kind: 'rugrats', detect: detectRugrats, load: (b, n) => loadRugratsWorld(b, n) },
+  { kind: 'rugrats', detect: detectRugrats, load: (b, n, o) => loadRugratsWorld(b, n, o.limits) },
 ];
 
 /** Which kind of file the bytes are, by content; null when no adapter recognises them. */
@@ -94,6 +97,7 @@ export async function loadWorld(source: Uint8Array | string, name?: string, opti
 /** Synchronous core of `loadWorld` for bytes. */
 export function loadWorldBytes(bytes: Uint8Array, name: string, options: LoadWorldOptions = {}): CollisionWorld {
   if (!(bytes instanceof Uint8Array)) throw new FormatError('world', -1, 'world bytes must be a Uint8Array');
+  checkFileBytes('world', bytes.length, options.limits);
   for (const a of ADAPTERS) if (a.detect(bytes)) return a.load(bytes, name, options);
   throw new FormatError('world', 0, 'not a world file this runtime recognises (Piney field spec, COLBIN, GTA COL, Llama TRAK/MAP, Rugrats COL)');
 }
@@ -110,27 +114,28 @@ export interface OpenedWorldFile {
 
 /** Reads a world file and whatever partner files it needs (see the module comment); synchronous. */
 export function loadWorldFile(path: string, options: LoadWorldOptions = {}, name?: string): OpenedWorldFile {
-  const bytes = readWorldBytes(path, 'world');
+  const max = (options.limits ?? DEFAULT_LIMITS).fileBytes;
+  const bytes = readWorldBytes(path, 'world', max);
   const kind = detectWorldFile(bytes);
   const o: LoadWorldOptions = { ...options };
   const partners: string[] = [];
   if (kind === 'llama-trak' && !o.map) {
     const p = siblingWithExtension(path, 'map');
     if (p) {
-      o.map = readWorldBytes(p, 'llama MAP');
+      o.map = readWorldBytes(p, 'llama MAP', max);
       partners.push(p);
     }
   } else if (kind === 'llama-map' && !o.trak) {
     const p = siblingWithExtension(path, 'trak');
     if (p) {
-      o.trak = readWorldBytes(p, 'llama TRAK');
+      o.trak = readWorldBytes(p, 'llama TRAK', max);
       partners.push(p);
     }
   } else if (kind === 'gta' && !o.placements) {
     const p = gtaPlacementsPath(path);
     if (p) {
-      const text = new TextDecoder().decode(readWorldBytes(p, 'GTA placements'));
-      o.placements = parseGtaPlacements(text);
+      const text = new TextDecoder().decode(readWorldBytes(p, 'GTA placements', max));
+      o.placements = parseGtaPlacements(text, options.limits);
       partners.push(p);
     }
   }
@@ -138,17 +143,20 @@ export function loadWorldFile(path: string, options: LoadWorldOptions = {}, name
   return { world, bytes, partners, options: o };
 }
 
-/** Largest world file read (1 GiB): a bigger one is refused before reading. */
-export const MAX_WORLD_FILE_BYTES = 1 << 30;
+/** Largest world file read by default (limits.fileBytes): a bigger one is refused before reading. */
+export const MAX_WORLD_FILE_BYTES = DEFAULT_LIMITS.fileBytes;
 
-function readWorldBytes(path: string, what: string): Uint8Array {
+function readWorldBytes(path: string, what: string, maxBytes = MAX_WORLD_FILE_BYTES): Uint8Array {
   let buf: Buffer;
   try {
+    const size = statSync(path).size;
+    if (size > maxBytes) throw new FormatError(what, -1, `${path} is ${size} bytes, over the limit of ${maxBytes} bytes (limits.fileBytes)`);
     buf = readFileSync(path);
   } catch (e) {
+    if (e instanceof FormatError) throw e;
     throw new FormatError(what, -1, `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  if (buf.length > MAX_WORLD_FILE_BYTES) throw new FormatError(what, -1, `${path} is ${buf.length} bytes, more than the ${MAX_WORLD_FILE_BYTES} accepted`);
+  checkFileBytes(what, buf.length, { ...DEFAULT_LIMITS, fileBytes: maxBytes });
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
 }
 
