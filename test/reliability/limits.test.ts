@@ -14,6 +14,8 @@ import { loadColbinWorld, parseColbin } from '../../src/worlds/colbin/index.js';
 import { loadPineyWorld, loadPineyTables } from '../../src/worlds/piney/index.js';
 import { loadGtaWorld, parseGtaPlacements } from '../../src/worlds/gta/collision-world.js';
 import { parseColFile } from '../../src/worlds/gta/parse.js';
+import { loadWorldBytes, loadWorldFile } from '../../src/worlds/load-world.js';
+import { fileURLToPath } from 'node:url';
 
 const root = new URL('../../', import.meta.url);
 const read = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(rel, root)));
@@ -117,5 +119,29 @@ describe('limits wired into the loaders', () => {
     expectLimitBites('piney.specBytes', spec.length, (v) => ({ piney: { specBytes: v } }), (l) => loadPineyWorld(spec, 'default', undefined, l));
     const tables = read('assets/piney/field-tables.json');
     expectLimitBites('piney.tablesBytes', tables.length, (v) => ({ piney: { tablesBytes: v } }), (l) => loadPineyTables(tables, l));
+  });
+
+  it('loadWorld passes the limits to every format and refuses a big file before reading it', () => {
+    const cases: [string, LimitsOverride][] = [
+      ['assets/worlds/rugrats/demo.col', { rugrats: { normals: 1 } }],
+      ['assets/worlds/colbin/demo.colbin', { colbin: { walls: 1 } }],
+      ['assets/worlds/gta/town.col', { gta: { models: 1 } }],
+      ['assets/worlds/llama/demo.trak', { llama: { tiles: 1 } }],
+      ['assets/worlds/piney/default.field.json', { piney: { specBytes: 10 } }],
+    ];
+    for (const [rel, over] of cases) {
+      const path = fileURLToPath(new URL(rel, root));
+      expect(() => loadWorldFile(path)).not.toThrow();
+      const limits = resolveLimits(over);
+      const e = formatErrorOf(() => loadWorldFile(path, { limits }));
+      expect(e.message).toMatch(/limits\./);
+      // By bytes too (the Llama MAP as the partner).
+      const options = rel.endsWith('.trak') ? { map: read('assets/worlds/llama/demo.map'), limits } : { limits };
+      // A Piney spec over its byte limit is no longer recognised as one, which is also a refusal.
+      expect(formatErrorOf(() => loadWorldBytes(read(rel), 'w', options)).message).toMatch(rel.endsWith('.json') ? /not a world file|limits\./ : /limits\./);
+      const small = resolveLimits({ fileBytes: 16 });
+      expect(formatErrorOf(() => loadWorldFile(path, { limits: small })).message).toContain('limits.fileBytes');
+      expect(formatErrorOf(() => loadWorldBytes(read(rel), 'w', { limits: small })).message).toContain('limits.fileBytes');
+    }
   });
 });
