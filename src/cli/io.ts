@@ -1,8 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from './args.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 
-/** Default ceiling on an input file's size: far above any real level, far below what would exhaust memory. */
-export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** Default ceiling on an input file's size (limits.fileBytes): far above any real level, far below what would exhaust memory. */
+export const DEFAULT_MAX_FILE_BYTES = DEFAULT_LIMITS.fileBytes;
 
 /** Reads a whole file for a command, with a clear one-line error for a missing, unreadable or huge file. */
 export function readInputFile(path: string, maxBytes = DEFAULT_MAX_FILE_BYTES): Uint8Array {
