@@ -5,6 +5,7 @@
 import type { SystemDef } from '../systems/index.js';
 import { DEFAULT_SYSTEMS } from '../systems/index.js';
 import type { Simulation } from './simulation.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 
 export interface ScenarioSettings {
   /** Which scenario (a key of SCENARIOS): decides the extra set-up, e.g. a field's weather tasks. */
@@ -21,8 +22,8 @@ export interface ScenarioSettings {
   capacity: number;
 }
 
-/** Most agents a scenario places: each may cost up to PLACEMENT_TRIES world queries to place. */
-export const MAX_AGENTS = 100_000;
+/** Most agents a scenario places (limits.agents): each may cost up to PLACEMENT_TRIES world queries to place. */
+export const MAX_AGENTS = DEFAULT_LIMITS.agents;
 
 export const DEFAULT_SETTINGS: ScenarioSettings = {
   scenario: 'wander',
