@@ -173,6 +173,7 @@ describe('replays recorded in the browser verify in Node', () => {
     ['piney-default', 120],
     ['colbin-demo', 60],
     ['llama-demo', 30],
+    ['gta-town', 30],
   ] as const)('%s', async (id, agents) => {
     const { bytes, hashes } = await recordInPage(id, agents);
     writeFileSync(join(REPLAYS, `browser-${id}.rsr`), bytes);

@@ -58,6 +58,8 @@ interface WorldSource {
   fileName: string;
   bytes: Uint8Array;
   map?: Uint8Array;
+  /** GTA placements (JSON bytes). */
+  placements?: Uint8Array;
   /** For a variant field, its spec, offered for download. */
   spec?: { name: string; bytes: Uint8Array };
 }
@@ -104,13 +106,14 @@ class SandboxApp {
     const e: CatalogEntry = catalogEntry(id);
     let bytes = await fetchBytes(e.file);
     const map = e.map ? await fetchBytes(e.map) : undefined;
+    const placements = e.placements ? await fetchBytes(e.placements) : undefined;
     let spec: WorldSource['spec'];
     if (e.variant) {
       bytes = variantSpecBytes(bytes, e);
       spec = { name: variantFileName(e), bytes };
     }
     const fileName = e.variant ? variantFileName(e) : e.file;
-    await this.openSource({ label: e.label, source: catalogSource(e), fileName, bytes, ...(map ? { map } : {}), ...(spec ? { spec } : {}) });
+    await this.openSource({ label: e.label, source: catalogSource(e), fileName, bytes, ...(map ? { map } : {}), ...(placements ? { placements } : {}), ...(spec ? { spec } : {}) });
     ($('world') as HTMLSelectElement).value = id;
   }
 
@@ -129,12 +132,14 @@ class SandboxApp {
       await this.openSource({ label: trak.name, source: `file:${trak.name};map:${map.name}`, fileName: trak.name, bytes: await read(trak), map: await read(map) });
       return;
     }
-    const f = files[0]!;
-    await this.openSource({ label: f.name, source: `file:${f.name}`, fileName: f.name, bytes: await read(f) });
+    // A GTA COL dropped with its placements (as Node finds `<stem>.placements.json` beside the file).
+    const placements = files.find((f) => /\.placements\.json$/i.test(f.name));
+    const f = files.find((x) => x !== placements) ?? files[0]!;
+    await this.openSource({ label: f.name, source: `file:${f.name}`, fileName: f.name, bytes: await read(f), ...(placements && placements !== f ? { placements: await read(placements) } : {}) });
   }
 
   private opener(src: WorldSource): () => Promise<OpenedWorld> {
-    return () => openWorldBytes(src.bytes, src.fileName, src.source, src.map);
+    return () => openWorldBytes(src.bytes, src.fileName, src.source, { ...(src.map ? { map: src.map } : {}), ...(src.placements ? { placements: src.placements } : {}) });
   }
 
   async openSource(src: WorldSource): Promise<void> {

@@ -7,7 +7,8 @@
  * No pixi.js here: this module is also imported by Node tests.
  */
 import { BUILTIN_WORLDS, worldIdentity, type OpenedWorld } from '../../sim/default-scenario.js';
-import { detectWorldKind, loadWorld } from '../../worlds/load-world.js';
+import { detectWorldKind, loadWorld, type LoadWorldOptions } from '../../worlds/load-world.js';
+import { parseGtaPlacements } from '../../worlds/gta/collision-world.js';
 import { loadRugratsWorld } from '../../worlds/rugrats/collision-world.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 
@@ -18,6 +19,8 @@ export interface CatalogEntry {
   file: string;
   /** A Llama world's MAP, relative to assets/. */
   map?: string;
+  /** A GTA world's placements (the `<stem>.placements.json` Node finds beside the COL file), relative to assets/. */
+  placements?: string;
   /**
    * A Piney field made from `file` (a field spec) with another field type and background row, to show a
    * weather the default field does not have. Its replays name it "file:<id>.field.json" (the sandbox offers
@@ -35,7 +38,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   { id: 'rugrats-hand', label: 'Rugrats hand-made level', file: 'worlds/rugrats/hand.col' },
   { id: 'llama-demo', label: 'Llama demo track', file: 'worlds/llama/demo.trak', map: 'worlds/llama/demo.map' },
   { id: 'colbin-demo', label: 'COLBIN demo yard', file: 'worlds/colbin/demo.colbin' },
-  { id: 'gta-town', label: 'GTA demo town', file: 'worlds/gta/town.col' },
+  { id: 'gta-town', label: 'GTA demo town', file: 'worlds/gta/town.col', placements: 'worlds/gta/town.placements.json' },
 ];
 
 /** The Piney field tables, which the field generator reads by path (served from the virtual files in the page). */
@@ -81,19 +84,32 @@ export function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
 }
 
+/** A world's second file, if it has one: a Llama MAP, or GTA placements (JSON bytes). */
+export interface WorldPartners {
+  map?: Uint8Array;
+  placements?: Uint8Array;
+}
+
 /**
- * Loads a world from its bytes as Node's `openWorldFile` does (same name, same identity; a Llama world's content
- * hash covers the TRAK's bytes followed by the MAP's). Rugrats files, which `loadWorld` reaches by a dynamic
- * import a bundle cannot follow, are loaded with the same `loadRugratsWorld` directly.
+ * Loads a world from its bytes as Node's `openWorldFile` does: the same loader and options, the same name, the
+ * same identity (its content hash covers the world file's bytes followed by the MAP's, or by the GTA
+ * placements file's, in the order Node reads them).
  */
-export async function openWorldBytes(bytes: Uint8Array, fileName: string, source: string, map?: Uint8Array): Promise<OpenedWorld> {
+export async function openWorldBytes(bytes: Uint8Array, fileName: string, source: string, partners: WorldPartners = {}): Promise<OpenedWorld> {
   const name = baseName(fileName);
+  const options: LoadWorldOptions = {};
+  if (partners.map) options.map = partners.map;
+  if (partners.placements) options.placements = parseGtaPlacements(new TextDecoder().decode(partners.placements));
   let world: CollisionWorld;
-  if (!map && detectWorldKind(bytes) === 'rugrats') world = loadRugratsWorld(bytes, name);
-  else world = await loadWorld(bytes, name, map ? { map } : {});
-  if (!map) return { world, identity: worldIdentity(world, bytes, source), bytes };
-  const both = new Uint8Array(bytes.length + map.length);
-  both.set(bytes);
-  both.set(map, bytes.length);
-  return { world, identity: worldIdentity(world, both, source), bytes: both };
+  if (!partners.map && detectWorldKind(bytes) === 'rugrats') world = loadRugratsWorld(bytes, name);
+  else world = await loadWorld(bytes, name, options);
+  const parts = [bytes, ...(partners.map ? [partners.map] : []), ...(partners.placements ? [partners.placements] : [])];
+  if (parts.length === 1) return { world, identity: worldIdentity(world, bytes, source), bytes };
+  const all = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of parts) {
+    all.set(b, at);
+    at += b.length;
+  }
+  return { world, identity: worldIdentity(world, all, source), bytes: all };
 }

@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest';
+import { CATALOG, catalogEntry, catalogSource, entryForSource, variantSpecBytes } from '../../../src/render/sandbox/world-catalog.js';
+import { openBuiltinWorld, openWorldFile } from '../../../src/sim/default-scenario.js';
+import { opener, read } from '../helpers.js';
+
+describe('world catalog', () => {
+  test('built-in worlds are named as the runtime names them; others by their path from the repository root', () => {
+    expect(catalogSource(catalogEntry('piney-default'))).toBe('builtin:piney-default');
+    expect(catalogSource(catalogEntry('rugrats-demo'))).toBe('builtin:rugrats-demo');
+    expect(catalogSource(catalogEntry('colbin-demo'))).toBe('file:assets/worlds/colbin/demo.colbin');
+    expect(catalogSource(catalogEntry('llama-demo'))).toBe('file:assets/worlds/llama/demo.trak;map:assets/worlds/llama/demo.map');
+    for (const e of CATALOG) expect(entryForSource(catalogSource(e))).toBe(e);
+    expect(() => catalogEntry('nope')).toThrow(/piney-default/);
+  });
+
+  test.each(CATALOG.filter((e) => !e.variant).map((e) => e.id))('%s: the page opens the same world, with the same identity, as Node', async (id) => {
+    const e = catalogEntry(id);
+    const page = await opener(id)();
+    const src = catalogSource(e);
+    const node = src.startsWith('builtin:')
+      ? await openBuiltinWorld(src.slice(8), read)
+      : await openWorldFile(src.slice(5).split(';map:')[0]!, read, src.split(';map:')[1]);
+    expect(page.identity).toEqual(node.identity);
+    expect(page.world.kind).toBe(node.world.kind);
+    expect(page.world.bounds).toEqual(node.world.bounds);
+  });
+
+  test('a variant is the base field spec with another type and weather row', () => {
+    const e = catalogEntry('piney-storm');
+    const base = read(`assets/${e.file}`);
+    const spec = JSON.parse(new TextDecoder().decode(variantSpecBytes(base, e)));
+    const orig = JSON.parse(new TextDecoder().decode(base));
+    expect(spec).toEqual({ ...orig, type: 10, weather: 7, name: `${orig.name} (storm at night)` });
+    expect(variantSpecBytes(base, catalogEntry('piney-default'))).toBe(base);
+  });
+});
