@@ -78,12 +78,20 @@ export function rugratsTriangles(world: RugratsWorld): TriangleMesh {
     }
     return out;
   };
-  /** Open rooms (flat ceiling, flat floor) of every stack of a cell; none for a missing cell. */
-  const roomsOf = (cell: number): number[][] => {
+  // Sides: 0 −x, 1 +x, 2 −z, 3 +z. The sides each half of a halved cell touches (the other half does not).
+  const HALF_SIDES = [
+    [2, 1], // half 0 (z < x): −z, +x
+    [0, 2], // half 1 (x + z < 1024): −x, −z
+    [0, 3], // half 2: −x, +z
+    [1, 3], // half 3: +x, +z
+  ];
+  /** Open rooms (flat ceiling, flat floor) of a cell along one side: of the half touching it in a halved cell. */
+  const roomsOf = (cell: number, side: number): number[][] => {
     if (cell < 0) return [];
     const out: number[][] = [];
     for (const s of [ix.cellStackA[cell]!, ix.cellStackB[cell]!]) {
       if (s < 0) continue;
+      if (ix.cellStackB[cell]! >= 0 && !HALF_SIDES[halfOf(ix.tileFlags[s]!)]!.includes(side)) continue;
       for (const t of stackTiles(s)) if (ix.tileFloor[t]! > ix.tileCeiling[t]!) out.push([ix.tileCeiling[t]!, ix.tileFloor[t]!]);
     }
     return out;
@@ -130,17 +138,16 @@ export function rugratsTriangles(world: RugratsWorld): TriangleMesh {
         for (const [top, bottom] of ra) for (const [u, v] of uncovered(top!, bottom!, rb)) m.wall(diag[0]!, diag[1]!, diag[2]!, diag[3]!, u!, v!);
         for (const [top, bottom] of rb) for (const [u, v] of uncovered(top!, bottom!, ra)) m.wall(diag[0]!, diag[1]!, diag[2]!, diag[3]!, u!, v!);
       }
-      // Side walls: this cell's open rooms against each neighbour's.
-      const mine = roomsOf(k);
-      const sides: [number, number, number, number, number, number][] = [
-        [c - 1, zc, x0, z0, x0, z1],
-        [c + 1, zc, x1, z0, x1, z1],
-        [c, zc - 1, x0, z0, x1, z0],
-        [c, zc + 1, x0, z1, x1, z1],
+      // Side walls: this cell's open rooms along each side against the neighbour's along the opposite side.
+      const sides: [number, number, number, number, number, number, number][] = [
+        [0, c - 1, zc, x0, z0, x0, z1],
+        [1, c + 1, zc, x1, z0, x1, z1],
+        [2, c, zc - 1, x0, z0, x1, z0],
+        [3, c, zc + 1, x0, z1, x1, z1],
       ];
-      for (const [nc, nz, ax, az, bx, bz] of sides) {
-        const theirs = roomsOf(cellAt(nc, nz));
-        for (const [top, bottom] of mine) for (const [u, v] of uncovered(top!, bottom!, theirs)) m.wall(ax, az, bx, bz, u!, v!);
+      for (const [side, nc, nz, ax, az, bx, bz] of sides) {
+        const theirs = roomsOf(cellAt(nc, nz), side ^ 1);
+        for (const [top, bottom] of roomsOf(k, side)) for (const [u, v] of uncovered(top!, bottom!, theirs)) m.wall(ax, az, bx, bz, u!, v!);
       }
     }
   }
