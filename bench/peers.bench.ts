@@ -10,12 +10,15 @@
  * 400 scattered agents within 20 m, eye to eye (bench/los.bench.ts). A note gives how often each peer's
  * hit/clear answer agrees with ours, which shows the exported geometry is the same level.
  */
+import { performance } from 'node:perf_hooks';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import RAPIER from '@dimforge/rapier3d-compat';
 import { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import type { Bench, BenchResult } from './harness.js';
-import { consume, opsPerSecond } from './harness.js';
-import { agentPairSegments, openBenchWorld, ourRates, LOS_WORLDS } from './los.bench.js';
+import { consume } from './harness.js';
+import { agentPairSegments, openBenchWorld, LOS_WORLDS } from './los.bench.js';
+import { LosPool } from '../src/systems/los/parallel.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
 import type { GtaWorld } from '../src/worlds/gta/collision-world.js';
 import type { RugratsWorld } from '../src/worlds/rugrats/collision-world.js';
@@ -213,37 +216,140 @@ export function bvhCaster(mesh: TriangleMesh): (seg: Float64Array, n: number, hi
   };
 }
 
+type Caster = (seg: Float64Array, n: number, hit: Uint8Array) => void;
+
+/**
+ * A peer on two threads: this thread casts the first half of the segments, a worker (this same module, run as
+ * a worker: it builds its own copy of the peer's structure) the second half. `round(it)` casts the batch `it`
+ * times on both and returns the wall time in ms.
+ */
+async function peerTwoThreads(peer: 'rapier' | 'three-mesh-bvh', mesh: TriangleMesh, seg: Float64Array, cast: Caster): Promise<{ round(it: number): Promise<number>; close(): Promise<number> }> {
+  const n = seg.length / SEGMENT_STRIDE;
+  const half = n >> 1;
+  const shared = new Float64Array(new SharedArrayBuffer(seg.byteLength));
+  shared.set(seg);
+  const w = new Worker(new URL(import.meta.url), { workerData: { peerBench: true, peer, positions: mesh.positions, indices: mesh.indices, segments: shared } });
+  await new Promise((resolve, reject) => {
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+  const hit = new Uint8Array(n);
+  const mine = seg.subarray(0, half * SEGMENT_STRIDE);
+  return {
+    async round(it: number): Promise<number> {
+      const t0 = performance.now();
+      const done = new Promise((resolve) => w.once('message', resolve));
+      w.postMessage({ start: half, end: n, iterations: it });
+      for (let i = 0; i < it; i++) cast(mine, half, hit);
+      await done;
+      return performance.now() - t0;
+    },
+    close: () => w.terminate(),
+  };
+}
+
+// Run as a peer worker (see peerTwoThreads).
+if (!isMainThread && (workerData as { peerBench?: boolean } | null)?.peerBench) {
+  const d = workerData as { peer: string; positions: Float32Array; indices: Uint32Array; segments: Float64Array };
+  const mesh = { positions: d.positions, indices: d.indices };
+  const cast: Caster = d.peer === 'rapier' ? await rapierCaster(mesh) : bvhCaster(mesh);
+  const hit = new Uint8Array(d.segments.length / SEGMENT_STRIDE);
+  parentPort!.on('message', (m: { start: number; end: number; iterations: number }) => {
+    const sub = d.segments.subarray(m.start * SEGMENT_STRIDE, m.end * SEGMENT_STRIDE);
+    for (let i = 0; i < m.iterations; i++) cast(sub, m.end - m.start, hit);
+    parentPort!.postMessage('done');
+  });
+  parentPort!.postMessage('ready');
+}
+
+/** Iterations of `round` that take at least `ms` (by its own clock), doubling from 1. */
+async function calibrate(round: (it: number) => number | Promise<number>, ms: number): Promise<number> {
+  let it = 1;
+  while ((await round(it)) < ms && it < 1 << 20) it *= 2;
+  return it;
+}
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+
+/** CPU milliseconds (this process) that `fn` takes: fair on a machine shared with other work. */
+function cpuMs(fn: () => void): number {
+  const c0 = process.cpuUsage();
+  fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+/** Rounds per contender, taken in turn (ours, peer, peer, ours, ...) so a change of load hits all alike. */
+export const ROUNDS = 7;
+
 async function compare(kind: 'rugrats' | 'gta', mesh: (w: CollisionWorld) => TriangleMesh): Promise<BenchResult[]> {
   const rel = LOS_WORLDS[kind];
-  const world = openBenchWorld(rel).world;
+  const opened = openBenchWorld(rel);
+  const world = opened.world;
   const seg = agentPairSegments(world, 400);
   const n = seg.length / SEGMENT_STRIDE;
   const ours = newLosOutput(n);
   losBatch(world, seg, ours);
   const tris = mesh(world);
-  const peers: [string, (seg: Float64Array, n: number, hit: Uint8Array) => void][] = [
+  const note = (agree: number) => `${tris.indices.length / 3} triangles; hit/clear agrees with ours on ${((100 * agree) / n).toFixed(1)}% of ${n}`;
+
+  // One thread: CPU time per round.
+  const one: { name: string; run: (it: number) => void; note: string }[] = [{ name: 'ours', run: (it) => { for (let i = 0; i < it; i++) losBatch(world, seg, ours); }, note: `${n} agent-pair segments within 20 m` }];
+  const casters: ['rapier' | 'three-mesh-bvh', Caster][] = [
     ['rapier', await rapierCaster(tris)],
     ['three-mesh-bvh', bvhCaster(tris)],
   ];
-  const rates = await ourRates(rel, 400, 2);
-  const results: BenchResult[] = [];
-  let fastest = 0;
-  const peerResults: BenchResult[] = [];
-  for (const [name, cast] of peers) {
+  for (const [name, cast] of casters) {
     const hit = new Uint8Array(n);
     cast(seg, n, hit);
     let agree = 0;
     for (let i = 0; i < n; i++) if (hit[i] === 1 - ours.visible[i]!) agree++;
-    const rate = opsPerSecond((it) => {
-      for (let i = 0; i < it; i++) cast(seg, n, hit);
-      consume(hit[0]!);
-    }, n);
-    fastest = Math.max(fastest, rate);
-    peerResults.push({ name: `peer ${name} ${kind} 1 thread`, value: rate, unit: 'segments/s', note: `${tris.indices.length / 3} triangles; hit/clear agrees with ours on ${((100 * agree) / n).toFixed(1)}% of ${n}` });
+    one.push({ name, run: (it) => { for (let i = 0; i < it; i++) cast(seg, n, hit); consume(hit[0]!); }, note: note(agree) });
   }
-  results.push({ name: `ours ${kind} 1 thread`, value: rates.one, unit: 'segments/s', goal: fastest, better: 'higher', note: `goal: the faster peer on one thread; ${n} segments` });
-  results.push({ name: `ours ${kind} 2 threads`, value: rates.many, unit: 'segments/s', goal: fastest, better: 'higher', note: 'goal: the faster peer (peers measured on one thread)' });
-  return [...results, ...peerResults];
+  const oneIt: number[] = [];
+  for (const c of one) oneIt.push(await calibrate((it) => cpuMs(() => c.run(it)), 100));
+  const oneRates: number[][] = one.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) one.forEach((c, k) => oneRates[k]!.push((oneIt[k]! * n) / (cpuMs(() => c.run(oneIt[k]!)) / 1000)));
+
+  // Two threads: wall time per round (CPU time would add the threads up).
+  const pool = await LosPool.create({ bytes: opened.bytes, name: world.name, options: opened.options }, 2);
+  const twoPeers = await Promise.all(casters.map(([name, cast]) => peerTwoThreads(name, tris, seg, cast)));
+  const par = newLosOutput(n);
+  try {
+    await pool.reserve(n);
+    pool.segmentBuffer.set(seg);
+    const two: { name: string; round: (it: number) => number | Promise<number> }[] = [
+      {
+        name: 'ours',
+        round: (it) => {
+          const t0 = performance.now();
+          for (let i = 0; i < it; i++) pool.runShared(n, par);
+          return performance.now() - t0;
+        },
+      },
+      ...casters.map(([name], k) => ({ name, round: (it: number) => twoPeers[k]!.round(it) })),
+    ];
+    const twoIt: number[] = [];
+    for (const c of two) twoIt.push(await calibrate(c.round, 100));
+    const twoRates: number[][] = two.map(() => []);
+    for (let r = 0; r < ROUNDS; r++) for (let k = 0; k < two.length; k++) twoRates[k]!.push((twoIt[k]! * n) / ((await two[k]!.round(twoIt[k]!)) / 1000));
+    for (let i = 0; i < n; i++) if (par.fraction[i] !== ours.fraction[i]) throw new Error(`${kind}: two threads disagree with one at segment ${i}`);
+
+    const fastestOne = Math.max(...oneRates.slice(1).map(median));
+    const fastestTwo = Math.max(...twoRates.slice(1).map(median));
+    const results: BenchResult[] = [
+      { name: `ours ${kind} 1 thread`, value: median(oneRates[0]!), unit: 'segments/s', goal: fastestOne, better: 'higher', note: `${one[0]!.note}; CPU time; goal: the faster peer on one thread` },
+      { name: `ours ${kind} 2 threads`, value: median(twoRates[0]!), unit: 'segments/s', goal: fastestTwo, better: 'higher', note: 'wall time; goal: the faster peer on two threads' },
+    ];
+    for (let k = 1; k < one.length; k++) {
+      results.push({ name: `peer ${one[k]!.name} ${kind} 1 thread`, value: median(oneRates[k]!), unit: 'segments/s', note: `${one[k]!.note}; CPU time` });
+      results.push({ name: `peer ${one[k]!.name} ${kind} 2 threads`, value: median(twoRates[k]!), unit: 'segments/s', note: 'wall time; halves on this thread and a worker' });
+    }
+    return results;
+  } finally {
+    await pool.close();
+    await Promise.all(twoPeers.map((p) => p.close()));
+  }
 }
 
 export const benches: Bench[] = [
