@@ -8,7 +8,7 @@
  * it. Sight rays are cast with the project's LOS batch over the world's allocation-free `segmentFraction`,
  * which keeps no simulation state.
  */
-import { Container, Graphics, Sprite, Text, Texture, type Renderer } from 'pixi.js';
+import { BufferImageSource, Container, Graphics, Sprite, Text, Texture, type Renderer } from 'pixi.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../systems/los/los-batch.js';
@@ -46,6 +46,8 @@ export interface ViewOptions {
   rasterSize?: number;
   showSight?: boolean;
   showOverlay?: boolean;
+  /** How the ground's pixels become a texture: a pixel buffer (GPU renderers, the default) or a canvas. */
+  pixelSource?: 'buffer' | 'canvas';
 }
 
 /** A canvas-backed texture (works with every Pixi renderer). */
@@ -120,19 +122,25 @@ export class WorldView {
     this.showSight = options.showSight ?? true;
     this.raster = rasterizeGround(world, { maxSize: options.rasterSize ?? 512 });
     const r = this.raster;
-    const tex = canvasTexture(
-      r.width,
-      r.height,
-      (c) => {
-        const img = c.createImageData(r.width, r.height);
-        img.data.set(r.rgba);
-        c.putImageData(img, 0, 0);
-      },
-      true,
-    );
+    // A GPU renderer takes the pixels as they are; the canvas renderer draws from a canvas.
+    const tex =
+      options.pixelSource === 'canvas'
+        ? canvasTexture(
+            r.width,
+            r.height,
+            (c) => {
+              const img = c.createImageData(r.width, r.height);
+              img.data.set(r.rgba);
+              c.putImageData(img, 0, 0);
+            },
+            true,
+          )
+        : new Texture({ source: new BufferImageSource({ resource: new Uint8Array(r.rgba.buffer), width: r.width, height: r.height, scaleMode: 'nearest' }) });
     this.ground = new Sprite(tex);
     this.ground.position.set(r.x0, r.y0);
     this.ground.scale.set(r.unit);
+    // The ground is opaque: no blending (a software renderer pays per pixel for it).
+    this.ground.blendMode = 'none';
     this.overlay = overlayFor(world);
     this.drawOverlay(this.overlay);
     this.overlayLayer.visible = options.showOverlay ?? true;
@@ -225,6 +233,21 @@ export class WorldView {
       dot.position.set(m.x, m.y);
       this.markerLayer.addChild(dot);
     }
+  }
+
+  /** Shows or hides one layer: ground, overlay, markers, weather, sight or bodies. */
+  setLayerVisible(name: string, on: boolean): void {
+    const layers: Record<string, Container> = {
+      ground: this.ground,
+      overlay: this.overlayLayer,
+      markers: this.markerLayer,
+      weather: this.weather,
+      sight: this.sight,
+      bodies: this.bodies,
+    };
+    const l = layers[name];
+    if (!l) throw new RangeError(`no layer ${JSON.stringify(name)} (layers: ${Object.keys(layers).join(', ')})`);
+    l.visible = on;
   }
 
   resize(width: number, height: number): void {

@@ -51,6 +51,27 @@ function download(bytes: Uint8Array, name: string, type = 'application/octet-str
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** The GPU's name as WebGL reports it ("" when there is no WebGL). */
+function webglRendererName(): string {
+  const gl = document.createElement('canvas').getContext('webgl2') ?? document.createElement('canvas').getContext('webgl');
+  if (!gl) return '';
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return name;
+}
+
+/**
+ * The renderer: as asked (?renderer=webgl|webgpu|canvas), else WebGL on a real GPU and the canvas renderer
+ * when WebGL is only SwiftShader (a CPU emulation, as in headless Chromium without a GPU), where the canvas
+ * renderer is several times faster.
+ */
+function choosePreference(asked: string | null): 'webgl' | 'webgpu' | 'canvas' {
+  if (asked === 'webgl' || asked === 'webgpu' || asked === 'canvas') return asked;
+  const gpu = webglRendererName();
+  return gpu === '' || /swiftshader|llvmpipe|software/i.test(gpu) ? 'canvas' : 'webgl';
+}
+
 /** Where the current world's bytes came from, to rebuild it (each simulation gets a fresh world). */
 interface WorldSource {
   label: string;
@@ -88,7 +109,7 @@ class SandboxApp {
   async start(): Promise<void> {
     registerVirtualFile(`/assets/${PINEY_TABLES_FILE}`, await fetchBytes(PINEY_TABLES_FILE));
     const host = $('view');
-    const preference = (params.get('renderer') ?? 'webgl') as 'webgl' | 'webgpu' | 'canvas';
+    const preference = choosePreference(params.get('renderer'));
     this.app = new Application();
     await this.app.init({ resizeTo: host, background: '#10141a', preference, antialias: params.get('aa') === '1', preserveDrawingBuffer: true, autoDensity: true, resolution: 1 });
     host.appendChild(this.app.canvas);
@@ -171,6 +192,7 @@ class SandboxApp {
     this.view = new WorldView(s.sim, this.app.renderer.width, this.app.renderer.height, {
       showSight: ($('sight') as HTMLInputElement).checked,
       showOverlay: ($('overlay') as HTMLInputElement).checked,
+      pixelSource: this.app.renderer.name === 'canvas' ? 'canvas' : 'buffer',
     });
     this.app.stage.addChild(this.view.stage);
     this.sound.attach(s.sim.events);
@@ -432,6 +454,8 @@ class SandboxApp {
     let draw = 0;
     let render = 0;
     const gl = (this.app.renderer as unknown as { gl?: WebGL2RenderingContext }).gl;
+    // The canvas renderer's 2D context: reading a pixel back makes its drawing happen now, too.
+    const ctx2d = gl ? null : (this.app.canvas as HTMLCanvasElement).getContext('2d');
     const px = new Uint8Array(4);
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
@@ -441,6 +465,7 @@ class SandboxApp {
       const t2 = performance.now();
       this.app.renderer.render(this.app.stage);
       if (gl) gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      else ctx2d?.getImageData(0, 0, 1, 1);
       const t3 = performance.now();
       step += t1 - t0;
       draw += t2 - t1;
@@ -521,6 +546,7 @@ const api = {
     if (sandbox.view) sandbox.view.showSight = on;
   },
   setOverlay: (on: boolean) => sandbox.view?.setOverlayVisible(on),
+  setLayer: (name: string, on: boolean) => sandbox.view?.setLayerVisible(name, on),
 };
 
 declare global {
