@@ -14,6 +14,7 @@ import { BinaryWriter } from '../../worlds/binary/writer.js';
 import { crc32 } from '../../worlds/binary/crc32.js';
 import { FormatError } from '../../worlds/binary/format-error.js';
 import type { ScenarioSettings } from '../../sim/scenario.js';
+import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 export const REPLAY_MAGIC = 'RSIMRPLY';
 export const REPLAY_FORMAT_VERSION = 1;
@@ -21,7 +22,7 @@ export const REPLAY_FORMAT_VERSION = 1;
 export const RUNTIME_VERSION = 'retrosim 0.1.0';
 export const DEFAULT_KEYFRAME_INTERVAL = 600;
 /** Limits that keep a hostile file from asking for absurd work or memory. */
-export const MAX_FRAMES = 1 << 26;
+export const MAX_FRAMES = DEFAULT_LIMITS.replay.frames;
 export const MAX_SECTIONS = 64;
 export const MAX_STRING_BYTES = 4096;
 
@@ -161,7 +162,8 @@ export class ReplayWriter {
 }
 
 /** Reads and checks a whole replay file. */
-export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff): Replay {
+export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limits: Readonly<Limits> = DEFAULT_LIMITS): Replay {
+  checkFileBytes('replay', bytes.length, limits);
   const r = new BinaryReader(bytes, 'replay');
   if (bytes.length < 12) r.fail(`file is ${bytes.length} bytes, too short for a replay header (12 bytes)`, 0);
   const magic = String.fromCharCode(...bytes.subarray(0, 8));
@@ -219,6 +221,8 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff): Repl
         const hashHi = pr.u32('keyframe hash');
         const hashLo = pr.u32('keyframe hash');
         const offset = pr.pos;
+        checkLimit(pr.format, at, 'keyframes', keyframes.length + 1, limits.replay.keyframes, 'replay.keyframes');
+        checkLimit(pr.format, offset, 'keyframe snapshot bytes', payloadEnd - offset, limits.replay.snapshotBytes, 'replay.snapshotBytes');
         const snapshot = pr.bytesView(payloadEnd - pr.pos, 'keyframe snapshot');
         keyframes.push({ frame, hashHi, hashLo, snapshot, offset });
         break;
@@ -230,7 +234,7 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff): Repl
         if (first !== frames + 1) pr.fail(`frames start at ${first}, expected ${frames + 1}`, at);
         const rec = 20 + 4 * sectionCount;
         if (count === 0 || count * rec !== length - 8) pr.fail(`${count} frames of ${rec} bytes do not fill the ${length - 8}-byte payload`, at + 4);
-        if (frames + count > MAX_FRAMES) pr.fail(`more than ${MAX_FRAMES} frames`, at + 4);
+        checkLimit(pr.format, at + 4, 'frames', frames + count, limits.replay.frames, 'replay.frames');
         const last = keyframes[keyframes.length - 1];
         if (!last || last.frame !== frames) pr.fail(`frames ${first}.. are not preceded by the keyframe for frame ${frames}`, at);
         if (count > header!.keyframeInterval) pr.fail(`${count} frames exceed the keyframe interval ${header!.keyframeInterval}`, at + 4);
