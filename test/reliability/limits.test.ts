@@ -16,6 +16,11 @@ import { loadGtaWorld, parseGtaPlacements } from '../../src/worlds/gta/collision
 import { parseColFile } from '../../src/worlds/gta/parse.js';
 import { loadWorldBytes, loadWorldFile } from '../../src/worlds/load-world.js';
 import { fileURLToPath } from 'node:url';
+import { readReplay } from '../../src/ecs/replay/format.js';
+import { defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
+import { demoButtons } from '../../src/sim/demo-input.js';
+import { ReplayRecorder } from '../../src/sim/replay.js';
+import { Simulation } from '../../src/sim/simulation.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(rel, root)));
@@ -143,5 +148,22 @@ describe('limits wired into the loaders', () => {
       expect(formatErrorOf(() => loadWorldFile(path, { limits: small })).message).toContain('limits.fileBytes');
       expect(formatErrorOf(() => loadWorldBytes(read(rel), 'w', { limits: small })).message).toContain('limits.fileBytes');
     }
+  });
+
+  it('replays: file size, frames, keyframes, snapshot bytes', () => {
+    const bytes = read('assets/worlds/rugrats/demo.col');
+    const world = loadRugratsWorld(bytes, 'demo.col');
+    const sim = new Simulation(world, defaultSettingsFor(world, { agents: 4, capacity: 16 }));
+    const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, 'builtin:rugrats-demo'), 10);
+    for (let f = 1; f <= 45; f++) rec.step(demoButtons(f));
+    const file = rec.finish();
+    const rp = readReplay(file);
+    expect(rp.frames.count).toBe(45);
+    const load = (l: Limits) => readReplay(file, undefined, l);
+    expectLimitBites('fileBytes', file.length, (v) => ({ fileBytes: v }), load);
+    expectLimitBites('replay.frames', rp.frames.count, (v) => ({ replay: { frames: v } }), load);
+    expectLimitBites('replay.keyframes', rp.keyframes.length, (v) => ({ replay: { keyframes: v } }), load);
+    const biggest = Math.max(...rp.keyframes.map((k) => k.snapshot.length));
+    expectLimitBites('replay.snapshotBytes', biggest, (v) => ({ replay: { snapshotBytes: v } }), load);
   });
 });
