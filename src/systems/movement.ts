@@ -3,7 +3,6 @@
  * world's native units, and records what the move touched. Each body's move depends only on its own state and
  * the world, so the query's order does not matter here.
  */
-import type { FrameContext } from '../ecs/scheduler.js';
 import type { Components } from '../ecs/components.js';
 import type { Body, CollisionWorld, MoveResult, Vec3 } from '../worlds/world.js';
 import { newMoveResult } from '../worlds/world.js';
@@ -47,7 +46,7 @@ export function newMoveScratch(): MoveScratch {
  * touched; exit and death contacts go out as events when a frame context is given. The movement system's
  * whole per-frame work (the benchmark runs it from a bare loop too).
  */
-export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionWorld, c: Components, s: MoveScratch, ctx?: FrameContext): void {
+export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionWorld, c: Components, s: MoveScratch): void {
   const px = c.Position.x;
   const py = c.Position.y;
   const pz = c.Position.z;
@@ -85,14 +84,11 @@ export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionW
     const contacts = r.contacts;
     for (let k = 0; k < contacts.length; k++) {
       const ct = contacts[k]!;
+      // Exit and death contacts are the triggers system's (src/systems/triggers.ts): it raises one event per
+      // visit and respawns the body, so movement only records walls.
       if (ct.kind === 'wall') {
         hit = 1;
         wall = ct.id;
-      } else if (ctx && ct.kind === 'exit') {
-        // Outputs only: nothing in the simulation listens (see src/ecs/events.ts).
-        ctx.events.emit('exit', { frame: ctx.frame, entity: e, id: ct.id });
-      } else if (ctx && ct.kind === 'death') {
-        ctx.events.emit('death', { frame: ctx.frame, entity: e });
       }
     }
     hitWall[e] = hit;
@@ -112,9 +108,9 @@ export const movementSystem: SystemDef = {
     const c = ecs.components;
     const q = ecs.defineQuery('movement', [c.Position, c.Velocity, c.BodySize, c.Motion]);
     const scratch = newMoveScratch();
-    return (ctx: FrameContext) => {
+    return () => {
       const ents = ecs.entities(q);
-      moveBodies(ents, ents.length, world, c, scratch, ctx);
+      moveBodies(ents, ents.length, world, c, scratch);
     };
   },
 };

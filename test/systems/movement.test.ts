@@ -75,7 +75,7 @@ describe('movement system', () => {
 });
 
 describe('movement events', () => {
-  it('sends exit and death contacts out as events, without changing the state', () => {
+  it('leaves exit and death contacts to the triggers system: no events of its own, and listeners change nothing', () => {
     const flat = new FlatWorld({ boxes: [] });
     const exiting = Object.create(flat) as FlatWorld;
     exiting.move = (b, f, d, out) => {
@@ -94,8 +94,9 @@ describe('movement events', () => {
       sim.step(0);
       quiet.step(0);
     }
-    const p = sim.player;
-    expect(seen).toEqual([`exit ${p} 7 @2`, `exit ${p} 7 @3`, `death ${p} @3`]);
+    // The contacts were there (the body crossed x = 30), but raising them once per visit is triggers.ts's job.
+    expect(sim.ecs.components.Position.x[sim.player]).toBeGreaterThan(30);
+    expect(seen).toEqual([]);
     expect(sim.hashHex()).toBe(quiet.hashHex());
   });
 });
