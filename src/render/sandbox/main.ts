@@ -11,6 +11,7 @@
 import { Application } from 'pixi.js';
 import type { OpenedWorld } from '../../sim/default-scenario.js';
 import { hex64, readReplay } from '../../ecs/replay/format.js';
+import { DEFAULT_LIMITS } from '../../limits.js';
 import { registerVirtualFile } from '../node-shims/virtual-files.js';
 import { WorldView } from '../pixi/world-view.js';
 import { KeyboardButtons } from './keyboard.js';
@@ -141,6 +142,9 @@ class SandboxApp {
   /** Files dropped or picked: one world file, or a Llama TRAK with its MAP. */
   async openFiles(files: File[]): Promise<void> {
     if (files.length === 0) return;
+    // The runtime's limits (src/limits.ts): a huge file is refused before it is read; the parsers apply the rest.
+    const tooBig = files.find((f) => f.size > DEFAULT_LIMITS.fileBytes);
+    if (tooBig) return this.setError(`cannot open ${tooBig.name}: ${tooBig.size} bytes is over the limit of ${DEFAULT_LIMITS.fileBytes} bytes (limits.fileBytes)`);
     const read = async (f: File) => new Uint8Array(await f.arrayBuffer());
     const replay = files.find((f) => /\.(rsr|replay|rply)$/i.test(f.name));
     if (replay) {
