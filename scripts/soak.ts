@@ -1,5 +1,5 @@
 /**
- * `npm run soak -- [--frames N] [--check-every K] [--agents N] [--max-growth BYTES] [--out FILE]`
+ * `npm run soak -- [--frames N] [--check-every K] [--agents N] [--max-growth BYTES] [--out FILE] [--progress]`
  *
  * The long soak: two independent runs of the default scenario (the generated Piney field with its weather,
  * a player and the wandering agents, driven by the stand-in player's buttons, exactly as `retrosim run`),
@@ -283,11 +283,14 @@ async function main(): Promise<number> {
     agents: { type: 'int', min: 0, max: 100_000 },
     'max-growth': { type: 'int', min: 0, max: 2 ** 40 },
     out: { type: 'string' },
+    progress: { type: 'flag' },
   });
   if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   const frames = (o['frames'] as number | undefined) ?? 1_000_000;
   const checkEvery = (o['check-every'] as number | undefined) ?? 10_000;
   const tty = process.stderr.isTTY;
+  // --progress: a line per checkpoint on stderr even when it is not a terminal (for a run in the background).
+  const lines = o['progress'] === true && !tty;
   const t0 = Date.now();
   const summary = await runSoak({
     frames,
@@ -295,9 +298,10 @@ async function main(): Promise<number> {
     ...(o['agents'] === undefined ? {} : { agents: o['agents'] as number }),
     ...(o['max-growth'] === undefined ? {} : { maxGrowthPerMillionFrames: o['max-growth'] as number }),
     onCheck: (frame, checks) => {
-      if (!tty) return;
+      if (!tty && !lines) return;
       const s = (Date.now() - t0) / 1000;
-      process.stderr.write(`\r\x1b[Ksoak: frame ${frame}/${frames}, ${checks} checks matched, ${s.toFixed(0)} s`);
+      const text = `soak: frame ${frame}/${frames}, ${checks} checks matched, ${s.toFixed(0)} s`;
+      process.stderr.write(tty ? `\r\x1b[K${text}` : `${text}\n`);
     },
   });
   if (tty) process.stderr.write('\r\x1b[K');
