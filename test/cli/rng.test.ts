@@ -65,3 +65,19 @@ describe('retrosim output to a closed pipe', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('retrosim bench', () => {
+  it('--list names the benchmarks of every area without running them', () => {
+    const r = runCli(['bench', '--list', '--json']);
+    expect(r.code).toBe(0);
+    const names: string[] = JSON.parse(r.stdout).benches;
+    for (const area of ['rugrats', 'llama', 'colbin', 'gta', 'piney', 'ambient', 'kernel', 'los', 'peers']) {
+      expect(names.some((n) => n.startsWith(`${area}:`)), area).toBe(true);
+    }
+  });
+
+  it('an unknown filter is a usage error', () => {
+    const r = runCli(['bench', 'no-such-benchmark']);
+    expect(r.code).toBe(2);
+  });
+});

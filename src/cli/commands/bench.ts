@@ -1,0 +1,29 @@
+import { parseArgs, UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { print } from '../io.js';
+
+const usage = `usage: retrosim bench [FILTER] [--list] [--json]
+
+Runs the benchmarks (bench/*.bench.ts, compiled with the package) whose name or file contains FILTER, or all of
+them, and prints each figure with its goal. --list names them without running. Results also go to
+out/bench.json. The figures in docs/benchmarks.md come from this command on a quiet machine.`;
+
+export const command: Command = {
+  summary: 'run the benchmarks (all, or those matching a filter) and print figures with their goals',
+  usage,
+  async run(argv) {
+    const { positionals, options } = parseArgs(argv, { list: { type: 'flag' }, json: { type: 'flag' } });
+    if (positionals.length > 1) throw new UsageError(`bench takes at most one filter, got ${positionals.length}`);
+    // bench/ is compiled beside src/ (dist/bench); it is not part of the library's import graph.
+    const runner = (await import(new URL('../../../bench/run.js', import.meta.url).href)) as typeof import('../../../bench/run.js');
+    if (options.list) {
+      const names = await runner.listBenches();
+      if (options.json) print(JSON.stringify({ benches: names }));
+      else for (const n of names) print(n);
+      return 0;
+    }
+    const run = await runner.runBenches(positionals[0], Boolean(options.json));
+    if (run.results.length === 0) throw new UsageError(`no benchmark matches ${JSON.stringify(positionals[0])}`);
+    return 0;
+  },
+};
