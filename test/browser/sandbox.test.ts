@@ -69,6 +69,7 @@ describe('every world renders', () => {
     expect(s['error']).toBe('');
     expect(s['frame']).toBe(frames);
     const img = await canvasShot(`world-${id}`);
+    await page.screenshot({ path: join(SHOTS, `page-${id}.png`) });
     // Not blank: most of the view is not the background, and it holds many colours (ground, overlay, bodies).
     expect(shareUnlike(img, BACKGROUND)).toBeGreaterThan(0.2);
     expect(distinctColours(img)).toBeGreaterThan(40);
@@ -244,6 +245,7 @@ describe('the Piney storm', () => {
     const weather = s['weather'] as Record<string, number>;
     expect(Object.keys(weather).some((k) => k.includes('rai'))).toBe(true);
     const rainy = await canvasShot('piney-storm-rain');
+    await page.screenshot({ path: join(SHOTS, 'piney-storm-page.png') });
     // Thunder (sound 236) follows the first flash (frame 750) by 29-48 frames.
     await page.evaluate(() => window.retrosim.advance(120));
     const after = ((await state())['sounds'] as Record<string, number>)['thunder'] ?? 0;

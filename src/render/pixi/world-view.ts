@@ -122,7 +122,9 @@ export class WorldView {
     this.showSight = options.showSight ?? true;
     this.raster = rasterizeGround(world, { maxSize: options.rasterSize ?? 512 });
     const r = this.raster;
-    // A GPU renderer takes the pixels as they are; the canvas renderer draws from a canvas.
+    // A GPU renderer takes the pixels as they are; the canvas renderer draws from a canvas. Tiles and
+    // triangles keep hard edges (nearest); the Piney field is a smooth surface (linear).
+    const smooth = world.kind === 'piney';
     const tex =
       options.pixelSource === 'canvas'
         ? canvasTexture(
@@ -133,17 +135,14 @@ export class WorldView {
               img.data.set(r.rgba);
               c.putImageData(img, 0, 0);
             },
-            true,
+            !smooth,
           )
-        : new Texture({ source: new BufferImageSource({ resource: new Uint8Array(r.rgba.buffer), width: r.width, height: r.height, scaleMode: 'nearest' }) });
+        : new Texture({ source: new BufferImageSource({ resource: new Uint8Array(r.rgba.buffer), width: r.width, height: r.height, scaleMode: smooth ? 'linear' : 'nearest' }) });
     this.ground = new Sprite(tex);
     this.ground.position.set(r.x0, r.y0);
     this.ground.scale.set(r.unit);
     // The ground is opaque: no blending (a software renderer pays per pixel for it).
     this.ground.blendMode = 'none';
-    this.overlay = overlayFor(world);
-    this.drawOverlay(this.overlay);
-    this.overlayLayer.visible = options.showOverlay ?? true;
     this.arrow = arrowTexture();
     this.entities = newEntityFrame(sim.ecs.components.capacity);
     this.indexOfId = new Int32Array(sim.ecs.components.capacity).fill(-1);
@@ -156,6 +155,9 @@ export class WorldView {
     const metres = START_VIEW_METRES * (world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1);
     const near = Math.min(width, height) / metres;
     if (near > this.camera.zoom) this.camera.zoom = Math.min(this.camera.maxZoom, near);
+    this.overlay = overlayFor(world);
+    this.drawOverlay(this.overlay);
+    this.setOverlayVisible(options.showOverlay ?? true);
   }
 
   /**
@@ -163,6 +165,8 @@ export class WorldView {
    * chunks of a grid over the map (by their bounding boxes), and only the chunks that meet the view are drawn.
    */
   private drawOverlay(o: Overlay): void {
+    // One pixel at the starting zoom (the canvas renderer has no pixel lines; WebGL keeps them one pixel).
+    const lw = 1 / this.camera.zoom;
     const rect = mapRectOf(this.plane, this.sim.world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
     const N = OVERLAY_CHUNKS;
     const cw = Math.max(rect.width, 1e-9) / N;
@@ -208,19 +212,19 @@ export class WorldView {
         const g = chunkOf(x0, y0, x1, y1).g;
         g.poly(sh.points, true);
         if (sh.fill !== null) g.fill({ color: sh.fill, alpha: sh.fillAlpha });
-        if (sh.stroke !== null) g.stroke({ color: sh.stroke, alpha: sh.strokeAlpha, width: 1, pixelLine: true });
+        if (sh.stroke !== null) g.stroke({ color: sh.stroke, alpha: sh.strokeAlpha, width: lw, pixelLine: true });
       } else {
         const g = chunkOf(sh.x - sh.r, sh.y - sh.r, sh.x + sh.r, sh.y + sh.r).g;
         g.circle(sh.x, sh.y, sh.r);
         if (sh.fill !== null) g.fill({ color: sh.fill, alpha: sh.fillAlpha });
-        if (sh.stroke !== null) g.stroke({ color: sh.stroke, alpha: sh.strokeAlpha, width: 1, pixelLine: true });
+        if (sh.stroke !== null) g.stroke({ color: sh.stroke, alpha: sh.strokeAlpha, width: lw, pixelLine: true });
       }
     }
     for (const c of this.chunks) {
       if (!c) continue;
       for (const l of c.pendingLines.values()) {
         for (let i = 0; i + 3 < l.segments.length; i += 4) c.g.moveTo(l.segments[i]!, l.segments[i + 1]!).lineTo(l.segments[i + 2]!, l.segments[i + 3]!);
-        c.g.stroke({ color: l.colour, alpha: l.alpha, width: 1, pixelLine: true });
+        c.g.stroke({ color: l.colour, alpha: l.alpha, width: lw, pixelLine: true });
       }
       c.pendingLines.clear();
     }
@@ -340,7 +344,7 @@ export class WorldView {
         g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[j]!, e.y[j]!);
         any = true;
       }
-      if (any) g.stroke({ color: seen ? 0x76ff03 : 0xff5252, alpha: 0.3, width: 1, pixelLine: true });
+      if (any) g.stroke({ color: seen ? 0x76ff03 : 0xff5252, alpha: 0.3, width: 1 / this.camera.zoom, pixelLine: true });
     }
     // Rays along the facing of the agents nearest the view's centre, stopped where the world blocks them.
     const world = this.sim.world;
@@ -375,7 +379,7 @@ export class WorldView {
       const dy = plane.ySign * (this.rays[o + 3 + h1]! - this.rays[o + h1]!);
       g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[i]! + dx * f, e.y[i]! + dy * f);
     }
-    g.stroke({ color: 0xb2ebf2, alpha: 0.35, width: 1, pixelLine: true });
+    g.stroke({ color: 0xb2ebf2, alpha: 0.35, width: 1 / this.camera.zoom, pixelLine: true });
   }
 
   private drawWeather(): void {
@@ -407,7 +411,7 @@ export class WorldView {
         const n = it.name;
         if (it.kind === 'sprite') {
           if (n.includes('rai')) g.moveTo(x, y).lineTo(x + 4 * px, y + 18 * px).stroke({ color: 0x4fc3f7, alpha: 1, width: 2 * px });
-          else if (n.includes('sno')) g.circle(x, y, 3 * px).fill({ color: 0xffffff, alpha: 1 }).stroke({ color: 0x607d8b, alpha: 0.8, width: 1, pixelLine: true });
+          else if (n.includes('sno')) g.circle(x, y, 3 * px).fill({ color: 0xffffff, alpha: 1 }).stroke({ color: 0x607d8b, alpha: 0.8, width: 1 / this.camera.zoom, pixelLine: true });
           else if (n.includes('thu')) {
             // The bolt: a jagged line straight down the screen from its sprite.
             g.moveTo(x, y - 60 * px).lineTo(x + 8 * px, y - 30 * px).lineTo(x - 6 * px, y - 10 * px).lineTo(x, y).stroke({ color: 0xfffde7, alpha: 1, width: 3 * px });
@@ -421,9 +425,9 @@ export class WorldView {
           else g.circle(x, y, 10 * px).fill({ color: 0xcfd8dc, alpha: 0.25 });
         } else if (it.kind === 'hum') {
           // The traveller's hum: rings whose size follows its volume.
-          g.circle(x, y, (10 + 30 * it.alpha) * px).stroke({ color: 0xe040fb, alpha: 0.8, width: 1, pixelLine: true });
+          g.circle(x, y, (10 + 30 * it.alpha) * px).stroke({ color: 0xe040fb, alpha: 0.8, width: 1 / this.camera.zoom, pixelLine: true });
         } else if (it.kind === 'sound3d') {
-          g.circle(x, y, 14 * px).stroke({ color: 0xffffff, alpha: 0.6, width: 1, pixelLine: true });
+          g.circle(x, y, 14 * px).stroke({ color: 0xffffff, alpha: 0.6, width: 1 / this.camera.zoom, pixelLine: true });
         }
       }
       if (a.flash > 0) this.flashLevel = Math.max(this.flashLevel, a.flash);

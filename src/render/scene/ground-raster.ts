@@ -109,9 +109,11 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
       const px = rect.x + (i + 0.5) * unit;
       const py = rect.y + (j + 0.5) * unit;
       if (colourAt && colourAt(px, py, colour)) {
-        r = colour[0]!;
-        gg = colour[1]!;
-        b = colour[2]!;
+        // The world's own colour, brighter on high ground so the heights read too.
+        const k = 0.7 + 0.6 * t;
+        r = colour[0]! * k;
+        gg = colour[1]! * k;
+        b = colour[2]! * k;
       } else {
         // Low ground slate blue, high ground sand: readable on the dark background.
         r = 60 + 170 * t;

@@ -95,24 +95,33 @@ export function rugratsSampler(world: RugratsWorld): GroundSampler {
   };
 }
 
-/** Piney: the cell's height from the field's height map (80 × 80 cells of 600 units, x-major). */
+/**
+ * Piney: the field's height map (80 × 80 vertices 600 units apart, x-major, wrapping: the field is a torus),
+ * interpolated between the four vertices around the point so slopes shade smoothly. (The collision's own
+ * GetHeight splits each cell into triangles; for a picture the bilinear blend is close enough.)
+ */
 export function pineySampler(world: PineyWorld): GroundSampler {
   const h = world.heights;
   const plane = mapPlaneOf(world);
+  const at = (i: number, j: number) => h[(((i % CELLS) + CELLS) % CELLS) * CELLS + (((j % CELLS) + CELLS) % CELLS)]!;
   return (mx, my, out) => {
-    const x = mx;
-    const y = plane.ySign * my;
-    const i = Math.floor(x / CELL_UNITS);
-    const j = Math.floor(y / CELL_UNITS);
+    const x = mx / CELL_UNITS;
+    const y = (plane.ySign * my) / CELL_UNITS;
     out.missing = false;
     out.material = 0;
-    if (!(i >= 0 && i < CELLS && j >= 0 && j < CELLS)) {
+    if (!(x >= 0 && x < CELLS && y >= 0 && y < CELLS)) {
       out.height = NaN;
       out.id = -1;
       out.stack = 0;
       return out;
     }
-    out.height = h[i * CELLS + j]!;
+    const i = Math.floor(x);
+    const j = Math.floor(y);
+    const fx = x - i;
+    const fy = y - j;
+    const top = at(i, j) + (at(i + 1, j) - at(i, j)) * fx;
+    const bottom = at(i, j + 1) + (at(i + 1, j + 1) - at(i, j + 1)) * fx;
+    out.height = top + (bottom - top) * fy;
     // One continuous surface: no edges drawn between cells (the field's own colours and light show it).
     out.id = 0;
     out.stack = 1;
