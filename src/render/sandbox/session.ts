@@ -156,7 +156,9 @@ export class SandboxSession {
     const target = Math.max(0, Math.min(rp.frames.count, Math.floor(frame)));
     const r = seekReplay(rp, this.sim, target);
     this.lastHash = r.hash;
-    const matches = target === 0 || (this.sim.hash().hi === rp.frames.hashHi[target - 1] && this.sim.hash().lo === rp.frames.hashLo[target - 1]);
+    // Frame 0 is the keyframe itself, which seekReplay has checked against its recorded hash.
+    const h = this.sim.hash();
+    const matches = target === 0 || (h.hi === rp.frames.hashHi[target - 1] && h.lo === rp.frames.hashLo[target - 1]);
     return { frame: target, hash: r.hash, matches };
   }
 
