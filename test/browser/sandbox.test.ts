@@ -21,7 +21,7 @@ const SHOTS = 'out/screenshots';
 const REPLAYS = 'out/replays';
 /** The view's background (src/render/scene/ground-raster.ts BACKGROUND_RGB and the page's #10141a). */
 const BACKGROUND: [number, number, number] = [16, 20, 26];
-const WORLDS = ['piney-default', 'piney-storm', 'piney-snow', 'rugrats-demo', 'rugrats-hand', 'llama-demo', 'colbin-demo', 'gta-town'];
+const WORLDS = ['piney-default', 'piney-storm', 'piney-snow', 'piney-traveller', 'rugrats-demo', 'rugrats-hand', 'llama-demo', 'colbin-demo', 'gta-town'];
 
 let h: Harness;
 let page: Page;
@@ -63,7 +63,7 @@ describe('every world renders', () => {
   test.each(WORLDS)('%s: pixels were drawn', async (id) => {
     await open(id, 40);
     // The weather variants share the default field's ground: run them until their weather shows.
-    const frames = id === 'piney-storm' || id === 'piney-snow' ? 800 : 30;
+    const frames = id === 'piney-storm' || id === 'piney-snow' ? 800 : id === 'piney-traveller' ? 200 : 30;
     await page.evaluate((n) => window.retrosim.advance(n), frames);
     const s = await state();
     expect(s['error']).toBe('');
@@ -251,6 +251,30 @@ describe('the Piney storm', () => {
     const after = ((await state())['sounds'] as Record<string, number>)['thunder'] ?? 0;
     expect(after).toBeGreaterThan(before);
     expect(shareUnlike(rainy, BACKGROUND)).toBeGreaterThan(0.2);
+  });
+});
+
+describe('the traveller and the sound files', () => {
+  test('the airship is drawn and its hum starts through the sound player; every sound file loads', async () => {
+    await open('piney-traveller', 0);
+    const before = ((await state())['sounds'] as Record<string, number>)['hum'] ?? 0;
+    await page.evaluate(() => window.retrosim.advance(60));
+    const s = await state();
+    const weather = s['weather'] as Record<string, number>;
+    expect(weather['tobj']).toBeGreaterThan(0);
+    expect(weather['hum']).toBeGreaterThan(0);
+    expect((s['sounds'] as Record<string, number>)['hum'] ?? 0).toBeGreaterThan(before);
+    await page.waitForFunction(() => Object.values(window.retrosim.state()['soundsLoaded'] as Record<string, boolean>).every(Boolean), null, { timeout: 30_000 });
+    expect(Object.keys((await state())['soundsLoaded'] as object).sort()).toEqual(['footstep', 'hum', 'steam', 'thunder']);
+  });
+
+  test('walking plays footsteps', async () => {
+    await open('colbin-demo', 0);
+    const before = ((await state())['sounds'] as Record<string, number>)['footstep'] ?? 0;
+    await page.keyboard.down('ArrowUp');
+    await page.evaluate(() => window.retrosim.advance(40));
+    await page.keyboard.up('ArrowUp');
+    expect(((await state())['sounds'] as Record<string, number>)['footstep'] ?? 0).toBeGreaterThanOrEqual(before + 2);
   });
 });
 

@@ -102,7 +102,7 @@ class SandboxApp {
   private last = 0;
   private fpsFrames = 0;
   private fpsStart = 0;
-  private lastPlayer: [number, number] = [NaN, NaN];
+  private lastPlayer: [number, number, number] = [NaN, NaN, NaN];
   private walkFrames = 0;
   private lastReplay: Uint8Array | null = null;
   private error = '';
@@ -200,7 +200,7 @@ class SandboxApp {
     });
     this.app.stage.addChild(this.view.stage);
     this.sound.attach(s.sim.events);
-    this.lastPlayer = [NaN, NaN];
+    this.lastPlayer = [NaN, NaN, NaN];
     this.view.draw();
     this.updateHud();
   }
@@ -218,6 +218,7 @@ class SandboxApp {
       return false;
     }
     this.stepMs = performance.now() - t0;
+    this.footsteps();
     return true;
   }
 
@@ -249,15 +250,17 @@ class SandboxApp {
   drawFrame(): void {
     if (!this.view || !this.session) return;
     this.view.draw();
-    this.footsteps();
     this.updateHud();
   }
 
+  /** A footstep every FOOTSTEP_FRAMES simulated frames while the player's position changes. */
   private footsteps(): void {
-    const [x, y] = this.view!.playerPosition();
-    const [lx, ly] = this.lastPlayer;
-    const moved = Number.isFinite(lx) && (x !== lx || y !== ly);
-    this.lastPlayer = [x, y];
+    const sim = this.session!.sim;
+    const P = sim.ecs.components.Position;
+    const p: [number, number, number] = [P.x[sim.player]!, P.y[sim.player]!, P.z[sim.player]!];
+    const l = this.lastPlayer;
+    const moved = Number.isFinite(l[0]) && (p[0] !== l[0] || p[1] !== l[1] || p[2] !== l[2]);
+    this.lastPlayer = p;
     if (!moved) {
       this.walkFrames = 0;
       return;
@@ -503,6 +506,7 @@ class SandboxApp {
       buttons: this.keys.buttons,
       weather: this.view?.lastAmbient?.counts ?? null,
       sounds: { ...this.sound.started },
+      soundsLoaded: this.sound.loaded(),
       renderer: this.app.renderer.name,
       error: this.error,
       fps: this.fps,

@@ -36,6 +36,13 @@ export class SoundPlayer {
     }
   }
 
+  /** Which sound files howler has loaded and decoded (by name). */
+  loaded(): Record<string, boolean> {
+    const out: Record<string, boolean> = {};
+    for (const [name, h] of this.howls) out[name] = h.state() === 'loaded';
+    return out;
+  }
+
   /** Listens to a simulation's bus (and stops listening to the previous one). */
   attach(events: EventBus): void {
     this.detach();

@@ -26,7 +26,7 @@ export interface CatalogEntry {
    * weather the default field does not have. Its replays name it "file:<id>.field.json" (the sandbox offers
    * the spec for download, for `retrosim replay verify --world`).
    */
-  variant?: { type: number; weather: number; name: string };
+  variant?: { type: number; weather: number; name: string; seed?: number };
 }
 
 /** In the order the picker lists them; the first is the default (the runtime's default world). */
@@ -34,6 +34,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   { id: 'piney-default', label: 'Piney field (default)', file: 'worlds/piney/default.field.json' },
   { id: 'piney-storm', label: 'Piney field, storm at night', file: 'worlds/piney/default.field.json', variant: { type: 10, weather: 7, name: 'storm at night' } },
   { id: 'piney-snow', label: 'Piney field, heavy snow', file: 'worlds/piney/default.field.json', variant: { type: 5, weather: 5, name: 'heavy snow' } },
+  // A seed whose Generate tail passes the TOBJ gate (fieldrand(100) ≥ 86): Δ's airship crosses, humming.
+  { id: 'piney-traveller', label: 'Piney field, the traveller', file: 'worlds/piney/default.field.json', variant: { type: 10, weather: 0, name: 'the traveller', seed: 1420856 } },
   { id: 'rugrats-demo', label: 'Rugrats demo level', file: 'worlds/rugrats/demo.col' },
   { id: 'rugrats-hand', label: 'Rugrats hand-made level', file: 'worlds/rugrats/hand.col' },
   { id: 'llama-demo', label: 'Llama demo track', file: 'worlds/llama/demo.trak', map: 'worlds/llama/demo.map' },
@@ -67,11 +69,17 @@ export function variantFileName(e: CatalogEntry): string {
   return `${e.id}.field.json`;
 }
 
-/** A variant's field spec: the base spec's JSON with the variant's type, weather row and name. */
+/** A variant's field spec: the base spec's JSON with the variant's type, weather row, name (and seed). */
 export function variantSpecBytes(base: Uint8Array, e: CatalogEntry): Uint8Array {
   if (!e.variant) return base;
   const spec = JSON.parse(new TextDecoder().decode(base)) as Record<string, unknown>;
-  const out = { ...spec, name: `${String(spec['name'] ?? 'field')} (${e.variant.name})`, type: e.variant.type, weather: e.variant.weather };
+  const out = {
+    ...spec,
+    name: `${String(spec['name'] ?? 'field')} (${e.variant.name})`,
+    ...(e.variant.seed !== undefined ? { seed: e.variant.seed } : {}),
+    type: e.variant.type,
+    weather: e.variant.weather,
+  };
   return new TextEncoder().encode(JSON.stringify(out, null, 2) + '\n');
 }
 

@@ -32,5 +32,7 @@ describe('world catalog', () => {
     const orig = JSON.parse(new TextDecoder().decode(base));
     expect(spec).toEqual({ ...orig, type: 10, weather: 7, name: `${orig.name} (storm at night)` });
     expect(variantSpecBytes(base, catalogEntry('piney-default'))).toBe(base);
+    const t = JSON.parse(new TextDecoder().decode(variantSpecBytes(base, catalogEntry('piney-traveller'))));
+    expect(t).toEqual({ ...orig, seed: 1420856, type: 10, weather: 0, name: `${orig.name} (the traveller)` });
   });
 });
