@@ -236,6 +236,44 @@ describe('replays recorded in the browser verify in Node', () => {
   });
 });
 
+describe('the page controls', () => {
+  test('Record, then Stop & download: the downloaded replay verifies in Node', async () => {
+    await open('llama-demo', 5);
+    await page.click('#record');
+    await page.waitForFunction(() => window.retrosim.state()['recording'] === true);
+    await page.keyboard.down('ArrowUp');
+    await page.waitForFunction(() => (window.retrosim.state()['frame'] as number) >= 20, null, { timeout: 60_000 });
+    await page.keyboard.up('ArrowUp');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#record')]);
+    expect(download.suggestedFilename()).toMatch(/^llama-[0-9a-f]{8}\.rsr$/);
+    const path = join(REPLAYS, 'ui-llama.rsr');
+    await download.saveAs(path);
+    await page.evaluate(() => window.retrosim.pause());
+    const rp = readReplay(read(path), BUTTON_MASK);
+    expect(rp.frames.count).toBeGreaterThanOrEqual(20);
+    const src = rp.header.world.source;
+    const opened = await openWorldFile(src.slice(5).split(';map:')[0]!, read, src.split(';map:')[1]);
+    const v = verifyReplay(rp, new Simulation(opened.world, rp.header.settings));
+    expect(v.ok).toBe(true);
+    expect(v.frames).toBe(rp.frames.count);
+  });
+
+  test('files given to the page open: a world file, a TRAK with its MAP, a replay', async () => {
+    await page.setInputFiles('#files', 'assets/worlds/rugrats/hand.col');
+    await page.waitForFunction(() => window.retrosim.state()['source'] === 'file:hand.col', null, { timeout: 30_000 });
+    expect((await state())['kind']).toBe('rugrats');
+    await page.setInputFiles('#files', ['assets/worlds/llama/minimal.trak', 'assets/worlds/llama/minimal.map']);
+    await page.waitForFunction(() => window.retrosim.state()['source'] === 'file:minimal.trak;map:minimal.map', null, { timeout: 30_000 });
+    expect((await state())['kind']).toBe('llama');
+    await page.setInputFiles('#files', join(REPLAYS, 'browser-colbin-demo.rsr'));
+    await page.waitForFunction(() => window.retrosim.state()['mode'] === 'replay', null, { timeout: 30_000 });
+    const s = await state();
+    expect(s['kind']).toBe('colbin');
+    expect(s['replayLength']).toBe(140);
+    await page.evaluate(() => window.retrosim.goLive());
+  });
+});
+
 describe('the Piney storm', () => {
   test('rain is drawn from the frame operations, and the flash brings thunder through the sound player', async () => {
     await open('piney-storm', 0);
