@@ -8,7 +8,7 @@
  * { "format", "seed", "type", "weather", "ground", "object", "event"?, "protect"? }.
  */
 import { FormatError } from '../binary/format-error.js';
-import { eeFromNumber, eeToNumber } from '../numeric/ee-float.js';
+import { eeToNumber } from '../numeric/ee-float.js';
 import { detSqrt } from '../numeric/det-math.js';
 import {
   newGroundResult,
@@ -25,7 +25,8 @@ import {
 } from '../world.js';
 import { CELLS, CELL_UNITS, CHIP_UNITS, CHIPS, FIELD_SIZE, type FieldParams, type PineyField } from './field-state.js';
 import { checkFieldParams, generateField } from './generate.js';
-import { HeightQuery, MISS_HEIGHT, isHiddenAt } from './get-height.js';
+import { HeightQuery } from './get-height.js';
+import { HeightCache } from './height-cache.js';
 import { defaultPineyTables, type PineyTables } from './tables.js';
 import { fieldColours, fieldLight, type FieldLight } from './colours.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
@@ -142,6 +143,7 @@ export function parsePineyFieldSpec(spec: Uint8Array | PineyFieldSpec | Record<s
 
 /** Reduces a coordinate onto the torus [0, 48000). */
 export function wrapField(v: number): number {
+  if (v > 0 && v < FIELD_SIZE) return v; // already on the torus (most calls): skip the division
   const r = v % FIELD_SIZE;
   if (r >= 0) return r + 0; // + 0 turns −0 into +0
   const w = r + FIELD_SIZE;
@@ -166,6 +168,8 @@ export class PineyWorld implements CollisionWorld {
   readonly blockerTop: Float64Array;
   /** GetHeight with its per-cell constants cached (bit-identical to getHeight on this field's final map). */
   readonly heightQuery: HeightQuery;
+  /** GetHeight's fast path over the same map (bit-identical too), every cell prepared at load. */
+  readonly heightCache: HeightCache;
   private colourCache: Uint8Array | undefined;
   private readonly maxTop: number;
   // The last cast's hit, kept in fields so segmentFraction allocates nothing.
@@ -179,7 +183,8 @@ export class PineyWorld implements CollisionWorld {
     readonly field: PineyField,
     readonly name: string,
   ) {
-    this.heightQuery = new HeightQuery(field.map, field.check3);
+    this.heightCache = new HeightCache(field.map, field.check3).prepareAll();
+    this.heightQuery = this.heightCache.exact;
     let top = 0;
     for (let i = 0; i < this.heights.length; i++) {
       const h = eeToNumber(field.map[i]!);
@@ -253,9 +258,9 @@ export class PineyWorld implements CollisionWorld {
 
   /** GetHeight's triangle height at (x, y) (wrapped onto the torus), as a double. */
   heightAt(x: number, y: number): number {
-    const z = this.heightQuery.surfaceHeight(eeFromNumber(wrapField(x)), eeFromNumber(wrapField(y)));
-    // The EE cast can miss by a hair on a cell edge; the plane's own height answers then.
-    return z === MISS_HEIGHT ? this.planeHeight(x, y) : eeToNumber(z);
+    const z = this.heightCache.surfaceAt(wrapField(x), wrapField(y));
+    // The EE cast can miss by a hair on a cell edge (−1, MISS_HEIGHT's value); the plane's own height answers then.
+    return z === -1 ? this.planeHeight(x, y) : z;
   }
 
   /** The height field's plane at (x, y) in doubles (the same triangle split as GetHeight). */
@@ -327,7 +332,7 @@ export class PineyWorld implements CollisionWorld {
     out.hasFloor = !(z < floor - 1e-6);
     out.id = (ix * CELLS + iy) * 2 + tri;
     // Status 1: GetHeight itself would answer −500 here (a chip hidden under a levelled object or the lake).
-    out.status = isHiddenAt(this.field.check3, eeFromNumber(wx), eeFromNumber(wy)) ? 1 : 0;
+    out.status = this.heightCache.hiddenAt(wx, wy) ? 1 : 0;
     return out;
   }
 

@@ -151,6 +151,9 @@ export function getHeight(map: Uint32Array, check3: Uint8Array, x: number, y: nu
   return surfaceHeight(map, x, y);
 }
 
+/** GetHeight's ray direction Normalize((0, 0, −3700)) as EE bits, the same for every point. */
+export const RAY_DIRECTION: readonly [number, number, number] = [DX, DY, DZ];
+
 // Layout of one triangle's cached constants in HeightQuery.
 const T_MISS = 0; // 1 when n·d == 0: the triangle never answers
 const T_N = 1; // normalised normal (3)
@@ -159,6 +162,12 @@ const T_INV = 5; // 1 / (n · d)
 const T_SIDE = 6; // Outer(e0 − e1, d) for the three edges (3 × 3)
 const T_E1 = 15; // e1 of the three edges (3 × 3)
 const T_WORDS = 24;
+
+/**
+ * Where HeightQuery keeps each triangle's constants inside `cellConstants`' words (triangle 1 starts at
+ * `WORDS`); the edges are (b, a), (c, b), (a, c) as (e0, e1), so e1 is a, b, c in turn.
+ */
+export const TRIANGLE_WORDS = { MISS: T_MISS, N: T_N, K: T_K, INV: T_INV, SIDE: T_SIDE, E1: T_E1, WORDS: T_WORDS } as const;
 
 /**
  * GetHeight for a height map that no longer changes (a generated field): everything in collisionLP that
@@ -195,6 +204,17 @@ export class HeightQuery {
     if (z !== NO_HIT) return z;
     z = this.hit(base + T_WORDS, fx, fy);
     return z !== NO_HIT ? z : MISS_HEIGHT;
+  }
+
+  /**
+   * The constants of cell (cx, cy)'s two triangles (0–79 each), prepared on first use: a view of
+   * 2 × TRIANGLE_WORDS.WORDS words, triangle T0 first.
+   */
+  cellConstants(cx: number, cy: number): Uint32Array {
+    const cell = cx * CELLS + cy;
+    if (this.ready[cell] === 0) this.prepare(cell, cx, cy);
+    const base = cell * 2 * T_WORDS;
+    return this.tri.subarray(base, base + 2 * T_WORDS);
   }
 
   private prepare(cell: number, cx: number, cy: number): void {

@@ -1,0 +1,344 @@
+/**
+ * GetHeight on a finished field, fast and still bit for bit the game's answer.
+ *
+ * `HeightQuery` already caches each cell's collisionLP constants; what stays expensive per point are the six
+ * edge tests (each a Normalize with a square root and a division) and the EE helpers' bit juggling. This cache
+ * answers with the same EE operations where the answer depends on them and with a proven bound where it does
+ * not:
+ *
+ *  - cx = f2i(x / 600) and fx = fmod(x, 600) for 0 ≤ x < 48000 are Math.floor(x / 600) and x − 600·cx
+ *    exactly (x is an EE value, 600·cx a multiple of its ulp, so the truncated quotient never reaches the
+ *    next integer and the remainder is exact);
+ *  - an edge test only decides pass or fail. Its EE value differs from the exact (s · v) / |v| by less than
+ *    7·2⁻²³ · Σ|sᵢvᵢ| / |v| (every EE step truncates by less than 2⁻²³ relative; see `edgeVerdict`), so
+ *    outside twice that band the verdict is certain and needs no square root at all. Inside the band (a point
+ *    within ~0.01 units of an edge line) the whole query takes HeightQuery's exact path;
+ *  - the plane tests and the hit's z use the EE operations themselves, on exact values held in doubles
+ *    (`eeMulValue`, `eeAddValue`: the double product is exact, the double sum is corrected like `eeAdd`).
+ *    Only a zero's sign is lost in values, and nothing GetHeight answers depends on it: comparisons ignore
+ *    it, eeAdd with a zero operand gives the other one, and the final 2500 + w is +0 only by cancellation.
+ *
+ * Per cell it keeps 16 float32s (one cache line): each triangle's normal x and y, n·(0, 0, 2500),
+ * n·(0, 0, −1200), k and 1 / n·d, and the four corner heights. A cell whose constants do not fit that scheme
+ * (heights outside [−10⁶, 2000], values beyond float32, edge sides unlike the reference cell's) is marked
+ * slow and always takes the exact path, so any map gets GetHeight's answer.
+ */
+import { eeAdd, eeFromNumber, eeMul, eeToNumber } from '../numeric/ee-float.js';
+import { CELLS, CELL_UNITS, CHIPS, F, FIELD_SIZE } from './field-state.js';
+import { HeightQuery, HIDDEN_HEIGHT, MISS_HEIGHT, RAY_DIRECTION, TRIANGLE_WORDS as W, isHiddenAt } from './get-height.js';
+
+// Scratch view of a double's bits (little-endian hosts keep the high word second).
+const scratchF64 = new Float64Array(1);
+const scratchU32 = new Uint32Array(scratchF64.buffer);
+const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const HI = HOST_LITTLE_ENDIAN ? 1 : 0;
+const LO = HOST_LITTLE_ENDIAN ? 0 : 1;
+
+/** Bit patterns below this are the EE values 0 ≤ v < 48000 (sign clear: +0 … 47999.996). */
+const FIELD_BITS = eeFromNumber(FIELD_SIZE);
+/** The largest EE magnitude, (2 − 2⁻²³)·2¹²⁸, as a double. */
+const EE_MAX_VALUE = eeToNumber(0x7fffffff);
+/** Double biased exponents of the EE's normal range 2⁻¹²⁶ … 2¹²⁸ (EE biased 1 … 255). */
+const EXP_MIN = 1023 - 126;
+const EXP_MAX = 1023 + 128;
+/** The double's significand bits below the EE's 24 (the low 29 bits of the low word). */
+const BELOW_EE = 0x1fffffff;
+const KEEP_EE = 0xe0000000;
+
+/** eeFromNumber then eeToNumber in one step: a double truncated to the EE value it becomes. */
+export function eeValue(v: number): number {
+  if (v !== v) return eeToNumber(eeFromNumber(v)); // NaN: whatever eeFromNumber defines
+  scratchF64[0] = v;
+  const e = (scratchU32[HI]! >>> 20) & 0x7ff;
+  if (e > EXP_MAX) return v < 0 ? -EE_MAX_VALUE : EE_MAX_VALUE;
+  if (e < EXP_MIN) return 0;
+  scratchU32[LO] = scratchU32[LO]! & KEEP_EE;
+  return scratchF64[0];
+}
+
+/** mul.s on EE values held in doubles (the product of two 24-bit significands is exact in a double). */
+export function eeMulValue(a: number, b: number): number {
+  const p = a * b;
+  scratchF64[0] = p;
+  const e = (scratchU32[HI]! >>> 20) & 0x7ff;
+  if (e > EXP_MAX) return p < 0 ? -EE_MAX_VALUE : EE_MAX_VALUE;
+  if (e < EXP_MIN) return 0;
+  scratchU32[LO] = scratchU32[LO]! & KEEP_EE;
+  return scratchF64[0];
+}
+
+/**
+ * add.s on EE values held in doubles: the double sum truncated to 24 bits, which is the exact sum truncated
+ * unless the double rounded onto a 24-bit grid point from inside it; that rare case goes through `eeAdd`.
+ */
+export function eeAddValue(a: number, b: number): number {
+  const s = a + b;
+  if (s === 0) return 0;
+  scratchF64[0] = s;
+  if ((scratchU32[LO]! & BELOW_EE) === 0) {
+    // TwoSum: s + err is the exact sum.
+    const bv = s - a;
+    const err = a - (s - bv) + (b - bv);
+    if (err !== 0 && err < 0 !== s < 0) return eeToNumber(eeAdd(eeFromNumber(a), eeFromNumber(b)));
+    scratchF64[0] = s;
+  }
+  const e = (scratchU32[HI]! >>> 20) & 0x7ff;
+  if (e > EXP_MAX) return s < 0 ? -EE_MAX_VALUE : EE_MAX_VALUE;
+  if (e < EXP_MIN) return 0;
+  scratchU32[LO] = scratchU32[LO]! & KEEP_EE;
+  return scratchF64[0];
+}
+
+// A cell's record: RECORD float32s, each triangle's constants at TRI0 / TRI1, then the corners.
+const RECORD = 16;
+const TRI0 = 0;
+const TRI1 = 6;
+const R_N0 = 0; // normal x
+const R_N1 = 1; // normal y
+const R_TOP = 2; // n_z · 2500 (the segment's top)
+const R_BOTTOM = 3; // n_z · −1200 (its bottom)
+const R_K = 4; // −1 · (n · a)
+const R_INV = 5; // 1 / (n · d); NaN when n · d == 0 (the triangle never answers)
+const R_CORNERS = 12; // h(cx, cy), h(cx, cy+1), h(cx+1, cy), h(cx+1, cy+1)
+
+/** Each edge's e1 as a corner index (edges (b, a), (c, b), (a, c); T0 = (h01, h00, h11), T1 = (h10, h11, h00)). */
+const EDGE_CORNER = [1, 0, 3, 2, 3, 0] as const;
+
+const MODE_UNPREPARED = 0;
+const MODE_FAST = 1;
+const MODE_EXACT = 2;
+
+/** Corner heights the fast path accepts: the segment's top stays ≥ 500 above them, so |v| ≥ 500. */
+const CORNER_MIN = -1e6;
+const CORNER_MAX = 2000;
+
+/**
+ * The edge test's error budget: the EE value of Inner(side, Normalize(v)) is within 7·2⁻²³·Σ|sᵢvᵢ| / |v| of
+ * the exact value (3.6·2⁻²³ from Normalize's five truncations, 3.01·2⁻²³ from Inner's); twice that covers
+ * it and the doubles' own rounding (2⁻⁵³). SLACK_ABS (in units of s·v) covers flushes to zero (< 10⁻³⁰) and
+ * the rounding of the threshold products.
+ */
+const SLACK_REL = 16 / 8388608;
+const SLACK_ABS = 1e-6;
+/** collisionLP's edge slack, −0.001 as the EE float the game compares with. */
+const EDGE_LIMIT = eeToNumber(F.MINUS_0_001);
+const DZ_VALUE = eeToNumber(RAY_DIRECTION[2]);
+const C2500_VALUE = eeToNumber(F.C2500);
+
+const PASS = 0;
+const FAIL = 1;
+const UNSURE = 2;
+/** Triangle answers besides a height (heights are finite). */
+const NO_HIT = -Infinity;
+const UNDECIDED = Infinity;
+
+// The reference cell's edge data (sides and e1's x, y), which every fast cell must share in value: with
+// the ray straight down (d = (0, 0, dz)), Outer(e, d) does not depend on the heights.
+const REF = new HeightQuery(new Uint32Array(CELLS * CELLS), new Uint8Array(CHIPS * CHIPS)).cellConstants(0, 0).slice();
+const EDGE_SX = new Float64Array(6);
+const EDGE_SY = new Float64Array(6);
+const EDGE_SZ = new Float64Array(6);
+const EDGE_X = new Float64Array(6);
+const EDGE_Y = new Float64Array(6);
+for (let j = 0; j < 6; j++) {
+  const base = (j >= 3 ? W.WORDS : 0) + (j % 3) * 3;
+  EDGE_SX[j] = eeToNumber(REF[base + W.SIDE]!);
+  EDGE_SY[j] = eeToNumber(REF[base + W.SIDE + 1]!);
+  EDGE_SZ[j] = eeToNumber(REF[base + W.SIDE + 2]!);
+  EDGE_X[j] = eeToNumber(REF[base + W.E1]!);
+  EDGE_Y[j] = eeToNumber(REF[base + W.E1 + 1]!);
+}
+
+/**
+ * Edge j's test for local (fx, fy) under an e1 at height h: PASS / FAIL when the EE answer is certain,
+ * UNSURE otherwise. The test fails when Inner(s, Normalize(v)) < −0.001 with v = (fx − e1x, fy − e1y,
+ * 2500 − h). Writing T = s·v / |v| for the exact value and E for the error bound, T − E ≥ limit·L/|v| ≥
+ * limit (L = the largest |vᵢ| ≤ |v|, limit < 0) proves a pass, T + E < limit·U/|v| ≤ limit (U = Σ|vᵢ| ≥
+ * |v|) a failure; no square root is taken.
+ */
+function edgeVerdict(j: number, fx: number, fy: number, h: number): number {
+  const vx = fx - EDGE_X[j]!;
+  const vy = fy - EDGE_Y[j]!;
+  const vz = C2500_VALUE - h;
+  const tx = EDGE_SX[j]! * vx;
+  const ty = EDGE_SY[j]! * vy;
+  const tz = EDGE_SZ[j]! * vz;
+  const sv = tx + ty + tz;
+  const err = SLACK_REL * (Math.abs(tx) + Math.abs(ty) + Math.abs(tz)) + SLACK_ABS;
+  const ax = Math.abs(vx);
+  const ay = Math.abs(vy);
+  const az = Math.abs(vz);
+  if (sv - err >= EDGE_LIMIT * Math.max(ax, ay, az)) return PASS;
+  if (sv + err < EDGE_LIMIT * (ax + ay + az)) return FAIL;
+  return UNSURE;
+}
+
+/**
+ * GetHeight for a height map that no longer changes, with the fast path above; every answer is bit for bit
+ * `getHeight`'s (property-tested). Cells are prepared on first use, or all at once with `prepareAll`.
+ */
+export class HeightCache {
+  /** The exact cached path, for the points and cells the fast path does not take. */
+  readonly exact: HeightQuery;
+  private readonly record = new Float32Array(CELLS * CELLS * RECORD);
+  private readonly mode = new Uint8Array(CELLS * CELLS);
+
+  constructor(
+    readonly map: Uint32Array,
+    readonly check3: Uint8Array,
+  ) {
+    this.exact = new HeightQuery(map, check3);
+  }
+
+  /** Prepares every cell now (a field's load), so no query pays for it later. */
+  prepareAll(): this {
+    for (let cx = 0; cx < CELLS; cx++) for (let cy = 0; cy < CELLS; cy++) if (this.mode[cx * CELLS + cy] === MODE_UNPREPARED) this.prepare(cx, cy);
+    return this;
+  }
+
+  /** How many cells take the exact path always (0 on a generated field; for tests). */
+  exactCells(): number {
+    this.prepareAll();
+    let n = 0;
+    for (let i = 0; i < this.mode.length; i++) if (this.mode[i] === MODE_EXACT) n++;
+    return n;
+  }
+
+  /** WORLD::GetHeight(x, y), EE bits in and out. */
+  getHeight(x: number, y: number): number {
+    if (x >>> 0 < FIELD_BITS && y >>> 0 < FIELD_BITS) {
+      const xv = eeToNumber(x);
+      const yv = eeToNumber(y);
+      const hx = Math.floor(xv / CELL_UNITS) >> 1;
+      const hy = Math.floor(yv / CELL_UNITS) >> 1;
+      if (this.check3[hx * CHIPS + hy] === 1) return HIDDEN_HEIGHT;
+      return this.surfaceBits(xv, yv);
+    }
+    if (isHiddenAt(this.check3, x, y)) return HIDDEN_HEIGHT;
+    return this.exact.surfaceHeight(x, y);
+  }
+
+  /** GetHeight's triangle height without the hidden-chip test (as `surfaceHeight`), EE bits in and out. */
+  surfaceHeight(x: number, y: number): number {
+    if (x >>> 0 < FIELD_BITS && y >>> 0 < FIELD_BITS) return this.surfaceBits(eeToNumber(x), eeToNumber(y));
+    return this.exact.surfaceHeight(x, y);
+  }
+
+  /**
+   * The value of `surfaceHeight(eeFromNumber(x), eeFromNumber(y))` for any doubles x, y (−1 where both
+   * triangles miss): the CollisionWorld's query, with no bit patterns in between.
+   */
+  surfaceAt(x: number, y: number): number {
+    const xv = eeValue(x);
+    const yv = eeValue(y);
+    if (xv >= 0 && xv < FIELD_SIZE && yv >= 0 && yv < FIELD_SIZE) return this.surfaceValue(xv, yv);
+    return eeToNumber(this.exact.surfaceHeight(eeFromNumber(x), eeFromNumber(y)));
+  }
+
+  /** Whether GetHeight answers −500 at doubles (x, y) (`isHiddenAt` of their EE values). */
+  hiddenAt(x: number, y: number): boolean {
+    const xv = eeValue(x);
+    const yv = eeValue(y);
+    if (xv >= 0 && xv < FIELD_SIZE && yv >= 0 && yv < FIELD_SIZE) {
+      return this.check3[(Math.floor(xv / CELL_UNITS) >> 1) * CHIPS + (Math.floor(yv / CELL_UNITS) >> 1)] === 1;
+    }
+    return isHiddenAt(this.check3, eeFromNumber(x), eeFromNumber(y));
+  }
+
+  private surfaceBits(xv: number, yv: number): number {
+    const z = this.surfaceValue(xv, yv);
+    // A height is an EE value, so this is exact; a zero height is +0, as eeAdd gives for 2500 − 2500.
+    return z === -1 ? MISS_HEIGHT : eeFromNumber(z);
+  }
+
+  /** The triangle height at EE values 0 ≤ xv, yv < 48000, as a value (−1 for a miss). */
+  private surfaceValue(xv: number, yv: number): number {
+    const cx = Math.floor(xv / CELL_UNITS);
+    const cy = Math.floor(yv / CELL_UNITS);
+    const cell = cx * CELLS + cy;
+    let mode = this.mode[cell]!;
+    if (mode === MODE_UNPREPARED) mode = this.prepare(cx, cy);
+    if (mode === MODE_FAST) {
+      const fx = xv - cx * CELL_UNITS;
+      const fy = yv - cy * CELL_UNITS;
+      const at = cell * RECORD;
+      let z = this.triangle(at, TRI0, 0, fx, fy);
+      if (z === NO_HIT) z = this.triangle(at, TRI1, 3, fx, fy);
+      if (z !== UNDECIDED) return z === NO_HIT ? -1 : z;
+    }
+    return eeToNumber(this.exact.surfaceHeight(eeFromNumber(xv), eeFromNumber(yv)));
+  }
+
+  /** collisionLP against one cached triangle: its z, NO_HIT, or UNDECIDED (an edge test too close to call). */
+  private triangle(at: number, tri: number, edge0: number, fx: number, fy: number): number {
+    const r = this.record;
+    const corners = at + R_CORNERS;
+    // The diagonal (edge 1) first: it is the one that usually fails.
+    const v1 = edgeVerdict(edge0 + 1, fx, fy, r[corners + EDGE_CORNER[edge0 + 1]!]!);
+    if (v1 === FAIL) return NO_HIT;
+    const v0 = edgeVerdict(edge0, fx, fy, r[corners + EDGE_CORNER[edge0]!]!);
+    if (v0 === FAIL) return NO_HIT;
+    const v2 = edgeVerdict(edge0 + 2, fx, fy, r[corners + EDGE_CORNER[edge0 + 2]!]!);
+    if (v2 === FAIL) return NO_HIT;
+    if (v0 === UNSURE || v1 === UNSURE || v2 === UNSURE) return UNDECIDED;
+    const t = at + tri;
+    const k = r[t + R_K]!;
+    const inv = r[t + R_INV]!;
+    // inner(n, (fx, fy, top or bottom)) = (n0·fx + n1·fy) + n2·z, each step an EE operation.
+    const xy = eeAddValue(eeMulValue(r[t + R_N0]!, fx), eeMulValue(r[t + R_N1]!, fy));
+    const s0 = eeAddValue(k, eeAddValue(xy, r[t + R_TOP]!));
+    if (s0 < 0) return NO_HIT;
+    const s1 = eeAddValue(k, eeAddValue(xy, r[t + R_BOTTOM]!));
+    if (!(s1 <= 0) || inv !== inv) return NO_HIT;
+    // hit z = 2500 + (dz · (−1 · s0)) · (1 / n·d).
+    return eeAddValue(C2500_VALUE, eeMulValue(eeMulValue(DZ_VALUE, -s0), inv));
+  }
+
+  /** Fills cell (cx, cy)'s record from HeightQuery's exact constants and decides its mode. */
+  private prepare(cx: number, cy: number): number {
+    const cell = cx * CELLS + cy;
+    const words = this.exact.cellConstants(cx, cy);
+    const at = cell * RECORD;
+    const r = this.record;
+    const i0 = cx * CELLS;
+    const i1 = ((cx + 1) % CELLS) * CELLS;
+    const j0 = cy;
+    const j1 = (cy + 1) % CELLS;
+    // The corners as GetHeight indexes them (cx, cy ≤ 79: cx + 1 = 80 wraps to 0).
+    const corners = [this.map[i0 + j0]!, this.map[i0 + j1]!, this.map[i1 + j0]!, this.map[i1 + j1]!];
+    let fast = true;
+    for (let c = 0; c < 4; c++) {
+      const h = eeToNumber(corners[c]!);
+      if (!(h >= CORNER_MIN && h <= CORNER_MAX)) fast = false;
+      r[at + R_CORNERS + c] = h;
+    }
+    for (let tri = 0; tri < 2; tri++) {
+      const w = tri * W.WORDS;
+      const t = at + (tri === 0 ? TRI0 : TRI1);
+      const n2 = words[w + W.N + 2]!;
+      const values = [
+        eeToNumber(words[w + W.N]!),
+        eeToNumber(words[w + W.N + 1]!),
+        eeToNumber(eeMul(n2, F.C2500)),
+        eeToNumber(eeMul(n2, F.MINUS_1200)),
+        eeToNumber(words[w + W.K]!),
+        words[w + W.MISS] === 1 ? NaN : eeToNumber(words[w + W.INV]!),
+      ];
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i]!;
+        if (v === v && Math.fround(v) !== v) fast = false;
+        r[t + i] = v;
+      }
+      for (let e = 0; e < 3; e++) {
+        const o = w + e * 3;
+        // Compared as values: a side's zero component may be +0 or −0 with the heights' signs.
+        for (let c = 0; c < 3; c++) if (eeToNumber(words[o + W.SIDE + c]!) !== eeToNumber(REF[o + W.SIDE + c]!)) fast = false;
+        if (eeToNumber(words[o + W.E1]!) !== EDGE_X[tri * 3 + e] || eeToNumber(words[o + W.E1 + 1]!) !== EDGE_Y[tri * 3 + e]) fast = false;
+        if (words[o + W.E1 + 2] !== corners[EDGE_CORNER[tri * 3 + e]!]) fast = false;
+      }
+    }
+    const mode = fast ? MODE_FAST : MODE_EXACT;
+    this.mode[cell] = mode;
+    return mode;
+  }
+}
