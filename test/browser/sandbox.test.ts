@@ -236,6 +236,47 @@ describe('replays recorded in the browser verify in Node', () => {
   });
 });
 
+describe('camera', () => {
+  /** Pixels like the player's arrow (tint 0xff3d00) within `r` pixels of the canvas centre. */
+  function playerPixelsNearCentre(img: Image, r: number): number {
+    let n = 0;
+    const cx = img.width >> 1;
+    const cy = img.height >> 1;
+    for (let y = cy - r; y <= cy + r; y++) {
+      for (let x = cx - r; x <= cx + r; x++) {
+        const i = (y * img.width + x) * 4;
+        if (img.data[i]! > 200 && img.data[i + 1]! < 110 && img.data[i + 2]! < 60) n++;
+      }
+    }
+    return n;
+  }
+
+  test('follows the player, zooms, and stops following when panned', async () => {
+    await open('colbin-demo', 0);
+    await page.keyboard.down('KeyW');
+    await page.evaluate(() => window.retrosim.advance(90));
+    await page.keyboard.up('KeyW');
+    const a = await canvasShot('camera-follow');
+    expect(playerPixelsNearCentre(a, 14)).toBeGreaterThan(10);
+    await page.evaluate(() => window.retrosim.zoom(2.5));
+    await page.evaluate(() => window.retrosim.advance(1));
+    const b = await canvasShot('camera-zoom');
+    expect(meanAbsDiff(a, b)).toBeGreaterThan(3);
+    expect(playerPixelsNearCentre(b, 14)).toBeGreaterThan(10);
+    // Drag the view far away: the player is no longer at the centre.
+    const box = (await page.locator('#view canvas').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 300, box.y + box.height / 2 - 200, { steps: 5 });
+    await page.mouse.up();
+    await page.evaluate(() => window.retrosim.advance(1));
+    expect(playerPixelsNearCentre(await canvasShot('camera-pan'), 14)).toBe(0);
+    await page.click('#follow');
+    await page.evaluate(() => window.retrosim.advance(1));
+    expect(playerPixelsNearCentre(await canvasShot('camera-refollow'), 14)).toBeGreaterThan(10);
+  });
+});
+
 describe('the page controls', () => {
   test('Record, then Stop & download: the downloaded replay verifies in Node', async () => {
     await open('llama-demo', 5);
