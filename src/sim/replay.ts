@@ -15,7 +15,7 @@ import { decodeValueBytes, encodeValueBytes } from '../ecs/value-codec.js';
 import { FormatError } from '../worlds/binary/format-error.js';
 import { BUTTON_MASK } from '../systems/input.js';
 import type { SimSnapshot, Simulation } from './simulation.js';
-import { checkSettings, type ScenarioSettings } from './scenario.js';
+import { checkSettings, findScenario, type ScenarioSettings } from './scenario.js';
 import type { ReplayHeader } from '../ecs/replay/format.js';
 
 export { BUTTON_MASK };
@@ -96,7 +96,10 @@ export class ReplayRecorder {
  */
 export function checkReplaySettings(h: ReplayHeader): ScenarioSettings {
   try {
-    return checkSettings({ ...h.settings });
+    const s = checkSettings({ ...h.settings });
+    // A scenario this runtime does not have cannot be rebuilt (found by the fuzzer: it threw a plain Error later).
+    findScenario(s.scenario);
+    return s;
   } catch (e) {
     throw new FormatError('replay chunk HEAD #0 (header)', -1, (e as Error).message);
   }
