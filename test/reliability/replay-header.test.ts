@@ -1,0 +1,43 @@
+/**
+ * A replay header is outside data: whatever it names must be refused with a FormatError before a simulation
+ * is built from it. Found by the replay-seek fuzz target: a header naming a scenario this runtime does not
+ * have passed the settings check and made the Simulation constructor throw a plain Error.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readReplay } from '../../src/ecs/replay/format.js';
+import { defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
+import { checkReplaySettings, ReplayRecorder } from '../../src/sim/replay.js';
+import { Simulation } from '../../src/sim/simulation.js';
+import { FormatError } from '../../src/worlds/binary/format-error.js';
+import { loadRugratsWorld } from '../../src/worlds/rugrats/collision-world.js';
+
+describe('replay header settings', () => {
+  const bytes = new Uint8Array(readFileSync(new URL('../../assets/worlds/rugrats/demo.col', import.meta.url)));
+  const world = loadRugratsWorld(bytes, 'demo.col');
+  const sim = new Simulation(world, defaultSettingsFor(world, { agents: 2, capacity: 8 }));
+  const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, 'builtin:rugrats-demo'), 10);
+  for (let f = 0; f < 5; f++) rec.step(0);
+  const rp = readReplay(rec.finish());
+
+  it('accepts the recorded settings and rebuilds the same initial state from them', () => {
+    const s = checkReplaySettings(rp.header);
+    expect(s.scenario).toBe('wander');
+    expect(new Simulation(world, s).hash()).toEqual(new Simulation(world, defaultSettingsFor(world, { agents: 2, capacity: 8 })).hash());
+  });
+
+  it('refuses a scenario this runtime does not have with a FormatError naming the header', () => {
+    for (const name of ['wandeR', '', 'piney-', 'wander\u0000']) {
+      const header = { ...rp.header, settings: { ...rp.header.settings, scenario: name } };
+      let err: unknown = null;
+      try {
+        checkReplaySettings(header);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, name).toBeInstanceOf(FormatError);
+      expect((err as FormatError).format).toContain('HEAD');
+      expect((err as FormatError).message).toContain('unknown scenario');
+    }
+  });
+});
