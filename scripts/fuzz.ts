@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     reports.push(report);
     const secs = (Date.now() - t0) / 1000;
     process.stdout.write(
-      `${name.padEnd(16)} ${String(report.cases).padStart(9)} cases  ${String(report.parsed).padStart(8)} parsed  ${String(report.formatErrors).padStart(8)} FormatError  ${String(report.failures.length).padStart(4)} failures  ${secs.toFixed(1)} s\n`,
+      `${name.padEnd(16)} ${String(report.cases).padStart(9)} cases  ${String(report.parsed).padStart(8)} parsed  ${String(report.formatErrors).padStart(8)} FormatError  ${String(report.failures.length).padStart(4)} failures  ${secs.toFixed(1)} s  max alloc ${report.maxAllocated.bytes} B (input ${report.maxAllocated.inputLength} B)\n`,
     );
     for (const f of report.failures.slice(0, 5)) process.stdout.write(`  case ${f.caseIndex} (seed ${f.seed}, ${f.mutation}): ${f.error}\n`);
   }

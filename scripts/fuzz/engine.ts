@@ -9,6 +9,9 @@
  */
 import { FormatError } from '../../src/worlds/binary/format-error.js';
 import { FuzzRng, mutate, type MutationKind } from './mutate.js';
+import { mutateJson, type JsonMutationKind } from './mutate-json.js';
+
+export type CaseKind = MutationKind | JsonMutationKind | 'corpus';
 
 export interface FuzzTarget {
   /** Format name, e.g. "rugrats-col". */
@@ -21,13 +24,15 @@ export interface FuzzTarget {
   query?(parsed: unknown, positions: readonly (readonly [number, number, number])[]): void;
   /** Bytes the parser may allocate per input byte, plus a fixed allowance (the stated bound). */
   allocationBound?: { perInputByte: number; fixedBytes: number };
+  /** The corpus is JSON: half the mutated cases change one value of the parsed tree instead of bytes. */
+  json?: boolean;
 }
 
 export interface FuzzFailure {
   format: string;
   seed: number;
   caseIndex: number;
-  mutation: MutationKind | 'corpus';
+  mutation: CaseKind;
   error: string;
 }
 
@@ -38,6 +43,8 @@ export interface FuzzReport {
   formatErrors: number;
   failures: FuzzFailure[];
   byMutation: Record<string, number>;
+  /** Largest growth of ArrayBuffer memory seen during one parse, and that case's input length. */
+  maxAllocated: { bytes: number; inputLength: number };
 }
 
 /** Positions every world query must survive. */
@@ -56,32 +63,42 @@ export const HOSTILE_POSITIONS: readonly (readonly [number, number, number])[] =
   [5e-324, -5e-324, 0],
 ];
 
-const DEFAULT_BOUND = { perInputByte: 64, fixedBytes: 64 * 1024 * 1024 };
+/**
+ * The stated allocation bound unless a target states its own: ArrayBuffer memory may grow by 256 bytes per
+ * input byte plus 4 MiB during one case. Parsers check every count against the bytes left before allocating,
+ * so what they allocate is a small multiple of the input (the largest ratio seen is under 100, Rugrats' index);
+ * a count taken on trust (2^31 elements) would be gigabytes.
+ */
+const DEFAULT_BOUND = { perInputByte: 256, fixedBytes: 4 * 1024 * 1024 };
 
 /** Runs one case; returns null on pass or an error description on failure, and whether it parsed. */
-export function runCase(target: FuzzTarget, bytes: Uint8Array): { parsed: boolean; formatError: boolean; failure: string | null } {
+export function runCase(target: FuzzTarget, bytes: Uint8Array): { parsed: boolean; formatError: boolean; failure: string | null; allocated: number } {
   const bound = target.allocationBound ?? DEFAULT_BOUND;
   const before = process.memoryUsage().arrayBuffers;
   let parsed: unknown;
   try {
     parsed = target.parse(bytes);
   } catch (e) {
-    if (e instanceof FormatError) return { parsed: false, formatError: true, failure: null };
-    return { parsed: false, formatError: false, failure: `parse threw ${describe(e)}` };
+    // Measured on the way out too: a parser that allocates hugely and then fails is just as bad.
+    const grown = process.memoryUsage().arrayBuffers - before;
+    const allowed = bound.fixedBytes + bound.perInputByte * bytes.length;
+    if (grown > allowed) return { parsed: false, formatError: false, failure: `parse allocated ${grown} bytes of buffers before failing, over the bound ${allowed}`, allocated: grown };
+    if (e instanceof FormatError) return { parsed: false, formatError: true, failure: null, allocated: grown };
+    return { parsed: false, formatError: false, failure: `parse threw ${describe(e)}`, allocated: grown };
   }
   const grown = process.memoryUsage().arrayBuffers - before;
   const allowed = bound.fixedBytes + bound.perInputByte * bytes.length;
   if (grown > allowed) {
-    return { parsed: true, formatError: false, failure: `parse allocated ${grown} bytes of buffers, over the bound ${allowed}` };
+    return { parsed: true, formatError: false, failure: `parse allocated ${grown} bytes of buffers, over the bound ${allowed}`, allocated: grown };
   }
   if (target.query) {
     try {
       target.query(parsed, HOSTILE_POSITIONS);
     } catch (e) {
-      return { parsed: true, formatError: false, failure: `query threw ${describe(e)}` };
+      return { parsed: true, formatError: false, failure: `query threw ${describe(e)}`, allocated: grown };
     }
   }
-  return { parsed: true, formatError: false, failure: null };
+  return { parsed: true, formatError: false, failure: null, allocated: grown };
 }
 
 function describe(e: unknown): string {
@@ -96,27 +113,13 @@ function describe(e: unknown): string {
 export function fuzzTarget(target: FuzzTarget, cases: number, seed: number, onCase?: (i: number) => void): FuzzReport {
   const corpus = target.corpus();
   if (corpus.length === 0) throw new Error(`fuzz target ${target.name} has an empty corpus`);
-  const report: FuzzReport = { format: target.name, cases: 0, parsed: 0, formatErrors: 0, failures: [], byMutation: {} };
+  const report: FuzzReport = { format: target.name, cases: 0, parsed: 0, formatErrors: 0, failures: [], byMutation: {}, maxAllocated: { bytes: 0, inputLength: 0 } };
   for (let i = 0; i < cases; i++) {
     onCase?.(i);
-    let bytes: Uint8Array;
-    let kind: MutationKind | 'corpus';
-    if (i < corpus.length) {
-      bytes = corpus[i]!;
-      kind = 'corpus';
-    } else {
-      const rng = new FuzzRng((seed * 1000003 + i) >>> 0);
-      const base = corpus[rng.int(corpus.length)]!;
-      const other = corpus[rng.int(corpus.length)]!;
-      // Stack 1–3 mutations so that damage compounds.
-      const m = mutate(base, other, rng);
-      bytes = m.bytes;
-      kind = m.kind;
-      const extra = rng.int(3);
-      for (let k = 0; k < extra; k++) bytes = mutate(bytes, other, rng).bytes;
-    }
+    const { bytes, kind } = makeCase(target, corpus, seed, i);
     const r = runCase(target, bytes);
     report.cases++;
+    if (r.allocated > report.maxAllocated.bytes) report.maxAllocated = { bytes: r.allocated, inputLength: bytes.length };
     report.byMutation[kind] = (report.byMutation[kind] ?? 0) + 1;
     if (r.parsed) report.parsed++;
     if (r.formatError) report.formatErrors++;
@@ -128,15 +131,32 @@ export function fuzzTarget(target: FuzzTarget, cases: number, seed: number, onCa
   return report;
 }
 
-/** Rebuilds the bytes of one case, to reproduce a reported failure. */
-export function caseBytes(target: FuzzTarget, seed: number, caseIndex: number): Uint8Array {
-  const corpus = target.corpus();
-  if (caseIndex < corpus.length) return corpus[caseIndex]!;
-  const rng = new FuzzRng((seed * 1000003 + caseIndex) >>> 0);
+/**
+ * The bytes of case `i`: the corpus files first, as they are; then mutations seeded by (seed, i) alone, so any
+ * case can be rebuilt on its own. A JSON target's case is, one time in two, a structure-aware mutation
+ * (possibly followed by a byte mutation); otherwise 1–3 stacked byte mutations, so that damage compounds.
+ */
+export function makeCase(target: FuzzTarget, corpus: readonly Uint8Array[], seed: number, i: number): { bytes: Uint8Array; kind: CaseKind } {
+  if (i < corpus.length) return { bytes: corpus[i]!, kind: 'corpus' };
+  const rng = new FuzzRng((seed * 1000003 + i) >>> 0);
   const base = corpus[rng.int(corpus.length)]!;
   const other = corpus[rng.int(corpus.length)]!;
-  let bytes = mutate(base, other, rng).bytes;
+  if (target.json && rng.int(2) === 0) {
+    const j = mutateJson(base, rng);
+    if (j) {
+      let bytes = j.bytes;
+      if (rng.int(4) === 0) bytes = mutate(bytes, other, rng).bytes;
+      return { bytes, kind: j.kind };
+    }
+  }
+  const m = mutate(base, other, rng);
+  let bytes = m.bytes;
   const extra = rng.int(3);
   for (let k = 0; k < extra; k++) bytes = mutate(bytes, other, rng).bytes;
-  return bytes;
+  return { bytes, kind: m.kind };
+}
+
+/** Rebuilds the bytes of one case, to reproduce a reported failure. */
+export function caseBytes(target: FuzzTarget, seed: number, caseIndex: number): Uint8Array {
+  return makeCase(target, target.corpus(), seed, caseIndex).bytes;
 }

@@ -39,6 +39,11 @@ export const MUTATIONS = [
   'duplicate-slice',
   'splice',
   'random',
+  'arith',
+  'insert-interesting',
+  'zero-range',
+  'swap-slices',
+  'repeat-byte',
 ] as const;
 export type MutationKind = (typeof MUTATIONS)[number];
 
@@ -119,6 +124,61 @@ export function mutate(base: Uint8Array, other: Uint8Array, rng: FuzzRng, maxLen
     case 'random': {
       out = new Uint8Array(rng.int(Math.min(maxLength, Math.max(64, len * 2))));
       for (let i = 0; i < out.length; i++) out[i] = rng.int(256);
+      break;
+    }
+    case 'arith': {
+      // A count or offset off by a little (AFL's arithmetic stage): ±1..35 on a u8, u16 or u32, little-endian.
+      out = base.slice();
+      const width = [1, 2, 4][rng.int(3)]!;
+      if (len >= width) {
+        const at = rng.int(len - width + 1);
+        const delta = (1 + rng.int(35)) * (rng.int(2) ? 1 : -1);
+        let v = 0;
+        for (let k = width - 1; k >= 0; k--) v = v * 256 + out[at + k]!;
+        v = (v + delta + 2 ** (8 * width)) % 2 ** (8 * width);
+        for (let k = 0; k < width; k++) {
+          out[at + k] = v % 256;
+          v = Math.floor(v / 256);
+        }
+      }
+      break;
+    }
+    case 'insert-interesting': {
+      // An interesting u32 inserted (not overwritten): every later field shifts by four bytes.
+      const at = rng.int(len + 1);
+      const v = rng.pick(INTERESTING_32);
+      const full = new Uint8Array(len + 4);
+      full.set(base.subarray(0, at));
+      new DataView(full.buffer).setUint32(at, v >>> 0, true);
+      full.set(base.subarray(at), at + 4);
+      out = full.length > maxLength ? full.slice(0, maxLength) : full;
+      break;
+    }
+    case 'zero-range': {
+      out = base.slice();
+      const a = rng.int(len + 1);
+      out.fill(rng.int(4) === 0 ? 0xff : 0, a, Math.min(len, a + 1 + rng.int(64)));
+      break;
+    }
+    case 'swap-slices': {
+      out = base.slice();
+      const n = 1 + rng.int(16);
+      if (len >= 2 * n) {
+        const a = rng.int(len - n + 1);
+        const b = rng.int(len - n + 1);
+        const tmp = out.slice(a, a + n);
+        out.copyWithin(a, b, b + n);
+        out.set(tmp, b);
+      }
+      break;
+    }
+    case 'repeat-byte': {
+      // A byte repeated many times in place of what was there (long runs of one value, e.g. 0x7f7f7f7f counts).
+      out = base.slice();
+      if (len > 0) {
+        const at = rng.int(len);
+        out.fill(out[at]!, at, Math.min(len, at + 2 + rng.int(128)));
+      }
       break;
     }
   }

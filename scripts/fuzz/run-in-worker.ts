@@ -41,6 +41,7 @@ export function runFuzzInWorker(o: WorkerFuzzOptions): Promise<FuzzReport> {
       parsed: 0,
       formatErrors: 0,
       byMutation: {},
+      maxAllocated: { bytes: 0, inputLength: 0 },
       failures: [{ format: o.target, seed: o.seed, caseIndex: Atomics.load(beat, 0), mutation: 'corpus', error: why }],
     });
     const timer = setInterval(() => {

@@ -52,8 +52,27 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
     };
   },
   'llama-trak': async () => {
-    const { parseTrak } = await import('../../src/worlds/llama/index.js');
-    return { name: 'llama-trak', corpus: () => filesIn('assets/worlds/llama', '.trak'), parse: (b) => parseTrak(b) };
+    const { parseTrak, loadLlamaWorld } = await import('../../src/worlds/llama/index.js');
+    const { FormatError } = await import('../../src/worlds/binary/format-error.js');
+    const mapBytes = read('assets/worlds/llama/demo.map');
+    return {
+      name: 'llama-trak',
+      corpus: () => filesIn('assets/worlds/llama', '.trak'),
+      // A TRAK that parses is also placed by the demo MAP when its models still fit it, so the queries run on
+      // worlds built from mutated models too.
+      parse: (b) => {
+        const trak = parseTrak(b);
+        try {
+          return loadLlamaWorld(b, mapBytes, 'fuzz');
+        } catch (e) {
+          if (e instanceof FormatError) return trak;
+          throw e;
+        }
+      },
+      query: (w, ps) => {
+        if (isWorld(w)) exerciseWorld(w, ps);
+      },
+    };
   },
   'llama-map': async () => {
     const { parseTrak, parseMap, loadLlamaWorld } = await import('../../src/worlds/llama/index.js');
@@ -89,15 +108,44 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
     };
   },
   'piney-tables': async () => {
-    const { loadPineyTables } = await import('../../src/worlds/piney/index.js');
-    return { name: 'piney-tables', corpus: () => filesIn('assets/piney', 'field-tables.json'), parse: (b) => loadPineyTables(b) };
+    const { loadPineyTables, loadPineyWorld } = await import('../../src/worlds/piney/index.js');
+    const spec = read('assets/worlds/piney/default.field.json');
+    return {
+      name: 'piney-tables',
+      corpus: () => filesIn('assets/piney', 'field-tables.json'),
+      json: true,
+      // Tables that validate generate the default field with them, one case in FIELD_SAMPLE (chosen by the
+      // bytes' CRC, so a case is reproducible): a field takes ~10 ms, too slow for every case in CI.
+      parse: (b) => {
+        const tables = loadPineyTables(b);
+        return crc32(b) % FIELD_SAMPLE === 0 ? loadPineyWorld(spec, 'fuzz', tables) : tables;
+      },
+      query: (w, ps) => {
+        if (isWorld(w)) exerciseWorld(w, ps);
+      },
+      allocationBound: { perInputByte: 64, fixedBytes: 16 * 1024 * 1024 },
+    };
   },
   'piney-spec': async () => {
     const { loadPineyWorld } = await import('../../src/worlds/piney/index.js');
     return {
       name: 'piney-spec',
       corpus: () => filesIn('assets/worlds/piney', '.field.json'),
+      json: true,
       parse: (b) => loadPineyWorld(b, 'fuzz'),
+      query: (w, ps) => exerciseWorld(w as CollisionWorld, ps),
+      // The field's own arrays, whatever the spec: the input is a few hundred bytes.
+      allocationBound: { perInputByte: 64, fixedBytes: 16 * 1024 * 1024 },
+    };
+  },
+  'gta-placements': async () => {
+    const { loadGtaWorld, parseGtaPlacements } = await import('../../src/worlds/gta/collision-world.js');
+    const col = read('assets/worlds/gta/town.col');
+    return {
+      name: 'gta-placements',
+      corpus: () => filesIn('assets/worlds/gta', '.placements.json'),
+      json: true,
+      parse: (b) => loadGtaWorld(col, 'fuzz', parseGtaPlacements(new TextDecoder().decode(b))),
       query: (w, ps) => exerciseWorld(w as CollisionWorld, ps),
     };
   },
@@ -113,7 +161,56 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
     const corpus = await recordReplays();
     return { name: 'replay-payload', corpus: () => corpus, parse: (b) => readReplay(fixReplayCrcs(b)) };
   },
+  'replay-seek': replaySeekTarget,
 };
+
+/**
+ * What `retrosim replay verify|seek` does with a replay after reading it: check the settings, open the world it
+ * names (the built-in worlds; the recorded content hash must match), build the simulation, restore every
+ * keyframe (decode, shape checks, hash check) and step a few recorded frames after the last one.
+ */
+async function replaySeekTarget(): Promise<FuzzTarget> {
+  const { readReplay } = await import('../../src/ecs/replay/format.js');
+  const { checkReplaySettings, restoreKeyframe } = await import('../../src/sim/replay.js');
+  const { Simulation } = await import('../../src/sim/simulation.js');
+  const { openBuiltinWorld, checkWorldIdentity } = await import('../../src/sim/default-scenario.js');
+  const { BUTTON_MASK } = await import('../../src/systems/input.js');
+  const { FormatError } = await import('../../src/worlds/binary/format-error.js');
+  const corpus = await recordReplays();
+  const readAbs = (p: string) => new Uint8Array(readFileSync(p));
+  const worlds = new Map<string, Awaited<ReturnType<typeof openBuiltinWorld>>>();
+  for (const id of ['rugrats-demo', 'piney-default']) worlds.set(`builtin:${id}`, await openBuiltinWorld(id, readAbs));
+  return {
+    name: 'replay-seek',
+    corpus: () => corpus,
+    parse: (b) => {
+      const rp = readReplay(fixReplayCrcs(b), BUTTON_MASK);
+      const settings = checkReplaySettings(rp.header);
+      const opened = worlds.get(rp.header.world.source);
+      if (!opened) throw new FormatError('replay chunk HEAD #0 (header)', -1, `world ${rp.header.world.source} is not one of the fuzzed built-in worlds`);
+      checkWorldIdentity(rp.header.world, opened.identity);
+      // A header may ask for up to limits.agents agents and 2^20 entities: legitimate, but not a few
+      // milliseconds of work and memory, which is what a CI case may take.
+      if (settings.agents > REPLAY_SEEK_MAX_AGENTS || settings.capacity > REPLAY_SEEK_MAX_CAPACITY) return rp;
+      const sim = new Simulation(opened.world, settings);
+      for (const k of rp.keyframes) restoreKeyframe(sim, k);
+      for (let f = sim.frame; f < Math.min(rp.frames.count, sim.frame + 5); f++) sim.step(rp.frames.inputs[f]!);
+      return rp;
+    },
+    allocationBound: { perInputByte: 64, fixedBytes: 16 * 1024 * 1024 },
+  };
+}
+
+/** Agents and entity capacity above which the replay-seek target stops after the header checks (see there). */
+const REPLAY_SEEK_MAX_AGENTS = 64;
+const REPLAY_SEEK_MAX_CAPACITY = 4096;
+
+/** The Piney tables target generates a field for one case in this many. */
+const FIELD_SAMPLE = 8;
+
+function isWorld(v: unknown): v is CollisionWorld {
+  return typeof v === 'object' && v !== null && typeof (v as CollisionWorld).segmentFraction === 'function';
+}
 
 /** A copy of a replay file with each chunk's CRC-32 recomputed, as far as the chunk walk holds. */
 function fixReplayCrcs(bytes: Uint8Array): Uint8Array {
@@ -138,18 +235,19 @@ function fixReplayCrcs(bytes: Uint8Array): Uint8Array {
 async function recordReplays(): Promise<Uint8Array[]> {
   const { Simulation } = await import('../../src/sim/simulation.js');
   const { ReplayRecorder } = await import('../../src/sim/replay.js');
-  const { defaultSettingsFor, worldIdentity } = await import('../../src/sim/default-scenario.js');
+  const { BUILTIN_WORLDS, defaultSettingsFor, worldIdentity } = await import('../../src/sim/default-scenario.js');
   const { demoButtons } = await import('../../src/sim/demo-input.js');
   const { loadWorld } = await import('../../src/worlds/load-world.js');
   const out: Uint8Array[] = [];
-  for (const [rel, frames, agents] of [
-    ['assets/worlds/rugrats/demo.col', 70, 6],
-    ['assets/worlds/piney/default.field.json', 45, 3],
+  for (const [id, frames, agents] of [
+    ['rugrats-demo', 70, 6],
+    ['piney-default', 45, 3],
   ] as const) {
+    const rel = BUILTIN_WORLDS[id]!;
     const bytes = read(rel);
-    const world = await loadWorld(bytes, rel);
+    const world = await loadWorld(bytes, rel.split('/').pop()!);
     const sim = new Simulation(world, defaultSettingsFor(world, { agents, capacity: 64 }));
-    const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, rel), 20);
+    const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, `builtin:${id}`), 20);
     for (let f = 0; f < frames; f++) rec.step(demoButtons(f));
     out.push(rec.finish());
   }
