@@ -8,7 +8,7 @@
  * it. Sight rays are cast with the project's LOS batch over the world's allocation-free `segmentFraction`,
  * which keeps no simulation state.
  */
-import { BufferImageSource, Container, Graphics, Sprite, Text, Texture, type Renderer } from 'pixi.js';
+import { BufferImageSource, Container, Graphics, Sprite, Text, Texture } from 'pixi.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../systems/los/los-batch.js';
@@ -438,14 +438,8 @@ export class WorldView {
     } else this.flashLevel = 0;
   }
 
+  /** Frees the view's display objects and its own textures (the ground, the arrow, the labels). */
   destroy(): void {
-    this.stage.destroy({ children: true });
+    this.stage.destroy({ children: true, texture: true, textureSource: true });
   }
-}
-
-/** Creates the view and adds its stage to a renderer's root container. */
-export function mountView(root: Container, sim: Simulation, renderer: Renderer, options: ViewOptions = {}): WorldView {
-  const v = new WorldView(sim, renderer.width, renderer.height, options);
-  root.addChild(v.stage);
-  return v;
 }
