@@ -23,6 +23,9 @@ describe('fuzzing every parser', async () => {
       // The corpus must parse, or the mutations test nothing but the first check.
       expect(report.parsed).toBeGreaterThan(0);
       expect(report.formatErrors).toBeGreaterThan(0);
+      // JSON formats also get structure-aware cases (valid JSON, one value changed).
+      const target = await TARGETS[name]!();
+      if (target.json) expect(Object.keys(report.byMutation).filter((k) => k.startsWith('json-')).length).toBeGreaterThan(0);
     });
   }
 });
