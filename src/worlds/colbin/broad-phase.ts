@@ -3,6 +3,10 @@
  * uniform grid over x/z holding item indices by their x/z rectangles, in compressed rows (cellStart/items,
  * ascending item index inside each cell). Cells come from one monotone mapping used both to insert and to
  * query, so a point inside an item's rectangle always lands in a cell that lists the item.
+ *
+ * Items may also carry a y range; each cell then keeps the union of its items' ranges, so a segment walk
+ * (`SegmentCellWalk`, a 2D DDA over the same cells) can skip a cell, or an item, whose heights the segment
+ * never reaches there.
  */
 import { sqrtNewton } from './obb.js';
 
@@ -22,13 +26,31 @@ export class XZGrid {
   readonly maxZ: number;
   nx = 1;
   nz = 1;
-  private invX = 0;
-  private invZ = 0;
+  /** Cells per unit along x and z (0 on a flat axis), and the cell sizes: one mapping for insert and query. */
+  invX = 0;
+  invZ = 0;
+  cellW = Infinity;
+  cellH = Infinity;
   readonly cellStart: Int32Array;
   readonly items: Int32Array;
+  /** Per item and per cell (the union of its items), the y range; (−∞, +∞) when no ranges were given. */
+  readonly itemMinY: Float64Array;
+  readonly itemMaxY: Float64Array;
+  readonly cellMinY: Float64Array;
+  readonly cellMaxY: Float64Array;
+  /** The same unions per column (x index) and per row (z index): a walk skips a whole line out of reach. */
+  readonly columnMinY: Float64Array;
+  readonly columnMaxY: Float64Array;
+  readonly rowMinY: Float64Array;
+  readonly rowMaxY: Float64Array;
+  /** The largest finite magnitude of any bound or item height: the scale of the segment walk's margin. */
+  readonly magnitude: number;
 
-  /** `rects`: count × 4 numbers (minX, maxX, minZ, maxZ) per item; items with a NaN are left out. */
-  constructor(rects: Float64Array, count: number) {
+  /**
+   * `rects`: count × 4 numbers (minX, maxX, minZ, maxZ) per item; items with a NaN are left out.
+   * `yRanges` (optional): count × 2 numbers (minY, maxY); a NaN range counts as every height.
+   */
+  constructor(rects: Float64Array, count: number, yRanges?: Float64Array) {
     this.count = count;
     let minX = Infinity;
     let maxX = -Infinity;
@@ -61,6 +83,8 @@ export class XZGrid {
       this.nz = nz;
       this.invX = w > 0 ? nx / w : 0;
       this.invZ = h > 0 ? nz / h : 0;
+      this.cellW = w > 0 ? w / nx : Infinity;
+      this.cellH = h > 0 ? h / nz : Infinity;
       if (nx === 1 && nz === 1) break;
       let entries = 0;
       for (let i = 0; i < count && entries <= budget; i++) {
@@ -82,6 +106,43 @@ export class XZGrid {
     for (let i = 0; i < count; i++) this.visitCells(rects, i, fill, 0, items);
     this.cellStart = cellStart;
     this.items = items;
+    this.itemMinY = new Float64Array(count).fill(-Infinity);
+    this.itemMaxY = new Float64Array(count).fill(Infinity);
+    let magnitude = Math.max(Math.abs(minX), Math.abs(maxX), Math.abs(minZ), Math.abs(maxZ));
+    if (yRanges) {
+      for (let i = 0; i < count; i++) {
+        const lo = yRanges[i * 2]!, hi = yRanges[i * 2 + 1]!;
+        if (!(lo <= hi)) continue; // NaN or inverted: every height
+        this.itemMinY[i] = lo;
+        this.itemMaxY[i] = hi;
+        if (Number.isFinite(lo) && Math.abs(lo) > magnitude) magnitude = Math.abs(lo);
+        if (Number.isFinite(hi) && Math.abs(hi) > magnitude) magnitude = Math.abs(hi);
+      }
+    }
+    this.magnitude = magnitude;
+    // Empty cells get an empty range (+∞, −∞), so every walk skips them without reading their lists.
+    this.cellMinY = new Float64Array(cells).fill(Infinity);
+    this.cellMaxY = new Float64Array(cells).fill(-Infinity);
+    for (let c = 0; c < cells; c++) {
+      for (let k = cellStart[c]!; k < cellStart[c + 1]!; k++) {
+        const i = items[k]!;
+        if (this.itemMinY[i]! < this.cellMinY[c]!) this.cellMinY[c] = this.itemMinY[i]!;
+        if (this.itemMaxY[i]! > this.cellMaxY[c]!) this.cellMaxY[c] = this.itemMaxY[i]!;
+      }
+    }
+    this.columnMinY = new Float64Array(this.nx).fill(Infinity);
+    this.columnMaxY = new Float64Array(this.nx).fill(-Infinity);
+    this.rowMinY = new Float64Array(this.nz).fill(Infinity);
+    this.rowMaxY = new Float64Array(this.nz).fill(-Infinity);
+    for (let gx = 0; gx < this.nx; gx++) {
+      for (let gz = 0; gz < this.nz; gz++) {
+        const c = gx * this.nz + gz;
+        if (this.cellMinY[c]! < this.columnMinY[gx]!) this.columnMinY[gx] = this.cellMinY[c]!;
+        if (this.cellMaxY[c]! > this.columnMaxY[gx]!) this.columnMaxY[gx] = this.cellMaxY[c]!;
+        if (this.cellMinY[c]! < this.rowMinY[gz]!) this.rowMinY[gz] = this.cellMinY[c]!;
+        if (this.cellMaxY[c]! > this.rowMaxY[gz]!) this.rowMaxY[gz] = this.cellMaxY[c]!;
+      }
+    }
   }
 
   /** Counts item i into `cursor[c + shift]` for each cell it covers, or (with `items`) files it there. */
@@ -116,4 +177,213 @@ export class XZGrid {
     if (!(x >= this.minX && x <= this.maxX && z >= this.minZ && z <= this.maxZ)) return -1;
     return this.cellX(x) * this.nz + this.cellZ(z);
   }
+}
+
+/**
+ * The walk's margin, relative to the magnitude of the coordinates involved: cells within this distance of the
+ * segment are visited too. Rounding in the walk and in the item tests is a few units in the last place
+ * (2^-52 relative), far below it, so an item whose test can report a hit is always in a visited cell; and
+ * a segment with integer ends below 2^10 passes at least 2^-11 away from any cell it misses, far above it.
+ */
+export const SEGMENT_WALK_MARGIN = 2 ** -32;
+/** Beyond this magnitude (hostile input) the walk falls back to every cell of the segment's x/z box. */
+const SEGMENT_WALK_MAX_MAGNITUDE = 2 ** 500;
+
+/**
+ * A 2D DDA over an XZGrid: the cells a segment's x/z projection touches (closed cells, so a line through a
+ * corner or along a cell edge visits the cells on both sides), column by column along the segment's major
+ * x/z axis, in the segment's direction. Each step gives one column (or row) as a run of cells
+ * `first, first + stride, …` (`count` of them), the segment's y range over that column (`yLo`, `yHi`), and
+ * `tNext`: every point of the segment's x/z path before fraction `tNext` lies in the cells visited so far
+ * (widened by the margin), so a hit found before it cannot be beaten by an item of a later column.
+ * Allocation-free: one walker is reused for every query.
+ */
+export class SegmentCellWalk {
+  first = 0;
+  stride = 1;
+  count = 0;
+  yLo = -Infinity;
+  yHi = Infinity;
+  tNext = -Infinity;
+  private grid: XZGrid | null = null;
+  private fallback = false;
+  private alongX = true;
+  // Major axis (the one the columns step along): start, 1 / delta, grid origin, cell size, cell count.
+  private a0 = 0;
+  private invDa = 0;
+  private aMin = 0;
+  private aSize = 0;
+  private aCells = 1;
+  // Minor axis: start, delta, grid origin, cells per unit, cell count.
+  private b0 = 0;
+  private db = 0;
+  private bMin = 0;
+  private bInv = 0;
+  private bCells = 1;
+  private y0 = 0;
+  private dy = 0;
+  private lineMinY: Float64Array = EMPTY;
+  private lineMaxY: Float64Array = EMPTY;
+  /** The clipped fraction range, the margin, and the margin as a fraction (margin / |major delta|). */
+  private t0 = 0;
+  private t1 = 1;
+  private margin = 0;
+  private marginT = 0;
+  /** Fraction at which the path crosses the current column's entry edge (−∞ for the first column). */
+  private enterT = -Infinity;
+  private cur = 0;
+  private last = 0;
+  private step = 1;
+  // Fallback: the minor-axis cells of the segment's box.
+  private lo = 0;
+  private hi = 0;
+
+  /** Starts a walk of from→to over `grid`; false when the segment comes nowhere near the grid's items. */
+  begin(grid: XZGrid, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): boolean {
+    this.grid = grid;
+    const dx = tx - fx, dy = ty - fy, dz = tz - fz;
+    if (dx !== dx || dy !== dy || dz !== dz) return false; // a NaN end: nothing to walk
+    let mag = 1 + grid.magnitude;
+    if (fx > mag || -fx > mag) mag = fx < 0 ? -fx : fx;
+    if (fy > mag || -fy > mag) mag = fy < 0 ? -fy : fy;
+    if (fz > mag || -fz > mag) mag = fz < 0 ? -fz : fz;
+    if (tx > mag || -tx > mag) mag = tx < 0 ? -tx : tx;
+    if (ty > mag || -ty > mag) mag = ty < 0 ? -ty : ty;
+    if (tz > mag || -tz > mag) mag = tz < 0 ? -tz : tz;
+    // Below this magnitude every difference and product below is finite.
+    if (!(mag <= SEGMENT_WALK_MAX_MAGNITUDE)) return this.beginBox(grid, fx, fz, tx, tz);
+    this.fallback = false;
+    const m = mag * SEGMENT_WALK_MARGIN;
+    this.margin = m;
+    // Clip to the grid's bounds widened by the margin (nothing outside them can be hit).
+    let t0 = 0, t1 = 1;
+    if (dx !== 0) {
+      const u = (grid.minX - m - fx) / dx, v = (grid.maxX + m - fx) / dx;
+      if ((u < v ? u : v) > t0) t0 = u < v ? u : v;
+      if ((u < v ? v : u) < t1) t1 = u < v ? v : u;
+    } else if (fx < grid.minX - m || fx > grid.maxX + m) return false;
+    if (dz !== 0) {
+      const u = (grid.minZ - m - fz) / dz, v = (grid.maxZ + m - fz) / dz;
+      if ((u < v ? u : v) > t0) t0 = u < v ? u : v;
+      if ((u < v ? v : u) < t1) t1 = u < v ? v : u;
+    } else if (fz < grid.minZ - m || fz > grid.maxZ + m) return false;
+    if (!(t0 <= t1)) return false;
+    this.t0 = t0;
+    this.t1 = t1;
+    this.y0 = fy;
+    this.dy = dy;
+    // Walk columns of the axis the segment moves along most, so each column holds few cells.
+    this.alongX = Math.abs(dx) >= Math.abs(dz);
+    let da: number;
+    if (this.alongX) {
+      this.a0 = fx; da = dx; this.aMin = grid.minX; this.aSize = grid.cellW; this.aCells = grid.nx;
+      this.b0 = fz; this.db = dz; this.bMin = grid.minZ; this.bInv = grid.invZ; this.bCells = grid.nz;
+      this.stride = 1;
+      this.lineMinY = grid.columnMinY;
+      this.lineMaxY = grid.columnMaxY;
+    } else {
+      this.a0 = fz; da = dz; this.aMin = grid.minZ; this.aSize = grid.cellH; this.aCells = grid.nz;
+      this.b0 = fx; this.db = dx; this.bMin = grid.minX; this.bInv = grid.invX; this.bCells = grid.nx;
+      this.stride = grid.nz;
+      this.lineMinY = grid.rowMinY;
+      this.lineMaxY = grid.rowMaxY;
+    }
+    // da = 0 only for a vertical (or point) segment: one x/z spot, every column spans the whole fraction range.
+    this.invDa = da === 0 ? 0 : 1 / da;
+    this.marginT = da === 0 ? Infinity : m / Math.abs(da);
+    const pa = this.a0 + t0 * da, pb = this.a0 + t1 * da;
+    const lo = (pa < pb ? pa : pb) - m, hi = (pa < pb ? pb : pa) + m;
+    const cLo = cellOf(lo, this.aMin, this.alongX ? grid.invX : grid.invZ, this.aCells);
+    const cHi = cellOf(hi, this.aMin, this.alongX ? grid.invX : grid.invZ, this.aCells);
+    this.step = da < 0 ? -1 : 1;
+    this.cur = da < 0 ? cHi : cLo;
+    this.last = da < 0 ? cLo : cHi;
+    this.enterT = this.edgeT(this.cur, da < 0 ? 1 : 0);
+    return true;
+  }
+
+  /**
+   * The fraction where the path crosses edge `side` (0: low, 1: high) of major column g; ±∞ for the grid's
+   * outer edges (the mapping clamps, so outer columns reach to infinity), −∞ when the path never moves along it.
+   */
+  private edgeT(g: number, side: number): number {
+    const inv = this.invDa;
+    if (inv === 0) return -Infinity;
+    if (side === 0 ? g === 0 : g === this.aCells - 1) return (side === 0) === inv > 0 ? -Infinity : Infinity;
+    return (this.aMin + (g + side) * this.aSize - this.a0) * inv;
+  }
+
+  /** The old, loose walk for hostile magnitudes: every cell of the segment's x/z box, no height limit. */
+  private beginBox(grid: XZGrid, fx: number, fz: number, tx: number, tz: number): boolean {
+    this.fallback = true;
+    const minX = fx < tx ? fx : tx, maxX = fx < tx ? tx : fx, minZ = fz < tz ? fz : tz, maxZ = fz < tz ? tz : fz;
+    if (maxX < grid.minX || minX > grid.maxX || maxZ < grid.minZ || minZ > grid.maxZ) return false;
+    this.alongX = true;
+    this.stride = 1;
+    this.step = 1;
+    this.cur = grid.cellX(minX);
+    this.last = grid.cellX(maxX);
+    this.lo = grid.cellZ(minZ);
+    this.hi = grid.cellZ(maxZ);
+    this.yLo = -Infinity;
+    this.yHi = Infinity;
+    this.tNext = -Infinity;
+    return true;
+  }
+
+  /** Moves to the next column; false when the walk is over. */
+  next(): boolean {
+    const g = this.cur;
+    if (g === this.last + this.step) return false;
+    this.cur = g + this.step;
+    const grid = this.grid!;
+    if (this.fallback) {
+      this.first = g * grid.nz + this.lo;
+      this.count = this.hi - this.lo + 1;
+      return true;
+    }
+    const m = this.margin, mt = this.marginT;
+    // The column's stretch of the path, widened by the margin at both edges, as a fraction range.
+    const enterT = this.enterT;
+    const exitT = this.edgeT(g, this.step > 0 ? 1 : 0);
+    this.enterT = exitT;
+    let ta = enterT - mt, tb = exitT + mt;
+    if (this.invDa === 0) {
+      ta = -Infinity;
+      tb = Infinity;
+    }
+    if (ta < this.t0) ta = this.t0;
+    if (tb > this.t1) tb = this.t1;
+    // Points before tNext are short of this column's exit edge by more than the margin; with no movement
+    // along the major axis any column may hold the first hit.
+    this.tNext = this.invDa === 0 ? -Infinity : exitT - 2 * mt;
+    if (!(ta <= tb)) {
+      this.count = 0;
+      return true;
+    }
+    const ya = this.y0 + ta * this.dy, yb = this.y0 + tb * this.dy;
+    const yLo = (ya < yb ? ya : yb) - m, yHi = (ya < yb ? yb : ya) + m;
+    // The whole column out of reach: nothing to visit (each of its cells would be skipped anyway).
+    if (this.lineMaxY[g]! < yLo || this.lineMinY[g]! > yHi) {
+      this.count = 0;
+      return true;
+    }
+    this.yLo = yLo;
+    this.yHi = yHi;
+    const b0 = this.b0, db = this.db;
+    const ba = b0 + ta * db, bb = b0 + tb * db;
+    const c0 = cellOf((ba < bb ? ba : bb) - m, this.bMin, this.bInv, this.bCells);
+    const c1 = cellOf((ba < bb ? bb : ba) + m, this.bMin, this.bInv, this.bCells);
+    this.first = this.alongX ? g * grid.nz + c0 : c0 * grid.nz + g;
+    this.count = c1 - c0 + 1;
+    return true;
+  }
+}
+
+const EMPTY = new Float64Array(0);
+
+/** The grid's cell mapping (`XZGrid.cellX` / `cellZ`) for either axis. */
+function cellOf(v: number, min: number, inv: number, cells: number): number {
+  const c = Math.floor((v - min) * inv);
+  return c < 0 ? 0 : c >= cells ? cells - 1 : c;
 }

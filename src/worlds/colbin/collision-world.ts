@@ -21,7 +21,7 @@ import {
   type UpAxis,
   type Vec3,
 } from '../world.js';
-import { XZGrid } from './broad-phase.js';
+import { SegmentCellWalk, XZGrid } from './broad-phase.js';
 import { CEILING_ID, CEILING_Y, FLOOR_ID, FLOOR_Y, FloorIndex, TRI_STRIDE } from './floor.js';
 import {
   boxReach,
@@ -121,6 +121,7 @@ export class ColbinWorld implements CollisionWorld {
   private readonly floorStamp: Uint32Array;
   private readonly wallStamp: Uint32Array;
   private stamp = 0;
+  private readonly walk = new SegmentCellWalk();
   private readonly floorOut = new Float64Array(4);
   private readonly body = new Int32Array(BOX_WORDS);
   private readonly sat = new Int32Array(SAT_OUT_WORDS);
@@ -146,6 +147,7 @@ export class ColbinWorld implements CollisionWorld {
     this.wallPrepared = new Int32Array(n * PREPARED_WALL_WORDS);
     this.wallSeg = new Float64Array(n * WALL_SEG_STRIDE);
     const rects = new Float64Array(n * 4);
+    const heights = new Float64Array(n * 2);
     for (let i = 0; i < n; i++) {
       const b = i * BOX_WORDS;
       for (let k = 0; k < 3; k++) this.wallBoxes[b + k] = file.wallCenters[i * 3 + k]!;
@@ -168,8 +170,10 @@ export class ColbinWorld implements CollisionWorld {
       rects[i * 4 + 1] = cx + this.wallSeg[s + 12]!;
       rects[i * 4 + 2] = cz - this.wallSeg[s + 14]!;
       rects[i * 4 + 3] = cz + this.wallSeg[s + 14]!;
+      heights[i * 2] = file.wallCenters[i * 3 + 1]! - this.wallSeg[s + 13]!;
+      heights[i * 2 + 1] = file.wallCenters[i * 3 + 1]! + this.wallSeg[s + 13]!;
     }
-    this.wallGrid = new XZGrid(rects, n);
+    this.wallGrid = new XZGrid(rects, n, heights);
     this.floorStamp = new Uint32Array(file.floorCount);
     this.wallStamp = new Uint32Array(n);
     this.bounds = this.computeBounds();
@@ -265,36 +269,45 @@ export class ColbinWorld implements CollisionWorld {
     return out;
   }
 
-  /** Nearest hit along from→to into hitT/hitKind/hitId; ties: smaller fraction, then floors, then lower index. */
+  /**
+   * Nearest hit along from→to into hitT/hitKind/hitId; ties: smaller fraction, then floors, then lower index.
+   * Walls first, then floors, each by a DDA over its grid (only the cells the segment's x/z path touches,
+   * each item tested once per query by its stamp, cells and items out of the segment's height range there
+   * skipped), stopping once the best hit lies before every cell still to come.
+   */
   private trace(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
     this.hitT = -1;
     this.hitKind = 0;
     this.hitId = -1;
     this.hitAxis = -1;
     if (!(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return;
+    if (this.bruteForce) {
+      for (let i = 0, n = this.file.wallCount; i < n; i++) this.traceItem(1, i, fx, fy, fz, tx, ty, tz);
+      for (let i = 0, n = this.file.floorCount; i < n; i++) this.traceItem(0, i, fx, fy, fz, tx, ty, tz);
+      return;
+    }
     const stamp = this.nextStamp();
-    const minX = fx < tx ? fx : tx, maxX = fx < tx ? tx : fx, minZ = fz < tz ? fz : tz, maxZ = fz < tz ? tz : fz;
-    for (let kind = 0; kind < 2; kind++) {
-      const n = kind === 0 ? this.file.floorCount : this.file.wallCount;
-      if (this.bruteForce) {
-        for (let i = 0; i < n; i++) this.traceItem(kind, i, fx, fy, fz, tx, ty, tz);
-        continue;
-      }
-      const g = kind === 0 ? this.floors.grid : this.wallGrid;
-      if (maxX < g.minX || minX > g.maxX || maxZ < g.minZ || minZ > g.maxZ || n === 0) continue;
-      const marks = kind === 0 ? this.floorStamp : this.wallStamp;
-      const x0 = g.cellX(minX), x1 = g.cellX(maxX), z0 = g.cellZ(minZ), z1 = g.cellZ(maxZ);
-      for (let gx = x0; gx <= x1; gx++) {
-        for (let gz = z0; gz <= z1; gz++) {
-          const c = gx * g.nz + gz;
-          for (let k = g.cellStart[c]!, end = g.cellStart[c + 1]!; k < end; k++) {
-            const i = g.items[k]!;
-            if (marks[i] === stamp) continue;
-            marks[i] = stamp;
-            this.traceItem(kind, i, fx, fy, fz, tx, ty, tz);
-          }
+    if (this.file.wallCount > 0) this.walkGrid(1, this.wallGrid, this.wallStamp, stamp, fx, fy, fz, tx, ty, tz);
+    if (this.file.floorCount > 0) this.walkGrid(0, this.floors.grid, this.floorStamp, stamp, fx, fy, fz, tx, ty, tz);
+  }
+
+  private walkGrid(kind: number, g: XZGrid, marks: Uint32Array, stamp: number, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
+    const walk = this.walk;
+    if (!walk.begin(g, fx, fy, fz, tx, ty, tz)) return;
+    const cellStart = g.cellStart, items = g.items, cellMinY = g.cellMinY, cellMaxY = g.cellMaxY, itemMinY = g.itemMinY, itemMaxY = g.itemMaxY;
+    while (walk.next()) {
+      const yLo = walk.yLo, yHi = walk.yHi;
+      for (let k = 0, c = walk.first; k < walk.count; k++, c += walk.stride) {
+        if (cellMaxY[c]! < yLo || cellMinY[c]! > yHi) continue;
+        for (let e = cellStart[c]!, end = cellStart[c + 1]!; e < end; e++) {
+          const i = items[e]!;
+          // Out of height here is not stamped: the item may reach the segment in another column.
+          if (marks[i] === stamp || itemMaxY[i]! < yLo || itemMinY[i]! > yHi) continue;
+          marks[i] = stamp;
+          this.traceItem(kind, i, fx, fy, fz, tx, ty, tz);
         }
       }
+      if (this.hitT >= 0 && this.hitT < walk.tNext) return;
     }
   }
 
@@ -359,6 +372,23 @@ export class ColbinWorld implements CollisionWorld {
     const b = i * BOX_WORDS;
     const ox = fx - this.wallBoxes[b]!, oy = fy - this.wallBoxes[b + 1]!, oz = fz - this.wallBoxes[b + 2]!;
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
+    // Quick rejection by the reach box alone (the same slab arithmetic as below, so it rejects nothing the
+    // full test would keep; the full test then runs in its own order, which picks the normal on ties).
+    let lo = 0, hi = 1;
+    for (let a = 0; a < 3; a++) {
+      const o = a === 0 ? ox : a === 1 ? oy : oz;
+      const d = a === 0 ? dx : a === 1 ? dy : dz;
+      const h = w[s + 12 + a]!;
+      if (!(h >= 0)) return -1;
+      if (d === 0) {
+        if (o < -h || o > h) return -1;
+        continue;
+      }
+      const t0 = (-h - o) / d, t1 = (h - o) / d;
+      if ((t0 < t1 ? t0 : t1) > lo) lo = t0 < t1 ? t0 : t1;
+      if ((t0 < t1 ? t1 : t0) < hi) hi = t0 < t1 ? t1 : t0;
+      if (lo > hi) return -1;
+    }
     let tIn = -Infinity;
     let tOut = Infinity;
     slabAxis = -1;

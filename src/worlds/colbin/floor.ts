@@ -33,6 +33,7 @@ export class FloorIndex {
     this.count = n;
     this.tri = new Float64Array(n * TRI_STRIDE);
     const rects = new Float64Array(n * 4);
+    const heights = new Float64Array(n * 2);
     const v = file.floorVertices;
     for (let i = 0; i < n; i++) {
       const o = i * 9;
@@ -54,8 +55,11 @@ export class FloorIndex {
       rects[i * 4 + 1] = Math.max(x0, v[o + 3]!, v[o + 6]!);
       rects[i * 4 + 2] = Math.min(z0, v[o + 5]!, v[o + 8]!);
       rects[i * 4 + 3] = Math.max(z0, v[o + 5]!, v[o + 8]!);
+      heights[i * 2] = Math.min(y0, v[o + 4]!, v[o + 7]!);
+      heights[i * 2 + 1] = Math.max(y0, v[o + 4]!, v[o + 7]!);
     }
-    this.grid = new XZGrid(rects, n);
+    // With the heights, a segment walk skips the cells (and triangles) its heights never reach.
+    this.grid = new XZGrid(rects, n, heights);
   }
 
   /**
