@@ -3,14 +3,16 @@
  * pixel from just under the top of its bounds, so every format is drawn by the same collision code the
  * simulation uses. Heights are shaded (low dark, high light) and lit from the north-west by the slope
  * between neighbours; the edge between two different surfaces (tile, polygon, triangle or face ids) is
- * darkened so the pieces read at a glance; materials the formats name (Llama exit floors, death planes)
- * are tinted. Pixels with no floor are the background colour.
+ * darkened so the pieces read at a glance; materials are tinted (materialTintFor: Llama's exit floors and
+ * death planes, GTA's surfaces). Pixels with no floor are the background colour.
  *
  * Pure data in, pixels out (no pixi.js): Node tests check it.
  */
 import type { CollisionWorld } from '../../worlds/world.js';
 import { colourFor, newGroundSample, samplerFor, type GroundSampler } from './ground-sampler.js';
 import { mapPlaneOf, mapRectOf, type MapRect } from './projection.js';
+import { paletteColour } from './overlays.js';
+import { MATERIAL_DEATH, MATERIAL_EXIT, MATERIAL_SPECIAL_A, MATERIAL_SPECIAL_B } from '../../worlds/llama/materials.js';
 
 export interface GroundRaster {
   width: number;
@@ -33,13 +35,40 @@ export interface GroundRaster {
 
 export const BACKGROUND_RGB: readonly [number, number, number] = [16, 20, 26];
 
-/** Llama's exit and death materials, tinted green and red (materials.ts in the Llama world). */
-const MATERIAL_TINTS: ReadonlyMap<number, readonly [number, number, number]> = new Map([
-  [16, [60, 220, 90]],
-  [17, [230, 200, 60]],
-  [18, [230, 140, 60]],
-  [30, [235, 50, 50]],
+/**
+ * Llama's materials the game acts on (src/worlds/llama/materials.ts): exit floors green, the two special
+ * materials yellow and orange, death planes red.
+ */
+export const LLAMA_MATERIAL_TINTS: ReadonlyMap<number, readonly [number, number, number]> = new Map([
+  [MATERIAL_EXIT, [60, 220, 90]],
+  [MATERIAL_SPECIAL_A, [230, 200, 60]],
+  [MATERIAL_SPECIAL_B, [230, 140, 60]],
+  [MATERIAL_DEATH, [235, 50, 50]],
 ]);
+
+/** How strongly a material's tint replaces the ground colour. */
+export type MaterialTint = (material: number) => { rgb: readonly [number, number, number]; weight: number } | null;
+
+/**
+ * Material tints by world: Llama's named materials strongly; GTA's surface materials (road, grass, ...) lightly,
+ * a palette colour each, so surfaces tell apart; none for worlds without materials. Material numbers mean
+ * different things in each format, so a tint is never shared between them.
+ */
+export function materialTintFor(world: CollisionWorld): MaterialTint {
+  if (world.kind === 'llama') {
+    return (m) => {
+      const rgb = LLAMA_MATERIAL_TINTS.get(m);
+      return rgb ? { rgb, weight: 2 / 3 } : null;
+    };
+  }
+  if (world.kind === 'gta') {
+    return (m) => {
+      const c = paletteColour(m);
+      return { rgb: [(c >> 16) & 255, (c >> 8) & 255, c & 255], weight: 0.25 };
+    };
+  }
+  return () => null;
+}
 
 export interface RasterOptions {
   /** Pixels along the longer side of the bounds. */
@@ -88,6 +117,7 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
   const rgba = new Uint8ClampedArray(n * 4);
   const span = hi > lo ? hi - lo : 1;
   const colourAt = options.colourAt ?? colourFor(world);
+  const tintOf = materialTintFor(world);
   const colour = [0, 0, 0];
   // Slope light: the height difference to the north-west neighbour, relative to a pixel's width.
   const slopeScale = 0.9 / Math.max(unit, 1e-9);
@@ -120,11 +150,12 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
         gg = 80 + 140 * t;
         b = 110 + 60 * t;
       }
-      const tint = MATERIAL_TINTS.get(materials[k]!);
+      const tint = tintOf(materials[k]!);
       if (tint) {
-        r = (r + 2 * tint[0]) / 3;
-        gg = (gg + 2 * tint[1]) / 3;
-        b = (b + 2 * tint[2]) / 3;
+        const w = tint.weight;
+        r = r * (1 - w) + tint.rgb[0] * w;
+        gg = gg * (1 - w) + tint.rgb[1] * w;
+        b = b * (1 - w) + tint.rgb[2] * w;
       }
       const nw = i > 0 && j > 0 ? heights[k - width - 1]! : NaN;
       let light = 1;

@@ -242,6 +242,13 @@ export function pineyOverlay(world: PineyWorld): Overlay {
       shapes.push(poly('hidden', [x0, Y(y0), x0 + CHIP_UNITS, Y(y0), x0 + CHIP_UNITS, Y(y0 + CHIP_UNITS), x0, Y(y0 + CHIP_UNITS)], 0x000000, 0.22, null));
     }
   }
+  // The 40 × 40 chips (the generator's grid: objects, hills and covers sit on it).
+  const chips: number[] = [];
+  for (let i = 0; i <= CHIPS; i++) {
+    chips.push(i * CHIP_UNITS, Y(0), i * CHIP_UNITS, Y(CHIPS * CHIP_UNITS));
+    chips.push(0, Y(i * CHIP_UNITS), CHIPS * CHIP_UNITS, Y(i * CHIP_UNITS));
+  }
+  shapes.push(lines('chips', chips, 0x000000, 0.12));
   for (const h of sc.hills) {
     const cx = (2 * (h.x >> 1) + h.size / 2) * CELL_UNITS;
     const cy = (2 * (h.y >> 1) + h.size / 2) * CELL_UNITS;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BACKGROUND_RGB, MISSING_RGB, rasterizeGround } from '../../../src/render/scene/ground-raster.js';
+import { BACKGROUND_RGB, MISSING_RGB, materialTintFor, rasterizeGround } from '../../../src/render/scene/ground-raster.js';
 import { newGroundSample, querySampler, samplerFor } from '../../../src/render/scene/ground-sampler.js';
 import { CATALOG } from '../../../src/render/sandbox/world-catalog.js';
 import type { RugratsWorld } from '../../../src/worlds/rugrats/collision-world.js';
@@ -32,6 +32,29 @@ describe('ground raster', () => {
       }
     }
     expect(finite).toBe(r.filled);
+  });
+
+  test('Llama: exit floors are tinted green and death planes red; materials of other formats are not read as Llama’s', async () => {
+    const { world } = await opener('llama-demo')();
+    const r = rasterizeGround(world, { maxSize: 128 });
+    let exits = 0;
+    let deaths = 0;
+    for (let k = 0; k < r.materials.length; k++) {
+      const [R, G, B] = [r.rgba[4 * k]!, r.rgba[4 * k + 1]!, r.rgba[4 * k + 2]!];
+      if (r.materials[k] === 16) {
+        exits++;
+        expect(G).toBeGreaterThan(R);
+        expect(G).toBeGreaterThan(B);
+      } else if (r.materials[k] === 30) {
+        deaths++;
+        expect(R).toBeGreaterThan(G + 40);
+        expect(R).toBeGreaterThan(B + 40);
+      }
+    }
+    expect(exits).toBeGreaterThan(0);
+    expect(deaths).toBeGreaterThan(0);
+    expect(materialTintFor((await opener('colbin-demo')()).world)(30)).toBeNull();
+    expect(materialTintFor((await opener('gta-town')()).world)(30)?.weight).toBeLessThan(0.5);
   });
 
   test('the query sampler gives what the world ground query gives from the top of the bounds', async () => {
