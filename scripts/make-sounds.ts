@@ -35,7 +35,9 @@ export function polyExp(x: number): number {
     x /= 2;
     k++;
   }
-  let r = 1 + x * (1 + x * (1 / 2 + x * (1 / 6 + x * (1 / 24 + x * (1 / 120 + x * (1 / 720 + x / 5040))))));
+  // Taylor to x^12: the remainder is below 2e-14 for |x| ≤ 0.5.
+  let r = 1;
+  for (let n = 12; n >= 1; n--) r = 1 + (x * r) / n;
   while (k-- > 0) r *= r;
   return r;
 }
