@@ -186,8 +186,11 @@ export class XZGrid {
  * a segment with integer ends below 2^10 passes at least 2^-11 away from any cell it misses, far above it.
  */
 export const SEGMENT_WALK_MARGIN = 2 ** -32;
-/** Beyond this magnitude (hostile input) the walk falls back to every cell of the segment's x/z box. */
-const SEGMENT_WALK_MAX_MAGNITUDE = 2 ** 500;
+/**
+ * Segment coordinates beyond the engine's int32 space (hostile input): the double arithmetic of the item
+ * tests no longer says where a hit is, so the walk gives up and the caller tests every item (`everything`).
+ */
+export const SEGMENT_WALK_MAX_COORDINATE = 2 ** 31;
 
 /**
  * A 2D DDA over an XZGrid: the cells a segment's x/z projection touches (closed cells, so a line through a
@@ -205,8 +208,9 @@ export class SegmentCellWalk {
   yLo = -Infinity;
   yHi = Infinity;
   tNext = -Infinity;
+  /** Set by `begin` for hostile coordinates: no walk, the caller must test every item. */
+  everything = false;
   private grid: XZGrid | null = null;
-  private fallback = false;
   private alongX = true;
   // Major axis (the one the columns step along): start, 1 / delta, grid origin, cell size, cell count.
   private a0 = 0;
@@ -234,25 +238,30 @@ export class SegmentCellWalk {
   private cur = 0;
   private last = 0;
   private step = 1;
-  // Fallback: the minor-axis cells of the segment's box.
-  private lo = 0;
-  private hi = 0;
 
-  /** Starts a walk of from→to over `grid`; false when the segment comes nowhere near the grid's items. */
+  /**
+   * Starts a walk of from→to over `grid`; false when there is nothing to visit (the segment comes nowhere
+   * near the grid's items, or an end is NaN). True with `everything` set: coordinates beyond
+   * SEGMENT_WALK_MAX_COORDINATE, test every item instead.
+   */
   begin(grid: XZGrid, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): boolean {
     this.grid = grid;
+    this.everything = false;
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
     if (dx !== dx || dy !== dy || dz !== dz) return false; // a NaN end: nothing to walk
-    let mag = 1 + grid.magnitude;
+    let mag = 1;
     if (fx > mag || -fx > mag) mag = fx < 0 ? -fx : fx;
     if (fy > mag || -fy > mag) mag = fy < 0 ? -fy : fy;
     if (fz > mag || -fz > mag) mag = fz < 0 ? -fz : fz;
     if (tx > mag || -tx > mag) mag = tx < 0 ? -tx : tx;
     if (ty > mag || -ty > mag) mag = ty < 0 ? -ty : ty;
     if (tz > mag || -tz > mag) mag = tz < 0 ? -tz : tz;
-    // Below this magnitude every difference and product below is finite.
-    if (!(mag <= SEGMENT_WALK_MAX_MAGNITUDE)) return this.beginBox(grid, fx, fz, tx, tz);
-    this.fallback = false;
+    if (!(mag <= SEGMENT_WALK_MAX_COORDINATE)) {
+      this.everything = true;
+      this.cur = this.last + this.step; // next() ends at once
+      return true;
+    }
+    if (grid.magnitude > mag) mag = grid.magnitude;
     const m = mag * SEGMENT_WALK_MARGIN;
     this.margin = m;
     // Clip to the grid's bounds widened by the margin (nothing outside them can be hit).
@@ -313,35 +322,12 @@ export class SegmentCellWalk {
     return (this.aMin + (g + side) * this.aSize - this.a0) * inv;
   }
 
-  /** The old, loose walk for hostile magnitudes: every cell of the segment's x/z box, no height limit. */
-  private beginBox(grid: XZGrid, fx: number, fz: number, tx: number, tz: number): boolean {
-    this.fallback = true;
-    const minX = fx < tx ? fx : tx, maxX = fx < tx ? tx : fx, minZ = fz < tz ? fz : tz, maxZ = fz < tz ? tz : fz;
-    if (maxX < grid.minX || minX > grid.maxX || maxZ < grid.minZ || minZ > grid.maxZ) return false;
-    this.alongX = true;
-    this.stride = 1;
-    this.step = 1;
-    this.cur = grid.cellX(minX);
-    this.last = grid.cellX(maxX);
-    this.lo = grid.cellZ(minZ);
-    this.hi = grid.cellZ(maxZ);
-    this.yLo = -Infinity;
-    this.yHi = Infinity;
-    this.tNext = -Infinity;
-    return true;
-  }
-
   /** Moves to the next column; false when the walk is over. */
   next(): boolean {
     const g = this.cur;
     if (g === this.last + this.step) return false;
     this.cur = g + this.step;
     const grid = this.grid!;
-    if (this.fallback) {
-      this.first = g * grid.nz + this.lo;
-      this.count = this.hi - this.lo + 1;
-      return true;
-    }
     const m = this.margin, mt = this.marginT;
     // The column's stretch of the path, widened by the margin at both edges, as a fraction range.
     const enterT = this.enterT;

@@ -294,6 +294,11 @@ export class ColbinWorld implements CollisionWorld {
   private walkGrid(kind: number, g: XZGrid, marks: Uint32Array, stamp: number, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
     const walk = this.walk;
     if (!walk.begin(g, fx, fy, fz, tx, ty, tz)) return;
+    if (walk.everything) {
+      // Hostile coordinates: every item, as bruteForce does (the walk's geometry means nothing there).
+      for (let i = 0, n = kind === 0 ? this.file.floorCount : this.file.wallCount; i < n; i++) this.traceItem(kind, i, fx, fy, fz, tx, ty, tz);
+      return;
+    }
     const cellStart = g.cellStart, items = g.items, cellMinY = g.cellMinY, cellMaxY = g.cellMaxY, itemMinY = g.itemMinY, itemMaxY = g.itemMaxY;
     while (walk.next()) {
       const yLo = walk.yLo, yHi = walk.yHi;
