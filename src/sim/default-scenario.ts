@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorldIdentity } from '../ecs/replay/format.js';
-import { installAmbient } from '../systems/piney-ambient/install.js';
+import { installAmbient, type InstalledAmbient } from '../systems/piney-ambient/install.js';
 import { DEFAULT_SYSTEMS } from '../systems/index.js';
 import { FormatError } from '../worlds/binary/format-error.js';
 import { fnv1a64Hex } from '../worlds/binary/fnv.js';
@@ -35,10 +35,20 @@ export const pineyFieldScenario: ScenarioDef = {
   setup(sim) {
     if (sim.world.kind !== 'piney') throw new Error('the piney-field scenario needs a Piney field world');
     const p = (sim.world as PineyWorld).field.params;
-    installAmbient(sim.scheduler, { seed: p.seed, type: p.fieldType, row: p.weather, ground: p.ground, object: p.object });
+    installed.set(sim, installAmbient(sim.scheduler, { seed: p.seed, type: p.fieldType, row: p.weather, ground: p.ground, object: p.object }));
   },
 };
 registerScenario(pineyFieldScenario);
+
+const installed = new WeakMap<object, InstalledAmbient>();
+
+/**
+ * The field weather a simulation's scenario installed (its runtime holds each frame's operation list), or
+ * undefined when the scenario has none. For readers such as the renderer: they must not change it.
+ */
+export function ambientOf(sim: object): Readonly<InstalledAmbient> | undefined {
+  return installed.get(sim);
+}
 
 /** The scenario a world runs by default. */
 export function scenarioForWorld(world: CollisionWorld): string {

@@ -146,7 +146,7 @@ export class WorldView {
     this.arrow = arrowTexture();
     this.entities = newEntityFrame(sim.ecs.components.capacity);
     this.indexOfId = new Int32Array(sim.ecs.components.capacity).fill(-1);
-    this.ambient = ambientOpsSource(sim.scheduler);
+    this.ambient = ambientOpsSource(sim);
     this.map.addChild(this.ground, this.overlayLayer, this.markerLayer, this.weather, this.sight, this.bodies);
     this.stage.addChild(this.map, this.flash);
     const rect = mapRectOf(this.plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };

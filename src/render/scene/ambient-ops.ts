@@ -3,10 +3,10 @@
  * models, sounds, the hum, the flash) that the display task (ccThFieldDisp) wrote, turned into plain drawable
  * items on the map plane.
  *
- * The list is read through the task's own `save()` (the only public way to it: the scenario keeps the ambient
- * runtime to itself), which copies and changes nothing. Float fields are EE single-precision bit patterns.
+ * The list is read from the runtime the scenario installed (`ambientOf`), without copying or changing it.
+ * Float fields are EE single-precision bit patterns.
  */
-import type { Scheduler, TaskBody, TaskHandle } from '../../ecs/scheduler.js';
+import { ambientOf } from '../../sim/default-scenario.js';
 import { eeToNumber } from '../../worlds/numeric/ee-float.js';
 import {
   MODEL_NAMES,
@@ -20,11 +20,7 @@ import {
   OP_SPRITE,
   OP_STRIDE,
   nameOf,
-  type AmbientRuntimeSave,
 } from '../../systems/piney-ambient/index.js';
-
-/** The display task's name (src/systems/piney-ambient/tasks.ts). */
-export const DISPLAY_TASK = 'ccThFieldDisp';
 
 export interface AmbientOpsSource {
   /**
@@ -39,20 +35,18 @@ const f = (bits: number): number => {
   return Number.isFinite(v) ? v : 0;
 };
 
-/** Finds the display task on a scheduler; null when the scenario has no field weather. */
-export function ambientOpsSource(scheduler: Scheduler): AmbientOpsSource | null {
-  const handle = scheduler.list().find((t: TaskHandle) => t.name === DISPLAY_TASK);
-  // The scheduler's handles are its task records, which carry the body they were added with.
-  const body = (handle as unknown as { body?: TaskBody } | undefined)?.body;
-  if (!body || typeof body.save !== 'function') return null;
+/** The weather's operation source of a simulation; null when its scenario installed no field weather. */
+export function ambientOpsSource(sim: object): AmbientOpsSource | null {
+  const rt = ambientOf(sim)?.runtime;
+  if (!rt) return null;
   return {
     read() {
-      const s = body.save!() as AmbientRuntimeSave;
-      if (!s || !s.ops || !(s.ops.words instanceof Uint32Array)) return null;
-      const v = s.view as { x?: unknown; y?: unknown } | null;
+      if (rt.opsFrame < 0) return null;
+      // The walk that stands in for the game's viewer keeps its position as EE bit patterns.
+      const v = rt.view.save() as { x?: unknown; y?: unknown } | null;
       const viewX = v && typeof v.x === 'number' ? f(v.x) : NaN;
       const viewY = v && typeof v.y === 'number' ? f(v.y) : NaN;
-      return { words: s.ops.words, length: s.ops.length, frame: s.opsFrame, viewX, viewY };
+      return { words: rt.ops.words, length: rt.ops.length, frame: rt.opsFrame, viewX, viewY };
     },
   };
 }

@@ -21,7 +21,7 @@ test.each(['piney-storm', 'llama-demo', 'rugrats-demo', 'gta-town'])('%s: readin
   const plane = mapPlaneOf(sim.world);
   const frame = newEntityFrame(sim.ecs.components.capacity);
   const scratch = { ids: new Uint32Array(8) };
-  const ambient = ambientOpsSource(sim.scheduler);
+  const ambient = ambientOpsSource(sim);
   expect(ambient !== null).toBe(id.startsWith('piney'));
   rasterizeGround(sim.world, { maxSize: 48 });
   overlayFor(sim.world);
