@@ -17,6 +17,7 @@ import {
   type Body,
   type Bounds,
   type CollisionWorld,
+  type Contact,
   type GroundResult,
   type MoveResult,
   type SegmentResult,
@@ -178,6 +179,9 @@ export class PineyWorld implements CollisionWorld {
   private hitNx = 0;
   private hitNy = 0;
   private hitNz = 0;
+  // The contact objects last written into `contactsOf`'s contacts, by index (see setContact).
+  private contactsOf: MoveResult | undefined;
+  private readonly contactPool: Contact[] = [];
 
   constructor(
     readonly field: PineyField,
@@ -577,11 +581,36 @@ export class PineyWorld implements CollisionWorld {
     out.grounded = true;
     if (wallX !== 0 || wallY !== 0) {
       const n = wallX !== 0 && wallY !== 0 ? Math.SQRT1_2 : 1;
-      setContact(out, contacts++, 'wall', wallX * n, wallY * n, 0, this.blockerNear(x, y, r));
+      this.setContact(out, contacts++, 'wall', wallX * n, wallY * n, 0, this.blockerNear(x, y, r));
     }
-    setContact(out, contacts++, 'floor', 0, 0, 1, -1);
-    out.contacts.length = contacts;
+    this.setContact(out, contacts++, 'floor', 0, 0, 1, -1);
+    // Setting an array's length is a runtime call even when nothing changes.
+    if (out.contacts.length !== contacts) out.contacts.length = contacts;
     return out;
+  }
+
+  /**
+   * Writes contact `i` of a move result into the contact object already there, or else into the one this
+   * world last put at `i` for the same `out` (a caller that empties `out.contacts` before every move, as the
+   * movement system does, would otherwise cost an allocation per move), or a new one.
+   */
+  private setContact(out: MoveResult, i: number, kind: string, nx: number, ny: number, nz: number, id: number): void {
+    if (this.contactsOf !== out) {
+      this.contactsOf = out;
+      this.contactPool.length = 0;
+    }
+    let c = out.contacts[i];
+    if (!c) {
+      c = this.contactPool[i] ?? { kind, normal: [nx, ny, nz], id, material: 0 };
+      out.contacts[i] = c;
+    }
+    this.contactPool[i] = c;
+    c.kind = kind;
+    c.normal[0] = nx;
+    c.normal[1] = ny;
+    c.normal[2] = nz;
+    c.id = id;
+    c.material = 0;
   }
 
   /** Whether a circle of radius r at (x, y) overlaps an object's footprint (on the torus). */
@@ -615,18 +644,6 @@ export class PineyWorld implements CollisionWorld {
   }
 }
 
-/** Writes contact `i` of a move result, reusing the caller's contact object when there is one. */
-function setContact(out: MoveResult, i: number, kind: string, nx: number, ny: number, nz: number, id: number): void {
-  const c = out.contacts[i];
-  if (c) {
-    c.kind = kind;
-    c.normal[0] = nx;
-    c.normal[1] = ny;
-    c.normal[2] = nz;
-    c.id = id;
-    c.material = 0;
-  } else out.contacts[i] = { kind, normal: [nx, ny, nz], id, material: 0 };
-}
 
 /**
  * Generates the field a spec describes and wraps it as a CollisionWorld. `spec` may be the spec's bytes,

@@ -20,7 +20,7 @@
  *
  * Per cell it keeps 16 float32s (one cache line): each triangle's normal x and y, n·(0, 0, 2500),
  * n·(0, 0, −1200), k and 1 / n·d, and the four corner heights. A cell whose constants do not fit that scheme
- * (heights outside [−10⁶, 2000], values beyond float32, edge sides unlike the reference cell's) is marked
+ * (heights outside [−10⁶, 2000], constants outside the ranges of FAST_MIN…FAST_MAX, edge sides unlike the reference cell's) is marked
  * slow and always takes the exact path, so any map gets GetHeight's answer.
  */
 import { eeAdd, eeFromNumber, eeMul, eeToNumber } from '../numeric/ee-float.js';
@@ -89,6 +89,37 @@ export function eeAddValue(a: number, b: number): number {
   return scratchF64[0];
 }
 
+/** 1 − 2⁻²⁴: r·(1 − 2⁻²⁴) lies within half a spacing of the float below r (exactly on it for a power of two). */
+const ONE_MINUS_ULP = 1 - 1 / 16777216;
+
+/**
+ * truncNormal / addNormal: mul.s's truncation and add.s for the fast path, where every operand and result
+ * is known to be zero or a normal EE value far from both ends of the range (see FAST_MIN), so IEEE single
+ * precision holds them and no range check is needed. Math.fround rounds to nearest; where that went away
+ * from zero, the float below toward zero is fround(r·(1 − 2⁻²⁴)) (an exact product within half a spacing of
+ * it). The pick is an index, not a branch: on random points a branch here mispredicts half the time.
+ */
+const TRUNCATED = new Float64Array(2);
+function truncNormal(v: number): number {
+  const r = Math.fround(v);
+  TRUNCATED[0] = r;
+  TRUNCATED[1] = Math.fround(r * ONE_MINUS_ULP);
+  return TRUNCATED[+(Math.abs(r) > Math.abs(v))]!;
+}
+
+function addNormal(a: number, b: number): number {
+  const s = a + b;
+  // TwoSum: s + err is the exact sum. Only when the double rounded onto a 24-bit grid point from inside
+  // (rare) is the truncation not s's own; eeAdd answers then.
+  const bv = s - a;
+  const err = a - (s - bv) + (b - bv);
+  const r = Math.fround(s);
+  if (+(r === s) * +(err * s < 0) !== 0) return eeAddValue(a, b);
+  TRUNCATED[0] = r;
+  TRUNCATED[1] = Math.fround(r * ONE_MINUS_ULP);
+  return TRUNCATED[+(Math.abs(r) > Math.abs(s))]!;
+}
+
 // A cell's record: RECORD float32s, each triangle's constants at TRI0 / TRI1, then the corners.
 const RECORD = 16;
 const TRI0 = 0;
@@ -107,6 +138,22 @@ const EDGE_CORNER = [1, 0, 3, 2, 3, 0] as const;
 const MODE_UNPREPARED = 0;
 const MODE_FAST = 1;
 const MODE_EXACT = 2;
+
+/**
+ * The fast path's ranges, which keep every intermediate of GetHeight's nine operations zero or far inside
+ * the EE's normal range, so truncNormal / addNormal (no flush, no saturation) are exact there. A nonzero
+ * EE sum is at least 2⁻²⁵ times its larger operand; with the point's fx, fy zero or ≥ FAST_MIN, the normal's
+ * x and y zero or ≥ NORMAL_MIN, n_z·2500 and n_z·−1200 ≥ PLANE_MIN (a triangle that can answer is far from
+ * vertical), 1 / n·d ≥ FAST_MIN, and every magnitude ≤ FAST_MAX, the smallest nonzero intermediate is above
+ * 10⁻³³ (products ≳ 10⁻²⁴, their sum ≳ 3·10⁻³², the plane sum ≳ 3·10⁻¹⁰, s ≳ 9·10⁻¹⁸, the hit's product
+ * ≳ 9·10⁻²²) and the largest below 10¹⁶. Any magnitude of k is fine (it is added to the plane sum).
+ */
+const FAST_MIN = 1e-4;
+const NORMAL_MIN = 1e-20;
+const PLANE_MIN = 1e-2;
+const FAST_MAX = 1e6;
+/** The s1 filter's bound, 4·2⁻²³ (twice the two additions' truncation, covering the doubles' rounding). */
+const S1_SLACK = 4 / 8388608;
 
 /** Corner heights the fast path accepts: the segment's top stays ≥ 500 above them, so |v| ≥ 500. */
 const CORNER_MIN = -1e6;
@@ -128,9 +175,6 @@ const C2500_VALUE = eeToNumber(F.C2500);
 const PASS = 0;
 const FAIL = 1;
 const UNSURE = 2;
-/** Triangle answers besides a height (heights are finite). */
-const NO_HIT = -Infinity;
-const UNDECIDED = Infinity;
 
 // The reference cell's edge data (sides and e1's x, y), which every fast cell must share in value: with
 // the ray straight down (d = (0, 0, dz)), Outer(e, d) does not depend on the heights.
@@ -229,6 +273,8 @@ export class HeightCache {
    * triangles miss): the CollisionWorld's query, with no bit patterns in between.
    */
   surfaceAt(x: number, y: number): number {
+    // Inside the field and above the EE's smallest normal, truncation to the EE value is truncNormal's.
+    if (x >= FAST_MIN && x < FIELD_SIZE && y >= FAST_MIN && y < FIELD_SIZE) return this.surfaceValue(truncNormal(x), truncNormal(y));
     const xv = eeValue(x);
     const yv = eeValue(y);
     if (xv >= 0 && xv < FIELD_SIZE && yv >= 0 && yv < FIELD_SIZE) return this.surfaceValue(xv, yv);
@@ -258,40 +304,48 @@ export class HeightCache {
     const cell = cx * CELLS + cy;
     let mode = this.mode[cell]!;
     if (mode === MODE_UNPREPARED) mode = this.prepare(cx, cy);
-    if (mode === MODE_FAST) {
-      const fx = xv - cx * CELL_UNITS;
-      const fy = yv - cy * CELL_UNITS;
+    const fx = xv - cx * CELL_UNITS;
+    const fy = yv - cy * CELL_UNITS;
+    // (A point within 10⁻⁴ of the field's origin lines takes the exact path: see FAST_MIN.)
+    if (mode === MODE_FAST && (fx === 0 || fx >= FAST_MIN) && (fy === 0 || fy >= FAST_MIN)) {
+      const r = this.record;
       const at = cell * RECORD;
-      let z = this.triangle(at, TRI0, 0, fx, fy);
-      if (z === NO_HIT) z = this.triangle(at, TRI1, 3, fx, fy);
-      if (z !== UNDECIDED) return z === NO_HIT ? -1 : z;
+      const corners = at + R_CORNERS;
+      let decided = true;
+      // T0, then T1; a triangle that misses passes the turn on, as in GetHeight.
+      for (let tri = 0; tri < 2; tri++) {
+        const e = tri * 3;
+        // The diagonal (edge 1) first: it is the one that usually fails.
+        const v1 = edgeVerdict(e + 1, fx, fy, r[corners + EDGE_CORNER[e + 1]!]!);
+        if (v1 === FAIL) continue;
+        const v0 = edgeVerdict(e, fx, fy, r[corners + EDGE_CORNER[e]!]!);
+        if (v0 === FAIL) continue;
+        const v2 = edgeVerdict(e + 2, fx, fy, r[corners + EDGE_CORNER[e + 2]!]!);
+        if (v2 === FAIL) continue;
+        if (v0 === UNSURE || v1 === UNSURE || v2 === UNSURE) {
+          decided = false;
+          break;
+        }
+        const t = at + (tri === 0 ? TRI0 : TRI1);
+        const inv = r[t + R_INV]!;
+        if (inv !== inv) continue; // n · d == 0: this triangle never answers
+        const k = r[t + R_K]!;
+        // inner(n, (fx, fy, top or bottom)) = (n0·fx + n1·fy) + n2·z; s = k + inner, every step an EE operation.
+        const xy = addNormal(truncNormal(r[t + R_N0]! * fx), truncNormal(r[t + R_N1]! * fy));
+        const s0 = addNormal(k, addNormal(xy, r[t + R_TOP]!));
+        if (s0 < 0) continue;
+        // s1 ≤ 0 is nearly always certain from the doubles: the two EE additions move it by < 2·2⁻²³·Σ|terms|.
+        const bottom = r[t + R_BOTTOM]!;
+        const s1 = k + xy + bottom;
+        const slack = S1_SLACK * (Math.abs(k) + Math.abs(xy) + Math.abs(bottom));
+        if (s1 - slack > 0) continue;
+        if (s1 + slack > 0 && addNormal(k, addNormal(xy, bottom)) > 0) continue;
+        // hit z = 2500 + (dz · (−1 · s0)) · (1 / n·d).
+        return addNormal(C2500_VALUE, truncNormal(truncNormal(DZ_VALUE * -s0) * inv));
+      }
+      if (decided) return -1;
     }
     return eeToNumber(this.exact.surfaceHeight(eeFromNumber(xv), eeFromNumber(yv)));
-  }
-
-  /** collisionLP against one cached triangle: its z, NO_HIT, or UNDECIDED (an edge test too close to call). */
-  private triangle(at: number, tri: number, edge0: number, fx: number, fy: number): number {
-    const r = this.record;
-    const corners = at + R_CORNERS;
-    // The diagonal (edge 1) first: it is the one that usually fails.
-    const v1 = edgeVerdict(edge0 + 1, fx, fy, r[corners + EDGE_CORNER[edge0 + 1]!]!);
-    if (v1 === FAIL) return NO_HIT;
-    const v0 = edgeVerdict(edge0, fx, fy, r[corners + EDGE_CORNER[edge0]!]!);
-    if (v0 === FAIL) return NO_HIT;
-    const v2 = edgeVerdict(edge0 + 2, fx, fy, r[corners + EDGE_CORNER[edge0 + 2]!]!);
-    if (v2 === FAIL) return NO_HIT;
-    if (v0 === UNSURE || v1 === UNSURE || v2 === UNSURE) return UNDECIDED;
-    const t = at + tri;
-    const k = r[t + R_K]!;
-    const inv = r[t + R_INV]!;
-    // inner(n, (fx, fy, top or bottom)) = (n0·fx + n1·fy) + n2·z, each step an EE operation.
-    const xy = eeAddValue(eeMulValue(r[t + R_N0]!, fx), eeMulValue(r[t + R_N1]!, fy));
-    const s0 = eeAddValue(k, eeAddValue(xy, r[t + R_TOP]!));
-    if (s0 < 0) return NO_HIT;
-    const s1 = eeAddValue(k, eeAddValue(xy, r[t + R_BOTTOM]!));
-    if (!(s1 <= 0) || inv !== inv) return NO_HIT;
-    // hit z = 2500 + (dz · (−1 · s0)) · (1 / n·d).
-    return eeAddValue(C2500_VALUE, eeMulValue(eeMulValue(DZ_VALUE, -s0), inv));
   }
 
   /** Fills cell (cx, cy)'s record from HeightQuery's exact constants and decides its mode. */
@@ -324,10 +378,16 @@ export class HeightCache {
         eeToNumber(words[w + W.K]!),
         words[w + W.MISS] === 1 ? NaN : eeToNumber(words[w + W.INV]!),
       ];
-      for (let i = 0; i < values.length; i++) {
-        const v = values[i]!;
-        if (v === v && Math.fround(v) !== v) fast = false;
-        r[t + i] = v;
+      for (let i = 0; i < values.length; i++) r[t + i] = values[i]!;
+      // A triangle that never answers (n · d == 0) is skipped before its constants are used.
+      if (words[w + W.MISS] !== 1) {
+        const within = (v: number, min: number, zeroOk: boolean): boolean => {
+          const m = Math.abs(v);
+          return (zeroOk && m === 0) || (m >= min && m <= FAST_MAX);
+        };
+        if (!within(values[0]!, NORMAL_MIN, true) || !within(values[1]!, NORMAL_MIN, true)) fast = false;
+        if (!within(values[2]!, PLANE_MIN, false) || !within(values[3]!, PLANE_MIN, false)) fast = false;
+        if (!within(values[4]!, 0, true) || !within(values[5]!, FAST_MIN, false)) fast = false;
       }
       for (let e = 0; e < 3; e++) {
         const o = w + e * 3;
