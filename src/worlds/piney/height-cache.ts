@@ -100,14 +100,14 @@ const ONE_MINUS_ULP = 1 - 1 / 16777216;
  * it). The pick is an index, not a branch: on random points a branch here mispredicts half the time.
  */
 const TRUNCATED = new Float64Array(2);
-function truncNormal(v: number): number {
+export function truncNormal(v: number): number {
   const r = Math.fround(v);
   TRUNCATED[0] = r;
   TRUNCATED[1] = Math.fround(r * ONE_MINUS_ULP);
   return TRUNCATED[+(Math.abs(r) > Math.abs(v))]!;
 }
 
-function addNormal(a: number, b: number): number {
+export function addNormal(a: number, b: number): number {
   const s = a + b;
   // TwoSum: s + err is the exact sum. Only when the double rounded onto a 24-bit grid point from inside
   // (rare) is the truncation not s's own; eeAdd answers then.

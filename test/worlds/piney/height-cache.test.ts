@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { eeAdd, eeFromInt, eeFromNumber, eeMul, eeToNumber } from '../../../src/worlds/numeric/ee-float.js';
 import { getHeight, HIDDEN_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
-import { eeAddValue, eeMulValue, eeValue, HeightCache } from '../../../src/worlds/piney/height-cache.js';
+import { addNormal, eeAddValue, eeMulValue, eeValue, HeightCache, truncNormal } from '../../../src/worlds/piney/height-cache.js';
 import { generateField } from '../../../src/worlds/piney/generate.js';
 import { CELLS, CHIPS } from '../../../src/worlds/piney/field-state.js';
 
@@ -73,6 +73,32 @@ describe('EE arithmetic on values', () => {
     const b = 0.75;
     expect(eeAddValue(a, b)).toBe(eeToNumber(eeAdd(eeFromNumber(a), eeFromNumber(b))));
     expect(eeAddValue(1, -(2 ** -60))).toBe(eeToNumber(eeAdd(eeFromNumber(1), eeFromNumber(-(2 ** -60)))));
+  });
+  it('truncNormal (the fast path\'s truncation) equals eeValue on normal magnitudes, either sign', () => {
+    const mid = fc.tuple(fc.boolean(), fc.double({ min: 2 ** -120, max: 2 ** 120, noNaN: true })).map(([neg, v]) => (neg ? -v : v));
+    const onGrid = eeVal.filter((v) => v === 0 || (Math.abs(v) >= 2 ** -120 && Math.abs(v) <= 2 ** 120));
+    fc.assert(
+      fc.property(fc.oneof(mid, onGrid), (v) => {
+        expect(truncNormal(v)).toBe(eeValue(v));
+      }),
+      { numRuns: 5000 },
+    );
+    // Just below a power of two, where the float below has half the spacing.
+    for (const v of [1 - 2 ** -30, 2 - 2 ** -40, -(1024 - 2 ** -20), 0.75 + 2 ** -30]) expect(truncNormal(v)).toBe(eeValue(v));
+  });
+  it('addNormal (the fast path\'s add.s) equals eeAddValue on normal magnitudes, the rounding-onto-a-grid-point case too', () => {
+    const moderate = eeVal.filter((v) => v === 0 || (Math.abs(v) >= 2 ** -60 && Math.abs(v) <= 2 ** 60));
+    const near = fc.tuple(moderate, fc.integer({ min: -40, max: 40 })).map(([a, k]): [number, number] => [a, eeValue(-a * (1 + k * 2 ** -23))]);
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(moderate, moderate), near), ([a, b]) => {
+        expect(addNormal(a, b)).toBe(eeAddValue(a, b));
+      }),
+      { numRuns: 5000 },
+    );
+    // 1 − 2⁻⁶⁰ rounds to 1 in a double; add.s truncates the exact sum to the float below 1.
+    expect(addNormal(1, -(2 ** -60))).toBe(1 - 2 ** -24);
+    expect(addNormal(-1, 2 ** -60)).toBe(-(1 - 2 ** -24));
+    expect(addNormal(1, 2 ** -60)).toBe(1);
   });
   it('eeValue is eeFromNumber then eeToNumber', () => {
     fc.assert(
