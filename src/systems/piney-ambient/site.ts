@@ -4,7 +4,7 @@
  * (src/worlds/piney) supplies it; this is the only place the ambient code touches that module.
  */
 import { generateField, initDrawCount } from '../../worlds/piney/generate.js';
-import { getHeight } from '../../worlds/piney/get-height.js';
+import { HeightCache } from '../../worlds/piney/height-cache.js';
 import { defaultPineyTables, type PineyTables } from '../../worlds/piney/tables.js';
 import { add, ONE, type V4 } from './ee-vec.js';
 import type { HeightFn } from './env.js';
@@ -53,8 +53,8 @@ export function pineySite(p: SiteParams, tables: PineyTables = defaultPineyTable
     { seed: p.seed >>> 0, fieldType: p.type, weather: p.row, ground: p.ground, object: p.object, event: p.event ?? 0, protect: p.protect ?? false },
     tables,
   );
-  const map = f.map;
-  const check3 = f.check3;
+  // The field no longer changes: GetHeight's cached fast path answers bit for bit what getHeight would.
+  const heights = new HeightCache(f.map, f.check3);
   const start: V4 = [f.startPos[0], f.startPos[1], f.startPos[2], ONE];
   // Field type 4 has no entrance of its own (its gate leads into the dungeon): the bird never uses it there.
   const entrance: V4 = f.dungeonPos ? [f.dungeonPos[0], f.dungeonPos[1], f.dungeonPos[2], ONE] : [...start];
@@ -68,6 +68,6 @@ export function pineySite(p: SiteParams, tables: PineyTables = defaultPineyTable
     initDraws: initDrawCount(tables, p.type, p.row),
     start,
     entrance,
-    height: (x, y) => getHeight(map, check3, x, y),
+    height: (x, y) => heights.getHeight(x, y),
   };
 }
