@@ -192,49 +192,40 @@ export const SEGMENT_WALK_MARGIN = 2 ** -32;
  */
 export const SEGMENT_WALK_MAX_COORDINATE = 2 ** 31;
 
+/** Slots of `SegmentCellWalk.range`: the segment's y range over the current column, and the stopping fraction. */
+export const WALK_Y_LO = 0;
+export const WALK_Y_HI = 1;
+export const WALK_T_NEXT = 2;
+
+// Slots of the walker's private state (doubles in a typed array: a double stored in an object field may be
+// boxed, an allocation per store).
+const A0 = 0, INV_DA = 1, A_MIN = 2, A_SIZE = 3, B0 = 4, DB = 5, B_MIN = 6, B_INV = 7, Y0 = 8, DY = 9;
+const T0 = 10, T1 = 11, MARGIN = 12, MARGIN_T = 13, ENTER_T = 14, STATE_WORDS = 15;
+
 /**
  * A 2D DDA over an XZGrid: the cells a segment's x/z projection touches (closed cells, so a line through a
  * corner or along a cell edge visits the cells on both sides), column by column along the segment's major
  * x/z axis, in the segment's direction. Each step gives one column (or row) as a run of cells
- * `first, first + stride, …` (`count` of them), the segment's y range over that column (`yLo`, `yHi`), and
- * `tNext`: every point of the segment's x/z path before fraction `tNext` lies in the cells visited so far
- * (widened by the margin), so a hit found before it cannot be beaten by an item of a later column.
- * Allocation-free: one walker is reused for every query.
+ * `first, first + stride, …` (`count` of them), the segment's y range over that column
+ * (`range[WALK_Y_LO]`, `range[WALK_Y_HI]`), and `range[WALK_T_NEXT]`: every point of the segment's x/z path
+ * before that fraction lies in the cells visited so far (widened by the margin), so a hit found before it
+ * cannot be beaten by an item of a later column. Allocation-free: one walker is reused for every query.
  */
 export class SegmentCellWalk {
   first = 0;
   stride = 1;
   count = 0;
-  yLo = -Infinity;
-  yHi = Infinity;
-  tNext = -Infinity;
+  readonly range = new Float64Array(3);
   /** Set by `begin` for hostile coordinates: no walk, the caller must test every item. */
   everything = false;
   private grid: XZGrid | null = null;
+  private readonly s = new Float64Array(STATE_WORDS);
+  /** True: columns step along x (the major axis), rows along z; false: the other way round. */
   private alongX = true;
-  // Major axis (the one the columns step along): start, 1 / delta, grid origin, cell size, cell count.
-  private a0 = 0;
-  private invDa = 0;
-  private aMin = 0;
-  private aSize = 0;
   private aCells = 1;
-  // Minor axis: start, delta, grid origin, cells per unit, cell count.
-  private b0 = 0;
-  private db = 0;
-  private bMin = 0;
-  private bInv = 0;
   private bCells = 1;
-  private y0 = 0;
-  private dy = 0;
   private lineMinY: Float64Array = EMPTY;
   private lineMaxY: Float64Array = EMPTY;
-  /** The clipped fraction range, the margin, and the margin as a fraction (margin / |major delta|). */
-  private t0 = 0;
-  private t1 = 1;
-  private margin = 0;
-  private marginT = 0;
-  /** Fraction at which the path crosses the current column's entry edge (−∞ for the first column). */
-  private enterT = -Infinity;
   private cur = 0;
   private last = 0;
   private step = 1;
@@ -263,7 +254,6 @@ export class SegmentCellWalk {
     }
     if (grid.magnitude > mag) mag = grid.magnitude;
     const m = mag * SEGMENT_WALK_MARGIN;
-    this.margin = m;
     // Clip to the grid's bounds widened by the margin (nothing outside them can be hit).
     let t0 = 0, t1 = 1;
     if (dx !== 0) {
@@ -277,49 +267,46 @@ export class SegmentCellWalk {
       if ((u < v ? v : u) < t1) t1 = u < v ? v : u;
     } else if (fz < grid.minZ - m || fz > grid.maxZ + m) return false;
     if (!(t0 <= t1)) return false;
-    this.t0 = t0;
-    this.t1 = t1;
-    this.y0 = fy;
-    this.dy = dy;
+    const s = this.s;
+    s[T0] = t0;
+    s[T1] = t1;
+    s[MARGIN] = m;
+    s[Y0] = fy;
+    s[DY] = dy;
     // Walk columns of the axis the segment moves along most, so each column holds few cells.
-    this.alongX = Math.abs(dx) >= Math.abs(dz);
-    let da: number;
-    if (this.alongX) {
-      this.a0 = fx; da = dx; this.aMin = grid.minX; this.aSize = grid.cellW; this.aCells = grid.nx;
-      this.b0 = fz; this.db = dz; this.bMin = grid.minZ; this.bInv = grid.invZ; this.bCells = grid.nz;
-      this.stride = 1;
-      this.lineMinY = grid.columnMinY;
-      this.lineMaxY = grid.columnMaxY;
-    } else {
-      this.a0 = fz; da = dz; this.aMin = grid.minZ; this.aSize = grid.cellH; this.aCells = grid.nz;
-      this.b0 = fx; this.db = dx; this.bMin = grid.minX; this.bInv = grid.invX; this.bCells = grid.nx;
-      this.stride = grid.nz;
-      this.lineMinY = grid.rowMinY;
-      this.lineMaxY = grid.rowMaxY;
-    }
+    const alongX = (dx < 0 ? -dx : dx) >= (dz < 0 ? -dz : dz);
+    this.alongX = alongX;
+    const a0 = alongX ? fx : fz, da = alongX ? dx : dz;
+    const aMin = alongX ? grid.minX : grid.minZ, aSize = alongX ? grid.cellW : grid.cellH;
+    const aCells = alongX ? grid.nx : grid.nz;
+    s[A0] = a0;
+    s[A_MIN] = aMin;
+    s[A_SIZE] = aSize;
+    this.aCells = aCells;
+    s[B0] = alongX ? fz : fx;
+    s[DB] = alongX ? dz : dx;
+    s[B_MIN] = alongX ? grid.minZ : grid.minX;
+    s[B_INV] = alongX ? grid.invZ : grid.invX;
+    this.bCells = alongX ? grid.nz : grid.nx;
+    this.stride = alongX ? 1 : grid.nz;
+    this.lineMinY = alongX ? grid.columnMinY : grid.rowMinY;
+    this.lineMaxY = alongX ? grid.columnMaxY : grid.rowMaxY;
     // da = 0 only for a vertical (or point) segment: one x/z spot, every column spans the whole fraction range.
-    this.invDa = da === 0 ? 0 : 1 / da;
-    this.marginT = da === 0 ? Infinity : m / Math.abs(da);
-    const pa = this.a0 + t0 * da, pb = this.a0 + t1 * da;
-    const lo = (pa < pb ? pa : pb) - m, hi = (pa < pb ? pb : pa) + m;
-    const cLo = cellOf(lo, this.aMin, this.alongX ? grid.invX : grid.invZ, this.aCells);
-    const cHi = cellOf(hi, this.aMin, this.alongX ? grid.invX : grid.invZ, this.aCells);
+    const inv = da === 0 ? 0 : 1 / da;
+    s[INV_DA] = inv;
+    s[MARGIN_T] = da === 0 ? Infinity : m / (da < 0 ? -da : da);
+    const pa = a0 + t0 * da, pb = a0 + t1 * da;
+    const cLo = cellOf((pa < pb ? pa : pb) - m, aMin, alongX ? grid.invX : grid.invZ, aCells);
+    const cHi = cellOf((pa < pb ? pb : pa) + m, aMin, alongX ? grid.invX : grid.invZ, aCells);
     this.step = da < 0 ? -1 : 1;
     this.cur = da < 0 ? cHi : cLo;
     this.last = da < 0 ? cLo : cHi;
-    this.enterT = this.edgeT(this.cur, da < 0 ? 1 : 0);
+    // The first column's entry edge: its low edge going up, its high edge going down; −∞ at the grid's
+    // outer edges (the mapping clamps, so outer columns reach to infinity) or without movement along it.
+    const g = this.cur;
+    if (inv === 0 || (da > 0 ? g === 0 : g === aCells - 1)) s[ENTER_T] = -Infinity;
+    else s[ENTER_T] = (aMin + (da > 0 ? g : g + 1) * aSize - a0) * inv;
     return true;
-  }
-
-  /**
-   * The fraction where the path crosses edge `side` (0: low, 1: high) of major column g; ±∞ for the grid's
-   * outer edges (the mapping clamps, so outer columns reach to infinity), −∞ when the path never moves along it.
-   */
-  private edgeT(g: number, side: number): number {
-    const inv = this.invDa;
-    if (inv === 0) return -Infinity;
-    if (side === 0 ? g === 0 : g === this.aCells - 1) return (side === 0) === inv > 0 ? -Infinity : Infinity;
-    return (this.aMin + (g + side) * this.aSize - this.a0) * inv;
   }
 
   /** Moves to the next column; false when the walk is over. */
@@ -327,40 +314,47 @@ export class SegmentCellWalk {
     const g = this.cur;
     if (g === this.last + this.step) return false;
     this.cur = g + this.step;
-    const grid = this.grid!;
-    const m = this.margin, mt = this.marginT;
-    // The column's stretch of the path, widened by the margin at both edges, as a fraction range.
-    const enterT = this.enterT;
-    const exitT = this.edgeT(g, this.step > 0 ? 1 : 0);
-    this.enterT = exitT;
-    let ta = enterT - mt, tb = exitT + mt;
-    if (this.invDa === 0) {
+    const s = this.s;
+    const r = this.range;
+    const m = s[MARGIN]!, mt = s[MARGIN_T]!, inv = s[INV_DA]!;
+    // The column's stretch of the path, widened by the margin at both edges, as a fraction range. Its exit
+    // edge: the high edge going up, the low edge going down; +∞ at the grid's outer edges.
+    const up = this.step > 0;
+    const exitT = inv === 0 ? -Infinity : (up ? g === this.aCells - 1 : g === 0) ? Infinity : (s[A_MIN]! + (up ? g + 1 : g) * s[A_SIZE]! - s[A0]!) * inv;
+    let ta = s[ENTER_T]! - mt, tb = exitT + mt;
+    s[ENTER_T] = exitT;
+    if (inv === 0) {
       ta = -Infinity;
       tb = Infinity;
     }
-    if (ta < this.t0) ta = this.t0;
-    if (tb > this.t1) tb = this.t1;
+    if (ta < s[T0]!) ta = s[T0]!;
+    if (tb > s[T1]!) tb = s[T1]!;
     // Points before tNext are short of this column's exit edge by more than the margin; with no movement
     // along the major axis any column may hold the first hit.
-    this.tNext = this.invDa === 0 ? -Infinity : exitT - 2 * mt;
+    r[WALK_T_NEXT] = inv === 0 ? -Infinity : exitT - 2 * mt;
     if (!(ta <= tb)) {
       this.count = 0;
       return true;
     }
-    const ya = this.y0 + ta * this.dy, yb = this.y0 + tb * this.dy;
+    const y0 = s[Y0]!, dy = s[DY]!;
+    const ya = y0 + ta * dy, yb = y0 + tb * dy;
     const yLo = (ya < yb ? ya : yb) - m, yHi = (ya < yb ? yb : ya) + m;
     // The whole column out of reach: nothing to visit (each of its cells would be skipped anyway).
     if (this.lineMaxY[g]! < yLo || this.lineMinY[g]! > yHi) {
       this.count = 0;
       return true;
     }
-    this.yLo = yLo;
-    this.yHi = yHi;
-    const b0 = this.b0, db = this.db;
+    r[WALK_Y_LO] = yLo;
+    r[WALK_Y_HI] = yHi;
+    const b0 = s[B0]!, db = s[DB]!;
     const ba = b0 + ta * db, bb = b0 + tb * db;
-    const c0 = cellOf((ba < bb ? ba : bb) - m, this.bMin, this.bInv, this.bCells);
-    const c1 = cellOf((ba < bb ? bb : ba) + m, this.bMin, this.bInv, this.bCells);
-    this.first = this.alongX ? g * grid.nz + c0 : c0 * grid.nz + g;
+    // The grid's own mapping (XZGrid.cellX / cellZ), written out: a call would box its double arguments.
+    const bMin = s[B_MIN]!, bInv = s[B_INV]!, bLast = this.bCells - 1;
+    let c0 = Math.floor(((ba < bb ? ba : bb) - m - bMin) * bInv);
+    let c1 = Math.floor(((ba < bb ? bb : ba) + m - bMin) * bInv);
+    c0 = c0 < 0 ? 0 : c0 > bLast ? bLast : c0;
+    c1 = c1 < 0 ? 0 : c1 > bLast ? bLast : c1;
+    this.first = this.alongX ? g * this.grid!.nz + c0 : c0 * this.grid!.nz + g;
     this.count = c1 - c0 + 1;
     return true;
   }

@@ -21,7 +21,7 @@ import {
   type UpAxis,
   type Vec3,
 } from '../world.js';
-import { SegmentCellWalk, XZGrid } from './broad-phase.js';
+import { SegmentCellWalk, WALK_T_NEXT, WALK_Y_HI, WALK_Y_LO, XZGrid } from './broad-phase.js';
 import { CEILING_ID, CEILING_Y, FLOOR_ID, FLOOR_Y, FloorIndex, TRI_STRIDE } from './floor.js';
 import {
   boxReach,
@@ -96,7 +96,8 @@ export function loadColbinWorld(bytes: Uint8Array, name: string, options: Colbin
   return new ColbinWorld(parseColbin(bytes, options), name, options);
 }
 
-const WALL_SEG_STRIDE = 15; // unit axes (9, doubles), half extents (3), reach (3)
+const WALL_SEG_STRIDE = 15;
+const STAMP_LIMIT = 2 ** 30 - 1; // unit axes (9, doubles), half extents (3), reach (3)
 
 export class ColbinWorld implements CollisionWorld {
   readonly kind = 'colbin' as const;
@@ -126,8 +127,8 @@ export class ColbinWorld implements CollisionWorld {
   private readonly body = new Int32Array(BOX_WORDS);
   private readonly sat = new Int32Array(SAT_OUT_WORDS);
   private readonly hitWalls: number[] = [];
-  // Result of the last trace.
-  private hitT = -1;
+  // Result of the last trace (the fraction in a typed array: a double in an object field may be boxed per store).
+  private readonly hitFraction = new Float64Array(1);
   private hitKind = 0;
   private hitId = -1;
   private hitAxis = -1;
@@ -224,14 +225,14 @@ export class ColbinWorld implements CollisionWorld {
 
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
     this.trace(fx, fy, fz, tx, ty, tz);
-    return this.hitT;
+    return this.hitFraction[0]!;
   }
 
   segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
     const fx = from[0], fy = from[1], fz = from[2];
     const tx = to[0], ty = to[1], tz = to[2];
     this.trace(fx, fy, fz, tx, ty, tz);
-    const t = this.hitT;
+    const t = this.hitFraction[0]!;
     out.hit = t >= 0;
     out.fraction = t >= 0 ? t : 1;
     const f = out.fraction;
@@ -276,7 +277,7 @@ export class ColbinWorld implements CollisionWorld {
    * skipped), stopping once the best hit lies before every cell still to come.
    */
   private trace(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
-    this.hitT = -1;
+    this.hitFraction[0] = -1;
     this.hitKind = 0;
     this.hitId = -1;
     this.hitAxis = -1;
@@ -300,8 +301,9 @@ export class ColbinWorld implements CollisionWorld {
       return;
     }
     const cellStart = g.cellStart, items = g.items, cellMinY = g.cellMinY, cellMaxY = g.cellMaxY, itemMinY = g.itemMinY, itemMaxY = g.itemMaxY;
+    const range = walk.range;
     while (walk.next()) {
-      const yLo = walk.yLo, yHi = walk.yHi;
+      const yLo = range[WALK_Y_LO]!, yHi = range[WALK_Y_HI]!;
       for (let k = 0, c = walk.first; k < walk.count; k++, c += walk.stride) {
         if (cellMaxY[c]! < yLo || cellMinY[c]! > yHi) continue;
         for (let e = cellStart[c]!, end = cellStart[c + 1]!; e < end; e++) {
@@ -312,12 +314,14 @@ export class ColbinWorld implements CollisionWorld {
           this.traceItem(kind, i, fx, fy, fz, tx, ty, tz);
         }
       }
-      if (this.hitT >= 0 && this.hitT < walk.tNext) return;
+      const h = this.hitFraction[0]!;
+      if (h >= 0 && h < range[WALK_T_NEXT]!) return;
     }
   }
 
   private nextStamp(): number {
-    this.stamp = (this.stamp + 1) >>> 0;
+    // Wraps below 2^30 so the counter stays a small integer (no boxed number per query).
+    this.stamp = this.stamp >= STAMP_LIMIT ? 0 : this.stamp + 1;
     if (this.stamp === 0) {
       this.floorStamp.fill(0);
       this.wallStamp.fill(0);
@@ -327,11 +331,11 @@ export class ColbinWorld implements CollisionWorld {
   }
 
   private traceItem(kind: number, i: number, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
-    const t = kind === 0 ? this.segmentTriangle(i, fx, fy, fz, tx, ty, tz) : this.segmentWall(i, fx, fy, fz, tx, ty, tz);
-    if (t < 0) return;
-    const h = this.hitT;
+    if (!(kind === 0 ? this.segmentTriangle(i, fx, fy, fz, tx, ty, tz) : this.segmentWall(i, fx, fy, fz, tx, ty, tz))) return;
+    const t = itemFraction[0]!;
+    const h = this.hitFraction[0]!;
     if (h < 0 || t < h || (t === h && (kind < this.hitKind || (kind === this.hitKind && i < this.hitId)))) {
-      this.hitT = t;
+      this.hitFraction[0] = t;
       this.hitKind = kind;
       this.hitId = i;
       if (kind === 1) {
@@ -341,15 +345,18 @@ export class ColbinWorld implements CollisionWorld {
     }
   }
 
-  /** Segment against floor triangle i, double-sided (Möller–Trumbore, divisions deferred); −1 when missed. */
-  private segmentTriangle(i: number, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+  /**
+   * Segment against floor triangle i, double-sided (Möller–Trumbore, divisions deferred): true on a hit, its
+   * fraction in itemFraction[0].
+   */
+  private segmentTriangle(i: number, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): boolean {
     const r = this.floors.tri;
     const o = i * TRI_STRIDE;
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
     const e1x = r[o + 3]!, e1z = r[o + 4]!, e1y = r[o + 5]!, e2x = r[o + 6]!, e2z = r[o + 7]!, e2y = r[o + 8]!;
     const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
     let det = e1x * px + e1y * py + e1z * pz;
-    if (det === 0) return -1;
+    if (det === 0) return false;
     const sx = fx - r[o]!, sy = fy - r[o + 2]!, sz = fz - r[o + 1]!;
     let sgn = 1;
     if (det < 0) {
@@ -357,21 +364,23 @@ export class ColbinWorld implements CollisionWorld {
       sgn = -1;
     }
     const u = sgn * (sx * px + sy * py + sz * pz);
-    if (u < 0 || u > det) return -1;
+    if (u < 0 || u > det) return false;
     const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
     const v = sgn * (dx * qx + dy * qy + dz * qz);
-    if (v < 0 || u + v > det) return -1;
+    if (v < 0 || u + v > det) return false;
     const t = sgn * (e2x * qx + e2y * qy + e2z * qz);
-    if (t < 0 || t > det) return -1;
-    return t / det;
+    if (t < 0 || t > det) return false;
+    itemFraction[0] = t / det;
+    return true;
   }
 
   /**
    * Segment against wall i's solid: the box {|u_a · (p − c)| ≤ h_a} (u_a the unit axes) intersected with its
    * world-axis reach box (which keeps the solid inside the broad phase's rectangle even for skewed axes).
-   * Returns the entry fraction (0 when the start is inside) or −1; sets slabAxis/slabSign for the normal.
+   * True on a hit, the entry fraction (0 when the start is inside) in itemFraction[0]; sets slabAxis/slabSign
+   * for the normal.
    */
-  private segmentWall(i: number, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+  private segmentWall(i: number, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): boolean {
     const s = i * WALL_SEG_STRIDE;
     const w = this.wallSeg;
     const b = i * BOX_WORDS;
@@ -384,15 +393,15 @@ export class ColbinWorld implements CollisionWorld {
       const o = a === 0 ? ox : a === 1 ? oy : oz;
       const d = a === 0 ? dx : a === 1 ? dy : dz;
       const h = w[s + 12 + a]!;
-      if (!(h >= 0)) return -1;
+      if (!(h >= 0)) return false;
       if (d === 0) {
-        if (o < -h || o > h) return -1;
+        if (o < -h || o > h) return false;
         continue;
       }
       const t0 = (-h - o) / d, t1 = (h - o) / d;
       if ((t0 < t1 ? t0 : t1) > lo) lo = t0 < t1 ? t0 : t1;
       if ((t0 < t1 ? t1 : t0) < hi) hi = t0 < t1 ? t1 : t0;
-      if (lo > hi) return -1;
+      if (lo > hi) return false;
     }
     let tIn = -Infinity;
     let tOut = Infinity;
@@ -410,9 +419,9 @@ export class ColbinWorld implements CollisionWorld {
         d = a === 3 ? dx : a === 4 ? dy : dz;
         h = w[s + 12 + a - 3]!;
       }
-      if (!(h >= 0)) return -1;
+      if (!(h >= 0)) return false;
       if (d === 0) {
-        if (o < -h || o > h) return -1;
+        if (o < -h || o > h) return false;
         continue;
       }
       let t0 = (-h - o) / d;
@@ -429,14 +438,16 @@ export class ColbinWorld implements CollisionWorld {
         slabSign = enterSign;
       }
       if (t1 < tOut) tOut = t1;
-      if (tIn > tOut) return -1;
+      if (tIn > tOut) return false;
     }
-    if (tOut < 0 || tIn > 1) return -1;
+    if (tOut < 0 || tIn > 1) return false;
     if (tIn <= 0) {
       slabAxis = -1;
-      return 0;
+      itemFraction[0] = 0;
+      return true;
     }
-    return tIn;
+    itemFraction[0] = tIn;
+    return true;
   }
 
   // ------------------------------------------------------------------------------------------------ move
@@ -597,6 +608,12 @@ function setVec(v: Vec3, x: number, y: number, z: number): void {
   v[1] = y + 0;
   v[2] = z + 0;
 }
+
+/**
+ * The fraction of the last item test's hit. A typed array, not a return value: a double returned by a call
+ * the compiler does not inline is boxed, an allocation per test.
+ */
+const itemFraction = new Float64Array(1);
 
 // Which slab the last wall trace entered through (0–2: wall axes, 3–5: world x/y/z) and the normal's sign.
 let slabAxis = -1;

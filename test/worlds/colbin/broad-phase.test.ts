@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { SegmentCellWalk, XZGrid } from '../../../src/worlds/colbin/broad-phase.js';
+import { SegmentCellWalk, WALK_T_NEXT, WALK_Y_HI, WALK_Y_LO, XZGrid } from '../../../src/worlds/colbin/broad-phase.js';
 import { ColbinWorld } from '../../../src/worlds/colbin/collision-world.js';
 import { buildColbin, type V3 } from '../../../src/worlds/colbin/level-builder.js';
 import { levelArb } from './arbitraries.js';
@@ -103,8 +103,8 @@ function walkCells(g: XZGrid, seg: number[]): { visits: Visit[]; tNext: number[]
   const tNext: number[] = [];
   if (!walk.begin(g, seg[0]!, seg[1]!, seg[2]!, seg[3]!, seg[4]!, seg[5]!)) return { visits, tNext };
   while (walk.next()) {
-    for (let k = 0; k < walk.count; k++) visits.push({ cell: walk.first + k * walk.stride, yLo: walk.yLo, yHi: walk.yHi, step: tNext.length });
-    tNext.push(walk.tNext);
+    for (let k = 0; k < walk.count; k++) visits.push({ cell: walk.first + k * walk.stride, yLo: walk.range[WALK_Y_LO]!, yHi: walk.range[WALK_Y_HI]!, step: tNext.length });
+    tNext.push(walk.range[WALK_T_NEXT]!);
   }
   return { visits, tNext };
 }
