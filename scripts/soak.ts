@@ -32,6 +32,8 @@ export interface SoakSample {
   arrayBuffers: number;
   /** Resident set size of the whole process (both runs and the main thread). */
   rss: number;
+  /** V8 heap reserved by this run's isolate (used or not). */
+  heapTotal: number;
 }
 
 export interface SoakOptions {
@@ -63,6 +65,8 @@ export interface SoakRunSummary {
   framesPerSecond: number;
   heapUsed: MemoryTrend;
   arrayBuffers: MemoryTrend;
+  /** Heap reserved by the isolate: reported, not judged (V8 sizes it by its own policy). */
+  heapTotal: MemoryTrend;
 }
 
 export interface SoakSummary {
@@ -77,14 +81,16 @@ export interface SoakSummary {
   finalHash: string | null;
   seconds: number;
   runs: { a: SoakRunSummary; b: SoakRunSummary };
+  /** Resident set size of the whole process, from run a's samples: reported, not judged (it counts allocator
+   * and V8 reservations, not only live data). */
   rss: MemoryTrend;
   maxGrowthPerMillionFrames: number;
   memoryGrows: boolean;
   /** Measures whose fitted growth is over the bound, e.g. "a.arrayBuffers". */
   growing: string[];
   ok: boolean;
-  /** Every checkpoint of each run: frame, heap used, ArrayBuffer bytes (for plots and the report). */
-  samples: { a: [number, number, number][]; b: [number, number, number][] };
+  /** Every checkpoint of each run: frame, heap used, ArrayBuffer bytes, heap reserved, process RSS. */
+  samples: { a: [number, number, number, number, number][]; b: [number, number, number, number, number][] };
 }
 
 const DEFAULT_MAX_GROWTH = 4 * 1024 * 1024;
@@ -128,7 +134,8 @@ async function workerMain(job: WorkerJob): Promise<void> {
     const hash = sim.hashHex();
     gc();
     const m = process.memoryUsage();
-    post({ type: 'sample', frame, hash, heapUsed: getHeapStatistics().used_heap_size, arrayBuffers: m.arrayBuffers, rss: m.rss });
+    const heap = getHeapStatistics();
+    post({ type: 'sample', frame, hash, heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size, arrayBuffers: m.arrayBuffers, rss: m.rss });
   };
   const t0 = Date.now();
   sample(0);
@@ -205,6 +212,7 @@ export function runSoak(o: SoakOptions): Promise<SoakSummary> {
           framesPerSecond: d && d.seconds > 0 ? Math.round(frames / d.seconds) : 0,
           heapUsed: memoryTrend(samples[r], (s) => s.heapUsed, warmupFrame),
           arrayBuffers: memoryTrend(samples[r], (s) => s.arrayBuffers, warmupFrame),
+          heapTotal: memoryTrend(samples[r], (s) => s.heapTotal, warmupFrame),
         };
       };
       const runs = { a: trends('a'), b: trends('b') };
@@ -230,8 +238,8 @@ export function runSoak(o: SoakOptions): Promise<SoakSummary> {
         memoryGrows: growing.length > 0,
         growing,
         samples: {
-          a: samples.a.map((s) => [s.frame, s.heapUsed, s.arrayBuffers]),
-          b: samples.b.map((s) => [s.frame, s.heapUsed, s.arrayBuffers]),
+          a: samples.a.map((s) => [s.frame, s.heapUsed, s.arrayBuffers, s.heapTotal, s.rss]),
+          b: samples.b.map((s) => [s.frame, s.heapUsed, s.arrayBuffers, s.heapTotal, s.rss]),
         },
         ok: mismatch === null && finalHash !== null && growing.length === 0,
       });
@@ -263,7 +271,7 @@ export function runSoak(o: SoakOptions): Promise<SoakSummary> {
       workers.push(w);
       w.on('message', (m: WorkerMessage) => {
         if (m.type === 'ready') info = { agents: m.agents, scenario: m.scenario, world: m.world };
-        else if (m.type === 'sample') samples[role].push({ frame: m.frame, hash: m.hash, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers, rss: m.rss });
+        else if (m.type === 'sample') samples[role].push({ frame: m.frame, hash: m.hash, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers, rss: m.rss, heapTotal: m.heapTotal });
         else done[role] = { finalHash: m.finalHash, seconds: m.seconds };
         compare();
       });

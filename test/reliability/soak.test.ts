@@ -20,7 +20,7 @@ describe('soak', async () => {
 
   it('the slope fit sees growth of a few bytes a frame and ignores noise and early steps', () => {
     const samples = (f: (frame: number) => number): SoakSample[] =>
-      Array.from({ length: 31 }, (_, i) => ({ frame: i * 1000, hash: '', heapUsed: f(i * 1000), arrayBuffers: 0, rss: 0 }));
+      Array.from({ length: 31 }, (_, i) => ({ frame: i * 1000, hash: '', heapUsed: f(i * 1000), arrayBuffers: 0, rss: 0, heapTotal: 0 }));
     // 16 bytes a frame (the draw-count history before it was bounded) is 16 MB a million frames.
     const leak = soak.memoryTrend(samples((f) => 8e6 + 16 * f), (s) => s.heapUsed, 10_000);
     expect(leak.slopePerMillionFrames).toBe(16_000_000);
