@@ -96,8 +96,9 @@ export function loadColbinWorld(bytes: Uint8Array, name: string, options: Colbin
   return new ColbinWorld(parseColbin(bytes, options), name, options);
 }
 
-const WALL_SEG_STRIDE = 15;
-const STAMP_LIMIT = 2 ** 30 - 1; // unit axes (9, doubles), half extents (3), reach (3)
+const WALL_SEG_STRIDE = 15; // unit axes (9, doubles), half extents (3), reach (3)
+/** Query stamps wrap below 2^30 (then the stamp arrays are cleared), so the counter stays a small integer. */
+const STAMP_LIMIT = 2 ** 30 - 1;
 
 export class ColbinWorld implements CollisionWorld {
   readonly kind = 'colbin' as const;
@@ -271,7 +272,7 @@ export class ColbinWorld implements CollisionWorld {
   }
 
   /**
-   * Nearest hit along from→to into hitT/hitKind/hitId; ties: smaller fraction, then floors, then lower index.
+   * Nearest hit along from→to into hitFraction/hitKind/hitId; ties: smaller fraction, then floors, then lower index.
    * Walls first, then floors, each by a DDA over its grid (only the cells the segment's x/z path touches,
    * each item tested once per query by its stamp, cells and items out of the segment's height range there
    * skipped), stopping once the best hit lies before every cell still to come.
@@ -320,7 +321,6 @@ export class ColbinWorld implements CollisionWorld {
   }
 
   private nextStamp(): number {
-    // Wraps below 2^30 so the counter stays a small integer (no boxed number per query).
     this.stamp = this.stamp >= STAMP_LIMIT ? 0 : this.stamp + 1;
     if (this.stamp === 0) {
       this.floorStamp.fill(0);
