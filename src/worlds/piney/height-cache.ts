@@ -11,17 +11,17 @@
  *    next integer and the remainder is exact);
  *  - an edge test only decides pass or fail. Its EE value differs from the exact (s · v) / |v| by less than
  *    7·2⁻²³ · Σ|sᵢvᵢ| / |v| (every EE step truncates by less than 2⁻²³ relative; see `edgeVerdict`), so
- *    outside twice that band the verdict is certain and needs no square root at all. Inside the band (a point
- *    within ~0.01 units of an edge line) the whole query takes HeightQuery's exact path;
+ *    away from that band the verdict is certain from s · v alone: no height, no square root. Inside it (a
+ *    point within ~0.01 units of an edge's line) the whole query takes HeightQuery's exact path;
  *  - the plane tests and the hit's z use the EE operations themselves, on exact values held in doubles
  *    (`eeMulValue`, `eeAddValue`: the double product is exact, the double sum is corrected like `eeAdd`).
  *    Only a zero's sign is lost in values, and nothing GetHeight answers depends on it: comparisons ignore
  *    it, eeAdd with a zero operand gives the other one, and the final 2500 + w is +0 only by cancellation.
  *
  * Per cell it keeps 16 float32s (one cache line): each triangle's normal x and y, n·(0, 0, 2500),
- * n·(0, 0, −1200), k and 1 / n·d, and the four corner heights. A cell whose constants do not fit that scheme
- * (heights outside [−10⁶, 2000], constants outside the ranges of FAST_MIN…FAST_MAX, edge sides unlike the reference cell's) is marked
- * slow and always takes the exact path, so any map gets GetHeight's answer.
+ * n·(0, 0, −1200), k and 1 / n·d. A cell whose numbers do not fit that scheme (corner heights outside
+ * [−2000, 2000], constants outside the ranges of FAST_MIN…FAST_MAX, edge sides unlike the reference
+ * cell's) is marked exact and always takes HeightQuery's path, so any map gets GetHeight's answer.
  */
 import { eeAdd, eeFromNumber, eeMul, eeToNumber } from '../numeric/ee-float.js';
 import { CELLS, CELL_UNITS, CHIPS, F, FIELD_SIZE } from './field-state.js';
@@ -120,7 +120,7 @@ export function addNormal(a: number, b: number): number {
   return TRUNCATED[+(Math.abs(r) > Math.abs(s))]!;
 }
 
-// A cell's record: RECORD float32s, each triangle's constants at TRI0 / TRI1, then the corners.
+// A cell's record: each triangle's constants at TRI0 / TRI1, padded to 16 float32s (64 bytes, a cache line).
 const RECORD = 16;
 const TRI0 = 0;
 const TRI1 = 6;
@@ -130,10 +130,6 @@ const R_TOP = 2; // n_z · 2500 (the segment's top)
 const R_BOTTOM = 3; // n_z · −1200 (its bottom)
 const R_K = 4; // −1 · (n · a)
 const R_INV = 5; // 1 / (n · d); NaN when n · d == 0 (the triangle never answers)
-const R_CORNERS = 12; // h(cx, cy), h(cx, cy+1), h(cx+1, cy), h(cx+1, cy+1)
-
-/** Each edge's e1 as a corner index (edges (b, a), (c, b), (a, c); T0 = (h01, h00, h11), T1 = (h10, h11, h00)). */
-const EDGE_CORNER = [1, 0, 3, 2, 3, 0] as const;
 
 const MODE_UNPREPARED = 0;
 const MODE_FAST = 1;
@@ -155,8 +151,11 @@ const FAST_MAX = 1e6;
 /** The s1 filter's bound, 4·2⁻²³ (twice the two additions' truncation, covering the doubles' rounding). */
 const S1_SLACK = 4 / 8388608;
 
-/** Corner heights the fast path accepts: the segment's top stays ≥ 500 above them, so |v| ≥ 500. */
-const CORNER_MIN = -1e6;
+/**
+ * Heights of the edges' e1 (the cell's corners) the fast path accepts: v_z = 2500 − h lies in [500, VZ_MAX],
+ * so 500 ≤ |v| ≤ 1200 + VZ_MAX (|v_x|, |v_y| ≤ 600 inside a cell). A generated field's heights are 0–1023.
+ */
+const CORNER_MIN = -2000;
 const CORNER_MAX = 2000;
 
 /**
@@ -192,28 +191,32 @@ for (let j = 0; j < 6; j++) {
   EDGE_X[j] = eeToNumber(REF[base + W.E1]!);
   EDGE_Y[j] = eeToNumber(REF[base + W.E1 + 1]!);
 }
+/** The largest 2500 − h for an accepted e1 height. */
+const VZ_MAX = C2500_VALUE - CORNER_MIN;
+/** Per edge: s·v at or above PASS_AT passes for certain, below FAIL_AT fails for certain (see edgeVerdict). */
+const PASS_AT = new Float64Array(6);
+const FAIL_AT = new Float64Array(6);
+for (let j = 0; j < 6; j++) {
+  const emax = SLACK_REL * CELL_UNITS * (Math.abs(EDGE_SX[j]!) + Math.abs(EDGE_SY[j]!)) + SLACK_ABS;
+  PASS_AT[j] = emax;
+  FAIL_AT[j] = EDGE_LIMIT * (2 * CELL_UNITS + VZ_MAX) - emax;
+}
+/** The filter drops s_z·v_z: true for the vertical ray (d_x = d_y = 0). Were it not, no cell would be fast. */
+const VERTICAL_SIDES = EDGE_SZ.every((z) => z === 0);
 
 /**
- * Edge j's test for local (fx, fy) under an e1 at height h: PASS / FAIL when the EE answer is certain,
- * UNSURE otherwise. The test fails when Inner(s, Normalize(v)) < −0.001 with v = (fx − e1x, fy − e1y,
- * 2500 − h). Writing T = s·v / |v| for the exact value and E for the error bound, T − E ≥ limit·L/|v| ≥
- * limit (L = the largest |vᵢ| ≤ |v|, limit < 0) proves a pass, T + E < limit·U/|v| ≤ limit (U = Σ|vᵢ| ≥
- * |v|) a failure; no square root is taken.
+ * Edge j's test at local (fx, fy): PASS / FAIL where the EE answer is certain, UNSURE otherwise. collisionLP
+ * fails the edge when T_ee = Inner(s, Normalize(v)) < limit (−0.001) with v = (fx − e1x, fy − e1y, 2500 − h).
+ * The exact value is T = s·v / |v|, and |T_ee − T| ≤ E / |v| with E = SLACK_REL·Σ|sᵢvᵢ| + SLACK_ABS ≤ EMAX_j
+ * (|v_x|, |v_y| ≤ 600, and s_z = 0: the ray is vertical). So s·v ≥ EMAX_j proves T_ee ≥ 0 > limit (a pass),
+ * and s·v < limit·(1200 + VZ_MAX) − EMAX_j proves T_ee < limit·(1200 + VZ_MAX) / |v| ≤ limit (a failure).
+ * s·v is linear in (fx, fy): no height, no square root. Only points within about 0.01 units of an edge's
+ * line are left UNSURE.
  */
-function edgeVerdict(j: number, fx: number, fy: number, h: number): number {
-  const vx = fx - EDGE_X[j]!;
-  const vy = fy - EDGE_Y[j]!;
-  const vz = C2500_VALUE - h;
-  const tx = EDGE_SX[j]! * vx;
-  const ty = EDGE_SY[j]! * vy;
-  const tz = EDGE_SZ[j]! * vz;
-  const sv = tx + ty + tz;
-  const err = SLACK_REL * (Math.abs(tx) + Math.abs(ty) + Math.abs(tz)) + SLACK_ABS;
-  const ax = Math.abs(vx);
-  const ay = Math.abs(vy);
-  const az = Math.abs(vz);
-  if (sv - err >= EDGE_LIMIT * Math.max(ax, ay, az)) return PASS;
-  if (sv + err < EDGE_LIMIT * (ax + ay + az)) return FAIL;
+function edgeVerdict(j: number, fx: number, fy: number): number {
+  const sv = EDGE_SX[j]! * (fx - EDGE_X[j]!) + EDGE_SY[j]! * (fy - EDGE_Y[j]!);
+  if (sv >= PASS_AT[j]!) return PASS;
+  if (sv < FAIL_AT[j]!) return FAIL;
   return UNSURE;
 }
 
@@ -310,17 +313,16 @@ export class HeightCache {
     if (mode === MODE_FAST && (fx === 0 || fx >= FAST_MIN) && (fy === 0 || fy >= FAST_MIN)) {
       const r = this.record;
       const at = cell * RECORD;
-      const corners = at + R_CORNERS;
       let decided = true;
       // T0, then T1; a triangle that misses passes the turn on, as in GetHeight.
       for (let tri = 0; tri < 2; tri++) {
         const e = tri * 3;
         // The diagonal (edge 1) first: it is the one that usually fails.
-        const v1 = edgeVerdict(e + 1, fx, fy, r[corners + EDGE_CORNER[e + 1]!]!);
+        const v1 = edgeVerdict(e + 1, fx, fy);
         if (v1 === FAIL) continue;
-        const v0 = edgeVerdict(e, fx, fy, r[corners + EDGE_CORNER[e]!]!);
+        const v0 = edgeVerdict(e, fx, fy);
         if (v0 === FAIL) continue;
-        const v2 = edgeVerdict(e + 2, fx, fy, r[corners + EDGE_CORNER[e + 2]!]!);
+        const v2 = edgeVerdict(e + 2, fx, fy);
         if (v2 === FAIL) continue;
         if (v0 === UNSURE || v1 === UNSURE || v2 === UNSURE) {
           decided = false;
@@ -354,18 +356,7 @@ export class HeightCache {
     const words = this.exact.cellConstants(cx, cy);
     const at = cell * RECORD;
     const r = this.record;
-    const i0 = cx * CELLS;
-    const i1 = ((cx + 1) % CELLS) * CELLS;
-    const j0 = cy;
-    const j1 = (cy + 1) % CELLS;
-    // The corners as GetHeight indexes them (cx, cy ≤ 79: cx + 1 = 80 wraps to 0).
-    const corners = [this.map[i0 + j0]!, this.map[i0 + j1]!, this.map[i1 + j0]!, this.map[i1 + j1]!];
-    let fast = true;
-    for (let c = 0; c < 4; c++) {
-      const h = eeToNumber(corners[c]!);
-      if (!(h >= CORNER_MIN && h <= CORNER_MAX)) fast = false;
-      r[at + R_CORNERS + c] = h;
-    }
+    let fast = VERTICAL_SIDES;
     for (let tri = 0; tri < 2; tri++) {
       const w = tri * W.WORDS;
       const t = at + (tri === 0 ? TRI0 : TRI1);
@@ -394,7 +385,8 @@ export class HeightCache {
         // Compared as values: a side's zero component may be +0 or −0 with the heights' signs.
         for (let c = 0; c < 3; c++) if (eeToNumber(words[o + W.SIDE + c]!) !== eeToNumber(REF[o + W.SIDE + c]!)) fast = false;
         if (eeToNumber(words[o + W.E1]!) !== EDGE_X[tri * 3 + e] || eeToNumber(words[o + W.E1 + 1]!) !== EDGE_Y[tri * 3 + e]) fast = false;
-        if (words[o + W.E1 + 2] !== corners[EDGE_CORNER[tri * 3 + e]!]) fast = false;
+        const h = eeToNumber(words[o + W.E1 + 2]!);
+        if (!(h >= CORNER_MIN && h <= CORNER_MAX)) fast = false;
       }
     }
     const mode = fast ? MODE_FAST : MODE_EXACT;
