@@ -11,7 +11,7 @@ import {
   OBJECT_BLOCK_HEIGHT,
   type PineyWorld,
 } from '../../../src/worlds/piney/collision-world.js';
-import { getHeight, HIDDEN_HEIGHT } from '../../../src/worlds/piney/get-height.js';
+import { getHeight, HIDDEN_HEIGHT, MISS_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
 import { CHIP_UNITS } from '../../../src/worlds/piney/field-state.js';
 
 const specBytes = new Uint8Array(readFileSync(new URL('../../../assets/worlds/piney/default.field.json', import.meta.url)));
@@ -168,6 +168,42 @@ describe('the field as a CollisionWorld', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('heightAt is GetHeight\'s surface at the wrapped point bit for bit (the plane where both triangles miss), on edges and off the torus too', () => {
+    const cellEdge = fc
+      .tuple(fc.integer({ min: -80, max: 159 }), fc.integer({ min: 0, max: 79 }), fc.double({ min: 0, max: 600, noNaN: true }), fc.constantFrom(0, 1e-7, -1e-7, 0.004, -0.004), fc.boolean())
+      .map(([i, j, t, d, diag]): [number, number] => (diag ? [i * 600 + t, j * 600 + t + d] : [i * 600 + d, j * 600 + t]));
+    const far = fc.tuple(fc.double({ min: -1e7, max: 1e7, noNaN: true }), fc.double({ min: -1e7, max: 1e7, noNaN: true }));
+    fc.assert(
+      fc.property(fc.oneof(cellEdge, far, fc.tuple(xy, xy)), ([x, y]) => {
+        const bits = surfaceHeight(world.field.map, eeFromNumber(wrapField(x)), eeFromNumber(wrapField(y)));
+        expect(world.heightAt(x, y)).toBe(bits === MISS_HEIGHT ? world.planeHeight(x, y) : eeToNumber(bits));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('move with its contacts emptied before each call (the movement system\'s way) still reports exactly this move\'s contacts', () => {
+    const o = world.field.objects.find((k) => k.kind === 'entrance')!;
+    const cy = (o.y + o.h / 2) * CHIP_UNITS;
+    const out = { position: [0, 0, 0] as [number, number, number], grounded: false, contacts: [] as { kind: string; normal: [number, number, number]; id: number; material: number }[] };
+    world.move(body, [(o.x - 2) * CHIP_UNITS, cy, 0], [3 * CHIP_UNITS, 0, 0], out);
+    expect(out.contacts.map((c) => c.kind)).toEqual(['wall', 'floor']);
+    expect(out.contacts[0]!.normal).toEqual([-1, 0, 0]);
+    const wall = out.contacts[0]!;
+    out.contacts.length = 0;
+    // Away from every object: only the floor.
+    const open = world.sampleOpen(0.37, 0.61)!;
+    world.move(body, open, [1, 1, 0], out);
+    expect(out.contacts).toHaveLength(1);
+    expect(out.contacts[0]).toEqual({ kind: 'floor', normal: [0, 0, 1], id: -1, material: 0 });
+    // The world wrote into the object it had given this result before instead of allocating one.
+    expect(out.contacts[0]).toBe(wall);
+    // A different result object gets its own contacts.
+    const other = world.move(body, open, [1, 1, 0]);
+    expect(other.contacts[0]).not.toBe(wall);
+    expect(other.contacts).toEqual(out.contacts);
   });
 
   it('walking straight at an object stops at its side with a wall contact', () => {
