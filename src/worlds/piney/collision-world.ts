@@ -152,8 +152,9 @@ export function wrapField(v: number): number {
   return w >= FIELD_SIZE ? 0 : w;
 }
 
-const wrapCell = (i: number): number => ((i % CELLS) + CELLS) % CELLS;
-const wrapChip = (i: number): number => ((i % CHIPS) + CHIPS) % CHIPS;
+// Indices are nearly always on the grid already: skip the two integer divisions then.
+const wrapCell = (i: number): number => (i >= 0 && i < CELLS ? i : ((i % CELLS) + CELLS) % CELLS);
+const wrapChip = (i: number): number => (i >= 0 && i < CHIPS ? i : ((i % CHIPS) + CHIPS) % CHIPS);
 
 export class PineyWorld implements CollisionWorld {
   readonly kind = 'piney' as const;
