@@ -17,6 +17,12 @@ export interface WorkerFuzzOptions {
   onProgress?: (done: number) => void;
 }
 
+/**
+ * Time the worker may take to load its target (imports, corpus, recorded replays) before its first case: the
+ * per-case limit starts with the first case, so a slow start on a busy machine is not taken for a hang.
+ */
+export const STARTUP_TIMEOUT_MS = 120_000;
+
 export function runFuzzInWorker(o: WorkerFuzzOptions): Promise<FuzzReport> {
   const heartbeat = new SharedArrayBuffer(8);
   const beat = new Int32Array(heartbeat);
@@ -50,7 +56,7 @@ export function runFuzzInWorker(o: WorkerFuzzOptions): Promise<FuzzReport> {
         lastCount = count;
         lastChange = Date.now();
         o.onProgress?.(count);
-      } else if (Date.now() - lastChange > timeout) {
+      } else if (Date.now() - lastChange > (count === 0 ? STARTUP_TIMEOUT_MS : timeout)) {
         const r = hang(`case ran longer than ${timeout} ms (hang)`);
         void worker.terminate();
         finish(() => resolve(r));
