@@ -255,19 +255,23 @@ export class HeightQuery {
     t[at + T_MISS] = eeCompareEq(nd, F.ZERO) ? 1 : 0;
     t[at + T_INV] = eeDiv(F.ONE, nd);
     // Edges (b, a), (c, b), (a, c) as (e0, e1).
-    const edges = [bx, by, bz, ax, ay, az, cx, cy, cz, bx, by, bz, ax, ay, az, cx, cy, cz];
-    for (let e = 0; e < 3; e++) {
-      const o = e * 6;
-      const ex = eeSub(edges[o]!, edges[o + 3]!);
-      const ey = eeSub(edges[o + 1]!, edges[o + 4]!);
-      const ez = eeSub(edges[o + 2]!, edges[o + 5]!);
-      t[at + T_SIDE + e * 3] = eeSub(eeMul(ey, DZ), eeMul(DY, ez));
-      t[at + T_SIDE + e * 3 + 1] = eeSub(eeMul(ez, DX), eeMul(DZ, ex));
-      t[at + T_SIDE + e * 3 + 2] = eeSub(eeMul(ex, DY), eeMul(DX, ey));
-      t[at + T_E1 + e * 3] = edges[o + 3]!;
-      t[at + T_E1 + e * 3 + 1] = edges[o + 4]!;
-      t[at + T_E1 + e * 3 + 2] = edges[o + 5]!;
-    }
+    this.prepareEdge(at, 0, bx, by, bz, ax, ay, az);
+    this.prepareEdge(at, 1, cx, cy, cz, bx, by, bz);
+    this.prepareEdge(at, 2, ax, ay, az, cx, cy, cz);
+  }
+
+  /** Edge `e` of the triangle at `at`: its side vector Outer(e0 − e1, d) and its e1. */
+  private prepareEdge(at: number, e: number, e0x: number, e0y: number, e0z: number, e1x: number, e1y: number, e1z: number): void {
+    const t = this.tri;
+    const ex = eeSub(e0x, e1x);
+    const ey = eeSub(e0y, e1y);
+    const ez = eeSub(e0z, e1z);
+    t[at + T_SIDE + e * 3] = eeSub(eeMul(ey, DZ), eeMul(DY, ez));
+    t[at + T_SIDE + e * 3 + 1] = eeSub(eeMul(ez, DX), eeMul(DZ, ex));
+    t[at + T_SIDE + e * 3 + 2] = eeSub(eeMul(ex, DY), eeMul(DX, ey));
+    t[at + T_E1 + e * 3] = e1x;
+    t[at + T_E1 + e * 3 + 1] = e1y;
+    t[at + T_E1 + e * 3 + 2] = e1z;
   }
 
   /** collisionLP for the point (px, py) against the cached triangle at `at`: the hit's z or NO_HIT. */

@@ -220,6 +220,12 @@ function edgeVerdict(j: number, fx: number, fy: number): number {
   return UNSURE;
 }
 
+/** Whether a cached constant is in the fast path's range: magnitude in [min, FAST_MAX], or zero if allowed. */
+function inRange(v: number, min: number, zeroOk: boolean): boolean {
+  const m = Math.abs(v);
+  return (zeroOk && m === 0) || (m >= min && m <= FAST_MAX);
+}
+
 /**
  * GetHeight for a height map that no longer changes, with the fast path above; every answer is bit for bit
  * `getHeight`'s (property-tested). Cells are prepared on first use, or all at once with `prepareAll`.
@@ -361,24 +367,24 @@ export class HeightCache {
       const w = tri * W.WORDS;
       const t = at + (tri === 0 ? TRI0 : TRI1);
       const n2 = words[w + W.N + 2]!;
-      const values = [
-        eeToNumber(words[w + W.N]!),
-        eeToNumber(words[w + W.N + 1]!),
-        eeToNumber(eeMul(n2, F.C2500)),
-        eeToNumber(eeMul(n2, F.MINUS_1200)),
-        eeToNumber(words[w + W.K]!),
-        words[w + W.MISS] === 1 ? NaN : eeToNumber(words[w + W.INV]!),
-      ];
-      for (let i = 0; i < values.length; i++) r[t + i] = values[i]!;
+      const n0 = eeToNumber(words[w + W.N]!);
+      const n1 = eeToNumber(words[w + W.N + 1]!);
+      const top = eeToNumber(eeMul(n2, F.C2500));
+      const bottom = eeToNumber(eeMul(n2, F.MINUS_1200));
+      const k = eeToNumber(words[w + W.K]!);
+      const miss = words[w + W.MISS] === 1;
+      const inv = miss ? NaN : eeToNumber(words[w + W.INV]!);
+      r[t + R_N0] = n0;
+      r[t + R_N1] = n1;
+      r[t + R_TOP] = top;
+      r[t + R_BOTTOM] = bottom;
+      r[t + R_K] = k;
+      r[t + R_INV] = inv;
       // A triangle that never answers (n · d == 0) is skipped before its constants are used.
-      if (words[w + W.MISS] !== 1) {
-        const within = (v: number, min: number, zeroOk: boolean): boolean => {
-          const m = Math.abs(v);
-          return (zeroOk && m === 0) || (m >= min && m <= FAST_MAX);
-        };
-        if (!within(values[0]!, NORMAL_MIN, true) || !within(values[1]!, NORMAL_MIN, true)) fast = false;
-        if (!within(values[2]!, PLANE_MIN, false) || !within(values[3]!, PLANE_MIN, false)) fast = false;
-        if (!within(values[4]!, 0, true) || !within(values[5]!, FAST_MIN, false)) fast = false;
+      if (!miss) {
+        if (!inRange(n0, NORMAL_MIN, true) || !inRange(n1, NORMAL_MIN, true)) fast = false;
+        if (!inRange(top, PLANE_MIN, false) || !inRange(bottom, PLANE_MIN, false)) fast = false;
+        if (!inRange(k, 0, true) || !inRange(inv, FAST_MIN, false)) fast = false;
       }
       for (let e = 0; e < 3; e++) {
         const o = w + e * 3;
