@@ -290,7 +290,7 @@ export class ColbinWorld implements CollisionWorld {
     }
     const stamp = this.nextStamp();
     if (this.file.wallCount > 0) this.walkGrid(1, this.wallGrid, this.wallStamp, stamp, fx, fy, fz, tx, ty, tz);
-    if (this.file.floorCount > 0) this.walkGrid(0, this.floors.grid, this.floorStamp, stamp, fx, fy, fz, tx, ty, tz);
+    if (this.file.floorCount > 0) this.walkGrid(0, this.floors.segmentGrid, this.floorStamp, stamp, fx, fy, fz, tx, ty, tz);
   }
 
   private walkGrid(kind: number, g: XZGrid, marks: Uint32Array, stamp: number, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {

@@ -9,7 +9,7 @@
  *  - "below" follows the up axis: the floor is the highest surface at or below the probe along up, the
  *    ceiling the nearest strictly above; ties go to the lower triangle index.
  */
-import { XZGrid } from './broad-phase.js';
+import { SEGMENT_CELLS_PER_ITEM, XZGrid } from './broad-phase.js';
 import type { ColbinFile } from './types.js';
 
 /** Per-triangle precomputed words (Float64Array stride). */
@@ -26,7 +26,10 @@ export class FloorIndex {
   readonly count: number;
   /** x0 z0 y0, edge1 (x z y), edge2 (x z y), the x/z determinant, per triangle. */
   readonly tri: Float64Array;
+  /** The grid of the ground query (about four cells per triangle: two to four candidates per query). */
   readonly grid: XZGrid;
+  /** The grid segments walk (coarser: fewer columns to step through; see SEGMENT_CELLS_PER_ITEM). */
+  readonly segmentGrid: XZGrid;
 
   constructor(file: ColbinFile) {
     const n = file.floorCount;
@@ -58,8 +61,9 @@ export class FloorIndex {
       heights[i * 2] = Math.min(y0, v[o + 4]!, v[o + 7]!);
       heights[i * 2 + 1] = Math.max(y0, v[o + 4]!, v[o + 7]!);
     }
+    this.grid = new XZGrid(rects, n);
     // With the heights, a segment walk skips the cells (and triangles) its heights never reach.
-    this.grid = new XZGrid(rects, n, heights);
+    this.segmentGrid = new XZGrid(rects, n, heights, SEGMENT_CELLS_PER_ITEM);
   }
 
   /**

@@ -204,7 +204,7 @@ describe('COLBIN segments through the walk equal testing every item (property)',
         const walls = vi.spyOn(fast as unknown as { segmentWall: (i: number) => number }, 'segmentWall');
         const floors = vi.spyOn(fast as unknown as { segmentTriangle: (i: number) => number }, 'segmentTriangle');
         for (const q of segs) {
-          const g = q.grid === 'walls' ? fast.wallGrid : fast.floors.grid;
+          const g = q.grid === 'walls' ? fast.wallGrid : fast.floors.segmentGrid;
           const X = (k: number) => (g.nx > 1 ? g.minX + (k % (g.nx + 1)) * g.cellW : g.minX);
           const Z = (k: number) => (g.nz > 1 ? g.minZ + (k % (g.nz + 1)) * g.cellH : g.minZ);
           let from: V3, to: V3;
