@@ -14,9 +14,11 @@
  *    away from that band the verdict is certain from s · v alone: no height, no square root. Inside it (a
  *    point within ~0.01 units of an edge's line) the whole query takes HeightQuery's exact path;
  *  - the plane tests and the hit's z use the EE operations themselves, on exact values held in doubles
- *    (`eeMulValue`, `eeAddValue`: the double product is exact, the double sum is corrected like `eeAdd`).
- *    Only a zero's sign is lost in values, and nothing GetHeight answers depends on it: comparisons ignore
- *    it, eeAdd with a zero operand gives the other one, and the final 2500 + w is +0 only by cancellation.
+ *    (`truncNormal`, `addNormal`: the double product is exact and truncated, the double sum is corrected
+ *    like `eeAdd`'s; `eeMulValue` / `eeAddValue` are the general versions with the range's ends). s1 ≤ 0 is
+ *    decided from the doubles with a bound where it can be. Only a zero's sign is lost in values, and
+ *    nothing GetHeight answers depends on it: comparisons ignore it, eeAdd with a zero operand gives the
+ *    other one, and the final 2500 + w is +0 only by cancellation.
  *
  * Per cell it keeps 16 float32s (one cache line): each triangle's normal x and y, n·(0, 0, 2500),
  * n·(0, 0, −1200), k and 1 / n·d. A cell whose numbers do not fit that scheme (corner heights outside
