@@ -20,8 +20,8 @@ export const CELLS_PER_ITEM = 4;
 /**
  * Cells per item of the floors' second grid, walked by segments. A segment crosses a column per cell and
  * most columns are skipped on their heights alone, so fewer, larger cells are cheaper for it: measured on the
- * demo level (4 m segments at eye height, +15 to 20 %) and on the benchmark terrain (no loss), where the
- * ground query's four per item would cost it.
+ * demo level (4 m segments at eye height, +15 to 20 %) and on the benchmark terrain (no loss). The ground
+ * query reads a single cell, so it keeps the finer grid.
  */
 export const SEGMENT_CELLS_PER_ITEM = 1;
 
@@ -188,10 +188,14 @@ export class XZGrid {
 }
 
 /**
- * The walk's margin, relative to the magnitude of the coordinates involved: cells within this distance of the
- * segment are visited too. Rounding in the walk and in the item tests is a few units in the last place
- * (2^-52 relative), far below it, so an item whose test can report a hit is always in a visited cell; and
- * a segment with integer ends below 2^10 passes at least 2^-11 away from any cell it misses, far above it.
+ * The walk's margin, relative to the magnitude of the coordinates involved (segment ends, grid bounds, item
+ * heights): cells within this distance of the segment's x/z path are visited too. Rounding in the walk and
+ * in the item tests is a few units in the last place (2^-52 relative), far below it, so an item whose test
+ * reports a hit lies in a visited cell and the answers equal testing every item. (For walls always: their
+ * hits are inside the reach box. For triangles whenever their arithmetic is exact, integer coordinates
+ * within ±2^16; beyond that, unless a segment grazes a triangle's plane so closely that rounding decides
+ * the test.) It costs nearly nothing: an extra cell only where the path passes within ~2^-32 of a cell edge (on integer
+ * edges, a path with integer ends below 2^10 that misses a cell misses it by at least 2^-11).
  */
 export const SEGMENT_WALK_MARGIN = 2 ** -32;
 /**
