@@ -191,11 +191,12 @@ export class XZGrid {
  * The walk's margin, relative to the magnitude of the coordinates involved (segment ends, grid bounds, item
  * heights): cells within this distance of the segment's x/z path are visited too. Rounding in the walk and
  * in the item tests is a few units in the last place (2^-52 relative), far below it, so an item whose test
- * reports a hit lies in a visited cell and the answers equal testing every item. (For walls always: their
- * hits are inside the reach box. For triangles whenever their arithmetic is exact, integer coordinates
- * within ±2^16; beyond that, unless a segment grazes a triangle's plane so closely that rounding decides
- * the test.) It costs nearly nothing: an extra cell only where the path passes within ~2^-32 of a cell edge (on integer
- * edges, a path with integer ends below 2^10 that misses a cell misses it by at least 2^-11).
+ * reports a hit lies in a visited cell and the answers equal testing every item. For walls always: their
+ * hits are inside the reach box. For triangles whenever their arithmetic is exact: integer coordinates
+ * within ±2^15 (every product sum stays below 2^53); beyond that, unless a segment grazes a triangle's plane
+ * so closely that rounding decides the test. It costs nearly nothing: an extra cell only where the path
+ * passes within ~2^-32 of a cell edge (on integer edges, a path with integer ends below 2^10 that misses a
+ * cell misses it by at least 2^-11).
  */
 export const SEGMENT_WALK_MARGIN = 2 ** -32;
 /**
