@@ -133,7 +133,7 @@ export const benches: Bench[] = [
     run() {
       const bytes = new Uint8Array(readFileSync(new URL('../../assets/worlds/colbin/demo.colbin', import.meta.url)));
       const w = loadColbinWorld(bytes, 'demo.colbin');
-      // ~4 m segments between standing spots, eye height (0.9 m) at both ends, in every direction.
+      // ~4 m segments from standing spots at eye height (0.9 m), in every direction, ending within ±¼ m of it.
       const r = lcg(4);
       const n = 4096;
       const seg = new Float64Array(n * 6);
@@ -142,8 +142,10 @@ export const benches: Bench[] = [
       while (k < n) {
         const p = w.sampleOpen(r(), r());
         if (!p) continue;
-        const a = r() * 2 * Math.PI;
-        seg.set([p[0], p[1] + eye, p[2], p[0] + Math.round(512 * Math.cos(a)), p[1] + eye + Math.round((r() - 0.5) * 64), p[2] + Math.round(512 * Math.sin(a))], k * 6);
+        // A direction of length 3.75 to 4 m (480 to 512 raw), integer, by rejection: no trigonometry.
+        const dx = Math.floor(r() * 1025) - 512, dz = Math.floor(r() * 1025) - 512;
+        if (dx * dx + dz * dz < 480 * 480 || dx * dx + dz * dz > 512 * 512) continue;
+        seg.set([p[0], p[1] + eye, p[2], p[0] + dx, p[1] + eye + Math.floor(r() * 65) - 32, p[2] + dz], k * 6);
         k++;
       }
       let blocked = 0;
