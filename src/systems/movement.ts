@@ -69,7 +69,6 @@ export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionW
     delta[0] = vx[e]!;
     delta[1] = vy[e]!;
     delta[2] = vz[e]!;
-    out.contacts.length = 0;
     const r = world.move(body, from, delta, out);
     const p = r.position;
     // A world that answers with a non-finite position leaves the body where it was (a defined answer).
