@@ -53,7 +53,8 @@ export function eeValue(v: number): number {
   scratchF64[0] = v;
   const e = (scratchU32[HI]! >>> 20) & 0x7ff;
   if (e > EXP_MAX) return v < 0 ? -EE_MAX_VALUE : EE_MAX_VALUE;
-  if (e < EXP_MIN) return 0;
+  // Below the smallest normal: zero with the value's sign, as eeFromNumber gives.
+  if (e < EXP_MIN) return v < 0 ? -0 : 0;
   scratchU32[LO] = scratchU32[LO]! & KEEP_EE;
   return scratchF64[0];
 }
@@ -64,7 +65,8 @@ export function eeMulValue(a: number, b: number): number {
   scratchF64[0] = p;
   const e = (scratchU32[HI]! >>> 20) & 0x7ff;
   if (e > EXP_MAX) return p < 0 ? -EE_MAX_VALUE : EE_MAX_VALUE;
-  if (e < EXP_MIN) return 0;
+  // The EE flushes a result below the smallest normal to zero, keeping its sign.
+  if (e < EXP_MIN) return p < 0 ? -0 : 0;
   scratchU32[LO] = scratchU32[LO]! & KEEP_EE;
   return scratchF64[0];
 }
@@ -86,7 +88,8 @@ export function eeAddValue(a: number, b: number): number {
   }
   const e = (scratchU32[HI]! >>> 20) & 0x7ff;
   if (e > EXP_MAX) return s < 0 ? -EE_MAX_VALUE : EE_MAX_VALUE;
-  if (e < EXP_MIN) return 0;
+  // The EE flushes a result below the smallest normal to zero, keeping its sign.
+  if (e < EXP_MIN) return s < 0 ? -0 : 0;
   scratchU32[LO] = scratchU32[LO]! & KEEP_EE;
   return scratchF64[0];
 }

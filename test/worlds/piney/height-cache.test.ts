@@ -215,3 +215,14 @@ describe('HeightCache (the fast GetHeight)', () => {
     );
   });
 });
+
+describe('EE flush to zero keeps the sign (found by CI: a property run hit a cancelling sum below the smallest normal)', () => {
+  it.each([
+    ['add', () => eeAddValue(1.175494490952134e-38, -2.350988701644575e-38), eeToNumber(eeAdd(eeFromNumber(1.175494490952134e-38), eeFromNumber(-2.350988701644575e-38)))],
+    ['mul', () => eeMulValue(-1e-20, 1e-20), eeToNumber(eeMul(eeFromNumber(-1e-20), eeFromNumber(1e-20)))],
+    ['value', () => eeValue(-1e-39), eeToNumber(eeFromNumber(-1e-39))],
+  ])('%s', (_name, got, expected) => {
+    expect(Object.is(expected, -0)).toBe(true);
+    expect(got()).toBe(expected);
+  });
+});
