@@ -40,6 +40,8 @@ export const SUBSTEP_RADIUS_FRACTION = 0.5;
 export const MAX_SUBSTEPS = 64;
 /** Gap kept under the clearance spheres when judging open ground, so the floor itself does not count. */
 const CLEARANCE_GAP = 0.05;
+/** More spheres than the default body's clearance check ever needs (it needs four). */
+const CLEARANCE_STEPS = 16;
 const fin = (v: number): boolean => v - v === 0;
 /** Most contacts reported per move. */
 const MAX_MOVE_CONTACTS = 16;
@@ -250,10 +252,12 @@ export class GtaWorld implements CollisionWorld {
     if (!(this.n3[2]! > 0 && this.n3[2]! * this.n3[2]! >= WALKABLE_NZ2)) return null;
     const fz = top + t * (bottom - top);
     const r = DEFAULT_BODY.radius, hgt = DEFAULT_BODY.height;
-    for (let c = fz + r + CLEARANCE_GAP; ; c += r) {
-      const cz = c < fz + hgt - r ? c : fz + hgt - r;
+    // At a huge fz, c + r === c and the climb never reached the top (found by the fuzzer: bounds near −7.7e15
+    // hung spawnPoint), and a NaN never compared: after the steps a body needs, take the top sphere and stop.
+    for (let c = fz + r + CLEARANCE_GAP, k = 0; ; c += r, k++) {
+      const cz = c < fz + hgt - r && k < CLEARANCE_STEPS ? c : fz + hgt - r;
       if (this.scene.sphereOverlaps(x, y, cz, r)) return null;
-      if (cz >= fz + hgt - r) break;
+      if (!(cz < fz + hgt - r)) break;
     }
     return [x, y, fz];
   }
