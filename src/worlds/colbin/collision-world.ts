@@ -21,6 +21,7 @@ import {
   type UpAxis,
   type Vec3,
 } from '../world.js';
+import { setPointAlong } from '../results.js';
 import { SegmentCellWalk, WALK_T_NEXT, WALK_Y_HI, WALK_Y_LO, XZGrid } from './broad-phase.js';
 import { CEILING_ID, CEILING_Y, FLOOR_ID, FLOOR_Y, FloorIndex, TRI_STRIDE } from './floor.js';
 import {
@@ -238,9 +239,7 @@ export class ColbinWorld implements CollisionWorld {
     out.fraction = t >= 0 ? t : 1;
     const f = out.fraction;
     // Filled in place: a caller passing `out` gets no new arrays.
-    out.point[0] = fx + (tx - fx) * f;
-    out.point[1] = fy + (ty - fy) * f;
-    out.point[2] = fz + (tz - fz) * f;
+    setPointAlong(out.point, fx, fy, fz, tx, ty, tz, f);
     out.id = this.hitId;
     out.material = 0;
     out.status = 0;

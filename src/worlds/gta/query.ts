@@ -8,7 +8,8 @@
  * so the same inputs give the same answers everywhere. Hot calls allocate nothing.
  */
 import { FormatError } from '../binary/format-error.js';
-import type { Vec3 } from '../world.js';
+import type { SegmentResult, Vec3 } from '../world.js';
+import { setPointAlong, setSegmentMiss } from '../results.js';
 import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, ModelCollider, rayHit } from './bvh.js';
 import { detSqrt } from '../numeric/det-math.js';
 import { colNameKey, type ColModel } from './model.js';
@@ -24,18 +25,12 @@ export interface GtaPlacement {
 export type GtaHitKind = 'face' | 'sphere' | 'box' | '';
 const KIND_NAMES: readonly GtaHitKind[] = ['', 'face', 'sphere', 'box'];
 
-/** A segment's nearest hit, with the model it belongs to. */
-export interface GtaHit {
-  hit: boolean;
-  fraction: number;
-  point: Vec3;
-  /** Unit normal in world space, facing the segment's start. */
-  normal: Vec3;
-  /** Index of the face, sphere or box within its model (-1 when nothing). */
-  id: number;
-  material: number;
+/**
+ * A segment's nearest hit, with the model it belongs to: a SegmentResult whose normal is unit length in world
+ * space, facing the segment's start, and whose id is the face, sphere or box index within its model.
+ */
+export interface GtaHit extends SegmentResult {
   what: GtaHitKind;
-  status: number;
   /** Name of the model hit ('' when nothing). */
   model: string;
   /** Index of the placement hit (-1 when nothing). */
@@ -215,16 +210,7 @@ export class ColScene {
   segment(from: Vec3, to: Vec3, out: GtaHit = newGtaHit()): GtaHit {
     const t = this.segmentFraction(from[0], from[1], from[2], to[0], to[1], to[2]);
     if (t < 0) {
-      out.hit = false;
-      out.fraction = 1;
-      out.point[0] = to[0];
-      out.point[1] = to[1];
-      out.point[2] = to[2];
-      out.normal[0] = out.normal[1] = out.normal[2] = 0;
-      out.id = -1;
-      out.material = 0;
-      out.what = '';
-      out.status = 0;
+      setSegmentMiss(out, to[0], to[1], to[2]);
       out.model = '';
       out.instance = -1;
       return out;
@@ -232,9 +218,7 @@ export class ColScene {
     const L = this.last;
     out.hit = true;
     out.fraction = t;
-    out.point[0] = from[0] + t * (to[0] - from[0]);
-    out.point[1] = from[1] + t * (to[1] - from[1]);
-    out.point[2] = from[2] + t * (to[2] - from[2]);
+    setPointAlong(out.point, from[0], from[1], from[2], to[0], to[1], to[2], t);
     this.worldUnitNormal(L.instance, L.nx, L.ny, L.nz, out.normal);
     out.id = L.index;
     out.material = this.materialOf(L.instance, L.kind, L.index);

@@ -1,5 +1,6 @@
 import type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveResult, SegmentResult, UpAxis, Vec3 } from '../world.js';
 import { newGroundResult, newMoveResult, newSegmentResult } from '../world.js';
+import { setContactAt, setPointAlong, setSegmentMiss } from '../results.js';
 import { LlamaCollision, POLY_STRIDE, WALL_PASSES } from './collision.js';
 import { LLAMA_SCALE, positionCellOf, type LlamaConventions } from './conventions.js';
 import { floorContactKind, MATERIAL_DEATH } from './materials.js';
@@ -124,27 +125,11 @@ export class LlamaWorld implements CollisionWorld {
     const tx = to[0], ty = to[1], tz = to[2];
     const p = this.segmentPolygon(fx, fy, fz, tx, ty, tz);
     const c = this.collision;
-    if (p < 0) {
-      out.hit = false;
-      out.fraction = 1;
-      out.point[0] = tx;
-      out.point[1] = ty;
-      out.point[2] = tz;
-      out.normal[0] = 0;
-      out.normal[1] = 0;
-      out.normal[2] = 0;
-      out.id = -1;
-      out.material = 0;
-      out.what = '';
-      out.status = 0;
-      return out;
-    }
+    if (p < 0) return setSegmentMiss(out, tx, ty, tz);
     const t = this.hitT;
     out.hit = true;
     out.fraction = t;
-    out.point[0] = fx + (tx - fx) * t;
-    out.point[1] = fy + (ty - fy) * t;
-    out.point[2] = fz + (tz - fz) * t;
+    setPointAlong(out.point, fx, fy, fz, tx, ty, tz, t);
     const o = p * POLY_STRIDE;
     // The normal faces the segment's start.
     const flip = c.planeDistance(p, 0, fx, fy, fz) < 0 ? -1 : 1;
@@ -348,18 +333,8 @@ export class LlamaWorld implements CollisionWorld {
   /** Fills contact slot n (reusing the object already there) from polygon p; returns n + 1. */
   private setContact(contacts: Contact[], n: number, kind: string, p: number): number {
     const c = this.collision;
-    let ct = contacts[n];
-    if (!ct) {
-      ct = { kind, normal: [0, 0, 0], id: -1, material: 0 };
-      contacts[n] = ct;
-    }
     const o = p * POLY_STRIDE;
-    ct.kind = kind;
-    ct.normal[0] = c.planes[o]!;
-    ct.normal[1] = c.planes[o + 1]!;
-    ct.normal[2] = c.planes[o + 2]!;
-    ct.id = c.polyTile[p]!;
-    ct.material = c.material[p]!;
+    setContactAt(contacts, n, kind, c.planes[o]!, c.planes[o + 1]!, c.planes[o + 2]!, c.polyTile[p]!, c.material[p]!);
     return n + 1;
   }
 

@@ -24,6 +24,7 @@ import {
   type UpAxis,
   type Vec3,
 } from '../world.js';
+import { setContactAt, setPointAlong, setSegmentMiss } from '../results.js';
 import { CELLS, CELL_UNITS, CHIP_UNITS, CHIPS, FIELD_SIZE, type FieldParams, type PineyField } from './field-state.js';
 import { checkFieldParams, generateField } from './generate.js';
 import { HeightQuery } from './get-height.js';
@@ -349,22 +350,10 @@ export class PineyWorld implements CollisionWorld {
     const t = this.cast(from[0], from[1], from[2], to[0], to[1], to[2]);
     out.material = 0;
     out.status = 0;
-    if (t < 0) {
-      out.hit = false;
-      out.fraction = 1;
-      out.point[0] = to[0];
-      out.point[1] = to[1];
-      out.point[2] = to[2];
-      out.normal[0] = out.normal[1] = out.normal[2] = 0;
-      out.id = -1;
-      out.what = '';
-      return out;
-    }
+    if (t < 0) return setSegmentMiss(out, to[0], to[1], to[2]);
     out.hit = true;
     out.fraction = t;
-    out.point[0] = from[0] + (to[0] - from[0]) * t;
-    out.point[1] = from[1] + (to[1] - from[1]) * t;
-    out.point[2] = from[2] + (to[2] - from[2]) * t;
+    setPointAlong(out.point, from[0], from[1], from[2], to[0], to[1], to[2], t);
     out.normal[0] = this.hitNx;
     out.normal[1] = this.hitNy;
     out.normal[2] = this.hitNz;
@@ -600,18 +589,7 @@ export class PineyWorld implements CollisionWorld {
       this.contactsOf = out;
       this.contactPool.length = 0;
     }
-    let c = out.contacts[i];
-    if (!c) {
-      c = this.contactPool[i] ?? { kind, normal: [nx, ny, nz], id, material: 0 };
-      out.contacts[i] = c;
-    }
-    this.contactPool[i] = c;
-    c.kind = kind;
-    c.normal[0] = nx;
-    c.normal[1] = ny;
-    c.normal[2] = nz;
-    c.id = id;
-    c.material = 0;
+    this.contactPool[i] = setContactAt(out.contacts, i, kind, nx, ny, nz, id, 0, this.contactPool[i]);
   }
 
   /** Whether a circle of radius r at (x, y) overlaps an object's footprint (on the torus). */

@@ -6,6 +6,7 @@
  */
 import type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveResult, SegmentResult, UpAxis, Vec3 } from '../world.js';
 import { newGroundResult, newMoveResult, newSegmentResult } from '../world.js';
+import { setSegmentMiss } from '../results.js';
 import { buildColIndex, type ColIndex } from './col-index.js';
 import { COLUMN_COUNT, COLUMN_DATA, COLUMN_ENTRY_SIZE, COLUMN_TABLE, HEADER_FLOOR_NORMAL_COUNT, HEADER_MAX, HEADER_MIN, HEADER_NORMALS_OFFSET, NORMAL_SIZE, FLAG_LAST } from './layout.js';
 import { MAX_NORMALS_GAP, parseColWithOffsets } from './parse.js';
@@ -81,19 +82,9 @@ export class RugratsWorld implements CollisionWorld {
   /** vectorwalk; `what` is "wall", "floor", "ceiling" or "start" (result 2), "" when it gets through. */
   segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
     const r = segmentCol(this.index, from[0], from[1], from[2], to[0], to[1], to[2], so);
+    if (r === 0) return setSegmentMiss(out, toS32(to[0]), toS32(to[1]), toS32(to[2]));
     out.status = r;
     out.material = 0;
-    if (r === 0) {
-      out.hit = false;
-      out.fraction = 1;
-      out.point[0] = toS32(to[0]);
-      out.point[1] = toS32(to[1]);
-      out.point[2] = toS32(to[2]);
-      out.normal[0] = out.normal[1] = out.normal[2] = 0;
-      out.id = -1;
-      out.what = '';
-      return out;
-    }
     out.hit = true;
     out.point[0] = so[S_POINT]!;
     out.point[1] = so[S_POINT + 1]!;
