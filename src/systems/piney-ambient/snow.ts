@@ -77,8 +77,11 @@ function drift(s: SnowState, i: number, rng: FieldRng): void {
   s.vel[i * 4 + 1] = div(sub(fr(rng, n), half), K10);
 }
 
-/** calcPos (0x005028e0): a flake within 1300 of the centre, 800 above the ground (never below 0), falling. */
-function calcPos(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void {
+/**
+ * The start calcPos and calcPos2 share: two draws place the particle within 1300 of the centre (x, y, and
+ * w = 1 written); returns the ground's height there.
+ */
+function placeNearCentre(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): F {
   const x = fr(rng, 2600);
   const y = fr(rng, 2600);
   const b = i * 4;
@@ -86,10 +89,16 @@ function calcPos(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void 
   const py = add(env.centre[1], sub(y, K1300));
   s.pos[b] = px;
   s.pos[b + 1] = py;
-  let h = env.height(px, py);
+  s.pos[b + 3] = ONE;
+  return env.height(px, py);
+}
+
+/** calcPos (0x005028e0): a flake within 1300 of the centre, 800 above the ground (never below 0), falling. */
+function calcPos(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void {
+  const b = i * 4;
+  let h = placeNearCentre(s, i, env, rng);
   if (lt(h, 0)) h = 0;
   s.pos[b + 2] = add(K800, h);
-  s.pos[b + 3] = ONE;
   drift(s, i, rng);
   const f = fromInt(rng.rand(5) + 1);
   s.vel[b + 2] = mul(mul(MINUS_ONE, f), FALL[s.kind]!);
@@ -98,15 +107,8 @@ function calcPos(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void 
 
 /** calcPos2 (0x00502ba0): an ember on the ground within 1300 of the centre, rising. */
 function calcPos2(s: SnowState, i: number, env: AmbientEnv, rng: FieldRng): void {
-  const x = fr(rng, 2600);
-  const y = fr(rng, 2600);
   const b = i * 4;
-  const px = add(env.centre[0], sub(x, K1300));
-  const py = add(env.centre[1], sub(y, K1300));
-  s.pos[b] = px;
-  s.pos[b + 1] = py;
-  s.pos[b + 2] = env.height(px, py);
-  s.pos[b + 3] = ONE;
+  s.pos[b + 2] = placeNearCentre(s, i, env, rng);
   drift(s, i, rng);
   const f = fromInt(rng.rand(3) + 2);
   s.vel[b + 2] = mul(f, FALL[s.kind]!);
