@@ -19,6 +19,7 @@ import { fallSpeeds, jumpSpeedOf } from './gravity.js';
 import type { SystemDef, SystemHost } from './index.js';
 import { Buttons } from './input.js';
 import { horizontalAxes } from './movement.js';
+import { AscendingIds } from './ascending-ids.js';
 
 /** The stream behaviours are drawn from. */
 export const BEHAVIOUR_STREAM = 'behaviour';
@@ -56,7 +57,7 @@ export const controllerSystem: SystemDef = {
     const behaviour = new Uint8Array(ecs.capacity);
     const patrolAngle = new Int32Array(ecs.capacity);
     const legTimer = new Int32Array(ecs.capacity);
-    let order = new Uint32Array(64);
+    const ascending = new AscendingIds();
     const hashBuf = new Float64Array(3 * ecs.capacity);
     const weightSum = BEHAVIOUR_WEIGHTS[0] + BEHAVIOUR_WEIGHTS[1] + BEHAVIOUR_WEIGHTS[2];
 
@@ -78,11 +79,8 @@ export const controllerSystem: SystemDef = {
           if (b & Buttons.Jump && !(Controller.previous[p]! & Buttons.Jump) && Motion.grounded[p] === 1) fall[p] = -jump;
         }
         // Agents, ascending id (draws from a shared stream make the order part of the result).
-        const ents = ecs.entities(agents);
-        const n = ents.length;
-        if (order.length < n) order = new Uint32Array(Math.max(n, 2 * order.length));
-        for (let i = 0; i < n; i++) order[i] = ents[i]!;
-        const ids = order.subarray(0, n).sort();
+        const ids = ascending.of(ecs.entities(agents));
+        const n = ids.length;
         for (let i = 0; i < n; i++) {
           const e = ids[i]!;
           if (behaviour[e] === Behaviour.Unassigned) {

@@ -13,6 +13,7 @@ import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import type { SystemDef, SystemHost } from './index.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE, VisibilityMatrix, type LosOutput } from './los/los-batch.js';
+import { AscendingIds } from './ascending-ids.js';
 
 /** Agents look every this many frames (frames 4, 8, 12, ...: 15 looks a second at 60 frames per second). */
 export const LOS_RATE = 4;
@@ -44,7 +45,7 @@ export const losSystem: SystemDef = {
     let segments = new Float64Array(64 * SEGMENT_STRIDE);
     let who = new Uint32Array(64);
     let out: LosOutput = newLosOutput(64);
-    let order = new Uint32Array(64);
+    const ascending = new AscendingIds();
     const feet = new Float64Array(3 * LOS_MATRIX_AGENTS);
     const matrix = new VisibilityMatrix();
     const matrixBits = new Uint32Array(Math.ceil((LOS_MATRIX_AGENTS * LOS_MATRIX_AGENTS) / 32));
@@ -59,16 +60,15 @@ export const losSystem: SystemDef = {
     return {
       run(ctx: FrameContext) {
         if (ctx.frame % LOS_RATE !== 0) return;
-        const ents = ecs.entities(q);
-        const n = ents.length;
-        if (order.length < n) {
-          order = new Uint32Array(Math.max(n, 2 * order.length));
-          segments = new Float64Array(order.length * SEGMENT_STRIDE);
-          who = new Uint32Array(order.length);
-          out = newLosOutput(order.length);
+        const ids = ascending.of(ecs.entities(q));
+        const n = ids.length;
+        if (who.length < ascending.capacity) {
+          // The per-entity buffers grow with the id buffer, to its length.
+          const cap = ascending.capacity;
+          segments = new Float64Array(cap * SEGMENT_STRIDE);
+          who = new Uint32Array(cap);
+          out = newLosOutput(cap);
         }
-        for (let i = 0; i < n; i++) order[i] = ents[i]!;
-        const ids = order.subarray(0, n).sort();
         const target = host.player;
         const hasTarget = ecs.has(target, Position) && ecs.has(target, BodySize);
         const tx = hasTarget ? eye(target, 0) : 0;

@@ -21,6 +21,7 @@ import type { CollisionWorld, Vec3 } from '../worlds/world.js';
 import { newGroundResult } from '../worlds/world.js';
 import { fallSpeeds, nativeRate } from './gravity.js';
 import type { SystemDef, SystemHost } from './index.js';
+import { AscendingIds } from './ascending-ids.js';
 
 export interface SwapTrigger {
   /** Floor id (as `world.ground` reports it) that switches the swap. */
@@ -102,7 +103,7 @@ export function triggersSystem(config: TriggerConfig | ((world: CollisionWorld) 
       const feet: Vec3 = [0, 0, 0];
       const g = newGroundResult();
       let spawn: Vec3 | null = null;
-      let order = new Uint32Array(64);
+      const ascending = new AscendingIds();
 
       const respawn = (ctx: FrameContext, e: number): void => {
         spawn ??= world.spawnPoint();
@@ -120,11 +121,8 @@ export function triggersSystem(config: TriggerConfig | ((world: CollisionWorld) 
 
       return {
         run(ctx: FrameContext) {
-          const ents = ecs.entities(q);
-          const n = ents.length;
-          if (order.length < n) order = new Uint32Array(Math.max(n, 2 * order.length));
-          for (let i = 0; i < n; i++) order[i] = ents[i]!;
-          const ids = order.subarray(0, n).sort();
+          const ids = ascending.of(ecs.entities(q));
+          const n = ids.length;
           for (let i = 0; i < n; i++) {
             const e = ids[i]!;
             feet[0] = Position.x[e]!;

@@ -10,6 +10,7 @@ import { ANGLE_UNITS_PER_TURN } from '../ecs/components.js';
 import type { FrameContext } from '../ecs/scheduler.js';
 import type { SystemDef, SystemHost } from './index.js';
 import { horizontalAxes } from './movement.js';
+import { AscendingIds } from './ascending-ids.js';
 
 /** Name of the seedrandom stream agents draw from. */
 export const WANDER_STREAM = 'wander';
@@ -27,13 +28,10 @@ export const wanderSystem: SystemDef = {
     const [h0, h1] = horizontalAxes(host.world);
     const vel = [Velocity.x, Velocity.y, Velocity.z] as const;
     const integer = host.world.integer;
-    let order = new Uint32Array(64);
+    const ascending = new AscendingIds();
     return (ctx: FrameContext) => {
-      const ents = ecs.entities(q);
-      const n = ents.length;
-      if (order.length < n) order = new Uint32Array(Math.max(n, order.length * 2));
-      for (let i = 0; i < n; i++) order[i] = ents[i]!;
-      const ids = order.subarray(0, n).sort();
+      const ids = ascending.of(ecs.entities(q));
+      const n = ids.length;
       let stream = null as ReturnType<typeof ctx.rng.streams.get> | null;
       for (let i = 0; i < n; i++) {
         const e = ids[i]!;

@@ -1,0 +1,22 @@
+/**
+ * A query's entities in ascending id order, for systems whose results depend on the order they visit
+ * entities in (draws from a shared stream, first-come contacts). The ids are copied into a buffer kept
+ * between frames (grown by doubling) and sorted there, so a frame allocates no new id array.
+ */
+export class AscendingIds {
+  private buffer = new Uint32Array(64);
+
+  /** The buffer's length: it only grows, so callers can size their own per-entity buffers along with it. */
+  get capacity(): number {
+    return this.buffer.length;
+  }
+
+  /** `entities` sorted ascending: a view of the buffer, valid until the next call. */
+  of(entities: readonly number[]): Uint32Array {
+    const n = entities.length;
+    if (this.buffer.length < n) this.buffer = new Uint32Array(Math.max(n, 2 * this.buffer.length));
+    const buffer = this.buffer;
+    for (let i = 0; i < n; i++) buffer[i] = entities[i]!;
+    return buffer.subarray(0, n).sort();
+  }
+}
