@@ -4,7 +4,7 @@
  * and move throughput for reference. The machine may be shared, so the segment figures also come in CPU time.
  */
 import { readFileSync } from 'node:fs';
-import { consume, opsPerSecond, type Bench } from './harness.js';
+import { consume, cpuOpsPerSecond, lcg, opsPerSecond, type Bench } from './harness.js';
 import { agentPairSegments } from './los.bench.js';
 import { loadColbinWorld } from '../src/worlds/colbin/collision-world.js';
 import { buildColbin } from '../src/worlds/colbin/level-builder.js';
@@ -12,15 +12,6 @@ import { terrainDescription } from '../src/worlds/colbin/demo-level.js';
 import { ColbinWorld } from '../src/worlds/colbin/collision-world.js';
 import { BOX_WORDS, normalizeBoxAxes, prepareWallForAxisAlignedMover, PREPARED_WALL_WORDS, satPushOut, satPushOutAxisAligned, SAT_OUT_WORDS } from '../src/worlds/colbin/obb.js';
 import { newGroundResult, type Vec3 } from '../src/worlds/world.js';
-
-/** A small deterministic LCG for query positions (benchmarks only). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
 
 function terrain(): ColbinWorld {
   return new ColbinWorld(buildColbin(terrainDescription(32, 64)), 'terrain 32×32');
@@ -178,23 +169,3 @@ export const benches: Bench[] = [
   },
 ];
 
-/** Like `opsPerSecond`, timed by this process's CPU time (user + system), the figure a free core would give. */
-function cpuOpsPerSecond(fn: (iterations: number) => void, samples = 5): number {
-  let n = 1;
-  for (;;) {
-    const c0 = process.cpuUsage();
-    fn(n);
-    const c = process.cpuUsage(c0);
-    if (c.user + c.system >= 50_000 || n >= 1 << 30) break;
-    n *= 2;
-  }
-  const rates: number[] = [];
-  for (let s = 0; s < samples; s++) {
-    const c0 = process.cpuUsage();
-    fn(n);
-    const c = process.cpuUsage(c0);
-    rates.push(n / ((c.user + c.system) / 1e6));
-  }
-  rates.sort((a, b) => a - b);
-  return rates[rates.length >> 1]!;
-}

@@ -67,3 +67,42 @@ export let sink = 0;
 export function consume(v: number): void {
   sink = (sink + (v | 0)) | 0;
 }
+
+/** A small deterministic LCG giving numbers in [0, 1), for benchmark inputs only. */
+export function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+/**
+ * Operations per second of this process's CPU time (user + system): the median of `samples` calls of
+ * `fn(n)`. The machine is shared, so wall-clock rates swing with the load; CPU time shows what one free core
+ * would do. With `n` given, one warm-up call comes first; without, n doubles from 1 until a call takes 50 ms
+ * of CPU time (those calls warm up).
+ */
+export function cpuOpsPerSecond(fn: (iterations: number) => void, n?: number, samples = 5): number {
+  if (n === undefined) {
+    n = 1;
+    for (;;) {
+      const c0 = process.cpuUsage();
+      fn(n);
+      const c = process.cpuUsage(c0);
+      if (c.user + c.system >= 50_000 || n >= 1 << 30) break;
+      n *= 2;
+    }
+  } else {
+    fn(n);
+  }
+  const rates: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const c0 = process.cpuUsage();
+    fn(n);
+    const c = process.cpuUsage(c0);
+    rates.push(n / ((c.user + c.system) / 1e6));
+  }
+  rates.sort((a, b) => a - b);
+  return rates[rates.length >> 1]!;
+}

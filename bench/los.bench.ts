@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Bench, BenchResult } from './harness.js';
-import { consume, opsPerSecond } from './harness.js';
+import { consume, lcg, opsPerSecond } from './harness.js';
 import { BUILTIN_WORLDS, DEFAULT_WORLD, defaultSettingsFor, packageRoot } from '../src/sim/default-scenario.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { losBatch, newLosOutput, pairSegments, SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
@@ -23,15 +23,6 @@ export const LOS_WORLDS = {
   colbin: 'assets/worlds/colbin/demo.colbin',
   piney: 'assets/worlds/piney/default.field.json',
 } as const;
-
-/** A small deterministic LCG for placing agents (benchmarks only). */
-export function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
 
 /**
  * The benchmark segments of a world: `agents` standing spots from sampleOpen (seeded), every pair within

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Bench } from './harness.js';
-import { consume, opsPerSecond } from './harness.js';
+import { consume, cpuOpsPerSecond, lcg, opsPerSecond } from './harness.js';
 import { buildColIndex, loadColIndex } from '../src/worlds/rugrats/col-index.js';
 import { buildLevel, type CellDescription, type LevelDescription } from '../src/worlds/rugrats/level-builder.js';
 import { queryCol } from '../src/worlds/rugrats/query.js';
@@ -14,31 +14,6 @@ import { RugratsWorld } from '../src/worlds/rugrats/collision-world.js';
 
 const N = 4096;
 
-/** A small deterministic LCG for the inputs (benchmarks only). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
-
-/**
- * Operations per second of CPU time (user + system) over `samples` calls of `fn(n)`, the median. The machine is
- * shared, so wall-clock rates swing with the load; CPU time shows what one free core would do.
- */
-function opsPerCpuSecond(fn: (iterations: number) => void, n: number, samples = 5): number {
-  const rates: number[] = [];
-  fn(n);
-  for (let i = 0; i < samples; i++) {
-    const c0 = process.cpuUsage();
-    fn(n);
-    const c = process.cpuUsage(c0);
-    rates.push(n / ((c.user + c.system) / 1e6));
-  }
-  rates.sort((a, b) => a - b);
-  return rates[rates.length >> 1]!;
-}
 
 /** The benchmark's open field: 48 × 48 cells, deterministic features. */
 function openField(): LevelDescription {
@@ -84,7 +59,7 @@ export const benches: Bench[] = [
         consume(acc);
       };
       const rate = opsPerSecond(loop);
-      const cpu = opsPerCpuSecond(loop, 4_000_000);
+      const cpu = cpuOpsPerSecond(loop, 4_000_000);
       return [
         { name: 'rugrats query (demo level)', value: rate, unit: 'queries/s', goal: 10_000_000, better: 'higher', note: 'random points, 1 core, wall clock' },
         { name: 'rugrats query (per CPU second)', value: cpu, unit: 'queries/s', goal: 10_000_000, better: 'higher', note: 'same loop, CPU time' },
@@ -125,7 +100,7 @@ export const benches: Bench[] = [
         consume(acc);
       };
       const rate = opsPerSecond(loop);
-      const cpu = opsPerCpuSecond(loop, 500_000);
+      const cpu = cpuOpsPerSecond(loop, 500_000);
       const world = new RugratsWorld(field, 'open field');
       const fracRate = opsPerSecond((n) => {
         let acc = 0;
