@@ -28,6 +28,7 @@ import { setContactAt, setPointAlong, setSegmentMiss } from '../results.js';
 import { CELLS, CELL_UNITS, CHIP_UNITS, CHIPS, FIELD_SIZE, type FieldParams, type PineyField } from './field-state.js';
 import { checkFieldParams, generateField } from './generate.js';
 import { HeightQuery } from './get-height.js';
+import { parseJsonBytes } from './json-bytes.js';
 import { HeightCache } from './height-cache.js';
 import { defaultPineyTables, type PineyTables } from './tables.js';
 import { fieldColours, fieldLight, type FieldLight } from './colours.js';
@@ -90,18 +91,7 @@ export interface PineyFieldSpec {
 }
 
 function decodeJson(bytes: Uint8Array, maxBytes = MAX_SPEC_BYTES): unknown {
-  if (bytes.length > maxBytes) throw new FormatError(FORMAT, -1, `${bytes.length} bytes is over the ${maxBytes}-byte limit (limits.piney.specBytes)`);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new FormatError(FORMAT, -1, 'not UTF-8 text');
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new FormatError(FORMAT, -1, `not JSON (${(e as Error).message})`);
-  }
+  return parseJsonBytes(bytes, FORMAT, maxBytes, 'limits.piney.specBytes');
 }
 
 /** Whether bytes are a Piney field spec (JSON with "format": "retrosim-piney-field"). Never throws. */

@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FormatError } from '../binary/format-error.js';
+import { parseJsonBytes } from './json-bytes.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 const FORMAT = 'piney tables';
@@ -284,20 +285,7 @@ export function parsePineyTables(json: unknown): PineyTables {
 
 /** Parses and validates a tables file's bytes (UTF-8 JSON). */
 export function loadPineyTables(bytes: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): PineyTables {
-  const max = limits.piney.tablesBytes;
-  if (bytes.length > max) throw new FormatError(FORMAT, -1, `${bytes.length} bytes is over the ${max}-byte limit (limits.piney.tablesBytes)`);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new FormatError(FORMAT, -1, 'not UTF-8 text');
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new FormatError(FORMAT, -1, `not JSON (${(e as Error).message})`);
-  }
+  const json = parseJsonBytes(bytes, FORMAT, limits.piney.tablesBytes, 'limits.piney.tablesBytes');
   return parsePineyTables(json);
 }
 
