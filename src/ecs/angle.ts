@@ -4,6 +4,7 @@
  * whose results differ between engines.
  */
 import { ANGLE_UNITS_PER_TURN } from './components.js';
+import { taylorSin } from '../worlds/numeric/det-math.js';
 
 const QUARTER = ANGLE_UNITS_PER_TURN / 4;
 
@@ -13,15 +14,7 @@ const QUARTER_SINE = (() => {
   const step = (2 * 3.141592653589793) / ANGLE_UNITS_PER_TURN;
   for (let a = 0; a <= QUARTER; a++) {
     // Taylor series to x^31: for x ≤ π/2 the next term is below 1e-30, far under a double's last bit.
-    const x = a * step;
-    const x2 = x * x;
-    let term = x;
-    let sum = x;
-    for (let k = 1; k <= 15; k++) {
-      term = (-term * x2) / ((2 * k) * (2 * k + 1));
-      sum += term;
-    }
-    t[a] = sum;
+    t[a] = taylorSin(a * step, 15);
   }
   t[0] = 0;
   t[QUARTER] = 1;

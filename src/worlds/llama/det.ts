@@ -2,20 +2,13 @@
  * Deterministic helpers built only from + − × ÷ (exact under IEEE 754 everywhere), so everything that feeds
  * simulation state is the same on every machine: the sine and cosine of MAP angles (4096 per turn). Square roots come from numeric/det-math.ts.
  */
+import { taylorSin } from '../numeric/det-math.js';
 
 const TWO_PI = 6.283185307179586;
 
 /** sin of r/4096 turns for 0 ≤ r ≤ 1024 by its Taylor series (error far below a double's rounding here). */
 function sinQuarter(r: number): number {
-  const x = (r * TWO_PI) / 4096;
-  const x2 = x * x;
-  let term = x;
-  let sum = x;
-  for (let k = 1; k <= 11; k++) {
-    term = (-term * x2) / ((2 * k) * (2 * k + 1));
-    sum += term;
-  }
-  return sum;
+  return taylorSin((r * TWO_PI) / 4096, 11);
 }
 
 /** Scratch output of sinCosTurn. */

@@ -257,6 +257,21 @@ function reduceLarge(t: number): void {
   red.y1 = lo - (y0 - p);
 }
 
+/**
+ * sin x by its Taylor series through the x^(2·terms+1) term, + − × ÷ only: for building small-angle tables
+ * (|x| ≤ π/2, where each caller picks enough terms that the first one left out is below a double's last bit).
+ */
+export function taylorSin(x: number, terms: number): number {
+  const x2 = x * x;
+  let term = x;
+  let sum = x;
+  for (let k = 1; k <= terms; k++) {
+    term = (-term * x2) / ((2 * k) * (2 * k + 1));
+    sum += term;
+  }
+  return sum;
+}
+
 /** sin x; NaN for NaN and ±Infinity. */
 export function detSin(x: number): number {
   if (x !== x || x === Infinity || x === -Infinity) return NaN;
