@@ -86,3 +86,16 @@ export function chunkNamed(chunks: readonly ChunkRef[], name: string): ChunkRef 
   for (const c of chunks) if (c.name === name) return c;
   return null;
 }
+
+/**
+ * Whether the bytes hold a chunk of that name (alone, in a chunk sequence or in a whole WAD), for format
+ * detection: unreadable bytes are simply not that format, never an error.
+ */
+export function holdsChunk(bytes: Uint8Array, format: string, name: string): boolean {
+  try {
+    const chunks = findChunks(bytes, format);
+    return chunks !== null && chunkNamed(chunks, name) !== null;
+  } catch {
+    return false;
+  }
+}

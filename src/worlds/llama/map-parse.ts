@@ -1,6 +1,6 @@
 import { BinaryReader } from '../binary/reader.js';
 import { FormatError } from '../binary/format-error.js';
-import { chunkNamed, findChunks } from './chunks.js';
+import { chunkNamed, findChunks, holdsChunk } from './chunks.js';
 import { WFPC_TILE_SWAPS } from './conventions.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
@@ -88,12 +88,7 @@ export function vertexColourRgb(word: number, out: [number, number, number] = [0
 
 /** Whether the bytes hold a MAP chunk (after WFPC, in a chunk sequence or a whole WAD). */
 export function detectMap(bytes: Uint8Array): boolean {
-  try {
-    const chunks = findChunks(bytes, 'llama MAP');
-    return chunks !== null && chunkNamed(chunks, 'MAP ') !== null;
-  } catch {
-    return false;
-  }
+  return holdsChunk(bytes, 'llama MAP', 'MAP ');
 }
 
 /**

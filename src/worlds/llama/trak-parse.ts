@@ -1,6 +1,6 @@
 import { BinaryReader } from '../binary/reader.js';
 import { FormatError } from '../binary/format-error.js';
-import { chunkNamed, findChunks } from './chunks.js';
+import { chunkNamed, findChunks, holdsChunk } from './chunks.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /** Byte sizes of the TRAK records (NEW_COLLISION variant: 0x84-byte header, 32-byte collision polygon). */
@@ -93,12 +93,7 @@ export function polygonEdgeCount(m: TrakModel, i: number): number {
 
 /** Whether the bytes hold a TRAK chunk (alone, in a chunk sequence or in a whole WAD). */
 export function detectTrak(bytes: Uint8Array): boolean {
-  try {
-    const chunks = findChunks(bytes, 'llama TRAK');
-    return chunks !== null && chunkNamed(chunks, 'TRAK') !== null;
-  } catch {
-    return false;
-  }
+  return holdsChunk(bytes, 'llama TRAK', 'TRAK');
 }
 
 /** Parses the TRAK chunk of a file (chunk sequence or WAD). */
