@@ -362,13 +362,16 @@ export class ColbinWorld implements CollisionWorld {
       det = -det;
       sgn = -1;
     }
+    // Written so that NaN fails them: with coordinates near 1e305 the products overflow, and ∞ − ∞ or 0 · ∞
+    // made a NaN fraction pass `u < 0 || u > det` (found by a property test). A non-finite det is no answer.
+    if (!(det < Infinity)) return false;
     const u = sgn * (sx * px + sy * py + sz * pz);
-    if (u < 0 || u > det) return false;
+    if (!(u >= 0 && u <= det)) return false;
     const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
     const v = sgn * (dx * qx + dy * qy + dz * qz);
-    if (v < 0 || u + v > det) return false;
+    if (!(v >= 0 && u + v <= det)) return false;
     const t = sgn * (e2x * qx + e2y * qy + e2z * qz);
-    if (t < 0 || t > det) return false;
+    if (!(t >= 0 && t <= det)) return false;
     itemFraction[0] = t / det;
     return true;
   }
