@@ -8,7 +8,7 @@
  * so the same inputs give the same answers everywhere. Hot calls allocate nothing.
  */
 import { FormatError } from '../binary/format-error.js';
-import type { SegmentResult, Vec3 } from '../world.js';
+import { newSegmentResult, type SegmentResult, type Vec3 } from '../world.js';
 import { setPointAlong, setSegmentMiss } from '../results.js';
 import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, ModelCollider, rayHit } from './bvh.js';
 import { detSqrt } from '../numeric/det-math.js';
@@ -38,7 +38,7 @@ export interface GtaHit extends SegmentResult {
 }
 
 export function newGtaHit(): GtaHit {
-  return { hit: false, fraction: 1, point: [0, 0, 0], normal: [0, 0, 0], id: -1, material: 0, what: '', status: 0, model: '', instance: -1 };
+  return { ...newSegmentResult(), what: '', model: '', instance: -1 };
 }
 
 /**
