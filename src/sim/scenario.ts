@@ -40,6 +40,8 @@ export interface ScenarioDef {
   readonly description: string;
   /** The systems, in creation order (DEFAULT_SYSTEMS unless the scenario says otherwise). */
   readonly systems: readonly SystemDef[];
+  /** The world kinds it runs on (any when absent): a replay naming it over another kind is refused up front. */
+  readonly worldKinds?: readonly string[];
   /** Runs after the systems' tasks are created and the agents are placed. */
   setup?(sim: Simulation): void;
 }
