@@ -32,6 +32,7 @@ export const pineyFieldScenario: ScenarioDef = {
   name: 'piney-field',
   description: 'a generated Piney field with its weather and ambient tasks, a player and wandering agents',
   systems: DEFAULT_SYSTEMS,
+  worldKinds: ['piney'],
   setup(sim) {
     if (sim.world.kind !== 'piney') throw new Error('the piney-field scenario needs a Piney field world');
     const p = (sim.world as PineyWorld).field.params;
@@ -124,11 +125,11 @@ export function parseFileSource(source: string): { path: string; mapPath?: strin
 
 /** Throws unless an opened world is the one a replay names (same content hash). */
 export function checkWorldIdentity(expected: WorldIdentity, got: WorldIdentity): void {
-  if (expected.contentHash !== got.contentHash || expected.byteLength !== got.byteLength) {
+  if (expected.contentHash !== got.contentHash || expected.byteLength !== got.byteLength || expected.kind !== got.kind) {
     throw new FormatError(
       'replay chunk HEAD (header)',
       -1,
-      `the replay ran on ${expected.source} (${expected.byteLength} bytes, content hash ${expected.contentHash}); the world given is ${got.byteLength} bytes with hash ${got.contentHash}`,
+      `the replay ran on ${expected.source} (${expected.kind}, ${expected.byteLength} bytes, content hash ${expected.contentHash}); the world given is ${got.kind}, ${got.byteLength} bytes with hash ${got.contentHash}`,
     );
   }
 }
