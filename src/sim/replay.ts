@@ -97,8 +97,13 @@ export class ReplayRecorder {
 export function checkReplaySettings(h: ReplayHeader): ScenarioSettings {
   try {
     const s = checkSettings({ ...h.settings });
-    // A scenario this runtime does not have cannot be rebuilt (found by the fuzzer: it threw a plain Error later).
-    findScenario(s.scenario);
+    // A scenario this runtime does not have, or one over a kind of world it does not run on, cannot be rebuilt
+    // (found by the fuzzer: the Simulation constructor threw a plain Error). The recorded kind is checked
+    // against the world opened by checkWorldIdentity.
+    const def = findScenario(s.scenario);
+    if (def.worldKinds && !def.worldKinds.includes(h.world.kind)) {
+      throw new Error(`scenario ${s.scenario} runs on ${def.worldKinds.join(', ')} worlds, the replay's world is ${JSON.stringify(h.world.kind)}`);
+    }
     return s;
   } catch (e) {
     throw new FormatError('replay chunk HEAD #0 (header)', -1, (e as Error).message);
