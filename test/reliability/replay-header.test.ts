@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readReplay } from '../../src/ecs/replay/format.js';
-import { defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
+import { checkWorldIdentity, defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
 import { checkReplaySettings, ReplayRecorder } from '../../src/sim/replay.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { FormatError } from '../../src/worlds/binary/format-error.js';
@@ -39,5 +39,24 @@ describe('replay header settings', () => {
       expect((err as FormatError).format).toContain('HEAD');
       expect((err as FormatError).message).toContain('unknown scenario');
     }
+  });
+
+  it('refuses the piney-field scenario over a world that is not a Piney field, and a header lying about the kind', () => {
+    // The recorded kind is rugrats: the field scenario (which needs a Piney world) is refused up front.
+    const header = { ...rp.header, settings: { ...rp.header.settings, scenario: 'piney-field' } };
+    let err: unknown = null;
+    try {
+      checkReplaySettings(header);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(FormatError);
+    expect((err as FormatError).message).toContain('runs on piney worlds');
+    // A header that claims a Piney world passes that check, but the world it names is not one.
+    const lying = { ...header, world: { ...rp.header.world, kind: 'piney' } };
+    expect(checkReplaySettings(lying).scenario).toBe('piney-field');
+    const actual = worldIdentity(world, bytes, 'builtin:rugrats-demo');
+    expect(() => checkWorldIdentity(lying.world, actual)).toThrow(FormatError);
+    expect(() => checkWorldIdentity(rp.header.world, actual)).not.toThrow();
   });
 });
