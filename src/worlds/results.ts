@@ -3,7 +3,18 @@
  * writes into an object the caller owns and allocates nothing (a contact is created only when its slot is
  * empty), so the worlds' `out` parameters stay allocation-free.
  */
-import type { Contact, SegmentResult, Vec3 } from './world.js';
+import type { Contact, GroundResult, SegmentResult, Vec3 } from './world.js';
+
+/** Fills `out` as no ground: no floor or ceiling (NaN), material 0, id −1, status 0. */
+export function setGroundMiss(out: GroundResult): GroundResult {
+  out.hasFloor = false;
+  out.floor = NaN;
+  out.ceiling = NaN;
+  out.material = 0;
+  out.id = -1;
+  out.status = 0;
+  return out;
+}
 
 /** Fills `out` as a segment that hit nothing: fraction 1, the point at the segment's end (x, y, z), no normal. */
 export function setSegmentMiss(out: SegmentResult, x: number, y: number, z: number): SegmentResult {

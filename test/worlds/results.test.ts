@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { setContactAt, setPointAlong, setSegmentMiss } from '../../src/worlds/results.js';
-import { newSegmentResult, type Contact, type Vec3 } from '../../src/worlds/world.js';
+import { setContactAt, setGroundMiss, setPointAlong, setSegmentMiss } from '../../src/worlds/results.js';
+import { newGroundResult, newSegmentResult, type Contact, type Vec3 } from '../../src/worlds/world.js';
 
 describe('world result helpers', () => {
+  it('no ground clears every field a floor wrote', () => {
+    const out = newGroundResult();
+    Object.assign(out, { hasFloor: true, floor: 3, ceiling: 9, material: 2, id: 5, status: 1 });
+    expect(setGroundMiss(out)).toBe(out);
+    expect(out).toEqual(newGroundResult());
+  });
+
   it('a miss clears every field a hit wrote and puts the point at the end', () => {
     const out = newSegmentResult();
     out.hit = true;

@@ -20,6 +20,7 @@ import {
   type UpAxis,
   type Vec3,
 } from '../world.js';
+import { setGroundMiss } from '../results.js';
 import { colVersionOf, type ColFile } from './model.js';
 import { parseColFile } from './parse.js';
 import { ColScene, WALKABLE_NZ2, newGtaHit, type GtaHit, type GtaPlacement } from './query.js';
@@ -98,12 +99,7 @@ export class GtaWorld implements CollisionWorld {
    */
   ground(pos: Vec3, out?: GroundResult): GroundResult {
     const o = (out as GtaGroundResult | undefined) ?? newGtaGroundResult();
-    o.hasFloor = false;
-    o.floor = NaN;
-    o.ceiling = NaN;
-    o.material = 0;
-    o.id = -1;
-    o.status = 0;
+    setGroundMiss(o);
     if ('model' in o) {
       o.model = '';
       o.instance = -1;

@@ -24,7 +24,7 @@ import {
   type UpAxis,
   type Vec3,
 } from '../world.js';
-import { setContactAt, setPointAlong, setSegmentMiss } from '../results.js';
+import { setContactAt, setGroundMiss, setPointAlong, setSegmentMiss } from '../results.js';
 import { CELLS, CELL_UNITS, CHIP_UNITS, CHIPS, FIELD_SIZE, type FieldParams, type PineyField } from './field-state.js';
 import { checkFieldParams, generateField } from './generate.js';
 import { HeightQuery } from './get-height.js';
@@ -308,15 +308,9 @@ export class PineyWorld implements CollisionWorld {
 
   ground(pos: Vec3, out: GroundResult = newGroundResult()): GroundResult {
     const [x, y, z] = pos;
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return setGroundMiss(out);
     out.ceiling = NaN;
     out.material = 0;
-    if (!Number.isFinite(x) || !Number.isFinite(y)) {
-      out.hasFloor = false;
-      out.floor = NaN;
-      out.id = -1;
-      out.status = 0;
-      return out;
-    }
     const wx = wrapField(x);
     const wy = wrapField(y);
     const floor = this.heightAt(wx, wy);
