@@ -109,21 +109,6 @@ function triangleHit(
   return eeAdd(F.C2500, eeMul(eeMul(DZ, m), inv));
 }
 
-/** The corner heights (EE bits) of the last cell read by readCellCorners: h(cx, cy), h(cx, cy+1), h(cx+1, cy), h(cx+1, cy+1). */
-const corners = new Uint32Array(4);
-
-/** Reads cell (cx, cy)'s four corner heights into `corners`, the neighbours' indices wrapped by heightIndex. */
-function readCellCorners(map: Uint32Array, cx: number, cy: number): void {
-  const i0 = heightIndex(cx) * CELLS;
-  const i1 = heightIndex(cx + 1) * CELLS;
-  const j0 = heightIndex(cy);
-  const j1 = heightIndex(cy + 1);
-  corners[0] = map[i0 + j0]!;
-  corners[1] = map[i0 + j1]!;
-  corners[2] = map[i1 + j0]!;
-  corners[3] = map[i1 + j1]!;
-}
-
 /**
  * The surface height of the cell under (x, y) (EE bits), without the hidden-chip test: T0 then T1, or
  * MISS_HEIGHT.
@@ -133,8 +118,14 @@ export function surfaceHeight(map: Uint32Array, x: number, y: number): number {
   const cy = eeToInt(eeDiv(y, F.C600));
   const fx = eeFmodViaDouble(x, F.C600);
   const fy = eeFmodViaDouble(y, F.C600);
-  readCellCorners(map, cx, cy);
-  const h00 = corners[0]!, h01 = corners[1]!, h10 = corners[2]!, h11 = corners[3]!;
+  const i0 = heightIndex(cx) * CELLS;
+  const i1 = heightIndex(cx + 1) * CELLS;
+  const j0 = heightIndex(cy);
+  const j1 = heightIndex(cy + 1);
+  const h00 = map[i0 + j0]!;
+  const h01 = map[i0 + j1]!;
+  const h10 = map[i1 + j0]!;
+  const h11 = map[i1 + j1]!;
   // T0 = (0, 600, h(cx, cy+1)), (0, 0, h(cx, cy)), (600, 600, h(cx+1, cy+1)).
   let z = triangleHit(F.ZERO, F.C600, h01, F.ZERO, F.ZERO, h00, F.C600, F.C600, h11, fx, fy);
   if (z !== NO_HIT) return z;
@@ -227,8 +218,15 @@ export class HeightQuery {
   }
 
   private prepare(cell: number, cx: number, cy: number): void {
-    readCellCorners(this.map, cx, cy);
-    const h00 = corners[0]!, h01 = corners[1]!, h10 = corners[2]!, h11 = corners[3]!;
+    const map = this.map;
+    const i0 = heightIndex(cx) * CELLS;
+    const i1 = heightIndex(cx + 1) * CELLS;
+    const j0 = heightIndex(cy);
+    const j1 = heightIndex(cy + 1);
+    const h00 = map[i0 + j0]!;
+    const h01 = map[i0 + j1]!;
+    const h10 = map[i1 + j0]!;
+    const h11 = map[i1 + j1]!;
     const base = cell * 2 * T_WORDS;
     this.prepareTriangle(base, F.ZERO, F.C600, h01, F.ZERO, F.ZERO, h00, F.C600, F.C600, h11);
     this.prepareTriangle(base + T_WORDS, F.C600, F.ZERO, h10, F.C600, F.C600, h11, F.ZERO, F.ZERO, h00);
