@@ -9,7 +9,7 @@
  */
 import { hex64, readReplay, type Replay } from '../../ecs/replay/format.js';
 import { checkWorldIdentity, defaultSettingsFor, type OpenedWorld } from '../../sim/default-scenario.js';
-import { BUTTON_MASK, ReplayRecorder, seekReplay } from '../../sim/replay.js';
+import { BUTTON_MASK, checkReplaySettings, ReplayRecorder, seekReplay } from '../../sim/replay.js';
 import type { ScenarioSettings } from '../../sim/scenario.js';
 import { Simulation } from '../../sim/simulation.js';
 
@@ -115,9 +115,12 @@ export class SandboxSession {
    */
   async loadReplay(bytes: Uint8Array): Promise<Replay> {
     const rp = readReplay(bytes, BUTTON_MASK);
+    // A hostile header (unknown scenario, settings out of range) is refused as a FormatError before anything
+    // is built from it, as the Node verifier does.
+    const settings = checkReplaySettings(rp.header);
     const opened = await this.open();
     checkWorldIdentity(rp.header.world, opened.identity);
-    this.install(opened, rp.header.settings);
+    this.install(opened, settings);
     const k0 = rp.keyframes[0]!;
     const h = this.sim.hash();
     if (h.hi !== k0.hashHi || h.lo !== k0.hashLo) {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { readReplay } from '../../../src/ecs/replay/format.js';
+import { readReplay, ReplayWriter } from '../../../src/ecs/replay/format.js';
+import { FormatError } from '../../../src/worlds/binary/format-error.js';
 import { SandboxSession } from '../../../src/render/sandbox/session.js';
 import { openBuiltinWorld } from '../../../src/sim/default-scenario.js';
 import { verifyReplay } from '../../../src/sim/replay.js';
@@ -46,6 +47,23 @@ describe('sandbox session', () => {
     expect(() => s.stepLive(0)).toThrow(/replay mode/);
     s.goLive();
     expect(s.stepLive(0).frame).toBe(651);
+  });
+
+  test('a replay whose header names a scenario this runtime does not have is refused as a FormatError', async () => {
+    const a = await SandboxSession.create(opener('rugrats-demo'), { agents: 3 });
+    await a.restart(true);
+    for (let f = 0; f < 5; f++) a.stepLive(Buttons.Up);
+    const rp = readReplay(a.finishRecording());
+    // The same replay, rewritten with a header naming an unknown scenario (the CRCs are right again).
+    const w = new ReplayWriter();
+    w.header({ ...rp.header, settings: { ...rp.header.settings, scenario: 'no-such-scenario' } });
+    const k = rp.keyframes[0]!;
+    w.keyframe(k.frame, k.hashHi, k.hashLo, k.snapshot);
+    const hostile = w.end(0, k.hashHi, k.hashLo);
+    const b = await SandboxSession.create(opener('rugrats-demo'), { agents: 3 });
+    await expect(b.loadReplay(hostile)).rejects.toBeInstanceOf(FormatError);
+    await expect(b.loadReplay(hostile)).rejects.toThrow(/unknown scenario/);
+    expect(b.mode).toBe('live');
   });
 
   test('a replay of another world is refused with the world named', async () => {
