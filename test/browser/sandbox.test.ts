@@ -92,6 +92,13 @@ describe('every world renders', () => {
     }
   });
 
+  test('the agents menu shows the count the page runs with, also one it does not list', async () => {
+    await open('rugrats-demo', 40);
+    expect(await page.$eval('#agents', (e) => (e as HTMLSelectElement).value)).toBe('40');
+    await open('rugrats-demo', 100);
+    expect(await page.$eval('#agents', (e) => (e as HTMLSelectElement).value)).toBe('100');
+  });
+
   test('WebGL and the canvas renderer draw the same picture, within a tolerance', async () => {
     const pages: Record<string, Page> = {};
     try {

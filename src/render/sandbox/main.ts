@@ -94,6 +94,20 @@ class SandboxApp {
   readonly keys = new KeyboardButtons();
   sound!: SoundPlayer;
   agents = Number(params.get('agents') ?? NaN);
+
+  /** Shows the agent count in its menu, adding it when it is not one of the listed counts (e.g. ?agents=40). */
+  showAgents(): void {
+    const menu = document.getElementById('agents') as HTMLSelectElement | null;
+    if (!menu) return;
+    const v = Number.isInteger(this.agents) && this.agents >= 0 ? String(this.agents) : '';
+    if (!Array.from(menu.options).some((o) => o.value === v)) {
+      const o = document.createElement('option');
+      o.value = v;
+      o.textContent = v;
+      menu.appendChild(o);
+    }
+    menu.value = v;
+  }
   paused = false;
   /** Render frames per second (measured over the last second) and the last simulation step's cost. */
   fps = 0;
@@ -359,7 +373,7 @@ class SandboxApp {
     }
     select.addEventListener('change', () => void this.openCatalog(select.value));
     const agents = $('agents') as HTMLSelectElement;
-    if (Number.isInteger(this.agents)) agents.value = String(this.agents);
+    this.showAgents();
     agents.addEventListener('change', () => {
       this.agents = agents.value === '' ? NaN : Number(agents.value);
       if (this.source) void this.openSource(this.source);
@@ -521,7 +535,10 @@ const api = {
   ready: sandbox.start(),
   catalog: CATALOG.map((e) => ({ id: e.id, label: e.label, source: catalogSource(e) })),
   open: (id: string, agents?: number) => {
-    if (agents !== undefined) sandbox.agents = agents;
+    if (agents !== undefined) {
+      sandbox.agents = agents;
+      sandbox.showAgents();
+    }
     return sandbox.openCatalog(id);
   },
   pause: () => {
