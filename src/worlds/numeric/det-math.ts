@@ -262,6 +262,8 @@ function reduceLarge(t: number): void {
  * (|x| ≤ π/2, where each caller picks enough terms that the first one left out is below a double's last bit).
  */
 export function taylorSin(x: number, terms: number): number {
+  // ±0 is its own sine; without this −0 would come back as +0 (−0 + 0 = +0), and the series would not be odd.
+  if (x === 0) return x;
   const x2 = x * x;
   let term = x;
   let sum = x;

@@ -20,5 +20,7 @@ describe('taylorSin', () => {
         expect(taylorSin(x, 0)).toBe(x);
       }),
     );
+    // Found by CI: −0 came back as +0 once a term was added.
+    for (let terms = 0; terms <= 20; terms++) expect(Object.is(taylorSin(-0, terms), -0)).toBe(true);
   });
 });
