@@ -220,13 +220,7 @@ describe('a death plane respawns', () => {
 
   it('llama: the material-30 floor of the demo level kills natively', () => {
     const w = openDemo('llama');
-    const g = newGroundResult();
-    let spot: Vec3 | null = null;
-    for (let i = 0; i < 60 && !spot; i++) for (let j = 0; j < 50 && !spot; j++) {
-      const p: Vec3 = [(i + 0.5) / 10, w.bounds.max[1] + 1, (j + 0.5) / 10];
-      w.ground(p, g);
-      if (g.hasFloor && g.material === MATERIAL_DEATH) spot = [p[0], g.floor, p[2]];
-    }
+    const spot = findMaterialFloor(w, MATERIAL_DEATH);
     expect(spot).not.toBeNull();
     const sim = buildSim(w);
     place(sim, spot!, 0);
@@ -272,12 +266,7 @@ describe('an exit floor raises its event', () => {
   it('llama: the material-16 floor of the demo level is an exit natively', () => {
     const w = openDemo('llama');
     const g = newGroundResult();
-    let spot: Vec3 | null = null;
-    for (let i = 0; i < 60 && !spot; i++) for (let j = 0; j < 50 && !spot; j++) {
-      const p: Vec3 = [(i + 0.5) / 10, w.bounds.max[1] + 1, (j + 0.5) / 10];
-      w.ground(p, g);
-      if (g.hasFloor && g.material === MATERIAL_EXIT) spot = [p[0], g.floor, p[2]];
-    }
+    const spot = findMaterialFloor(w, MATERIAL_EXIT);
     expect(spot).not.toBeNull();
     const sim = buildSim(w);
     place(sim, spot!, 0);
@@ -291,5 +280,16 @@ describe('an exit floor raises its event', () => {
     expect(exits.filter((e) => e.entity === sim.player)).toHaveLength(1);
   });
 });
+
+/** The first point of the Llama demo (scanned on a 0.1-unit grid from above) standing on a floor of `material`. */
+function findMaterialFloor(w: CollisionWorld, material: number): Vec3 | null {
+  const g = newGroundResult();
+  for (let i = 0; i < 60; i++) for (let j = 0; j < 50; j++) {
+    const p: Vec3 = [(i + 0.5) / 10, w.bounds.max[1] + 1, (j + 0.5) / 10];
+    w.ground(p, g);
+    if (g.hasFloor && g.material === material) return [p[0], g.floor, p[2]];
+  }
+  return null;
+}
 
 export type { DemoKind };
