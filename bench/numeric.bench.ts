@@ -4,9 +4,9 @@
  * patterns so the loop measures the operation, not an operand generator.
  */
 import { consume, opsPerSecond, type Bench } from './harness.js';
-import { eeAdd, eeDiv, eeMadd, eeMul, eeSqrt, eeSub, sqrtfNewlib } from '../src/worlds/numeric/ee-float.js';
-import { atan2f, cosf, sinf } from '../src/worlds/numeric/libm-ee.js';
-import { detAtan2, detHypot3, detSin, detSqrt } from '../src/worlds/numeric/det-math.js';
+import { eeAdd, eeDiv, eeMadd, eeMul, eeSqrt, eeSub, sqrtfNewlib } from '../src/numeric/ee-float.js';
+import { atan2f, cosf, sinf } from '../src/numeric/libm-ee.js';
+import { detAtan2, detHypot3, detSin, detSqrt } from '../src/numeric/det-math.js';
 
 const SIZE = 1024; // a power of two: index with & (SIZE - 1)
 const patterns = new Uint32Array(SIZE);

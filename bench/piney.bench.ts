@@ -9,7 +9,7 @@ import { HeightCache } from '../src/worlds/piney/height-cache.js';
 import { loadPineyWorld } from '../src/worlds/piney/collision-world.js';
 import { newMoveResult } from '../src/worlds/world.js';
 import { defaultPineyTables } from '../src/worlds/piney/tables.js';
-import { eeFromNumber } from '../src/worlds/numeric/ee-float.js';
+import { eeFromNumber } from '../src/numeric/ee-float.js';
 
 const TYPE10 = { seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 0, protect: false };
 

@@ -13,7 +13,7 @@
  * full, validated set from a partial one (e.g. `resolveLimits({ replay: { frames: 1e6 } })`).
  * Documented in docs/reliability.md.
  */
-import { FormatError } from './worlds/binary/format-error.js';
+import { FormatError } from './binary/format-error.js';
 
 export interface Limits {
   /** Any one input file (world file, partner file, table file, replay, dropped file), bytes. */

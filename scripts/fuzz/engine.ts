@@ -7,7 +7,7 @@
  * Hangs cannot be interrupted inside one thread, so `runFuzzInWorker` runs the cases in a worker thread and
  * a watchdog in the caller terminates it when one case takes longer than the limit, reporting that case.
  */
-import { FormatError } from '../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../src/binary/format-error.js';
 import { FuzzRng, mutate, type MutationKind } from './mutate.js';
 import { mutateJson, type JsonMutationKind } from './mutate-json.js';
 

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FuzzTarget } from './engine.js';
-import { crc32 } from '../../src/worlds/binary/crc32.js';
+import { crc32 } from '../../src/binary/crc32.js';
 import type { CollisionWorld, Vec3 } from '../../src/worlds/world.js';
 
 /** The repository root (this file is compiled to dist/scripts/fuzz/). */
@@ -53,7 +53,7 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
   },
   'llama-trak': async () => {
     const { parseTrak, loadLlamaWorld } = await import('../../src/worlds/llama/index.js');
-    const { FormatError } = await import('../../src/worlds/binary/format-error.js');
+    const { FormatError } = await import('../../src/binary/format-error.js');
     const mapBytes = read('assets/worlds/llama/demo.map');
     return {
       name: 'llama-trak',
@@ -157,14 +157,14 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
     };
   },
   replay: async () => {
-    const { readReplay } = await import('../../src/ecs/replay/format.js');
+    const { readReplay } = await import('../../src/replay/format.js');
     const corpus = await recordReplays();
     return { name: 'replay', corpus: () => corpus, parse: (b) => readReplay(b) };
   },
   // The same replays with every chunk's CRC made right again after mutating, so the mutations reach the
   // payload checks behind the CRC.
   'replay-payload': async () => {
-    const { readReplay } = await import('../../src/ecs/replay/format.js');
+    const { readReplay } = await import('../../src/replay/format.js');
     const corpus = await recordReplays();
     return { name: 'replay-payload', corpus: () => corpus, parse: (b) => readReplay(fixReplayCrcs(b)) };
   },
@@ -177,12 +177,12 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
  * keyframe (decode, shape checks, hash check) and step a few recorded frames after the last one.
  */
 async function replaySeekTarget(): Promise<FuzzTarget> {
-  const { readReplay } = await import('../../src/ecs/replay/format.js');
-  const { checkReplaySettings, restoreKeyframe } = await import('../../src/sim/replay.js');
+  const { readReplay } = await import('../../src/replay/format.js');
+  const { checkReplaySettings, restoreKeyframe } = await import('../../src/replay/replay.js');
   const { Simulation } = await import('../../src/sim/simulation.js');
   const { openBuiltinWorld, checkWorldIdentity } = await import('../../src/sim/default-scenario.js');
   const { BUTTON_MASK } = await import('../../src/systems/input.js');
-  const { FormatError } = await import('../../src/worlds/binary/format-error.js');
+  const { FormatError } = await import('../../src/binary/format-error.js');
   const corpus = await recordReplays();
   const readAbs = (p: string) => new Uint8Array(readFileSync(p));
   const worlds = new Map<string, Awaited<ReturnType<typeof openBuiltinWorld>>>();
@@ -242,7 +242,7 @@ function fixReplayCrcs(bytes: Uint8Array): Uint8Array {
  */
 async function recordReplays(): Promise<Uint8Array[]> {
   const { Simulation } = await import('../../src/sim/simulation.js');
-  const { ReplayRecorder } = await import('../../src/sim/replay.js');
+  const { ReplayRecorder } = await import('../../src/replay/replay.js');
   const { BUILTIN_WORLDS, defaultSettingsFor, worldIdentity } = await import('../../src/sim/default-scenario.js');
   const { demoButtons } = await import('../../src/sim/demo-input.js');
   const { loadWorld } = await import('../../src/worlds/load-world.js');

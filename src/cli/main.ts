@@ -1,6 +1,6 @@
 import { UsageError } from './args.js';
 import type { Command } from './command.js';
-import { FormatError } from '../worlds/binary/format-error.js';
+import { FormatError } from '../binary/format-error.js';
 
 /**
  * The `retrosim` command. Each subcommand lives in its own module under ./commands and is loaded only when

@@ -4,7 +4,7 @@
  * whose results differ between engines.
  */
 import { ANGLE_UNITS_PER_TURN } from './components.js';
-import { taylorSin } from '../worlds/numeric/det-math.js';
+import { taylorSin } from '../numeric/det-math.js';
 
 const QUARTER = ANGLE_UNITS_PER_TURN / 4;
 

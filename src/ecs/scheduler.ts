@@ -13,9 +13,9 @@
  * runs in that frame if its place is still ahead.
  */
 import type { Emitter } from 'mitt';
-import type { CcRand } from './rng/ccrand.js';
-import type { FieldRand } from './rng/fieldrand.js';
-import type { RandomStreams } from './rng/streams.js';
+import type { CcRand } from '../rng/ccrand.js';
+import type { FieldRand } from '../rng/fieldrand.js';
+import type { RandomStreams } from '../rng/streams.js';
 import type { SimEvents } from './events.js';
 import type { Hash64 } from './state-hash.js';
 

@@ -7,7 +7,7 @@
  * canonical quiet NaN, because engines may differ in NaN payloads but not in anything else.
  *
  * This is not FNV-1a: FNV works per byte and is about four times slower over component arrays; file
- * identities (world content hashes) use FNV-1a 64 from src/worlds/binary/fnv.ts instead.
+ * identities (world content hashes) use FNV-1a 64 from src/binary/fnv.ts instead.
  */
 
 const F64 = new Float64Array(1);

@@ -9,8 +9,8 @@
  *   STRING: u32 byte length + UTF-8            ARRAY: u32 count + values
  *   OBJECT: u32 count + (string key, value)*   typed arrays: u32 element count + elements (LE)
  */
-import { BinaryReader } from '../worlds/binary/reader.js';
-import { BinaryWriter } from '../worlds/binary/writer.js';
+import { BinaryReader } from '../binary/reader.js';
+import { BinaryWriter } from '../binary/writer.js';
 
 const enum Tag {
   Null = 0,

@@ -9,11 +9,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { WorldIdentity } from '../ecs/replay/format.js';
+import type { WorldIdentity } from '../replay/format.js';
 import { installAmbient, type InstalledAmbient } from '../systems/piney-ambient/install.js';
 import { DEFAULT_SYSTEMS } from '../systems/index.js';
-import { FormatError } from '../worlds/binary/format-error.js';
-import { fnv1a64Hex } from '../worlds/binary/fnv.js';
+import { FormatError } from '../binary/format-error.js';
+import { fnv1a64Hex } from '../binary/fnv.js';
 import { loadWorld, loadWorldFile, type LoadWorldOptions } from '../worlds/load-world.js';
 import type { PineyWorld } from '../worlds/piney/collision-world.js';
 import type { CollisionWorld } from '../worlds/world.js';

@@ -7,9 +7,9 @@
  */
 import { EcsWorld, type EcsWorldState } from '../ecs/ecs-world.js';
 import { createEventBus, type EventBus } from '../ecs/events.js';
-import { CcRand, type CcRandState } from '../ecs/rng/ccrand.js';
-import { FieldRand, type FieldRandState } from '../ecs/rng/fieldrand.js';
-import { RandomStreams, type RandomStreamsState } from '../ecs/rng/streams.js';
+import { CcRand, type CcRandState } from '../rng/ccrand.js';
+import { FieldRand, type FieldRandState } from '../rng/fieldrand.js';
+import { RandomStreams, type RandomStreamsState } from '../rng/streams.js';
 import { Scheduler, type SchedulerState, type SimRng } from '../ecs/scheduler.js';
 import { Hash64, hashHex } from '../ecs/state-hash.js';
 import type { SystemHost } from '../systems/index.js';

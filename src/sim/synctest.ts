@@ -6,7 +6,7 @@
  * the main simulation's bus.
  */
 import type { Simulation, SimSnapshot } from './simulation.js';
-import { hex64 } from '../ecs/replay/format.js';
+import { hex64 } from '../replay/format.js';
 
 export interface SyncTestFailure {
   /** The frame whose re-simulated hash differs. */

@@ -14,7 +14,7 @@
 import { cosAngle, sinAngle, wrapAngle } from '../ecs/angle.js';
 import { ANGLE_UNITS_PER_TURN } from '../ecs/components.js';
 import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
-import { detAtan2, detSqrt } from '../worlds/numeric/det-math.js';
+import { detAtan2, detSqrt } from '../numeric/det-math.js';
 import { fallSpeeds, jumpSpeedOf } from './gravity.js';
 import type { SystemDef, SystemHost } from './index.js';
 import { Buttons } from './input.js';

@@ -3,7 +3,7 @@
  * — the buttons, the player's position and footing, and the exit and death events raised. It is OUTPUT: it
  * reads the state and never changes it, draws nothing, and is not part of the state hash (so a simulation
  * with or without a reader of the log runs the same). Replays themselves (inputs, per-frame hashes,
- * keyframes) are recorded by `ReplayRecorder` in src/sim/replay.ts around `Simulation.step`.
+ * keyframes) are recorded by `ReplayRecorder` in src/replay/replay.ts around `Simulation.step`.
  *
  * On a restore (a replay seek, a synctest rollback) the log is cut back to the restored frame, so it always
  * describes the frames that led to the current state.

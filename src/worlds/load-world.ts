@@ -15,7 +15,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { FormatError } from './binary/format-error.js';
+import { FormatError } from '../binary/format-error.js';
 import { detectColbin, loadColbinWorld } from './colbin/collision-world.js';
 import { detectGtaCol, loadGtaWorld, parseGtaPlacements } from './gta/collision-world.js';
 import type { GtaPlacement } from './gta/index.js';

@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hex64, readReplay } from '../../src/ecs/replay/format.js';
+import { hex64, readReplay } from '../../src/replay/format.js';
 import { defaultSettingsFor, openBuiltinWorld, openWorldFile, parseFileSource, type OpenedWorld } from '../../src/sim/default-scenario.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
-import { ReplayRecorder } from '../../src/sim/replay.js';
+import { ReplayRecorder } from '../../src/replay/replay.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
 import { openSandbox, startHarness, type Harness } from './harness.js';

@@ -9,9 +9,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readReplay } from '../../src/ecs/replay/format.js';
+import { readReplay } from '../../src/replay/format.js';
 import { openBuiltinWorld, openWorldFile } from '../../src/sim/default-scenario.js';
-import { verifyReplay } from '../../src/sim/replay.js';
+import { verifyReplay } from '../../src/replay/replay.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
 import { openSandbox, startHarness, type Harness } from './harness.js';
@@ -227,7 +227,7 @@ describe('replays recorded in the browser verify in Node', () => {
     await page.evaluate(() => window.retrosim.seek(77));
     const s1 = await state();
     expect(s1['frame']).toBe(77);
-    const { hex64 } = await import('../../src/ecs/replay/format.js');
+    const { hex64 } = await import('../../src/replay/format.js');
     expect(s1['hash']).toBe(hex64(rp.frames.hashHi[76]!, rp.frames.hashLo[76]!));
   });
 

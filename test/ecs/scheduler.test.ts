@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/ecs/events.js';
-import { CcRand } from '../../src/ecs/rng/ccrand.js';
-import { FieldRand } from '../../src/ecs/rng/fieldrand.js';
-import { RandomStreams } from '../../src/ecs/rng/streams.js';
+import { CcRand } from '../../src/rng/ccrand.js';
+import { FieldRand } from '../../src/rng/fieldrand.js';
+import { RandomStreams } from '../../src/rng/streams.js';
 import { DRAW_HISTORY_FRAMES, MID_FRAME_RULE, Scheduler, type TaskBody } from '../../src/ecs/scheduler.js';
 import { Hash64 } from '../../src/ecs/state-hash.js';
 

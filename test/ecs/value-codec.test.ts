@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeValueBytes, encodeValueBytes, MAX_VALUE_DEPTH } from '../../src/ecs/value-codec.js';
-import { FormatError } from '../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../src/binary/format-error.js';
 
 const leaf = fc.oneof(
   fc.constant(null),

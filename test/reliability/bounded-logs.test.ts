@@ -6,9 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/ecs/events.js';
-import { CcRand } from '../../src/ecs/rng/ccrand.js';
-import { FieldRand } from '../../src/ecs/rng/fieldrand.js';
-import { RandomStreams } from '../../src/ecs/rng/streams.js';
+import { CcRand } from '../../src/rng/ccrand.js';
+import { FieldRand } from '../../src/rng/fieldrand.js';
+import { RandomStreams } from '../../src/rng/streams.js';
 import { DRAW_HISTORY_FRAMES, Scheduler } from '../../src/ecs/scheduler.js';
 import { FrameLog, LOG_WINDOW, RECORD_STRIDE } from '../../src/systems/recording.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, resolveLimits, type Limits, type LimitsOverride } from '../../src/limits.js';
-import { FormatError } from '../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../src/binary/format-error.js';
 import { parseCol } from '../../src/worlds/rugrats/parse.js';
 import { loadRugratsWorld } from '../../src/worlds/rugrats/collision-world.js';
 import { loadLlamaWorld, parseMap, parseTrak } from '../../src/worlds/llama/index.js';
@@ -16,10 +16,10 @@ import { loadGtaWorld, parseGtaPlacements } from '../../src/worlds/gta/collision
 import { parseColFile } from '../../src/worlds/gta/parse.js';
 import { loadWorldBytes, loadWorldFile } from '../../src/worlds/load-world.js';
 import { fileURLToPath } from 'node:url';
-import { readReplay } from '../../src/ecs/replay/format.js';
+import { readReplay } from '../../src/replay/format.js';
 import { defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
-import { ReplayRecorder } from '../../src/sim/replay.js';
+import { ReplayRecorder } from '../../src/replay/replay.js';
 import { Simulation } from '../../src/sim/simulation.js';
 
 const root = new URL('../../', import.meta.url);

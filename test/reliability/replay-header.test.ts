@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readReplay } from '../../src/ecs/replay/format.js';
+import { readReplay } from '../../src/replay/format.js';
 import { checkWorldIdentity, defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
-import { checkReplaySettings, ReplayRecorder } from '../../src/sim/replay.js';
+import { checkReplaySettings, ReplayRecorder } from '../../src/replay/replay.js';
 import { Simulation } from '../../src/sim/simulation.js';
-import { FormatError } from '../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../src/binary/format-error.js';
 import { loadRugratsWorld } from '../../src/worlds/rugrats/collision-world.js';
 
 describe('replay header settings', () => {

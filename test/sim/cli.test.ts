@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { command as run } from '../../src/cli/commands/run.js';
 import { command as replay } from '../../src/cli/commands/replay.js';
 import { UsageError } from '../../src/cli/args.js';
-import { FormatError } from '../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../src/binary/format-error.js';
 import { parseFileSource } from '../../src/sim/default-scenario.js';
 
 let out: string[] = [];

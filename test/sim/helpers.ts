@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS, type ScenarioSettings } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
-import type { WorldIdentity } from '../../src/ecs/replay/format.js';
+import type { WorldIdentity } from '../../src/replay/format.js';
 import { FlatWorld, type FlatWorldOptions } from './flat-world.js';
 
 export function testSettings(over: Partial<ScenarioSettings> = {}): ScenarioSettings {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readReplay, replayToJson, REPLAY_MAGIC } from '../../src/ecs/replay/format.js';
-import { FormatError } from '../../src/worlds/binary/format-error.js';
-import { crc32 } from '../../src/worlds/binary/crc32.js';
+import { readReplay, replayToJson, REPLAY_MAGIC } from '../../src/replay/format.js';
+import { FormatError } from '../../src/binary/format-error.js';
+import { crc32 } from '../../src/binary/crc32.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
-import { checkReplaySettings, ReplayRecorder, seekReplay, verifyReplay } from '../../src/sim/replay.js';
+import { checkReplaySettings, ReplayRecorder, seekReplay, verifyReplay } from '../../src/replay/replay.js';
 import { buttonsFor, makeSim, TEST_WORLD_ID } from './helpers.js';
 
 const FRAMES = 250;

@@ -4,10 +4,10 @@
  * and seek to a frame between keyframes.
  */
 import { describe, expect, it } from 'vitest';
-import { readReplay } from '../../src/ecs/replay/format.js';
+import { readReplay } from '../../src/replay/format.js';
 import { defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
-import { ReplayRecorder, seekReplay, verifyReplay } from '../../src/sim/replay.js';
+import { ReplayRecorder, seekReplay, verifyReplay } from '../../src/replay/replay.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { SyncTest } from '../../src/sim/synctest.js';
 import { frameLog } from '../../src/systems/recording.js';

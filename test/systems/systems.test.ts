@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RandomStreams } from '../../src/ecs/rng/streams.js';
+import { RandomStreams } from '../../src/rng/streams.js';
 import { DEFAULT_SETTINGS, type ScenarioDef } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { angleOf, Behaviour, BEHAVIOUR_STREAM, BEHAVIOUR_WEIGHTS, controllerSystem, PATROL_LEG_FRAMES } from '../../src/systems/controller.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RandomStreams } from '../../src/ecs/rng/streams.js';
+import { RandomStreams } from '../../src/rng/streams.js';
 import { WANDER_MIN_FRAMES, WANDER_SPAN_FRAMES, WANDER_STREAM, wanderSystem } from '../../src/systems/wander.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { FlatWorld } from '../sim/flat-world.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GtaWorld } from '../../src/worlds/gta/collision-world.js';
-import { FormatError } from '../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../src/binary/format-error.js';
 import { detectWorldFile, detectWorldKind, loadWorld, loadWorldBytes, loadWorldFile, siblingWithExtension } from '../../src/worlds/load-world.js';
 
 const assetPath = (p: string) => fileURLToPath(new URL(`../../assets/worlds/${p}`, import.meta.url));

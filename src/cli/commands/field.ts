@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs, parseNumber, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson, readInputFile } from '../io.js';
-import { eeFromNumber, eeToNumber } from '../../worlds/numeric/ee-float.js';
+import { eeFromNumber, eeToNumber } from '../../numeric/ee-float.js';
 import { FIELD_STAGES, type FieldParams, type FieldStage } from '../../worlds/piney/field-state.js';
 import { generateField } from '../../worlds/piney/generate.js';
 import { getHeight } from '../../worlds/piney/get-height.js';

@@ -4,10 +4,10 @@
 import { parseArgs, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson, readInputFile } from '../io.js';
-import { readReplay, replayToJson, type Replay } from '../../ecs/replay/format.js';
+import { readReplay, replayToJson, type Replay } from '../../replay/format.js';
 import { BUTTON_MASK } from '../../systems/input.js';
 import { checkWorldIdentity, openBuiltinWorld, openWorldFile, parseFileSource } from '../../sim/default-scenario.js';
-import { checkReplaySettings, seekReplay, verifyReplay } from '../../sim/replay.js';
+import { checkReplaySettings, seekReplay, verifyReplay } from '../../replay/replay.js';
 import { Simulation } from '../../sim/simulation.js';
 
 const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]

@@ -1,8 +1,8 @@
 import { parseArgs, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { printJson, print } from '../io.js';
-import { FieldRand } from '../../ecs/rng/fieldrand.js';
-import { CcRand } from '../../ecs/rng/ccrand.js';
+import { FieldRand } from '../../rng/fieldrand.js';
+import { CcRand } from '../../rng/ccrand.js';
 
 const usage = `usage:
   retrosim rng fieldrand --seed S --draws K [--mod N] [--json]

@@ -1,7 +1,7 @@
 import { expectPositionals, intArg, parseArgs, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson, readInputFile } from '../io.js';
-import { crc32 } from '../../worlds/binary/crc32.js';
+import { crc32 } from '../../binary/crc32.js';
 import { buildColIndex } from '../../worlds/rugrats/col-index.js';
 import { isHalved } from '../../worlds/rugrats/layout.js';
 import { parseColWithOffsets } from '../../worlds/rugrats/parse.js';

@@ -10,7 +10,7 @@
  */
 import { Application } from 'pixi.js';
 import type { OpenedWorld } from '../../sim/default-scenario.js';
-import { hex64, readReplay } from '../../ecs/replay/format.js';
+import { hex64, readReplay } from '../../replay/format.js';
 import { DEFAULT_LIMITS } from '../../limits.js';
 import { registerVirtualFile } from '../node-shims/virtual-files.js';
 import { WorldView } from '../pixi/world-view.js';

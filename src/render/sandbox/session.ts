@@ -7,9 +7,9 @@
  * functions); the renderer reads the state it exposes and never writes it. No pixi.js or DOM here, so Node
  * tests run it too.
  */
-import { hex64, readReplay, type Replay } from '../../ecs/replay/format.js';
+import { hex64, readReplay, type Replay } from '../../replay/format.js';
 import { checkWorldIdentity, defaultSettingsFor, type OpenedWorld } from '../../sim/default-scenario.js';
-import { BUTTON_MASK, checkReplaySettings, ReplayRecorder, seekReplay } from '../../sim/replay.js';
+import { BUTTON_MASK, checkReplaySettings, ReplayRecorder, seekReplay } from '../../replay/replay.js';
 import type { ScenarioSettings } from '../../sim/scenario.js';
 import { Simulation } from '../../sim/simulation.js';
 

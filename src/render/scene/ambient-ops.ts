@@ -7,7 +7,7 @@
  * Float fields are EE single-precision bit patterns.
  */
 import { ambientOf } from '../../sim/default-scenario.js';
-import { eeToNumber } from '../../worlds/numeric/ee-float.js';
+import { eeToNumber } from '../../numeric/ee-float.js';
 import {
   MODEL_NAMES,
   OP_FLASH,

@@ -7,7 +7,7 @@
  * read.
  */
 import { add, sub, mul, lt, le, neg, fromInt, toInt, vadd, posRotZYX, rootExceeds, ONE, PI, type F, type M4, type V4 } from './ee-vec.js';
-import { sinf, cosf } from '../../worlds/numeric/libm-ee.js';
+import { sinf, cosf } from '../../numeric/libm-ee.js';
 import { w2p, p2w } from './wrap.js';
 import type { AmbientEnv } from './env.js';
 

@@ -15,8 +15,8 @@ import {
   eeToNumber,
   eeFromUint,
   sqrtfNewlib,
-} from '../../worlds/numeric/ee-float.js';
-import { atan2f } from '../../worlds/numeric/libm-ee.js';
+} from '../../numeric/ee-float.js';
+import { atan2f } from '../../numeric/libm-ee.js';
 
 /** A float as its u32 bit pattern. */
 export type F = number;

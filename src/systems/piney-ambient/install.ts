@@ -3,7 +3,7 @@
  * with fieldSeed, WORLD::Init, Generate's layout and its tail - then the five tasks put on the scheduler.
  */
 import type { Scheduler, TaskHandle } from '../../ecs/scheduler.js';
-import { FieldRand } from '../../ecs/rng/fieldrand.js';
+import { FieldRand } from '../../rng/fieldrand.js';
 import type { V4 } from './ee-vec.js';
 import { initAmbient, generateTail, type AmbientState } from './ambient.js';
 import { envOf, viewAt, BLANK_HEIGHT } from './env.js';

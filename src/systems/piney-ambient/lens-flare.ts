@@ -5,7 +5,7 @@
  * No draws.
  */
 import { add, sub, mul, vadd, vsub, vscale, apply, rotMatrix, rad2deg, type F, type V4 } from './ee-vec.js';
-import { atan2f } from '../../worlds/numeric/libm-ee.js';
+import { atan2f } from '../../numeric/libm-ee.js';
 import { nearest, p2w, w2p } from './wrap.js';
 import { camRot, type AmbientEnv } from './env.js';
 import { LAYER_EFFECT, nameId, type OpList } from './ops.js';

@@ -2,7 +2,7 @@
  * The two generators the ambient code draws from, as narrow interfaces (the project's FieldRand and CcRand
  * satisfy them), and the float of a fieldrand result.
  */
-import { eeFromInt } from '../../worlds/numeric/ee-float.js';
+import { eeFromInt } from '../../numeric/ee-float.js';
 import type { F } from './ee-vec.js';
 
 /** fieldrand: `rand(n)` is the game's fieldrand(n); `count` its randcnt. */

@@ -5,7 +5,7 @@
  * (a TOBJ or a spark that exists in one and not the other), where the object need only be plain data of
  * bounded size. Anything else is a FormatError naming the path.
  */
-import { FormatError } from '../../worlds/binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 
 const FORMAT = 'piney-ambient save';
 const MAX_DEPTH = 16;

@@ -18,7 +18,7 @@ import { value } from './ee-vec.js';
 import type { Walk, WalkState } from './walk.js';
 import { hashAmbient } from './hash.js';
 import { checkShape } from './save-check.js';
-import { FormatError } from '../../worlds/binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 
 export const PRIORITY_ENTRY = 64;
 export const PRIORITY_EFFECT = 80;

@@ -31,7 +31,7 @@ import {
   type M4,
   type V4,
 } from './ee-vec.js';
-import { sinf, cosf } from '../../worlds/numeric/libm-ee.js';
+import { sinf, cosf } from '../../numeric/libm-ee.js';
 import { w2p, p2w } from './wrap.js';
 import type { FieldRng } from './rng.js';
 import type { AmbientEnv } from './env.js';

@@ -6,7 +6,7 @@
  *  - GTE cross product (`op`, sf = 1): 16-bit operands, exact sum, arithmetic >> 12 (toward −∞).
  *  - GTE `mvmva` (sf = 1, lm = 0): 16-bit matrix and vector, exact sum, >> 12, IR saturated to 16 bits.
  */
-import { mulFp12Trunc } from '../numeric/fixed.js';
+import { mulFp12Trunc } from '../../numeric/fixed.js';
 
 const TWO_POW_53 = 9007199254740992;
 

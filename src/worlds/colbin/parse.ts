@@ -4,7 +4,7 @@
  * index against the wall count, a usable cell size, and trailing bytes. Each problem is a FormatError naming
  * the field and its offset. Counts are checked against the bytes left before anything is allocated.
  */
-import { BinaryReader } from '../binary/reader.js';
+import { BinaryReader } from '../../binary/reader.js';
 import {
   COLBIN_FLOOR_BYTES,
   COLBIN_GRID_HEADER_BYTES,

@@ -3,7 +3,7 @@
  * 15-byte header puts every later int32 at an odd offset). Version 1 writes no grid and 52-byte walls with
  * i16 axes; version 2 writes the grid (which must be present) and 64-byte walls.
  */
-import { BinaryWriter } from '../binary/writer.js';
+import { BinaryWriter } from '../../binary/writer.js';
 import { COLBIN_MAGIC, colbinByteLength, type ColbinFile } from './types.js';
 
 export function writeColbin(file: ColbinFile): Uint8Array {

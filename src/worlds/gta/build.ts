@@ -3,7 +3,7 @@
  * the format needs), bounds from the geometry, and small shape builders used by the asset script and tests.
  */
 import type { Vec3 } from '../world.js';
-import { detSqrt } from '../numeric/det-math.js';
+import { detSqrt } from '../../numeric/det-math.js';
 import { canonicalFlags, type ColFaceGroup, type ColMesh, type ColModel, type ColSurface } from './model.js';
 
 /**

@@ -11,7 +11,7 @@
  * are deterministic. Nothing is allocated per query.
  */
 import type { ColModel } from './model.js';
-import { detSqrt } from '../numeric/det-math.js';
+import { detSqrt } from '../../numeric/det-math.js';
 
 /** Faces per leaf in the project's own tree. */
 export const BVH_LEAF_FACES = 4;

@@ -7,7 +7,7 @@
  * sideways through a stack of spheres, and the feet are put on the highest walkable surface found by a
  * vertical probe. Everything is float64 + - * / (square roots through the deterministic routine).
  */
-import { FormatError } from '../binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 import {
   newGroundResult,
   newMoveResult,

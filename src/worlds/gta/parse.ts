@@ -8,7 +8,7 @@
  * Every section is checked to lie inside its model before anything is read or allocated for it, so a hostile
  * file gives a FormatError naming the place, never an out-of-range read or an allocation the bytes cannot back.
  */
-import { FormatError } from '../binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 import type { Vec3 } from '../world.js';
 import {
   COL_FLAG_FACE_GROUPS,

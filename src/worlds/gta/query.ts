@@ -7,11 +7,11 @@
  * the deterministic routine), instances are visited in placement order and the first of equal hits is kept,
  * so the same inputs give the same answers everywhere. Hot calls allocate nothing.
  */
-import { FormatError } from '../binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 import { newSegmentResult, type SegmentResult, type Vec3 } from '../world.js';
 import { setPointAlong, setSegmentMiss } from '../results.js';
 import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, ModelCollider, rayHit } from './bvh.js';
-import { detSqrt } from '../numeric/det-math.js';
+import { detSqrt } from '../../numeric/det-math.js';
 import { colNameKey, type ColModel } from './model.js';
 
 /** One placed model: the model by name (case-insensitive, first match) or index, a position and a rotation. */

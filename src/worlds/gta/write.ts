@@ -10,7 +10,7 @@
  * flag byte in COL2+, a float that is not a float32, ...), so parse(write(m)) equals m for every m it accepts;
  * convertModel() in model.ts makes a model representable first.
  */
-import { BinaryWriter } from '../binary/writer.js';
+import { BinaryWriter } from '../../binary/writer.js';
 import type { Vec3 } from '../world.js';
 import { COL_FOURCC, COL_NAME_BYTES, canonicalFlags, isPackable, referencedVertexCount, type ColFile, type ColMesh, type ColModel, type ColSurface } from './model.js';
 import { HEADER_BYTES_AFTER_PREFIX, MODEL_PREFIX_BYTES, OFFSET_BASE } from './parse.js';

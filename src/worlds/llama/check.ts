@@ -1,5 +1,5 @@
-import { BinaryReader } from '../binary/reader.js';
-import { FormatError } from '../binary/format-error.js';
+import { BinaryReader } from '../../binary/reader.js';
+import { FormatError } from '../../binary/format-error.js';
 import { LlamaCollision, POLY_STRIDE } from './collision.js';
 import {
   FIXED_ONE, FIXED_ROT_MASK, FLOAT_ROT_MASK, WFPC_CAMERA_POINTS, WFPC_MAX_PARTICLES, WFPC_TILE_SWAPS, resolveConventions,

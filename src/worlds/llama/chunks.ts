@@ -1,4 +1,4 @@
-import { FormatError } from '../binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 
 /**
  * PC WAD chunk framing: a 4-byte tag stored reversed ("KART" in the file is TRAK), a u32 payload size, the

@@ -1,7 +1,7 @@
-import { FormatError } from '../binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 import { FIXED_ONE, positionCellOf, resolveConventions, tileCellOf, type LlamaConventions } from './conventions.js';
 import { sinCosTurn } from './det.js';
-import { detSqrt } from '../numeric/det-math.js';
+import { detSqrt } from '../../numeric/det-math.js';
 import { materialIgnored } from './materials.js';
 import { SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 import { polygonCount, polygonEdgeCount, type Trak, type TrakModel } from './trak-parse.js';

@@ -2,7 +2,7 @@
  * Deterministic helpers built only from + − × ÷ (exact under IEEE 754 everywhere), so everything that feeds
  * simulation state is the same on every machine: the sine and cosine of MAP angles (4096 per turn). Square roots come from numeric/det-math.ts.
  */
-import { taylorSin } from '../numeric/det-math.js';
+import { taylorSin } from '../../numeric/det-math.js';
 
 const TWO_PI = 6.283185307179586;
 

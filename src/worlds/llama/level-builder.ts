@@ -1,6 +1,6 @@
-import { BinaryWriter } from '../binary/writer.js';
+import { BinaryWriter } from '../../binary/writer.js';
 import { FIXED_ONE, WFPC_CAMERA_POINTS, WFPC_MAX_PARTICLES, WFPC_TILE_SWAPS, resolveConventions, type LlamaConventions } from './conventions.js';
-import { detSqrt } from '../numeric/det-math.js';
+import { detSqrt } from '../../numeric/det-math.js';
 import { REGION_COUNT, SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 import { writeMapFile } from './map-write.js';
 import { BBOX_FLOATS, MAX_MODEL_VERTICES, FACE_BATCH_START, FACE_QUAD_HALF, FACE_SECOND_HALF, MAX_BATCH_FACES, POLYGON_QUAD, type Trak, type TrakModel } from './trak-parse.js';

@@ -1,4 +1,4 @@
-import { BinaryWriter } from '../binary/writer.js';
+import { BinaryWriter } from '../../binary/writer.js';
 import { chunkTagBytes } from './chunks.js';
 import { REGION_COUNT, SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 

@@ -1,5 +1,5 @@
-import { BinaryReader } from '../binary/reader.js';
-import { FormatError } from '../binary/format-error.js';
+import { BinaryReader } from '../../binary/reader.js';
+import { FormatError } from '../../binary/format-error.js';
 import { chunkNamed, findChunks, holdsChunk } from './chunks.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 

@@ -1,4 +1,4 @@
-import { BinaryWriter } from '../binary/writer.js';
+import { BinaryWriter } from '../../binary/writer.js';
 import { chunkTagBytes } from './chunks.js';
 import { BBOX_FLOATS, PLANES_PER_POLYGON, polygonCount, type Trak } from './trak-parse.js';
 

@@ -7,9 +7,9 @@
  * A field spec is a small JSON file recognised by its `"format": "retrosim-piney-field"` key:
  * { "format", "seed", "type", "weather", "ground", "object", "event"?, "protect"? }.
  */
-import { FormatError } from '../binary/format-error.js';
-import { eeToNumber } from '../numeric/ee-float.js';
-import { detSqrt } from '../numeric/det-math.js';
+import { FormatError } from '../../binary/format-error.js';
+import { eeToNumber } from '../../numeric/ee-float.js';
+import { detSqrt } from '../../numeric/det-math.js';
 import {
   newGroundResult,
   newMoveResult,

@@ -8,8 +8,8 @@
  * levels of the reference's three vertex colours of story area 14), computed deterministically with EE
  * arithmetic and the EE libm. Drawing only: nothing here feeds the simulation.
  */
-import { eeAdd, eeDiv, eeFromInt, eeMul, eeNeg, eeSqrt, eeSub, eeToInt } from '../numeric/ee-float.js';
-import { cosf, sinf } from '../numeric/libm-ee.js';
+import { eeAdd, eeDiv, eeFromInt, eeMul, eeNeg, eeSqrt, eeSub, eeToInt } from '../../numeric/ee-float.js';
+import { cosf, sinf } from '../../numeric/libm-ee.js';
 import { CELL_COUNT, CELLS, F } from './field-state.js';
 import type { Background, PineyTables } from './tables.js';
 

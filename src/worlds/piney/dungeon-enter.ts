@@ -1,7 +1,7 @@
 /**
  * SetDungeonEnter (reference 2.7): the dungeon entrance, the first row of the type's entrance table.
  */
-import { eeCompareLt } from '../numeric/ee-float.js';
+import { eeCompareLt } from '../../numeric/ee-float.js';
 import { CHIPS, F, FLAT_LEVEL, MAX_TRIES, NoSiteError, chipCentre, type PineyField } from './field-state.js';
 
 /** The story area whose entrance must be NEAR the start (within 8000); all others need it at least 8000 away. */

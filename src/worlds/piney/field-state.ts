@@ -5,8 +5,8 @@
  * Heights are EE single-precision floats kept as their u32 bit patterns. Every grid is x-major
  * (index = x · size + y), as the game stores it.
  */
-import { FieldRand } from '../../ecs/rng/fieldrand.js';
-import { eeAdd, eeDiv, eeFromInt, eeMul, eeSqrt, eeSub, eeToInt, sqrtfNewlib } from '../numeric/ee-float.js';
+import { FieldRand } from '../../rng/fieldrand.js';
+import { eeAdd, eeDiv, eeFromInt, eeMul, eeSqrt, eeSub, eeToInt, sqrtfNewlib } from '../../numeric/ee-float.js';
 import type { ObjectRow, PineyTables } from './tables.js';
 
 /** Cells per side of the height map (600 units each). */

@@ -4,8 +4,8 @@
  * EE single-precision operation on bit patterns, in the game's order (reference 2.5): the madd/msub of the
  * original are a truncated product followed by a truncated add/sub, which is what eeMul + eeAdd give.
  */
-import type { FieldRand } from '../../ecs/rng/fieldrand.js';
-import { eeAdd, eeCompareLt, eeDiv, eeFromInt, eeMul, eeSub } from '../numeric/ee-float.js';
+import type { FieldRand } from '../../rng/fieldrand.js';
+import { eeAdd, eeCompareLt, eeDiv, eeFromInt, eeMul, eeSub } from '../../numeric/ee-float.js';
 import { F } from './field-state.js';
 
 /** Keys per spline. */

@@ -2,7 +2,7 @@
  * WORLD_MAN::GO's field part: seed fieldrand, burn WORLD::Init's draws, then WORLD::Generate's steps in the
  * game's order (reference 2.16). `stopAfter` ends after a step, for checking intermediate states.
  */
-import { Fnv1a64 } from '../binary/fnv.js';
+import { Fnv1a64 } from '../../binary/fnv.js';
 import { FIELD_STAGES, PineyField, type FieldParams, type FieldStage } from './field-state.js';
 import { makeField, storyArea } from './makefield.js';
 import { makeHills } from './hills.js';

@@ -15,7 +15,7 @@ import {
   eeSqrt,
   eeSub,
   eeToInt,
-} from '../numeric/ee-float.js';
+} from '../../numeric/ee-float.js';
 import { CELLS, CHIPS, F } from './field-state.js';
 
 /** What GetHeight answers on a chip hidden under a levelled object or the lake. */

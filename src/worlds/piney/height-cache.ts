@@ -25,7 +25,7 @@
  * [−2000, 2000], constants outside the ranges of FAST_MIN…FAST_MAX, edge sides unlike the reference
  * cell's) is marked exact and always takes HeightQuery's path, so any map gets GetHeight's answer.
  */
-import { eeAdd, eeFromNumber, eeMul, eeToNumber } from '../numeric/ee-float.js';
+import { eeAdd, eeFromNumber, eeMul, eeToNumber } from '../../numeric/ee-float.js';
 import { CELLS, CELL_UNITS, CHIPS, F, FIELD_SIZE } from './field-state.js';
 import { HeightQuery, HIDDEN_HEIGHT, MISS_HEIGHT, RAY_DIRECTION, TRIANGLE_WORDS as W, isHiddenAt } from './get-height.js';
 

@@ -2,7 +2,7 @@
  * Reading a Piney JSON file (a field spec, a tables file) from bytes: over-size, non-UTF-8 and non-JSON input
  * each become a FormatError naming the format, before any parse of the content.
  */
-import { FormatError } from '../binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 
 /**
  * Parses `bytes` as UTF-8 JSON. `maxBytes` is checked first; `limitName` names the limit that sets it, so the

@@ -1,7 +1,7 @@
 /**
  * FIELD::MakeField (the noise) and the story area's flattened centre (reference 2.2, 2.3).
  */
-import { eeFromInt } from '../numeric/ee-float.js';
+import { eeFromInt } from '../../numeric/ee-float.js';
 import { CELLS, CHIPS, chipMeshPosition, type PineyField } from './field-state.js';
 
 /** MakeField's noise range: heights 0–63. */

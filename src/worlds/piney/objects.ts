@@ -2,7 +2,7 @@
  * The key, sub, base and tree objects (reference 2.10–2.12): counts, InitQuad's snapshot, the height-span
  * test and the setters, in the game's draw order.
  */
-import { eeCompareLe, eeCompareLt, eeFromInt, eeMul, eeSub, eeToInt } from '../numeric/ee-float.js';
+import { eeCompareLe, eeCompareLt, eeFromInt, eeMul, eeSub, eeToInt } from '../../numeric/ee-float.js';
 import {
   CELLS,
   CHIPS,

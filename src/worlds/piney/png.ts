@@ -3,7 +3,7 @@
  * objects' footprints in a colour per kind, hill outlines, and the start marked. Drawing only.
  */
 import { PNG } from 'pngjs';
-import { eeToNumber } from '../numeric/ee-float.js';
+import { eeToNumber } from '../../numeric/ee-float.js';
 import { CELLS, CHIPS, type ObjectKindName, type PineyField } from './field-state.js';
 
 /** Pixels per 600-unit cell. */

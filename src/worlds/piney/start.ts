@@ -1,7 +1,7 @@
 /**
  * The start position (reference 2.14): the first free 2 × 2 chip site, y outer, with fieldrand(100) ≥ 96.
  */
-import { eeCompareLe } from '../numeric/ee-float.js';
+import { eeCompareLe } from '../../numeric/ee-float.js';
 import { CHIPS, F, MAX_TRIES, NoSiteError, chipMeshPosition, type PineyField } from './field-state.js';
 import { STORY_CENTRE_CHIP } from './makefield.js';
 

@@ -1,5 +1,5 @@
 /** The JSON summary of a field's state, as `retrosim field --json` prints it. */
-import { eeToNumber } from '../numeric/ee-float.js';
+import { eeToNumber } from '../../numeric/ee-float.js';
 import type { FieldStage, ObjectKindName, PineyField } from './field-state.js';
 import { mapFnv } from './generate.js';
 

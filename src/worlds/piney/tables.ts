@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FormatError } from '../binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 import { parseJsonBytes } from './json-bytes.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 

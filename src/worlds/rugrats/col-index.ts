@@ -5,7 +5,7 @@
  * outputs report (the analogue of the original's tile pointer; 0 means none).
  */
 import { parseColWithOffsets, stackEnd, type ColOffsets } from './parse.js';
-import { FormatError } from '../binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 import { COL_FORMAT, COLUMN_COUNT, COLUMN_DATA, HEIGHT_STEP, TILE_SIZE, isHalved, type ColData } from './layout.js';
 
 /** The plane of a flat floor: the normal points up, which is −y on the PlayStation. */

@@ -5,8 +5,8 @@
  * stack per half. Heights are height bytes (y = max y − byte × 128); a slope is given as how much the surface
  * rises across the tile along x and z, and becomes a 4.12 normal through VectorNormal.
  */
-import { vectorNormal, VECTOR_NORMAL_TRAPPED } from '../numeric/gte.js';
-import { FormatError } from '../binary/format-error.js';
+import { vectorNormal, VECTOR_NORMAL_TRAPPED } from '../../numeric/gte.js';
+import { FormatError } from '../../binary/format-error.js';
 import {
   COL_FORMAT,
   COLUMN_COUNT,

@@ -4,7 +4,7 @@
  * by z, every stack ending on a last-tile flag, halved cells with both halves, normal indices inside their
  * tables) is verified here, so the runtime code never has to check again.
  */
-import { BinaryReader } from '../binary/reader.js';
+import { BinaryReader } from '../../binary/reader.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 import {
   CELL_SIZE,

@@ -6,7 +6,7 @@
  * The choices made where the original's arithmetic is not public are each one named function or constant
  * here or in plane.ts / query.ts, and are listed in docs/formats/rugrats-col.md.
  */
-import { vectorNormal } from '../numeric/gte.js';
+import { vectorNormal } from '../../numeric/gte.js';
 import type { ColIndex } from './col-index.js';
 import { FLAG_DIAGONAL_SUM, FLAG_HALF_MASK, FLAG_HALF_SHIFT, FLAG_HALVED } from './layout.js';
 import { PLANE_MISS, cornerX, cornerZ, flatPlaneFraction, lerpFp12, planeFraction } from './plane.js';

@@ -12,7 +12,7 @@
  * hit); an output in "expect" that the port does not write is a mismatch. Blank lines and lines starting with
  * '#' are skipped; any line may carry a "note".
  */
-import { FormatError } from '../binary/format-error.js';
+import { FormatError } from '../../binary/format-error.js';
 import type { ColIndex } from './col-index.js';
 import { queryCol } from './query.js';
 import { SEGMENT_OUT_LENGTH, S_DEPTH, S_NORMAL, S_POINT, S_RESULT, S_TILE, S_WRITTEN, WROTE_DEPTH, WROTE_NORMAL, WROTE_POINT, WROTE_TILE, segmentCol } from './segment.js';

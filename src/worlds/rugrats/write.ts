@@ -3,8 +3,8 @@
  * the header, the column table, each column's cells and tiles in order, the gap, both normal tables and the
  * trailing pad. parseCol(writeCol(d)) equals d, and writeCol(parseCol(bytes)) equals bytes.
  */
-import { BinaryWriter } from '../binary/writer.js';
-import { FormatError } from '../binary/format-error.js';
+import { BinaryWriter } from '../../binary/writer.js';
+import { FormatError } from '../../binary/format-error.js';
 import { COL_FORMAT, COLUMN_COUNT, COLUMN_DATA, type ColData, type Vec3i } from './layout.js';
 
 const WRITER = `${COL_FORMAT} writer`;

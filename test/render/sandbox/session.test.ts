@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { readReplay, ReplayWriter } from '../../../src/ecs/replay/format.js';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { readReplay, ReplayWriter } from '../../../src/replay/format.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 import { SandboxSession } from '../../../src/render/sandbox/session.js';
 import { openBuiltinWorld } from '../../../src/sim/default-scenario.js';
-import { verifyReplay } from '../../../src/sim/replay.js';
+import { verifyReplay } from '../../../src/replay/replay.js';
 import { Simulation } from '../../../src/sim/simulation.js';
 import { Buttons } from '../../../src/systems/input.js';
 import { opener, read } from '../helpers.js';

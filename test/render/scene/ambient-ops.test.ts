@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { decodeAmbient } from '../../../src/render/scene/ambient-ops.js';
 import { OpList, nameId } from '../../../src/systems/piney-ambient/ops.js';
-import { eeFromNumber } from '../../../src/worlds/numeric/ee-float.js';
+import { eeFromNumber } from '../../../src/numeric/ee-float.js';
 
 const F = (x: number): number => eeFromNumber(x);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FieldRand } from '../../../src/ecs/rng/fieldrand.js';
+import { FieldRand } from '../../../src/rng/fieldrand.js';
 import { field, drawsOf } from './harness.js';
 import { drawSteam, STEAM_SE } from '../../../src/systems/piney-ambient/steam.js';
 import { drawStorm, makeThunder } from '../../../src/systems/piney-ambient/thunder.js';

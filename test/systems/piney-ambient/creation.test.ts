@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FieldRand } from '../../../src/ecs/rng/fieldrand.js';
+import { FieldRand } from '../../../src/rng/fieldrand.js';
 import { makeSnow, SNOW_EMBER, SNOW_HEAVY, SNOW_LIGHT, snowProbeY } from '../../../src/systems/piney-ambient/snow.js';
 import { makeSmoke2d } from '../../../src/systems/piney-ambient/smoke.js';
 import { makeRain } from '../../../src/systems/piney-ambient/rain.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { eeCompareEq, eeCompareLe, eeCompareLt } from '../../../src/worlds/numeric/ee-float.js';
+import { eeCompareEq, eeCompareLe, eeCompareLt } from '../../../src/numeric/ee-float.js';
 import {
   eq,
   le,

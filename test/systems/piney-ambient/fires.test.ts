@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CcRand } from '../../../src/ecs/rng/ccrand.js';
+import { CcRand } from '../../../src/rng/ccrand.js';
 import { drawFires } from '../../../src/systems/piney-ambient/fires.js';
 import { ccRandTurn } from '../../../src/systems/piney-ambient/ccrand-turn.js';
 import { OpList } from '../../../src/systems/piney-ambient/ops.js';

@@ -1,7 +1,7 @@
 import { Scheduler } from '../../../src/ecs/scheduler.js';
-import { FieldRand } from '../../../src/ecs/rng/fieldrand.js';
-import { CcRand } from '../../../src/ecs/rng/ccrand.js';
-import { RandomStreams } from '../../../src/ecs/rng/streams.js';
+import { FieldRand } from '../../../src/rng/fieldrand.js';
+import { CcRand } from '../../../src/rng/ccrand.js';
+import { RandomStreams } from '../../../src/rng/streams.js';
 import { createEventBus, type EventBus } from '../../../src/ecs/events.js';
 import { installAmbient, type AmbientConfig, type InstalledAmbient } from '../../../src/systems/piney-ambient/install.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FieldRand } from '../../../src/ecs/rng/fieldrand.js';
+import { FieldRand } from '../../../src/rng/fieldrand.js';
 import { field } from './harness.js';
 import { birdFar } from '../../../src/systems/piney-ambient/bird.js';
 import { fadeSmokeAlpha } from '../../../src/systems/piney-ambient/smoke.js';

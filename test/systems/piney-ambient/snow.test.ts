@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FieldRand } from '../../../src/ecs/rng/fieldrand.js';
+import { FieldRand } from '../../../src/rng/fieldrand.js';
 import { emptySnow, stepAndDrawSnow, SNOW_HEAVY, SNOW_EMBER, makeSnow } from '../../../src/systems/piney-ambient/snow.js';
 import { OpList } from '../../../src/systems/piney-ambient/ops.js';
 import { envOf, viewAt, BLANK_HEIGHT } from '../../../src/systems/piney-ambient/env.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { ColbinWorld, detectColbin, loadColbinWorld, DEFAULT_STEP_HEIGHT } from '../../../src/worlds/colbin/collision-world.js';
 import { buildColbin, type LevelDescription, type V3 } from '../../../src/worlds/colbin/level-builder.js';
 import { writeColbin } from '../../../src/worlds/colbin/write.js';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 import { levelArb } from './arbitraries.js';
 
 /** A 4 m × 4 m room (Blender units) on y = 0 with one wall: x ∈ [1.75, 2.25] (raw 224..288), tall, along z. */

@@ -4,7 +4,7 @@ import { parseColbin, hasColbinMagic } from '../../../src/worlds/colbin/parse.js
 import { writeColbin } from '../../../src/worlds/colbin/write.js';
 import { buildColbin } from '../../../src/worlds/colbin/level-builder.js';
 import { colbinByteLength } from '../../../src/worlds/colbin/types.js';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 import { levelArb } from './arbitraries.js';
 
 /** The reference sheet's worked example: 1 floor, 1 wall at the origin, half extents (128, 128, 32), exporter grid. */

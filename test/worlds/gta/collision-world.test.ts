@@ -5,7 +5,7 @@ import { detectGtaCol, loadGtaWorld, parseGtaPlacements, type GtaGroundResult } 
 import { MeshBuilder, computeBounds, withFaceGroups } from '../../../src/worlds/gta/build.js';
 import { emptyModel, type ColModel } from '../../../src/worlds/gta/model.js';
 import { writeColFile } from '../../../src/worlds/gta/write.js';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 
 const body: Body = { radius: 0.35, height: 1.8, stepHeight: 0.4 };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 import { parseColFile, parseColModel } from '../../../src/worlds/gta/parse.js';
 import { ColWriteError, writeColFile, writeColModel } from '../../../src/worlds/gta/write.js';
 import {

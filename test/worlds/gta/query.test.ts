@@ -5,7 +5,7 @@ import { ModelCollider } from '../../../src/worlds/gta/bvh.js';
 import { ColScene, closestOnTriangle, lastClosestPoint } from '../../../src/worlds/gta/query.js';
 import { MeshBuilder, computeBounds, withFaceGroups } from '../../../src/worlds/gta/build.js';
 import { emptyModel, type ColMesh, type ColModel } from '../../../src/worlds/gta/model.js';
-import { detSqrt } from '../../../src/worlds/numeric/det-math.js';
+import { detSqrt } from '../../../src/numeric/det-math.js';
 
 const H = Math.SQRT1_2;
 

@@ -1,4 +1,4 @@
-import { BinaryWriter } from '../../../src/worlds/binary/writer.js';
+import { BinaryWriter } from '../../../src/binary/writer.js';
 
 /**
  * The reference sheet's minimal synthetic level (§10), written byte by byte here (independently of the

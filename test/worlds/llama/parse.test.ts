@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 import { detectMap, detectTrak, loadLlamaWorld } from '../../../src/worlds/llama/collision-world.js';
 import { brokenLevel, demoLevel, minimalLevel } from '../../../src/worlds/llama/demo-levels.js';
 import { buildLevel } from '../../../src/worlds/llama/level-builder.js';

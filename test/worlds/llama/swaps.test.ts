@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Scheduler, type SimRng } from '../../../src/ecs/scheduler.js';
-import { CcRand } from '../../../src/ecs/rng/ccrand.js';
-import { FieldRand } from '../../../src/ecs/rng/fieldrand.js';
-import { RandomStreams } from '../../../src/ecs/rng/streams.js';
+import { CcRand } from '../../../src/rng/ccrand.js';
+import { FieldRand } from '../../../src/rng/fieldrand.js';
+import { RandomStreams } from '../../../src/rng/streams.js';
 import { createEventBus } from '../../../src/ecs/events.js';
 import { LlamaWorld } from '../../../src/worlds/llama/collision-world.js';
 import { DEMO_CELLS, demoLevel } from '../../../src/worlds/llama/demo-levels.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
-import { eeFromNumber, eeToNumber } from '../../../src/worlds/numeric/ee-float.js';
+import { FormatError } from '../../../src/binary/format-error.js';
+import { eeFromNumber, eeToNumber } from '../../../src/numeric/ee-float.js';
 import {
   detectPineyField,
   loadPineyWorld,

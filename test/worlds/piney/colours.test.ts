@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eeFromInt } from '../../../src/worlds/numeric/ee-float.js';
+import { eeFromInt } from '../../../src/numeric/ee-float.js';
 import { generateField } from '../../../src/worlds/piney/generate.js';
 import { CELLS } from '../../../src/worlds/piney/field-state.js';
 import {

@@ -8,7 +8,7 @@ import { setCover } from '../../../src/worlds/piney/cover.js';
 import { setStart } from '../../../src/worlds/piney/start.js';
 import { fieldSummary } from '../../../src/worlds/piney/summary.js';
 import { defaultPineyTables } from '../../../src/worlds/piney/tables.js';
-import { eeToNumber } from '../../../src/worlds/numeric/ee-float.js';
+import { eeToNumber } from '../../../src/numeric/ee-float.js';
 
 const base: FieldParams = { seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 0, protect: false };
 

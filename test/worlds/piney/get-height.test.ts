@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { eeFromInt, eeFromNumber, eeToNumber } from '../../../src/worlds/numeric/ee-float.js';
+import { eeFromInt, eeFromNumber, eeToNumber } from '../../../src/numeric/ee-float.js';
 import { getHeight, heightIndex, HeightQuery, HIDDEN_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
 import { generateField } from '../../../src/worlds/piney/generate.js';
 import { CELLS, CHIPS } from '../../../src/worlds/piney/field-state.js';

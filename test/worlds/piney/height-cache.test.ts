@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { eeAdd, eeFromInt, eeFromNumber, eeMul, eeToNumber } from '../../../src/worlds/numeric/ee-float.js';
+import { eeAdd, eeFromInt, eeFromNumber, eeMul, eeToNumber } from '../../../src/numeric/ee-float.js';
 import { getHeight, HIDDEN_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
 import { addNormal, eeAddValue, eeMulValue, eeValue, HeightCache, truncNormal } from '../../../src/worlds/piney/height-cache.js';
 import { generateField } from '../../../src/worlds/piney/generate.js';

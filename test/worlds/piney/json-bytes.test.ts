@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 import { parseJsonBytes } from '../../../src/worlds/piney/json-bytes.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);

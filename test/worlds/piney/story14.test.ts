@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateField, mapFnv } from '../../../src/worlds/piney/generate.js';
 import { getHeight } from '../../../src/worlds/piney/get-height.js';
-import { eeFromNumber } from '../../../src/worlds/numeric/ee-float.js';
+import { eeFromNumber } from '../../../src/numeric/ee-float.js';
 import type { FieldParams } from '../../../src/worlds/piney/field-state.js';
 
 // Story area 14, "Bursting Passed Over Aqua Field" (reference 5.1 A and 5.2).

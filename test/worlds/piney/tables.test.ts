@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 import { defaultPineyTables, loadPineyTables, parsePineyTables, pineyAssetPath } from '../../../src/worlds/piney/tables.js';
 
 const raw = () => JSON.parse(readFileSync(pineyAssetPath('field-tables.json'), 'utf8')) as Record<string, any>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FieldRand } from '../../../src/ecs/rng/fieldrand.js';
+import { FieldRand } from '../../../src/rng/fieldrand.js';
 import {
   eeAdd, eeDiv, eeFromInt, eeMul, eeSqrt, eeSub, eeToInt, eeCompareLt, sqrtfNewlib,
-} from '../../../src/worlds/numeric/ee-float.js';
+} from '../../../src/numeric/ee-float.js';
 import { fractal2 } from '../../../src/worlds/piney/fractal2.js';
 import { initDrawCount } from '../../../src/worlds/piney/generate.js';
 import { objectCount } from '../../../src/worlds/piney/objects.js';

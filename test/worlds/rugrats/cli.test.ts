@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { command } from '../../../src/cli/commands/rugrats.js';
 import { UsageError } from '../../../src/cli/args.js';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 
 const asset = (n: string) => fileURLToPath(new URL(`../../../assets/worlds/rugrats/${n}`, import.meta.url));
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { parseCol, writeCol, buildLevel, buildColIndex, type ColData } from '../../../src/worlds/rugrats/index.js';
 import { levelArb } from './arbitraries.js';
-import { FormatError } from '../../../src/worlds/binary/format-error.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 
 const asset = (n: string) => new Uint8Array(readFileSync(new URL(`../../../assets/worlds/rugrats/${n}`, import.meta.url)));
 

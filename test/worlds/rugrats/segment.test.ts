@@ -17,7 +17,7 @@ import {
   type ColIndex,
   type LevelDescription,
 } from '../../../src/worlds/rugrats/index.js';
-import { vectorNormal } from '../../../src/worlds/numeric/gte.js';
+import { vectorNormal } from '../../../src/numeric/gte.js';
 import { flatDescription, flatLevelArb, levelArb, nearFlatBoundary, FLAT_SIZE, type FlatCell } from './arbitraries.js';
 
 const out = new Int32Array(SEGMENT_OUT_LENGTH);

@@ -13,7 +13,7 @@ import {
   mulFp12,
   mulFp12Trunc,
   x128ToFloat,
-} from '../../../src/worlds/numeric/fixed.js';
+} from '../../src/numeric/fixed.js';
 
 const i32 = fc.integer({ min: -0x80000000, max: 0x7fffffff });
 const edge = fc.constantFrom(0, 1, -1, 0x7fffffff, -0x80000000, 4096, -4096, 0xffff, -0x10000);

@@ -8,7 +8,7 @@ import {
   detHypot3,
   detSin,
   detSqrt,
-} from '../../../src/worlds/numeric/det-math.js';
+} from '../../src/numeric/det-math.js';
 
 // Tests may use Math.* as the oracle: the engine's functions are accurate, just not guaranteed identical
 // across engines, which is why the simulation cannot use them.

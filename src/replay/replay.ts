@@ -1,5 +1,5 @@
 /**
- * Recording, verifying and seeking replays of a Simulation (the file format is src/ecs/replay/format.ts).
+ * Recording, verifying and seeking replays of a Simulation (the file format is src/replay/format.ts).
  * Runs in Node and in browsers (the global `performance` times verification; nothing here reads a file).
  */
 import {
@@ -10,13 +10,13 @@ import {
   type Replay,
   type ReplayKeyframe,
   type WorldIdentity,
-} from '../ecs/replay/format.js';
+} from './format.js';
 import { decodeValueBytes, encodeValueBytes } from '../ecs/value-codec.js';
-import { FormatError } from '../worlds/binary/format-error.js';
+import { FormatError } from '../binary/format-error.js';
 import { BUTTON_MASK } from '../systems/input.js';
-import type { SimSnapshot, Simulation } from './simulation.js';
-import { checkSettings, findScenario, type ScenarioSettings } from './scenario.js';
-import type { ReplayHeader } from '../ecs/replay/format.js';
+import type { SimSnapshot, Simulation } from '../sim/simulation.js';
+import { checkSettings, findScenario, type ScenarioSettings } from '../sim/scenario.js';
+import type { ReplayHeader } from './format.js';
 
 export { BUTTON_MASK };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BinaryReader, BinaryWriter, FormatError, crc32, fnv1a64Hex } from '../../../src/worlds/binary/index.js';
+import { BinaryReader, BinaryWriter, FormatError, crc32, fnv1a64Hex } from '../../src/binary/index.js';
 
 describe('BinaryReader', () => {
   it('reads little-endian values written by BinaryWriter', () => {

@@ -9,12 +9,12 @@
  * Reading checks every chunk's CRC, every count against the bytes left, and the frame numbering, and throws a
  * FormatError naming the chunk (type, index, frames it covers) and the offset.
  */
-import { BinaryReader } from '../../worlds/binary/reader.js';
-import { BinaryWriter } from '../../worlds/binary/writer.js';
-import { crc32 } from '../../worlds/binary/crc32.js';
-import { FormatError } from '../../worlds/binary/format-error.js';
-import type { ScenarioSettings } from '../../sim/scenario.js';
-import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { BinaryReader } from '../binary/reader.js';
+import { BinaryWriter } from '../binary/writer.js';
+import { crc32 } from '../binary/crc32.js';
+import { FormatError } from '../binary/format-error.js';
+import type { ScenarioSettings } from '../sim/scenario.js';
+import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../limits.js';
 
 export const REPLAY_MAGIC = 'RSIMRPLY';
 export const REPLAY_FORMAT_VERSION = 1;
@@ -340,7 +340,7 @@ function readHeader(r: BinaryReader): ReplayHeader {
   const agents = r.u32('agents');
   const fieldSeed = r.u32('field seed');
   const ccRandInit = r.u32('ccRand init count');
-  // The settings' ranges are the scenario's to check (checkReplaySettings in src/sim/replay.ts), before any
+  // The settings' ranges are the scenario's to check (checkReplaySettings in src/replay/replay.ts), before any
   // simulation is built from them; reading them costs nothing.
   const capacity = r.u32('capacity');
   const streamSeed = getString(r, 'stream seed');

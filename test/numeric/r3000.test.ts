@@ -18,7 +18,7 @@ import {
   sub32,
   u16,
   u8,
-} from '../../../src/worlds/numeric/r3000.js';
+} from '../../src/numeric/r3000.js';
 
 // BigInt is the oracle: exact integers, then the instruction's rule.
 const i32 = fc.integer({ min: -0x80000000, max: 0x7fffffff });

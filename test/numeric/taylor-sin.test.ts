@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { detSin, taylorSin } from '../../../src/worlds/numeric/det-math.js';
+import { detSin, taylorSin } from '../../src/numeric/det-math.js';
 
 const HALF_PI = 1.5707963267948966;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RandomStreams } from '../../../src/ecs/rng/streams.js';
+import { RandomStreams } from '../../src/rng/streams.js';
 
 describe('named seedrandom streams', () => {
   it('the same master seed and name give the same numbers', () => {

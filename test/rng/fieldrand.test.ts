@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FieldRand } from '../../../src/ecs/rng/fieldrand.js';
+import { FieldRand } from '../../src/rng/fieldrand.js';
 
 // Independent model of one step with BigInt, straight from the definition.
 function modelStep(seed: bigint): bigint {

@@ -15,8 +15,8 @@ import {
   sqrtViaDouble,
   sqrtf,
   tanf,
-} from '../../../src/worlds/numeric/libm-ee.js';
-import { EE_ONE, eeFromNumber, eeToNumber } from '../../../src/worlds/numeric/ee-float.js';
+} from '../../src/numeric/libm-ee.js';
+import { EE_ONE, eeFromNumber, eeToNumber } from '../../src/numeric/ee-float.js';
 import { PatternGen } from './ee-reference-model.js';
 
 // The oracle here is the engine's double-precision Math.*, far more accurate than a float routine.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CcRand, CCRAND_SEED, ccRandTurnS16 } from '../../../src/ecs/rng/ccrand.js';
+import { CcRand, CCRAND_SEED, ccRandTurnS16 } from '../../src/rng/ccrand.js';
 
 /** An independent, slow MT19937 (1998 seeding) over BigInt, written from the published description. */
 function referenceMt(seed: number, count: number): number[] {

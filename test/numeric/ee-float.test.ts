@@ -25,7 +25,7 @@ import {
   eeToInt,
   eeToNumber,
   sqrtfNewlib,
-} from '../../../src/worlds/numeric/ee-float.js';
+} from '../../src/numeric/ee-float.js';
 import {
   PatternGen,
   refAdd,
