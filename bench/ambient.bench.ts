@@ -9,11 +9,12 @@ import { CcRand } from '../src/rng/ccrand.js';
 import { RandomStreams } from '../src/rng/streams.js';
 import { createEventBus } from '../src/ecs/events.js';
 import { installAmbient } from '../src/systems/piney-ambient/install.js';
+import { defaultPineyTables } from '../src/node/assets.js';
 
 function heavySnow(row: number): { step: () => number; flakes: number } {
   const rng = { fieldrand: new FieldRand(), ccrand: new CcRand(), streams: new RandomStreams('bench') };
   const s = new Scheduler(rng, createEventBus());
-  const inst = installAmbient(s, { seed: 987654321, type: 5, row, ccInit: 0 });
+  const inst = installAmbient(s, { seed: 987654321, type: 5, row, ccInit: 0, tables: defaultPineyTables() });
   // Past the first frames and the settling snow.
   for (let i = 0; i < 8; i++) s.step();
   return {

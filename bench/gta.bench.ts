@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { consume, opsPerSecond, type Bench } from './harness.js';
 import { parseColFile } from '../src/worlds/gta/parse.js';
 import { ColScene } from '../src/worlds/gta/query.js';
-import { gtaAssetsDir } from '../src/worlds/gta/town.js';
+import { gtaAssetsDir } from '../src/node/assets.js';
 
 function asset(name: string): Uint8Array {
   return new Uint8Array(readFileSync(join(gtaAssetsDir(), name)));

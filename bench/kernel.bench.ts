@@ -11,12 +11,15 @@ import { CcRand } from '../src/rng/ccrand.js';
 import { FieldRand } from '../src/rng/fieldrand.js';
 import { RandomStreams } from '../src/rng/streams.js';
 import { readReplay } from '../src/replay/format.js';
-import { Scheduler } from '../src/ecs/scheduler.js';
+import { Scheduler, type TaskBody, type TaskFunction } from '../src/ecs/scheduler.js';
 import { moveBodies, movementSystem, newMoveScratch } from '../src/systems/movement.js';
 import { BUTTON_MASK } from '../src/systems/input.js';
-import { DEFAULT_WORLD, defaultSettingsFor, openBuiltinWorld } from '../src/sim/default-scenario.js';
+import { DEFAULT_WORLD } from '../src/worlds/builtin.js';
+import { defaultSettingsFor, simulationFromSettings } from '../src/scenarios/builtin.js';
+import { openBuiltinWorld } from '../src/node/open-world.js';
 import { demoButtons } from '../src/sim/demo-input.js';
-import { ReplayRecorder, verifyReplay } from '../src/replay/replay.js';
+import { ReplayRecorder } from '../src/replay/recorder.js';
+import { verifyReplay } from '../src/replay/verify.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { newMoveResult, type Body, type CollisionWorld, type MoveResult, type Vec3 } from '../src/worlds/world.js';
 import { consume, medianMs, type Bench } from './harness.js';
@@ -137,9 +140,9 @@ function movementRatio(): Promise<{ bare: number; sched: number }> {
     c1.Velocity.x[e] = 0.5;
     c1.BodySize.radius[e] = 0.3;
   }
-  const s = new Scheduler(makeRng(), createEventBus());
-  const host = { ecs, world: plane, player: 0, input: 0 };
-  s.addTask(movementSystem.name, movementSystem.priority, movementSystem.create(host));
+  const host = { ecs, world: plane, player: 0, input: 0, params: {} };
+  const s = new Scheduler(makeRng(), createEventBus(), { ...host });
+  s.addTask(movementSystem.name, movementSystem.priority, movementSystem.create(host) as TaskBody | TaskFunction);
   const sched = () => {
     for (let f = 0; f < FRAMES_PER_SAMPLE; f++) s.step();
     consume(c1.Position.x[1]!);
@@ -197,14 +200,14 @@ export const benches: Bench[] = [
       const opened = await openBuiltinWorld(DEFAULT_WORLD, (p) => new Uint8Array(readFileSync(p)));
       const settings = defaultSettingsFor(opened.world);
       const frames = 600;
-      const sim = new Simulation(opened.world, settings);
+      const sim = simulationFromSettings(opened.world, settings);
       const rec = new ReplayRecorder(sim, opened.identity);
       const t0 = performance.now();
       for (let f = 1; f <= frames; f++) rec.step(demoButtons(f));
       const recordMs = performance.now() - t0;
       const bytes = rec.finish();
       const rp = readReplay(bytes, BUTTON_MASK);
-      const v = verifyReplay(rp, new Simulation(opened.world, settings));
+      const v = verifyReplay(rp, simulationFromSettings(opened.world, settings));
       if (!v.ok) throw new Error('default scenario replay did not verify');
       let hashes = 0;
       const hashMs = medianMs(() => {

@@ -8,11 +8,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Bench, BenchResult } from './harness.js';
 import { consume, lcg, opsPerSecond } from './harness.js';
-import { BUILTIN_WORLDS, DEFAULT_WORLD, defaultSettingsFor, packageRoot } from '../src/sim/default-scenario.js';
+import { BUILTIN_WORLDS, DEFAULT_WORLD } from '../src/worlds/builtin.js';
+import { defaultSettingsFor, simulationFromSettings } from '../src/scenarios/builtin.js';
+import { packageRoot } from '../src/node/assets.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { losBatch, newLosOutput, pairSegments, SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
 import { LosPool } from '../src/systems/los/parallel.js';
-import { loadWorldBytes, loadWorldFile } from '../src/worlds/load-world.js';
+import { loadWorldBytes } from '../src/worlds/load.js';
+import { loadWorldFile } from '../src/node/world-files.js';
 import type { CollisionWorld } from '../src/worlds/world.js';
 import { performance } from 'node:perf_hooks';
 
@@ -97,7 +100,7 @@ export const benches: Bench[] = [
       const root = packageRoot();
       const bytes = new Uint8Array(readFileSync(`${root}/${BUILTIN_WORLDS[DEFAULT_WORLD]}`));
       const world = loadWorldBytes(bytes, 'default.field.json');
-      const sim = new Simulation(world, defaultSettingsFor(world, { agents: 10_000, capacity: 10_016 }));
+      const sim = simulationFromSettings(world, defaultSettingsFor(world, { agents: 10_000, capacity: 10_016 }));
       for (let f = 0; f < 20; f++) sim.step(0);
       const frames = 200;
       const t0 = performance.now();

@@ -8,7 +8,7 @@ import { getHeight, HeightQuery } from '../src/worlds/piney/get-height.js';
 import { HeightCache } from '../src/worlds/piney/height-cache.js';
 import { loadPineyWorld } from '../src/worlds/piney/collision-world.js';
 import { newMoveResult } from '../src/worlds/world.js';
-import { defaultPineyTables } from '../src/worlds/piney/tables.js';
+import { defaultPineyTables } from '../src/node/assets.js';
 import { eeFromNumber } from '../src/numeric/ee-float.js';
 
 const TYPE10 = { seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 0, protect: false };
@@ -46,7 +46,7 @@ export const benches: Bench[] = [
         for (let i = 0; i < n; i++) s += cache.getHeight(xs[i & 4095]!, ys[i & 4095]!);
         consume(s);
       });
-      const world = loadPineyWorld({ format: 'retrosim-piney-field', seed: 1420855, type: 10, weather: 0, ground: 1, object: 1, event: 14 }, 'bench');
+      const world = loadPineyWorld({ format: 'retrosim-piney-field', seed: 1420855, type: 10, weather: 0, ground: 1, object: 1, event: 14 }, 'bench', defaultPineyTables());
       const seg = opsPerSecond((n) => {
         let s = 0;
         for (let i = 0; i < n; i++) {

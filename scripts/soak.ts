@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { simulationFromSettings } from '../src/scenarios/builtin.js';
 
 /** One checkpoint of one run. */
 export interface SoakSample {
@@ -114,7 +115,9 @@ async function workerMain(job: WorkerJob): Promise<void> {
   // A full collection before each sample, so that the samples measure what is kept, not what is pending.
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
-  const { DEFAULT_WORLD, defaultSettingsFor, openBuiltinWorld } = await import('../src/sim/default-scenario.js');
+  const { DEFAULT_WORLD } = await import('../src/worlds/builtin.js');
+  const { defaultSettingsFor } = await import('../src/scenarios/builtin.js');
+  const { openBuiltinWorld } = await import('../src/node/open-world.js');
   const { demoButtons } = await import('../src/sim/demo-input.js');
   const { Simulation } = await import('../src/sim/simulation.js');
   const read = (p: string) => {
@@ -127,7 +130,7 @@ async function workerMain(job: WorkerJob): Promise<void> {
   let cap = 2;
   while (cap < settings.agents + 2) cap *= 2;
   settings.capacity = Math.max(settings.capacity, cap);
-  const sim = new Simulation(opened.world, settings);
+  const sim = simulationFromSettings(opened.world, settings);
   const post = (m: WorkerMessage) => parentPort!.postMessage(m);
   post({ type: 'ready', agents: sim.agentsPlaced, scenario: settings.scenario, world: opened.identity.source });
   const sample = (frame: number) => {

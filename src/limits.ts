@@ -61,6 +61,8 @@ export interface Limits {
   };
   /** Wandering agents a scenario may place. */
   agents: number;
+  /** A scenario module file, bytes. */
+  scenarioBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = deepFreeze({
@@ -72,6 +74,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = deepFreeze({
   piney: { specBytes: 64 * 1024, tablesBytes: 4 * 1024 * 1024 },
   replay: { frames: 1 << 26, keyframes: 1 << 20, snapshotBytes: 64 * 1024 * 1024 },
   agents: 100_000,
+  scenarioBytes: 4 * 1024 * 1024,
 });
 
 /** Limits with some values replaced: every other value is the default's. */

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import type { FuzzTarget } from './engine.js';
 import { crc32 } from '../../src/binary/crc32.js';
 import type { CollisionWorld, Vec3 } from '../../src/worlds/world.js';
+import { defaultPineyTables } from '../../src/node/assets.js';
+import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 
 /** The repository root (this file is compiled to dist/scripts/fuzz/). */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -136,7 +138,7 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
       // answers the queries (a field and its queries take ~10–300 ms; the JSON mutations make many specs valid).
       parse: (b) => {
         const params = parsePineyFieldSpec(b);
-        return crc32(b) % SPEC_FIELD_SAMPLE === 0 ? loadPineyWorld(b, 'fuzz') : params;
+        return crc32(b) % SPEC_FIELD_SAMPLE === 0 ? loadPineyWorld(b, 'fuzz', defaultPineyTables()) : params;
       },
       query: (w, ps) => {
         if (isWorld(w)) exerciseWorld(w, ps);
@@ -178,9 +180,11 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
  */
 async function replaySeekTarget(): Promise<FuzzTarget> {
   const { readReplay } = await import('../../src/replay/format.js');
-  const { checkReplaySettings, restoreKeyframe } = await import('../../src/replay/replay.js');
+  const { checkReplaySettings } = await import('../../src/replay/rebuild.js');
+  const { restoreKeyframe } = await import('../../src/replay/seek.js');
   const { Simulation } = await import('../../src/sim/simulation.js');
-  const { openBuiltinWorld, checkWorldIdentity } = await import('../../src/sim/default-scenario.js');
+  const { openBuiltinWorld } = await import('../../src/node/open-world.js');
+  const { checkWorldIdentity } = await import('../../src/replay/world-identity.js');
   const { BUTTON_MASK } = await import('../../src/systems/input.js');
   const { FormatError } = await import('../../src/binary/format-error.js');
   const corpus = await recordReplays();
@@ -199,7 +203,7 @@ async function replaySeekTarget(): Promise<FuzzTarget> {
       // A header may ask for up to limits.agents agents and 2^20 entities: legitimate, but not a few
       // milliseconds of work and memory, which is what a CI case may take.
       if (settings.agents > REPLAY_SEEK_MAX_AGENTS || settings.capacity > REPLAY_SEEK_MAX_CAPACITY) return rp;
-      const sim = new Simulation(opened.world, settings);
+      const sim = simulationFromSettings(opened.world, settings);
       for (const k of rp.keyframes) restoreKeyframe(sim, k);
       for (let f = sim.frame; f < Math.min(rp.frames.count, sim.frame + 5); f++) sim.step(rp.frames.inputs[f]!);
       return rp;
@@ -242,10 +246,12 @@ function fixReplayCrcs(bytes: Uint8Array): Uint8Array {
  */
 async function recordReplays(): Promise<Uint8Array[]> {
   const { Simulation } = await import('../../src/sim/simulation.js');
-  const { ReplayRecorder } = await import('../../src/replay/replay.js');
-  const { BUILTIN_WORLDS, defaultSettingsFor, worldIdentity } = await import('../../src/sim/default-scenario.js');
+  const { ReplayRecorder } = await import('../../src/replay/recorder.js');
+  const { BUILTIN_WORLDS } = await import('../../src/worlds/builtin.js');
+  const { defaultSettingsFor } = await import('../../src/scenarios/builtin.js');
+  const { worldIdentity } = await import('../../src/replay/world-identity.js');
   const { demoButtons } = await import('../../src/sim/demo-input.js');
-  const { loadWorld } = await import('../../src/worlds/load-world.js');
+  const { loadWorld } = await import('../../src/node/world-files.js');
   const out: Uint8Array[] = [];
   for (const [id, frames, agents] of [
     ['rugrats-demo', 70, 6],
@@ -253,8 +259,8 @@ async function recordReplays(): Promise<Uint8Array[]> {
   ] as const) {
     const rel = BUILTIN_WORLDS[id]!;
     const bytes = read(rel);
-    const world = await loadWorld(bytes, rel.split('/').pop()!);
-    const sim = new Simulation(world, defaultSettingsFor(world, { agents, capacity: 64 }));
+    const world = await loadWorld(bytes, { name: rel.split('/').pop()! });
+    const sim = simulationFromSettings(world, defaultSettingsFor(world, { agents, capacity: 64 }));
     const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, `builtin:${id}`), 20);
     for (let f = 0; f < frames; f++) rec.step(demoButtons(f));
     out.push(rec.finish());

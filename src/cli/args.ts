@@ -8,8 +8,8 @@ export class UsageError extends Error {
 }
 
 export interface OptionSpec {
-  /** 'string' | 'int' | 'number' | 'flag' */
-  type: 'string' | 'int' | 'number' | 'flag';
+  /** 'string' | 'int' | 'number' | 'flag', or 'list': a string option that may be given many times. */
+  type: 'string' | 'int' | 'number' | 'flag' | 'list';
   /** Allowed range for numbers (inclusive). */
   min?: number;
   max?: number;
@@ -17,7 +17,7 @@ export interface OptionSpec {
 
 export interface ParsedArgs {
   positionals: string[];
-  options: Record<string, string | number | boolean | undefined>;
+  options: Record<string, string | number | boolean | string[] | undefined>;
 }
 
 /**
@@ -49,7 +49,12 @@ export function parseArgs(argv: string[], spec: Record<string, OptionSpec>): Par
         raw = argv[++i];
         if (raw === undefined) throw new UsageError(`--${name} needs a value`);
       }
-      options[name] = s.type === 'string' ? raw : parseNumber(raw, `--${name}`, s);
+      if (s.type === 'list') {
+        const list = (options[name] as string[] | undefined) ?? [];
+        if (list.length >= 256) throw new UsageError(`--${name} is given more than 256 times`);
+        list.push(raw);
+        options[name] = list;
+      } else options[name] = s.type === 'string' ? raw : parseNumber(raw, `--${name}`, s);
       continue;
     }
     positionals.push(a);

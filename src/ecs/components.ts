@@ -1,17 +1,84 @@
 /**
  * The simulation's components: structure-of-arrays typed arrays of a fixed capacity, owned by the project and
- * registered with bitecs 0.4 (which accepts any object as a component). Each simulation makes its own set, so
- * several simulations (a re-simulation, a synctest shadow) can live side by side.
+ * registered with bitecs 0.4 (which accepts any object as a component). A component is declared once as a
+ * schema (`defineComponent`: a name and typed fields); each simulation makes its own stores from the schemas,
+ * so several simulations (a re-simulation, a synctest shadow) can live side by side.
  *
  * Every field is a typed array indexed by entity id. Positions and sizes are float64, which holds the integer
- * coordinates of integer worlds exactly, in the world's native units.
+ * coordinates of integer worlds exactly, in the world's native units. The built-in components below are
+ * declared with the same `defineComponent` a scenario uses for its own.
  */
 
-export type FieldArray = Float64Array | Int32Array | Uint32Array | Uint8Array;
+/** The element types a component field can have. */
+export type FieldType = 'f64' | 'f32' | 'i32' | 'u32' | 'i16' | 'u16' | 'i8' | 'u8';
+
+/** The typed array of each field type. */
+export interface FieldArrayOf {
+  f64: Float64Array;
+  f32: Float32Array;
+  i32: Int32Array;
+  u32: Uint32Array;
+  i16: Int16Array;
+  u16: Uint16Array;
+  i8: Int8Array;
+  u8: Uint8Array;
+}
+
+export type FieldArray = FieldArrayOf[FieldType];
+
+/** A component's fields: name → element type, in declaration order (the order of hashes and snapshots). */
+export type FieldSchema = Readonly<Record<string, FieldType>>;
+
+/**
+ * A component declared by name and fields, not yet bound to a simulation. Pass it to a scenario's
+ * `components` and read its arrays in a system with `ecs.store(def)`.
+ */
+export interface ComponentDef<F extends FieldSchema = FieldSchema> {
+  readonly name: string;
+  readonly schema: F;
+}
+
+/** A component's stores in one simulation: the fields' typed arrays by name, plus their metadata. */
+export type ComponentOf<F extends FieldSchema> = ComponentStore & { readonly [K in keyof F]: FieldArrayOf[F[K]] };
+
+const ARRAYS: { readonly [K in FieldType]: new (n: number) => FieldArrayOf[K] } = {
+  f64: Float64Array,
+  f32: Float32Array,
+  i32: Int32Array,
+  u32: Uint32Array,
+  i16: Int16Array,
+  u16: Uint16Array,
+  i8: Int8Array,
+  u8: Uint8Array,
+};
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const RESERVED_FIELDS = new Set(['name', 'bit', 'fields', 'fieldNames', 'def']);
+
+/**
+ * Declares a component: a name (used in hashes, snapshots and desync reports; letters, digits and `_`) and
+ * its fields with their element types.
+ *
+ * @example
+ * const Guard = defineComponent('Guard', { post: 'u32', alarm: 'u8', cooldown: 'i32' });
+ */
+export function defineComponent<const F extends FieldSchema>(name: string, schema: F): ComponentDef<F> {
+  if (typeof name !== 'string' || !NAME.test(name)) throw new TypeError(`component name ${JSON.stringify(name)} must be a letter followed by up to 63 letters, digits or _`);
+  if (typeof schema !== 'object' || schema === null) throw new TypeError(`component ${name}: fields must be an object of field types`);
+  const keys = Object.keys(schema);
+  if (keys.length === 0 || keys.length > 32) throw new TypeError(`component ${name}: needs 1 to 32 fields, got ${keys.length}`);
+  for (const k of keys) {
+    if (!NAME.test(k) || RESERVED_FIELDS.has(k)) throw new TypeError(`component ${name}: field name ${JSON.stringify(k)} is not allowed`);
+    if (!Object.hasOwn(ARRAYS, schema[k]!)) throw new TypeError(`component ${name}.${k}: type ${JSON.stringify(schema[k])} is not one of ${Object.keys(ARRAYS).join(', ')}`);
+  }
+  return Object.freeze({ name, schema: Object.freeze({ ...schema }) as F });
+}
 
 /** One component: a name (used in hashes, snapshots and desync reports) and its named field arrays. */
 export interface ComponentStore {
   readonly name: string;
+  /** The schema the store was made from. */
+  readonly def: ComponentDef;
   /** Bit of this component in the project's own per-entity membership mask. */
   readonly bit: number;
   readonly fields: Readonly<Record<string, FieldArray>>;
@@ -54,35 +121,65 @@ export interface Components {
     readonly contact: Int32Array;
     readonly blocked: Uint32Array;
   };
-  /** All stores in a fixed order: the order of hashes, snapshots and reports. */
+  /** All stores in a fixed order (built-in, then the scenario's): the order of hashes, snapshots and reports. */
   readonly all: readonly ComponentStore[];
+  /** Every store by component name. */
+  readonly byName: ReadonlyMap<string, ComponentStore>;
 }
 
-function store<F extends Record<string, FieldArray>>(name: string, bit: number, fields: F): ComponentStore & F {
-  return Object.assign({ name, bit, fields, fieldNames: Object.keys(fields) }, fields);
-}
+/** The built-in components, in their fixed order (bits 0..7). */
+export const Position = defineComponent('Position', { x: 'f64', y: 'f64', z: 'f64' });
+export const Velocity = defineComponent('Velocity', { x: 'f64', y: 'f64', z: 'f64' });
+export const Heading = defineComponent('Heading', { angle: 'i32' });
+export const BodySize = defineComponent('BodySize', { radius: 'f64', height: 'f64', step: 'f64' });
+export const Controller = defineComponent('Controller', { buttons: 'u32', previous: 'u32' });
+export const Agent = defineComponent('Agent', { timer: 'i32', speed: 'f64' });
+export const Sight = defineComponent('Sight', { range: 'f64', target: 'i32', visible: 'u8' });
+export const Motion = defineComponent('Motion', { grounded: 'u8', hitWall: 'u8', contact: 'i32', blocked: 'u32' });
 
-/** Largest capacity accepted: 2^20 entities (about 125 MB of component arrays, 119 bytes per entity). */
+export const BUILTIN_COMPONENTS: readonly ComponentDef[] = [Position, Velocity, Heading, BodySize, Controller, Agent, Sight, Motion];
+
+/** Most components a simulation can have: the membership mask is 32 bits (8 built-in, 24 of a scenario's). */
+export const MAX_COMPONENTS = 32;
+
+/** Largest capacity accepted: 2^20 entities (about 125 MB of the built-in arrays, 119 bytes per entity). */
 export const MAX_CAPACITY = 1 << 20;
 
-export function createComponents(capacity: number): Components {
+function makeStore(def: ComponentDef, bit: number, capacity: number): ComponentStore {
+  const fields: Record<string, FieldArray> = {};
+  for (const [k, t] of Object.entries(def.schema)) fields[k] = new ARRAYS[t](capacity);
+  return Object.assign({ name: def.name, def, bit, fields, fieldNames: Object.keys(fields) }, fields);
+}
+
+/**
+ * Makes the stores of the built-in components and then of `extra` (a scenario's own, in its order) for
+ * `capacity` entities. Names must be unique.
+ */
+export function createComponents(capacity: number, extra: readonly ComponentDef[] = []): Components {
   if (!Number.isInteger(capacity) || capacity < 2 || capacity > MAX_CAPACITY) {
     throw new RangeError(`component capacity must be an integer in 2..${MAX_CAPACITY}, got ${capacity}`);
   }
-  const f64 = () => new Float64Array(capacity);
-  const Position = store('Position', 0, { x: f64(), y: f64(), z: f64() });
-  const Velocity = store('Velocity', 1, { x: f64(), y: f64(), z: f64() });
-  const Heading = store('Heading', 2, { angle: new Int32Array(capacity) });
-  const BodySize = store('BodySize', 3, { radius: f64(), height: f64(), step: f64() });
-  const Controller = store('Controller', 4, { buttons: new Uint32Array(capacity), previous: new Uint32Array(capacity) });
-  const Agent = store('Agent', 5, { timer: new Int32Array(capacity), speed: f64() });
-  const Sight = store('Sight', 6, { range: f64(), target: new Int32Array(capacity), visible: new Uint8Array(capacity) });
-  const Motion = store('Motion', 7, {
-    grounded: new Uint8Array(capacity),
-    hitWall: new Uint8Array(capacity),
-    contact: new Int32Array(capacity),
-    blocked: new Uint32Array(capacity),
+  const defs = [...BUILTIN_COMPONENTS, ...extra];
+  if (defs.length > MAX_COMPONENTS) throw new RangeError(`${defs.length} components: at most ${MAX_COMPONENTS - BUILTIN_COMPONENTS.length} of a scenario's own fit beside the built-in ones`);
+  const byName = new Map<string, ComponentStore>();
+  const all = defs.map((d, bit) => {
+    if (byName.has(d.name)) throw new RangeError(`component ${d.name} is declared twice`);
+    const st = makeStore(d, bit, capacity);
+    byName.set(d.name, st);
+    return st;
   });
-  const all = [Position, Velocity, Heading, BodySize, Controller, Agent, Sight, Motion];
-  return { capacity, Position, Velocity, Heading, BodySize, Controller, Agent, Sight, Motion, all };
+  const get = (d: ComponentDef) => byName.get(d.name)! as never;
+  return {
+    capacity,
+    Position: get(Position),
+    Velocity: get(Velocity),
+    Heading: get(Heading),
+    BodySize: get(BodySize),
+    Controller: get(Controller),
+    Agent: get(Agent),
+    Sight: get(Sight),
+    Motion: get(Motion),
+    all,
+    byName,
+  };
 }

@@ -25,7 +25,7 @@ import {
   type World,
 } from 'bitecs';
 import type { Hash64 } from './state-hash.js';
-import { createComponents, type ComponentStore, type Components, type FieldArray } from './components.js';
+import { createComponents, type ComponentDef, type ComponentOf, type ComponentStore, type Components, type FieldArray, type FieldSchema } from './components.js';
 
 /** bitecs 0.4 does not export the index type by name; it is a plain object with public fields. */
 type EntityIndex = ReturnType<typeof createEntityIndex>;
@@ -69,8 +69,12 @@ export class EcsWorld {
   readonly alive: Uint8Array;
   private readonly queryList: EcsQuery[] = [];
 
-  constructor(capacity = 4096) {
-    this.components = createComponents(capacity);
+  /**
+   * @param capacity fixed number of entity slots (ids 1..capacity − 1)
+   * @param extra a scenario's own components, after the built-in ones
+   */
+  constructor(capacity = 4096, extra: readonly ComponentDef[] = []) {
+    this.components = createComponents(capacity, extra);
     this.capacity = capacity;
     this.membership = new Uint32Array(capacity);
     this.alive = new Uint8Array(capacity);
@@ -83,6 +87,18 @@ export class EcsWorld {
     // Registration order fixes bitecs' internal bit per component; do it once, in the stores' order.
     for (const c of this.components.all) registerComponent(world, c);
     return world;
+  }
+
+  /**
+   * The stores of a component in this world, typed by its schema. Throws when the simulation was not made
+   * with that component (a scenario lists its own in `components`).
+   */
+  store<F extends FieldSchema>(def: ComponentDef<F>): ComponentOf<F> {
+    const st = this.components.byName.get(def.name);
+    if (!st || st.def.schema !== def.schema) {
+      throw new Error(`component ${def.name} is not part of this simulation (a scenario declares its own in \`components\`)`);
+    }
+    return st as ComponentOf<F>;
   }
 
   /** Largest id handed out so far (ids are 1..maxId). */

@@ -1,5 +1,5 @@
 /**
- * The frame scheduler, modelled on the game's task kernel (../shared/reference/piney-ambient.md §3): every
+ * The frame scheduler, modelled on the game's task kernel (docs/formats/piney-ambient.md): every
  * frame, the ready tasks run in ascending integer priority, ties in creation order. The field's tasks use the
  * game's priorities (entry 64, effects 80, skills 82, field display 96, particles 98).
  *
@@ -136,11 +136,16 @@ export class Scheduler {
   private historyStart = 0;
   private historyLength = 0;
 
+  /**
+   * @param context an object the frame context is built on: its own fields (e.g. the simulation's world and
+   *   entity world) reach every task; `frame`, `rng`, `events` and `scheduler` are set on it here
+   */
   constructor(
     readonly rng: SimRng,
     readonly events: Emitter<SimEvents>,
+    context: object = {},
   ) {
-    this.ctx = { frame: 0, rng, events, scheduler: this };
+    this.ctx = Object.assign(context, { frame: 0, rng, events, scheduler: this });
     this.recordDraws();
   }
 

@@ -1,7 +1,7 @@
 /**
- * The replay file, format version 1 (documented in docs/formats/replay.md). Little-endian throughout.
+ * The replay file, format version 2 (documented in docs/formats/replay.md). Little-endian throughout.
  *
- *   file   = magic "RSIMRPLY" (8 bytes), u16 format version (1), u16 reserved (0), chunk*
+ *   file   = magic "RSIMRPLY" (8 bytes), u16 format version (2), u16 reserved (0), chunk*
  *   chunk  = FourCC type, u32 payload length, payload, u32 CRC-32 of (type, length, payload)
  *   order  = HEAD, then KEYF(0), FRAM(1..K), KEYF(K), FRAM(K+1..2K), ..., then END  (K = keyframe interval)
  *
@@ -13,13 +13,14 @@ import { BinaryReader } from '../binary/reader.js';
 import { BinaryWriter } from '../binary/writer.js';
 import { crc32 } from '../binary/crc32.js';
 import { FormatError } from '../binary/format-error.js';
-import type { ScenarioSettings } from '../sim/scenario.js';
+import type { ScenarioIdentity, ScenarioSettings } from '../sim/scenario.js';
+import type { ParamValue } from '../systems/system.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../limits.js';
 
 export const REPLAY_MAGIC = 'RSIMRPLY';
-export const REPLAY_FORMAT_VERSION = 1;
+export const REPLAY_FORMAT_VERSION = 2;
 /** The runtime that wrote a replay; verify warns (does not fail) when it differs. */
-export const RUNTIME_VERSION = 'retrosim 0.1.0';
+export const RUNTIME_VERSION = 'retrosim 0.2.0';
 export const DEFAULT_KEYFRAME_INTERVAL = 600;
 /** Limits that keep a hostile file from asking for absurd work or memory. */
 export const MAX_FRAMES = DEFAULT_LIMITS.replay.frames;
@@ -41,6 +42,8 @@ export interface ReplayHeader {
   formatVersion: number;
   runtime: string;
   world: WorldIdentity;
+  /** The scenario the replay ran: its name, version, where it came from and its content hash. */
+  scenario: ScenarioIdentity;
   settings: ScenarioSettings;
   keyframeInterval: number;
   /** Names of the state hash's sections (per-frame low words are stored in this order). */
@@ -128,10 +131,17 @@ export class ReplayWriter {
     putString(p, h.world.source);
     const [hi, lo] = parseHash(h.world.contentHash);
     p.u32(hi).u32(lo).u32(h.world.byteLength);
+    const sc = h.scenario;
+    if (sc.name !== h.settings.scenario) throw new RangeError(`the header's scenario ${sc.name} differs from its settings' ${h.settings.scenario}`);
+    putString(p, sc.name);
+    putString(p, sc.version);
+    putString(p, sc.source);
+    const [shi, slo] = parseHash(sc.contentHash);
+    p.u32(shi).u32(slo);
     const s = h.settings;
-    putString(p, s.scenario);
     p.u32(s.agents).u32(s.fieldSeed).u32(s.ccRandInit).u32(s.capacity);
     putString(p, s.streamSeed);
+    putString(p, JSON.stringify(s.params));
     p.u32(h.keyframeInterval);
     p.u16(h.sections.length);
     for (const n of h.sections) putString(p, n);
@@ -173,6 +183,9 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
   }
   r.pos = 8;
   const version = r.u16('format version');
+  if (version === 1) {
+    r.fail(`format version 1 (written by retrosim 0.1) is not read by ${RUNTIME_VERSION}: its state hash leaves out parts of the state and its header has no scenario identity, so it cannot be verified; record it again`, 8);
+  }
   if (version !== REPLAY_FORMAT_VERSION) r.fail(`format version ${version} is not supported (this runtime reads version ${REPLAY_FORMAT_VERSION})`, 8);
   const reserved = r.u16('reserved');
   if (reserved !== 0) r.fail(`reserved field is ${reserved}, expected 0`, 10);
@@ -336,7 +349,11 @@ function readHeader(r: BinaryReader): ReplayHeader {
   const hi = r.u32('world hash');
   const lo = r.u32('world hash');
   const byteLength = r.u32('world byte length');
-  const scenario = getString(r, 'scenario');
+  const scenario = getString(r, 'scenario name');
+  const scenarioVersion = getString(r, 'scenario version');
+  const scenarioSource = getString(r, 'scenario source');
+  const shi = r.u32('scenario hash');
+  const slo = r.u32('scenario hash');
   const agents = r.u32('agents');
   const fieldSeed = r.u32('field seed');
   const ccRandInit = r.u32('ccRand init count');
@@ -344,6 +361,8 @@ function readHeader(r: BinaryReader): ReplayHeader {
   // simulation is built from them; reading them costs nothing.
   const capacity = r.u32('capacity');
   const streamSeed = getString(r, 'stream seed');
+  const pAt = r.pos;
+  const params = readParams(r, getString(r, 'scenario parameters'), pAt);
   const kAt = r.pos;
   const keyframeInterval = r.u32('keyframe interval');
   if (keyframeInterval < 1 || keyframeInterval > 1 << 20) r.fail(`keyframe interval ${keyframeInterval} is outside 1..${1 << 20}`, kAt);
@@ -356,10 +375,29 @@ function readHeader(r: BinaryReader): ReplayHeader {
     formatVersion: REPLAY_FORMAT_VERSION,
     runtime,
     world: { kind, name, source, contentHash: hex64(hi, lo), byteLength },
-    settings: { scenario, agents, fieldSeed, ccRandInit, streamSeed, capacity },
+    scenario: { name: scenario, version: scenarioVersion, source: scenarioSource, contentHash: hex64(shi, slo) },
+    settings: { scenario, agents, fieldSeed, ccRandInit, streamSeed, capacity, params },
     keyframeInterval,
     sections,
   };
+}
+
+/** The scenario parameters: a JSON object of numbers, strings and booleans (their declarations are the scenario's to check). */
+function readParams(r: BinaryReader, text: string, at: number): Record<string, ParamValue> {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return r.fail('scenario parameters are not JSON', at);
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return r.fail('scenario parameters are not a JSON object', at);
+  const out: Record<string, ParamValue> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(k)) r.fail(`scenario parameter name ${JSON.stringify(k.slice(0, 64))} is not a parameter name`, at);
+    if (typeof x !== 'number' && typeof x !== 'string' && typeof x !== 'boolean') r.fail(`scenario parameter ${JSON.stringify(k.slice(0, 64))} is not a number, string or boolean`, at);
+    out[k] = x;
+  }
+  return out;
 }
 
 /** A readable JSON form of a replay (frames included unless `withFrames` is false; snapshots as sizes). */
@@ -370,6 +408,7 @@ export function replayToJson(rp: Replay, withFrames = true): Record<string, unkn
     formatVersion: h.formatVersion,
     runtime: h.runtime,
     world: h.world,
+    scenario: h.scenario,
     settings: h.settings,
     keyframeInterval: h.keyframeInterval,
     sections: h.sections,

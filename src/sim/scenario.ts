@@ -1,16 +1,24 @@
 /**
- * A scenario: what a simulation is made of besides its world. Its settings are plain numbers and strings so
- * a replay can record them and rebuild exactly the same simulation.
+ * A scenario: what a simulation is made of besides its world. It declares its own components, its systems
+ * (the built-in ones, a subset, or with its own), the parameters it takes, and how its entities are placed.
+ * Settings are plain numbers and strings so a replay can record them and rebuild exactly the same
+ * simulation; a replay also records the scenario's name, version and content hash (see ScenarioIdentity).
  */
-import type { SystemDef } from '../systems/index.js';
-import { DEFAULT_SYSTEMS } from '../systems/index.js';
-import type { Simulation } from './simulation.js';
+import { Fnv1a64 } from '../binary/fnv.js';
+import type { ComponentDef } from '../ecs/components.js';
+import type { EcsWorld } from '../ecs/ecs-world.js';
+import type { EventBus } from '../ecs/events.js';
+import type { Scheduler, SimRng } from '../ecs/scheduler.js';
 import { DEFAULT_LIMITS } from '../limits.js';
+import type { ParamValue, SystemDef } from '../systems/system.js';
+import type { CollisionWorld, Vec3, WorldKind } from '../worlds/world.js';
+import { checkParamSpecs, type ParamSpecs } from './params.js';
 
+/** The settings every simulation takes, whatever its scenario. */
 export interface ScenarioSettings {
-  /** Which scenario (a key of SCENARIOS): decides the extra set-up, e.g. a field's weather tasks. */
+  /** The scenario's name (`ScenarioDef.name`). */
   scenario: string;
-  /** Wandering agents to scatter over the world. */
+  /** Wandering agents to scatter over the world (the default placement; a scenario may read it otherwise). */
   agents: number;
   /** fieldrand's seed (the game's fieldSeed, set by GO), u32. */
   fieldSeed: number;
@@ -20,52 +28,152 @@ export interface ScenarioSettings {
   streamSeed: string;
   /** Fixed entity capacity of the component arrays. */
   capacity: number;
+  /** The scenario's own parameters (declared by its `params`); missing ones take their defaults. */
+  params: Record<string, ParamValue>;
 }
 
 /** Most agents a scenario places (limits.agents): each may cost up to PLACEMENT_TRIES world queries to place. */
 export const MAX_AGENTS = DEFAULT_LIMITS.agents;
 
-export const DEFAULT_SETTINGS: ScenarioSettings = {
+/** Settings a simulation gets for what it is not told. */
+export const DEFAULT_SETTINGS: Readonly<ScenarioSettings> = Object.freeze({
   scenario: 'wander',
   agents: 300,
   fieldSeed: 0x1234,
   ccRandInit: 0,
   streamSeed: 'retrosim',
   capacity: 4096,
-};
+  params: Object.freeze({}) as Record<string, ParamValue>,
+});
 
-/** How a scenario sets up a simulation beyond the systems: extra tasks, extra entities. */
+/** What a scenario's `place` and `setup` see: the simulation being built. */
+export interface ScenarioHost {
+  readonly world: CollisionWorld;
+  readonly ecs: EcsWorld;
+  readonly rng: SimRng;
+  readonly events: EventBus;
+  readonly scheduler: Scheduler;
+  readonly settings: Readonly<ScenarioSettings>;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  /** The player's entity id (0 until `spawnPlayer`). */
+  readonly player: number;
+  /** Spawns the player (position, velocity, heading, body, controller, motion) at `at` or the world's spawn point. */
+  spawnPlayer(at?: Vec3): number;
+  /**
+   * Scatters up to `count` wandering agents over open ground, drawing spots from the "placement" stream
+   * (a world with little open ground may take fewer). Returns how many were placed.
+   */
+  spawnWanderers(count: number): number;
+  /** Gives entity `e` the body size of a person in this world's units (radius, height, step). */
+  setBody(e: number): void;
+}
+
+/** A scenario definition (make one with `defineScenario`). */
 export interface ScenarioDef {
+  /** Lower-case letters, digits and `-`; recorded in replays. */
   readonly name: string;
+  /** The scenario's own version (semver recommended); a replay of another version is refused. */
+  readonly version: string;
   readonly description: string;
-  /** The systems, in creation order (DEFAULT_SYSTEMS unless the scenario says otherwise). */
+  /** The systems, in creation order (ties in priority run in this order). */
   readonly systems: readonly SystemDef[];
+  /** The scenario's own components, after the built-in ones. */
+  readonly components?: readonly ComponentDef[];
+  /** The parameters it takes, with their defaults and bounds. */
+  readonly params?: ParamSpecs;
   /** The world kinds it runs on (any when absent): a replay naming it over another kind is refused up front. */
-  readonly worldKinds?: readonly string[];
-  /** Runs after the systems' tasks are created and the agents are placed. */
-  setup?(sim: Simulation): void;
+  readonly worldKinds?: readonly WorldKind[];
+  /**
+   * Places the entities, before the systems are made. Default: the player at the world's spawn point, then
+   * `settings.agents` wanderers.
+   */
+  place?(sim: ScenarioHost): void;
+  /** Runs after the systems' tasks are created: extra tasks (a field's weather), extra state. */
+  setup?(sim: ScenarioHost): void;
 }
 
-const wander: ScenarioDef = {
-  name: 'wander',
-  description: 'a player and agents wandering by the "wander" stream',
-  systems: DEFAULT_SYSTEMS,
-};
-
-/** The scenarios a replay may name. Add one here to make it recordable and verifiable. */
-export const SCENARIOS = new Map<string, ScenarioDef>([[wander.name, wander]]);
-
-export function registerScenario(def: ScenarioDef): void {
-  SCENARIOS.set(def.name, def);
+/** How a replay names the scenario it ran: enough to find it again and to notice a changed one. */
+export interface ScenarioIdentity {
+  name: string;
+  version: string;
+  /** "builtin:<name>", "file:<path as given>" for a module file, or "inline" for one defined in a program. */
+  source: string;
+  /**
+   * FNV-1a 64 ("0x" + 16 hex digits) of the module file's bytes for a file; for a built-in or inline
+   * scenario, of its declared shape (`scenarioFingerprint`).
+   */
+  contentHash: string;
 }
 
-export function findScenario(name: string): ScenarioDef {
-  const s = SCENARIOS.get(name);
-  if (!s) throw new Error(`unknown scenario ${JSON.stringify(name)} (known: ${[...SCENARIOS.keys()].join(', ')})`);
-  return s;
+const SCENARIO_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+const WORLD_KINDS: readonly WorldKind[] = ['rugrats', 'llama', 'colbin', 'gta', 'piney'];
+
+/** Thrown for a scenario definition that cannot work; the message names the scenario and the part. */
+export class ScenarioError extends Error {
+  override readonly name = 'ScenarioError';
 }
 
-/** Checks settings from a file or the command line; throws an Error naming the bad field. */
+/**
+ * Checks and freezes a scenario definition: its name and version, its systems (unique names, integer
+ * priorities), its components (unique names), its parameter declarations and world kinds.
+ *
+ * @example
+ * export default defineScenario({
+ *   name: 'guards', version: '1.0.0', description: 'guards patrol and raise the alarm',
+ *   components: [Guard], params: { guards: { type: 'int', default: 4, min: 1, max: 64 } },
+ *   systems: [...defaultSystems, patrol, alarm],
+ *   place(sim) { sim.spawnPlayer(); ... },
+ * });
+ */
+export function defineScenario(def: ScenarioDef): ScenarioDef {
+  if (typeof def !== 'object' || def === null) throw new ScenarioError('a scenario is an object { name, version, description, systems, ... }');
+  const name = def.name;
+  if (typeof name !== 'string' || !SCENARIO_NAME.test(name)) throw new ScenarioError(`scenario name ${JSON.stringify(name)} must be lower-case letters, digits and -, starting with a letter`);
+  if (typeof def.version !== 'string' || def.version.length === 0 || def.version.length > 64) throw new ScenarioError(`scenario ${name}: version must be a string of 1 to 64 characters`);
+  if (typeof def.description !== 'string') throw new ScenarioError(`scenario ${name}: description must be a string`);
+  if (!Array.isArray(def.systems)) throw new ScenarioError(`scenario ${name}: systems must be a list of system definitions`);
+  const seen = new Set<string>();
+  for (const s of def.systems) {
+    if (!s || typeof s.name !== 'string' || typeof s.create !== 'function' || !Number.isSafeInteger(s.priority)) throw new ScenarioError(`scenario ${name}: every system needs a name, an integer priority and create(host)`);
+    if (seen.has(s.name)) throw new ScenarioError(`scenario ${name}: two systems are named ${s.name}`);
+    seen.add(s.name);
+  }
+  const comps = new Set<string>();
+  for (const c of def.components ?? []) {
+    if (!c || typeof c.name !== 'string' || typeof c.schema !== 'object') throw new ScenarioError(`scenario ${name}: components must be made with defineComponent`);
+    if (comps.has(c.name)) throw new ScenarioError(`scenario ${name}: two components are named ${c.name}`);
+    comps.add(c.name);
+  }
+  for (const k of def.worldKinds ?? []) if (!WORLD_KINDS.includes(k)) throw new ScenarioError(`scenario ${name}: unknown world kind ${JSON.stringify(k)} (kinds: ${WORLD_KINDS.join(', ')})`);
+  try {
+    checkParamSpecs(name, def.params ?? {});
+  } catch (e) {
+    throw new ScenarioError((e as Error).message);
+  }
+  if (def.place !== undefined && typeof def.place !== 'function') throw new ScenarioError(`scenario ${name}: place must be a function`);
+  if (def.setup !== undefined && typeof def.setup !== 'function') throw new ScenarioError(`scenario ${name}: setup must be a function`);
+  return Object.freeze({ ...def, systems: Object.freeze([...def.systems]) });
+}
+
+/**
+ * A content hash of what a scenario declares (name, version, world kinds, components with their fields,
+ * parameters with their declarations, systems by name and priority): the identity of a scenario that has
+ * no module file, such as a built-in one. It cannot see code, so a changed frame function keeps it; the
+ * version is the author's promise for that.
+ */
+export function scenarioFingerprint(def: ScenarioDef): string {
+  const shape = {
+    name: def.name,
+    version: def.version,
+    worldKinds: def.worldKinds ?? null,
+    components: (def.components ?? []).map((c) => [c.name, Object.entries(c.schema)]),
+    params: Object.entries(def.params ?? {}),
+    systems: def.systems.map((s) => [s.name, s.priority]),
+  };
+  return new Fnv1a64().bytes(new TextEncoder().encode(JSON.stringify(shape))).hex();
+}
+
+/** Checks the settings every scenario shares (from a file or the command line); throws an Error naming the field. */
 export function checkSettings(s: ScenarioSettings): ScenarioSettings {
   const int = (v: unknown, name: string, min: number, max: number): void => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`setting ${name} must be an integer in ${min}..${max}, got ${String(v)}`);
@@ -76,5 +184,6 @@ export function checkSettings(s: ScenarioSettings): ScenarioSettings {
   int(s.fieldSeed, 'fieldSeed', 0, 0xffffffff);
   int(s.ccRandInit, 'ccRandInit', 0, 100_000_000);
   if (typeof s.streamSeed !== 'string' || s.streamSeed.length > 256) throw new Error('setting streamSeed must be a string of at most 256 characters');
+  if (typeof s.params !== 'object' || s.params === null || Array.isArray(s.params)) throw new Error('setting params must be an object');
   return s;
 }

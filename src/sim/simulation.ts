@@ -1,21 +1,24 @@
 /**
- * The simulation assembly: a collision world, the entity world, the game RNGs, the scheduler with one task
- * per system (plus whatever the scenario adds), the event bus, the state hash and snapshots.
+ * The simulation assembly: a collision world, the entity world (built-in components plus the scenario's), the
+ * game RNGs, the scheduler with one task per system (plus whatever the scenario adds), the event bus, the
+ * state hash and snapshots.
  *
  * One frame: `step(buttons)` stores the buttons, then runs the scheduler's frame. Nothing else enters the
- * simulation from outside, so (world, settings, inputs) fix every state.
+ * simulation from outside, so (world, scenario, settings, inputs) fix every state.
  */
 import { EcsWorld, type EcsWorldState } from '../ecs/ecs-world.js';
+import type { ComponentDef, ComponentOf, Components, FieldSchema } from '../ecs/components.js';
 import { createEventBus, type EventBus } from '../ecs/events.js';
 import { CcRand, type CcRandState } from '../rng/ccrand.js';
 import { FieldRand, type FieldRandState } from '../rng/fieldrand.js';
 import { RandomStreams, type RandomStreamsState } from '../rng/streams.js';
-import { Scheduler, type SchedulerState, type SimRng } from '../ecs/scheduler.js';
+import { Scheduler, type SchedulerState, type SimRng, type TaskBody, type TaskHandle } from '../ecs/scheduler.js';
 import { Hash64, hashHex } from '../ecs/state-hash.js';
-import type { SystemHost } from '../systems/index.js';
+import type { ParamValue, StateArray, SystemBody, SystemContext, SystemDef, SystemHost } from '../systems/system.js';
 import { walkSpeed } from '../systems/movement.js';
 import type { CollisionWorld, Vec3 } from '../worlds/world.js';
-import { checkSettings, findScenario, type ScenarioDef, type ScenarioSettings } from './scenario.js';
+import { resolveParams } from './params.js';
+import { checkSettings, ScenarioError, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
 
 /** A world may keep run-time state (e.g. Llama tile swaps); these optional methods let it join hashes and snapshots. */
 interface StatefulWorld {
@@ -28,10 +31,11 @@ interface StatefulWorld {
 export interface StateHash {
   hi: number;
   lo: number;
-  /** Per section: [hi, lo] pairs, sections in SimulationHasher.sectionNames order. */
+  /** Per section: [hi, lo] pairs, sections in `Simulation.sectionNames()` order. */
   sections: Uint32Array;
 }
 
+/** Everything a simulation's state is, as plain data (encodable by the value codec, restorable by `restore`). */
 export interface SimSnapshot {
   format: 'retrosim-snapshot';
   version: 1;
@@ -57,42 +61,58 @@ export const PLACEMENT_STREAM = 'placement';
 export interface SimulationOptions {
   /** The event bus; a fresh one by default (re-simulations use their own, so nothing is emitted twice). */
   events?: EventBus;
-  /** The scenario definition; by default the one named in the settings. */
-  scenario?: ScenarioDef;
 }
 
-export class Simulation implements SystemHost {
+/**
+ * A running simulation. Make one with `createSimulation` (which fills settings and finds built-in
+ * scenarios by name), or directly from a scenario definition and full settings.
+ */
+export class Simulation implements SystemHost, ScenarioHost {
   readonly ecs: EcsWorld;
   readonly rng: SimRng;
   readonly events: EventBus;
   readonly scheduler: Scheduler;
   readonly settings: Readonly<ScenarioSettings>;
   readonly scenario: ScenarioDef;
-  /** Agents actually placed (a world with little open ground may take fewer than asked). */
-  readonly agentsPlaced: number;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  /** Wandering agents actually placed (a world with little open ground may take fewer than asked). */
+  agentsPlaced = 0;
   player = 0;
   input = 0;
   private readonly hasher: SimulationHasher;
+  private readonly ctx: SystemContext & { input: number; player: number };
 
   constructor(
     readonly world: CollisionWorld,
+    scenario: ScenarioDef,
     settings: ScenarioSettings,
     options: SimulationOptions = {},
   ) {
-    this.settings = Object.freeze({ ...checkSettings({ ...settings }) });
-    this.scenario = options.scenario ?? findScenario(settings.scenario);
+    if (settings.scenario !== scenario.name) throw new ScenarioError(`the settings name scenario ${JSON.stringify(settings.scenario)}, the definition given is ${scenario.name}`);
+    checkSettings({ ...settings });
+    if (scenario.worldKinds && !scenario.worldKinds.includes(world.kind)) {
+      throw new ScenarioError(`scenario ${scenario.name} runs on ${scenario.worldKinds.join(', ')} worlds, not on ${world.kind}`);
+    }
+    this.params = Object.freeze(resolveParams(scenario.name, scenario.params ?? {}, settings.params));
+    this.settings = Object.freeze({ ...settings, params: this.params as Record<string, ParamValue> });
+    this.scenario = scenario;
     this.events = options.events ?? createEventBus();
-    this.ecs = new EcsWorld(settings.capacity);
+    this.ecs = new EcsWorld(settings.capacity, scenario.components ?? []);
     const fieldrand = new FieldRand();
     fieldrand.setSeed(settings.fieldSeed);
     const ccrand = new CcRand();
     ccrand.init(settings.ccRandInit);
     this.rng = { fieldrand, ccrand, streams: new RandomStreams(settings.streamSeed) };
-    this.scheduler = new Scheduler(this.rng, this.events);
-    this.spawnPlayer();
-    this.agentsPlaced = this.spawnAgents(settings.agents);
-    for (const sys of this.scenario.systems) this.scheduler.addTask(sys.name, sys.priority, sys.create(this));
-    this.scenario.setup?.(this);
+    this.ctx = { world, ecs: this.ecs, input: 0, player: 0, params: this.params } as SystemContext & { input: number; player: number };
+    this.scheduler = new Scheduler(this.rng, this.events, this.ctx);
+    if (scenario.place) scenario.place(this);
+    else {
+      this.spawnPlayer();
+      this.spawnWanderers(settings.agents);
+    }
+    this.ctx.player = this.player;
+    for (const sys of scenario.systems) this.scheduler.addTask(sys.name, sys.priority, systemTask(sys, sys.create(this)));
+    scenario.setup?.(this);
     this.hasher = new SimulationHasher(this);
   }
 
@@ -100,13 +120,26 @@ export class Simulation implements SystemHost {
     return this.scheduler.frame;
   }
 
-  /** Runs one frame with the given buttons (see src/systems/input.ts). */
+  /** The component stores (built-in ones by name; all of them in `all`). */
+  get components(): Components {
+    return this.ecs.components;
+  }
+
+  /** A component's stores in this simulation, typed by its schema (see `EcsWorld.store`). */
+  store<F extends FieldSchema>(def: ComponentDef<F>): ComponentOf<F> {
+    return this.ecs.store(def);
+  }
+
+  /** Runs one frame with the given buttons (see `Buttons`). */
   step(buttons: number): void {
     this.input = buttons >>> 0;
+    this.ctx.input = this.input;
+    this.ctx.player = this.player;
     this.scheduler.step();
   }
 
-  private bodyFor(e: number): void {
+  /** Gives entity `e` the body of a person in this world's units. */
+  setBody(e: number): void {
     const { BodySize } = this.ecs.components;
     const s = this.world.scale > 0 && Number.isFinite(this.world.scale) ? this.world.scale : 1;
     const r = (v: number) => (this.world.integer ? Math.max(1, Math.round(v * s)) : v * s);
@@ -123,15 +156,18 @@ export class Simulation implements SystemHost {
     Motion.contact[e] = -1;
   }
 
-  private spawnPlayer(): void {
+  spawnPlayer(at?: Vec3): number {
     const c = this.ecs.components;
     const e = this.ecs.spawn([c.Position, c.Velocity, c.Heading, c.BodySize, c.Controller, c.Motion]);
-    this.place(e, this.world.spawnPoint());
-    this.bodyFor(e);
+    this.place(e, at ?? this.world.spawnPoint());
+    this.setBody(e);
     this.player = e;
+    this.ctx.player = e;
+    return e;
   }
 
-  private spawnAgents(count: number): number {
+  spawnWanderers(count: number): number {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError(`spawnWanderers needs a count >= 0, got ${count}`);
     const c = this.ecs.components;
     const stream = this.rng.streams.get(PLACEMENT_STREAM);
     const speed = walkSpeed(this.world);
@@ -142,12 +178,13 @@ export class Simulation implements SystemHost {
       if (!spot) continue;
       const e = this.ecs.spawn([c.Position, c.Velocity, c.Heading, c.BodySize, c.Agent, c.Motion, c.Sight]);
       this.place(e, spot);
-      this.bodyFor(e);
+      this.setBody(e);
       c.Agent.speed[e] = speed;
       c.Agent.timer[e] = 0; // picks its first heading on the first frame
       c.Sight.range[e] = this.world.integer ? Math.round(SIGHT_RANGE_METRES * this.world.scale) : SIGHT_RANGE_METRES * this.world.scale;
       placed++;
     }
+    this.agentsPlaced += placed;
     return placed;
   }
 
@@ -156,15 +193,18 @@ export class Simulation implements SystemHost {
     return this.hasher.compute();
   }
 
+  /** The state hash as "0x" + 16 hex digits. */
   hashHex(): string {
     const h = this.hasher.compute();
     return hashHex(h.hi, h.lo);
   }
 
+  /** The state hash's sections: "entities", one per component, "rng", "tasks", "world". */
   sectionNames(): readonly string[] {
     return this.hasher.sectionNames;
   }
 
+  /** A snapshot of the whole state (plain data; `restore` puts it back). */
   save(): SimSnapshot {
     const w = this.world as CollisionWorld & StatefulWorld;
     return {
@@ -216,9 +256,51 @@ export class Simulation implements SystemHost {
     this.rng.streams.restore(s.rng.streams);
     this.player = s.player;
     this.input = s.input >>> 0;
+    this.ctx.player = this.player;
+    this.ctx.input = this.input;
     const w = this.world as CollisionWorld & StatefulWorld;
     if (w.restoreState) w.restoreState(s.world);
   }
+}
+
+/**
+ * A system's body as a scheduler task. Declared `state` arrays become the task's hash, save and restore: the
+ * hash reads every element, a save copies the arrays, a restore checks names, types and lengths before
+ * copying in (so a hostile snapshot cannot resize them).
+ */
+function systemTask(sys: SystemDef, made: SystemBody | ((ctx: SystemContext, self: TaskHandle) => void)): TaskBody {
+  const body: SystemBody = typeof made === 'function' ? { run: made } : made;
+  if (!body || typeof body.run !== 'function') throw new ScenarioError(`system ${sys.name}: create() must return a frame function or an object with run(ctx)`);
+  const state = body.state;
+  if (!state) return body as unknown as TaskBody;
+  if (body.save || body.restore || body.hashState) throw new ScenarioError(`system ${sys.name}: declare its state either as \`state\` arrays or with save/restore/hashState, not both`);
+  const names = Object.keys(state);
+  const arrays = names.map((n) => state[n]!);
+  for (let i = 0; i < arrays.length; i++) {
+    if (!ArrayBuffer.isView(arrays[i]) || arrays[i] instanceof DataView) throw new ScenarioError(`system ${sys.name}: state ${names[i]} must be a typed array`);
+  }
+  const total = arrays.reduce((n, a) => n + a.length, 0);
+  const hashBuf = new Float64Array(total);
+  return {
+    run: body.run as unknown as TaskBody['run'],
+    hashState() {
+      let k = 0;
+      for (const a of arrays) for (let i = 0; i < a.length; i++) hashBuf[k++] = a[i]!;
+      return hashBuf;
+    },
+    save: () => Object.fromEntries(names.map((n, i) => [n, arrays[i]!.slice()])),
+    restore(saved: unknown) {
+      if (!isObject(saved)) throw new Error(`system ${sys.name}: saved state must be an object of typed arrays`);
+      const keys = Object.keys(saved);
+      if (keys.length !== names.length || keys.some((k, i) => k !== names[i])) throw new Error(`system ${sys.name}: saved state has ${keys.join(', ') || 'no arrays'}, expected ${names.join(', ')}`);
+      for (let i = 0; i < names.length; i++) {
+        const v = saved[names[i]!] as StateArray;
+        const a = arrays[i]!;
+        if (Object.getPrototypeOf(v) !== Object.getPrototypeOf(a) || v.length !== a.length) throw new Error(`system ${sys.name}: saved state ${names[i]} is not a ${a.constructor.name} of length ${a.length}`);
+      }
+      for (let i = 0; i < names.length; i++) arrays[i]!.set(saved[names[i]!] as StateArray);
+    },
+  };
 }
 
 function isObject(v: unknown): v is Record<string, any> {

@@ -16,7 +16,7 @@ import { ANGLE_UNITS_PER_TURN } from '../ecs/components.js';
 import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
 import { detAtan2, detSqrt } from '../numeric/det-math.js';
 import { fallSpeeds, jumpSpeedOf } from './gravity.js';
-import type { SystemDef, SystemHost } from './index.js';
+import type { SystemDef, SystemHost } from './system.js';
 import { Buttons } from './input.js';
 import { horizontalAxes } from './movement.js';
 import { AscendingIds } from './ascending-ids.js';

@@ -17,7 +17,7 @@
 import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
 import type { CollisionWorld } from '../worlds/world.js';
-import type { SystemDef, SystemHost } from './index.js';
+import type { SystemDef, SystemHost } from './system.js';
 
 /** 9.8 m/s² at 60 frames per second, in metres per frame per frame. */
 export const GRAVITY_METRES_PER_FRAME2 = 9.8 / 3600;

@@ -3,7 +3,7 @@
  * Controller, and steers the player from them: left/right turn, up/down walk forward/back.
  */
 import { cosAngle, sinAngle, wrapAngle } from '../ecs/angle.js';
-import type { SystemDef, SystemHost } from './index.js';
+import type { SystemDef, SystemHost } from './system.js';
 import { horizontalAxes, walkSpeed } from './movement.js';
 
 /** Button bits of the recorded input word. */

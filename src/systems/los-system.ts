@@ -11,7 +11,7 @@
  */
 import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
 import type { CollisionWorld } from '../worlds/world.js';
-import type { SystemDef, SystemHost } from './index.js';
+import type { SystemDef, SystemHost } from './system.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE, VisibilityMatrix, type LosOutput } from './los/los-batch.js';
 import { AscendingIds } from './ascending-ids.js';
 

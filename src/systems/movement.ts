@@ -6,7 +6,7 @@
 import type { Components } from '../ecs/components.js';
 import type { Body, CollisionWorld, MoveResult, Vec3 } from '../worlds/world.js';
 import { newMoveResult } from '../worlds/world.js';
-import type { SystemDef, SystemHost } from './index.js';
+import type { SystemDef, SystemHost } from './system.js';
 
 /** The two axes across the ground (the ones that are not `up`), ascending. */
 export function horizontalAxes(world: CollisionWorld): [0 | 1 | 2, 0 | 1 | 2] {

@@ -11,7 +11,7 @@
 import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { SimEvents } from '../ecs/events.js';
 import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
-import type { SystemDef, SystemHost } from './index.js';
+import type { SystemDef, SystemHost } from './system.js';
 
 /** Numbers per frame in the log: frame, buttons, player x, y, z, grounded, exits, deaths. */
 export const RECORD_STRIDE = 8;

@@ -20,7 +20,7 @@ import { MATERIAL_DEATH, MATERIAL_EXIT } from '../worlds/llama/materials.js';
 import type { CollisionWorld, Vec3 } from '../worlds/world.js';
 import { newGroundResult } from '../worlds/world.js';
 import { fallSpeeds, nativeRate } from './gravity.js';
-import type { SystemDef, SystemHost } from './index.js';
+import type { SystemDef, SystemHost } from './system.js';
 import { AscendingIds } from './ascending-ids.js';
 
 export interface SwapTrigger {

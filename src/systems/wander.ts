@@ -8,7 +8,7 @@
 import { cosAngle, sinAngle } from '../ecs/angle.js';
 import { ANGLE_UNITS_PER_TURN } from '../ecs/components.js';
 import type { FrameContext } from '../ecs/scheduler.js';
-import type { SystemDef, SystemHost } from './index.js';
+import type { SystemDef, SystemHost } from './system.js';
 import { horizontalAxes } from './movement.js';
 import { AscendingIds } from './ascending-ids.js';
 

@@ -10,9 +10,11 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hex64, readReplay } from '../../src/replay/format.js';
-import { defaultSettingsFor, openBuiltinWorld, openWorldFile, parseFileSource, type OpenedWorld } from '../../src/sim/default-scenario.js';
+import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
+import { openBuiltinWorld, openWorldFile } from '../../src/node/open-world.js';
+import { parseFileSource, type OpenedWorld } from '../../src/replay/world-identity.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
-import { ReplayRecorder } from '../../src/replay/replay.js';
+import { ReplayRecorder } from '../../src/replay/recorder.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
 import { openSandbox, startHarness, type Harness } from './harness.js';
@@ -40,7 +42,7 @@ async function recordInNode(source: string, agents: number | undefined, frames: 
   const opened = await openSource(source);
   expect(opened.identity.source).toBe(source);
   const settings = defaultSettingsFor(opened.world, agents === undefined ? {} : { agents });
-  const sim = new Simulation(opened.world, settings);
+  const sim = simulationFromSettings(opened.world, settings);
   const rec = new ReplayRecorder(sim, opened.identity, 100);
   for (let f = 1; f <= frames; f++) rec.step(demoButtons(f));
   return rec.finish();
@@ -50,7 +52,7 @@ async function recordInNode(source: string, agents: number | undefined, frames: 
 async function resimulateInNode(bytes: Uint8Array): Promise<string[]> {
   const rp = readReplay(bytes, BUTTON_MASK);
   const opened = await openSource(rp.header.world.source);
-  const sim = new Simulation(opened.world, rp.header.settings);
+  const sim = simulationFromSettings(opened.world, rp.header.settings);
   const out: string[] = [];
   for (let f = 0; f < rp.frames.count; f++) {
     sim.step(rp.frames.inputs[f]!);

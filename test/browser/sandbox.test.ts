@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readReplay } from '../../src/replay/format.js';
-import { openBuiltinWorld, openWorldFile } from '../../src/sim/default-scenario.js';
-import { verifyReplay } from '../../src/replay/replay.js';
+import { openBuiltinWorld, openWorldFile } from '../../src/node/open-world.js';
+import { verifyReplay } from '../../src/replay/verify.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
 import { openSandbox, startHarness, type Harness } from './harness.js';
 import { blockMeans, countDiffering, decodePng, distinctColours, meanAbsDiff, shareUnlike, type Image } from './pixels.js';
+import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 
 const SHOTS = 'out/screenshots';
 const REPLAYS = 'out/replays';
@@ -196,7 +197,7 @@ describe('replays recorded in the browser verify in Node', () => {
     const opened = src.startsWith('builtin:') ? await openBuiltinWorld(src.slice(8), read) : await openWorldFile(src.slice(5).split(';map:')[0]!, read, src.split(';map:')[1]);
     expect(opened.identity.contentHash).toBe(rp.header.world.contentHash);
     // Frame by frame: the page's hash, the replay's and Node's agree on every frame.
-    const sim = new Simulation(opened.world, rp.header.settings);
+    const sim = simulationFromSettings(opened.world, rp.header.settings);
     for (let f = 0; f < rp.frames.count; f++) {
       sim.step(rp.frames.inputs[f]!);
       const nodeHash = sim.hashHex();
@@ -206,7 +207,7 @@ describe('replays recorded in the browser verify in Node', () => {
     }
     // And the runtime's own verifier agrees.
     const again = src.startsWith('builtin:') ? await openBuiltinWorld(src.slice(8), read) : await openWorldFile(src.slice(5).split(';map:')[0]!, read, src.split(';map:')[1]);
-    const v = verifyReplay(rp, new Simulation(again.world, rp.header.settings));
+    const v = verifyReplay(rp, simulationFromSettings(again.world, rp.header.settings));
     expect(v.divergence).toBeUndefined();
     expect(v.ok).toBe(true);
     expect(v.frames).toBe(140);
@@ -301,7 +302,7 @@ describe('the page controls', () => {
     expect(rp.frames.count).toBeGreaterThanOrEqual(20);
     const src = rp.header.world.source;
     const opened = await openWorldFile(src.slice(5).split(';map:')[0]!, read, src.split(';map:')[1]);
-    const v = verifyReplay(rp, new Simulation(opened.world, rp.header.settings));
+    const v = verifyReplay(rp, simulationFromSettings(opened.world, rp.header.settings));
     expect(v.ok).toBe(true);
     expect(v.frames).toBe(rp.frames.count);
   });

@@ -14,13 +14,16 @@ import { loadColbinWorld, parseColbin } from '../../src/worlds/colbin/index.js';
 import { loadPineyWorld, loadPineyTables } from '../../src/worlds/piney/index.js';
 import { loadGtaWorld, parseGtaPlacements } from '../../src/worlds/gta/collision-world.js';
 import { parseColFile } from '../../src/worlds/gta/parse.js';
-import { loadWorldBytes, loadWorldFile } from '../../src/worlds/load-world.js';
+import { loadWorldBytes } from '../../src/worlds/load.js';
+import { loadWorldFile } from '../../src/node/world-files.js';
 import { fileURLToPath } from 'node:url';
 import { readReplay } from '../../src/replay/format.js';
-import { defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
+import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
+import { worldIdentity } from '../../src/replay/world-identity.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
-import { ReplayRecorder } from '../../src/replay/replay.js';
+import { ReplayRecorder } from '../../src/replay/recorder.js';
 import { Simulation } from '../../src/sim/simulation.js';
+import { defaultPineyTables } from '../../src/node/assets.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(rel, root)));
@@ -121,7 +124,7 @@ describe('limits wired into the loaders', () => {
 
   it('Piney: spec bytes and tables bytes', () => {
     const spec = read('assets/worlds/piney/default.field.json');
-    expectLimitBites('piney.specBytes', spec.length, (v) => ({ piney: { specBytes: v } }), (l) => loadPineyWorld(spec, 'default', undefined, l));
+    expectLimitBites('piney.specBytes', spec.length, (v) => ({ piney: { specBytes: v } }), (l) => loadPineyWorld(spec, 'default', defaultPineyTables(), l));
     const tables = read('assets/piney/field-tables.json');
     expectLimitBites('piney.tablesBytes', tables.length, (v) => ({ piney: { tablesBytes: v } }), (l) => loadPineyTables(tables, l));
   });
@@ -153,7 +156,7 @@ describe('limits wired into the loaders', () => {
   it('replays: file size, frames, keyframes, snapshot bytes', () => {
     const bytes = read('assets/worlds/rugrats/demo.col');
     const world = loadRugratsWorld(bytes, 'demo.col');
-    const sim = new Simulation(world, defaultSettingsFor(world, { agents: 4, capacity: 16 }));
+    const sim = simulationFromSettings(world, defaultSettingsFor(world, { agents: 4, capacity: 16 }));
     const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, 'builtin:rugrats-demo'), 10);
     for (let f = 1; f <= 45; f++) rec.step(demoButtons(f));
     const file = rec.finish();

@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../src/systems/los/los-batch.js';
 import { LosPool } from '../../src/systems/los/parallel.js';
-import { DEFAULT_WORLD, defaultSettingsFor, openBuiltinWorld } from '../../src/sim/default-scenario.js';
+import { DEFAULT_WORLD } from '../../src/worlds/builtin.js';
+import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
+import { openBuiltinWorld } from '../../src/node/open-world.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import type { CollisionWorld } from '../../src/worlds/world.js';
@@ -89,7 +91,7 @@ describe('parallel LOS equals serial LOS', () => {
   it('the default scenario: eye-to-eye segments between its agents, frame after frame, answer the same on the pool', async () => {
     const read = (p: string) => new Uint8Array(readFileSync(p));
     const opened = await openBuiltinWorld(DEFAULT_WORLD, read);
-    const sim = new Simulation(opened.world, defaultSettingsFor(opened.world, { agents: 48, capacity: 64 }));
+    const sim = simulationFromSettings(opened.world, defaultSettingsFor(opened.world, { agents: 48, capacity: 64 }));
     const pool = await LosPool.create({ bytes: opened.bytes, name: opened.world.name }, THREADS);
     try {
       const { Position, BodySize } = sim.ecs.components;

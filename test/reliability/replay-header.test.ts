@@ -6,8 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readReplay } from '../../src/replay/format.js';
-import { checkWorldIdentity, defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
-import { checkReplaySettings, ReplayRecorder } from '../../src/replay/replay.js';
+import { checkWorldIdentity, worldIdentity } from '../../src/replay/world-identity.js';
+import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
+import { checkReplaySettings } from '../../src/replay/rebuild.js';
+import { ReplayRecorder } from '../../src/replay/recorder.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { FormatError } from '../../src/binary/format-error.js';
 import { loadRugratsWorld } from '../../src/worlds/rugrats/collision-world.js';
@@ -15,7 +17,7 @@ import { loadRugratsWorld } from '../../src/worlds/rugrats/collision-world.js';
 describe('replay header settings', () => {
   const bytes = new Uint8Array(readFileSync(new URL('../../assets/worlds/rugrats/demo.col', import.meta.url)));
   const world = loadRugratsWorld(bytes, 'demo.col');
-  const sim = new Simulation(world, defaultSettingsFor(world, { agents: 2, capacity: 8 }));
+  const sim = simulationFromSettings(world, defaultSettingsFor(world, { agents: 2, capacity: 8 }));
   const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, 'builtin:rugrats-demo'), 10);
   for (let f = 0; f < 5; f++) rec.step(0);
   const rp = readReplay(rec.finish());
@@ -23,7 +25,7 @@ describe('replay header settings', () => {
   it('accepts the recorded settings and rebuilds the same initial state from them', () => {
     const s = checkReplaySettings(rp.header);
     expect(s.scenario).toBe('wander');
-    expect(new Simulation(world, s).hash()).toEqual(new Simulation(world, defaultSettingsFor(world, { agents: 2, capacity: 8 })).hash());
+    expect(simulationFromSettings(world, s).hash()).toEqual(simulationFromSettings(world, defaultSettingsFor(world, { agents: 2, capacity: 8 })).hash());
   });
 
   it('refuses a scenario this runtime does not have with a FormatError naming the header', () => {

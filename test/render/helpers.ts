@@ -1,7 +1,7 @@
 /** Opens the sandbox's catalog worlds in Node from assets/, as the page does from its public folder. */
 import { readFileSync } from 'node:fs';
 import { catalogEntry, catalogSource, openWorldBytes, variantSpecBytes } from '../../src/render/sandbox/world-catalog.js';
-import type { OpenedWorld } from '../../src/sim/default-scenario.js';
+import type { OpenedWorld } from '../../src/replay/world-identity.js';
 
 export const read = (p: string): Uint8Array => new Uint8Array(readFileSync(p));
 

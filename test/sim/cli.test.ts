@@ -6,7 +6,7 @@ import { command as run } from '../../src/cli/commands/run.js';
 import { command as replay } from '../../src/cli/commands/replay.js';
 import { UsageError } from '../../src/cli/args.js';
 import { FormatError } from '../../src/binary/format-error.js';
-import { parseFileSource } from '../../src/sim/default-scenario.js';
+import { parseFileSource } from '../../src/replay/world-identity.js';
 
 let out: string[] = [];
 beforeEach(() => {

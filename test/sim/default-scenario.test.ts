@@ -1,16 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeValueBytes, encodeValueBytes } from '../../src/ecs/value-codec.js';
-import { DEFAULT_WORLD, defaultSettingsFor, openBuiltinWorld, packageRoot } from '../../src/sim/default-scenario.js';
+import { DEFAULT_WORLD } from '../../src/worlds/builtin.js';
+import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
+import { openBuiltinWorld } from '../../src/node/open-world.js';
+import { packageRoot } from '../../src/node/assets.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
 import { Simulation, type SimSnapshot } from '../../src/sim/simulation.js';
 import { SyncTest } from '../../src/sim/synctest.js';
-import { DEFAULT_SYSTEMS } from '../../src/systems/index.js';
+import { DEFAULT_SYSTEMS } from '../../src/systems/default-systems.js';
 
 const read = (p: string) => new Uint8Array(readFileSync(p));
 const opened = await openBuiltinWorld(DEFAULT_WORLD, read);
 const settings = defaultSettingsFor(opened.world, { agents: 20 });
-const make = () => new Simulation(opened.world, settings);
+const make = () => simulationFromSettings(opened.world, settings);
 
 describe('default scenario (the Piney field with its weather)', () => {
   it('is the shipped field spec, identified by its content hash', () => {

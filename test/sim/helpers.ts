@@ -2,13 +2,14 @@ import { DEFAULT_SETTINGS, type ScenarioSettings } from '../../src/sim/scenario.
 import { Simulation } from '../../src/sim/simulation.js';
 import type { WorldIdentity } from '../../src/replay/format.js';
 import { FlatWorld, type FlatWorldOptions } from './flat-world.js';
+import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 
 export function testSettings(over: Partial<ScenarioSettings> = {}): ScenarioSettings {
   return { ...DEFAULT_SETTINGS, agents: 40, capacity: 256, ...over };
 }
 
 export function makeSim(over: Partial<ScenarioSettings> = {}, world: FlatWorldOptions = {}): Simulation {
-  return new Simulation(new FlatWorld(world), testSettings(over));
+  return simulationFromSettings(new FlatWorld(world), testSettings(over));
 }
 
 /** A deterministic button pattern standing in for a player (outside data, as a keyboard would be). */

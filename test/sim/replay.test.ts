@@ -4,7 +4,10 @@ import { readReplay, replayToJson, REPLAY_MAGIC } from '../../src/replay/format.
 import { FormatError } from '../../src/binary/format-error.js';
 import { crc32 } from '../../src/binary/crc32.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
-import { checkReplaySettings, ReplayRecorder, seekReplay, verifyReplay } from '../../src/replay/replay.js';
+import { checkReplaySettings } from '../../src/replay/rebuild.js';
+import { ReplayRecorder } from '../../src/replay/recorder.js';
+import { seekReplay } from '../../src/replay/seek.js';
+import { verifyReplay } from '../../src/replay/verify.js';
 import { buttonsFor, makeSim, TEST_WORLD_ID } from './helpers.js';
 
 const FRAMES = 250;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SyncTest } from '../../src/sim/synctest.js';
 import { buttonsFor, makeSim } from './helpers.js';
+import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 
 describe('synctest', () => {
   it('passes a deterministic simulation, checking every frame once warmed up', () => {
@@ -44,7 +45,7 @@ describe('synctest and world run-time state', () => {
     const { StatefulFlatWorld } = await import('./flat-world.js');
     const { testSettings } = await import('./helpers.js');
     const { Simulation } = await import('../../src/sim/simulation.js');
-    const make = () => new Simulation(new StatefulFlatWorld(), testSettings({ agents: 10 }));
+    const make = () => simulationFromSettings(new StatefulFlatWorld(), testSettings({ agents: 10 }));
     const a = make();
     for (let f = 1; f <= 20; f++) a.step(buttonsFor(f));
     const names = a.sectionNames();

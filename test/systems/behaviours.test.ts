@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cosAngle, sinAngle } from '../../src/ecs/angle.js';
-import { defaultSettingsFor } from '../../src/sim/default-scenario.js';
+import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
 import type { ScenarioDef } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
-import { DEFAULT_SYSTEMS } from '../../src/systems/index.js';
+import { DEFAULT_SYSTEMS } from '../../src/systems/default-systems.js';
 import { Buttons } from '../../src/systems/input.js';
 import { horizontalAxes } from '../../src/systems/movement.js';
 import { defaultKillPlane, triggersSystem, type TriggerConfig } from '../../src/systems/triggers.js';
@@ -19,8 +19,8 @@ import { DEMO_KINDS, openDemo, type DemoKind } from './demo-worlds.js';
 
 function buildSim(world: CollisionWorld, triggers?: TriggerConfig): Simulation {
   const systems = DEFAULT_SYSTEMS.map((s) => (s.name === 'triggers' && triggers ? triggersSystem(triggers) : s));
-  const scenario: ScenarioDef = { name: 'behaviour-test', description: 'a lone player', systems };
-  return new Simulation(world, { ...defaultSettingsFor(world, { agents: 0, capacity: 16 }), scenario: 'wander' }, { scenario });
+  const scenario: ScenarioDef = { name: 'behaviour-test', version: '1', description: 'a lone player', systems };
+  return simulationFromSettings(world, { ...defaultSettingsFor(world, { agents: 0, capacity: 16 }), scenario: 'wander' }, scenario);
 }
 
 const m = (w: CollisionWorld, metres: number) => (w.integer ? Math.round(metres * w.scale) : metres * w.scale);

@@ -1,7 +1,7 @@
 /** `retrosim world` and `retrosim los` (the built CLI: npm test builds first). */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
-import { loadWorldFile } from '../../src/worlds/load-world.js';
+import { loadWorldFile } from '../../src/node/world-files.js';
 import { newSegmentResult } from '../../src/worlds/world.js';
 import { DEMO_KINDS, demoPath } from './demo-worlds.js';
 

@@ -1,6 +1,6 @@
 /** The five demo worlds shipped in assets/, opened through loadWorld by path (test helper). */
 import { fileURLToPath } from 'node:url';
-import { loadWorldFile } from '../../src/worlds/load-world.js';
+import { loadWorldFile } from '../../src/node/world-files.js';
 import type { CollisionWorld } from '../../src/worlds/world.js';
 import type { WorldSource } from '../../src/systems/los/parallel.js';
 

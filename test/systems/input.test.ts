@@ -5,9 +5,10 @@ import { walkSpeed } from '../../src/systems/movement.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { FlatWorld } from '../sim/flat-world.js';
 import { testSettings } from '../sim/helpers.js';
+import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 
 function inputOnly(world = new FlatWorld()) {
-  return new Simulation(world, testSettings({ agents: 0 }), { scenario: { name: 'input-only', description: '', systems: [inputSystem] } });
+  return simulationFromSettings(world, testSettings({ agents: 0 }), { name: 'input-only', version: '1', description: '', systems: [inputSystem] });
 }
 
 describe('input system', () => {

@@ -4,9 +4,10 @@ import { Simulation } from '../../src/sim/simulation.js';
 import type { CollisionWorld, MoveResult } from '../../src/worlds/world.js';
 import { FlatWorld } from '../sim/flat-world.js';
 import { testSettings } from '../sim/helpers.js';
+import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 
 function movementOnly(world: CollisionWorld, agents = 0) {
-  return new Simulation(world, testSettings({ agents }), { scenario: { name: 'movement-only', description: '', systems: [movementSystem] } });
+  return simulationFromSettings(world, testSettings({ agents }), { name: 'movement-only', version: '1', description: '', systems: [movementSystem] });
 }
 
 describe('movement system', () => {

@@ -5,15 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readReplay } from '../../src/replay/format.js';
-import { defaultSettingsFor, worldIdentity } from '../../src/sim/default-scenario.js';
+import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
+import { worldIdentity } from '../../src/replay/world-identity.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
-import { ReplayRecorder, seekReplay, verifyReplay } from '../../src/replay/replay.js';
+import { ReplayRecorder } from '../../src/replay/recorder.js';
+import { seekReplay } from '../../src/replay/seek.js';
+import { verifyReplay } from '../../src/replay/verify.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { SyncTest } from '../../src/sim/synctest.js';
 import { frameLog } from '../../src/systems/recording.js';
-import { DEFAULT_SYSTEMS } from '../../src/systems/index.js';
+import { DEFAULT_SYSTEMS } from '../../src/systems/default-systems.js';
 import { Buttons } from '../../src/systems/input.js';
-import { loadWorldFile } from '../../src/worlds/load-world.js';
+import { loadWorldFile } from '../../src/node/world-files.js';
 import { DEMO_KINDS, demoPath } from './demo-worlds.js';
 
 const FRAMES = 360;
@@ -42,7 +45,7 @@ describe('replays of every system on every demo world', () => {
       const open = () => loadWorldFile(demoPath(kind));
       const a = open();
       const settings = defaultSettingsFor(a.world, { agents: 60, capacity: 256 });
-      const sim = new Simulation(a.world, settings);
+      const sim = simulationFromSettings(a.world, settings);
       expect(sim.agentsPlaced).toBeGreaterThan(0);
       const rec = new ReplayRecorder(sim, worldIdentity(a.world, a.bytes, `file:${kind}`), INTERVAL);
       const hashes = [sim.hashHex()];
@@ -56,14 +59,14 @@ describe('replays of every system on every demo world', () => {
       expect(log.frames).toBe(FRAMES);
 
       const b = open();
-      const verify = verifyReplay(rp, new Simulation(b.world, rp.header.settings as typeof settings));
+      const verify = verifyReplay(rp, simulationFromSettings(b.world, rp.header.settings as typeof settings));
       expect(verify.divergence).toBeUndefined();
       expect(verify.ok).toBe(true);
       expect(verify.frames).toBe(FRAMES);
       expect(verify.finalHash).toBe(hashes[FRAMES]);
 
       const c = open();
-      const seek = seekReplay(rp, new Simulation(c.world, rp.header.settings as typeof settings), 250);
+      const seek = seekReplay(rp, simulationFromSettings(c.world, rp.header.settings as typeof settings), 250);
       expect(seek.hash).toBe(hashes[250]);
       expect(seek.fromKeyframe).toBe(240);
     });
@@ -71,7 +74,7 @@ describe('replays of every system on every demo world', () => {
     it(`${kind}: synctest (re-simulating the last 4 frames every frame) finds no hidden state`, () => {
       const make = () => {
         const o = loadWorldFile(demoPath(kind));
-        return new Simulation(o.world, defaultSettingsFor(o.world, { agents: 30, capacity: 128 }));
+        return simulationFromSettings(o.world, defaultSettingsFor(o.world, { agents: 30, capacity: 128 }));
       };
       const main = make();
       const st = new SyncTest(main, make(), 4);

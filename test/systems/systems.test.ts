@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS, type ScenarioDef } from '../../src/sim/scenario.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { angleOf, Behaviour, BEHAVIOUR_STREAM, BEHAVIOUR_WEIGHTS, controllerSystem, PATROL_LEG_FRAMES } from '../../src/systems/controller.js';
 import { fallSpeeds, gravityOf, gravitySystem, groundContactSystem, jumpSpeedOf, nativeRate, terminalSpeedOf } from '../../src/systems/gravity.js';
-import { DEFAULT_SYSTEMS } from '../../src/systems/index.js';
+import { DEFAULT_SYSTEMS } from '../../src/systems/default-systems.js';
 import { Buttons, inputSystem } from '../../src/systems/input.js';
 import { eyeHeight, LOS_RATE, losSystem } from '../../src/systems/los-system.js';
 import { movementSystem } from '../../src/systems/movement.js';
@@ -15,10 +15,11 @@ import { wanderSystem } from '../../src/systems/wander.js';
 import { SyncTest } from '../../src/sim/synctest.js';
 import { LedgeWorld } from './ledge-world.js';
 import { cosAngle, sinAngle } from '../../src/ecs/angle.js';
+import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 
 function sim(world: LedgeWorld, agents = 0, systems = DEFAULT_SYSTEMS): Simulation {
-  const scenario: ScenarioDef = { name: 'systems-test', description: '', systems };
-  return new Simulation(world, { ...DEFAULT_SETTINGS, agents, capacity: 64 }, { scenario });
+  const scenario: ScenarioDef = { name: 'systems-test', version: '1', description: '', systems };
+  return simulationFromSettings(world, { ...DEFAULT_SETTINGS, agents, capacity: 64 }, scenario);
 }
 
 describe('gravity and ground contact', () => {

@@ -4,11 +4,10 @@ import { WANDER_MIN_FRAMES, WANDER_SPAN_FRAMES, WANDER_STREAM, wanderSystem } fr
 import { Simulation } from '../../src/sim/simulation.js';
 import { FlatWorld } from '../sim/flat-world.js';
 import { testSettings } from '../sim/helpers.js';
+import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 
 function wanderOnly(agents: number) {
-  return new Simulation(new FlatWorld({ boxes: [] }), testSettings({ agents, streamSeed: 'w' }), {
-    scenario: { name: 'wander-only', description: '', systems: [wanderSystem] },
-  });
+  return simulationFromSettings(new FlatWorld({ boxes: [] }), testSettings({ agents, streamSeed: 'w' }), { name: 'wander-only', version: '1', description: '', systems: [wanderSystem] });
 }
 
 function agentIds(sim: Simulation): number[] {

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { expectPositionals, numArg, parseArgs, UsageError, type OptionSpec } from '../args.js';
+import type { ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson, readInputFile } from '../io.js';
 import { checkLevel } from '../../worlds/llama/check.js';
@@ -57,7 +58,7 @@ const COMMON: Record<string, OptionSpec> = {
   steps: { type: 'int', min: 1, max: 100000 },
 };
 
-function conventionsOf(o: Record<string, string | number | boolean | undefined>): Partial<LlamaConventions> {
+function conventionsOf(o: ParsedArgs["options"]): Partial<LlamaConventions> {
   const c: Partial<LlamaConventions> = {};
   const sign = (name: string): 1 | -1 | undefined => {
     const v = o[name];
@@ -75,7 +76,7 @@ function conventionsOf(o: Record<string, string | number | boolean | undefined>)
   return c;
 }
 
-function load(trakPath: string, mapPath: string, o: Record<string, string | number | boolean | undefined>): LlamaWorld {
+function load(trakPath: string, mapPath: string, o: ParsedArgs["options"]): LlamaWorld {
   const trak = parseTrak(readInputFile(trakPath));
   const map = parseMap(readInputFile(mapPath), trak.models.map((m) => m.vertices.length / 6));
   const name = mapPath.split(/[\\/]/).pop()!;

@@ -9,7 +9,7 @@ import { parseArgs, UsageError, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
 import { Hash64, hashHex } from '../../ecs/state-hash.js';
-import { defaultSettingsFor } from '../../sim/default-scenario.js';
+import { defaultSettingsFor, simulationFromSettings } from '../../scenarios/builtin.js';
 import { Simulation } from '../../sim/simulation.js';
 import { eyeHeight } from '../../systems/los-system.js';
 import { losBatch, newLosOutput, pairSegments, SEGMENT_STRIDE } from '../../systems/los/los-batch.js';
@@ -62,7 +62,7 @@ export const command: Command = {
       capacity: Math.max(64, agents + 8),
       ...(typeof o['seed'] === 'string' ? { streamSeed: o['seed'] } : {}),
     });
-    const sim = new Simulation(world, settings);
+    const sim = simulationFromSettings(world, settings);
     const n = sim.agentsPlaced;
     const c = sim.ecs.components;
     // Pairs are cast in batches of at most BATCH, so memory stays bounded for any number of agents.

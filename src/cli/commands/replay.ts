@@ -1,14 +1,21 @@
 /**
  * `retrosim replay info|export|verify|seek FILE`: read, check, re-simulate and seek replays.
  */
-import { parseArgs, UsageError } from '../args.js';
+import { existsSync } from 'node:fs';
+import { parseArgs, UsageError, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson, readInputFile } from '../io.js';
 import { readReplay, replayToJson, type Replay } from '../../replay/format.js';
 import { BUTTON_MASK } from '../../systems/input.js';
-import { checkWorldIdentity, openBuiltinWorld, openWorldFile, parseFileSource } from '../../sim/default-scenario.js';
-import { checkReplaySettings, seekReplay, verifyReplay } from '../../replay/replay.js';
-import { Simulation } from '../../sim/simulation.js';
+import { parseFileSource } from '../../replay/world-identity.js';
+import { openBuiltinWorld, openWorldFile } from '../../node/open-world.js';
+import { checkReplaySettings, replaySimulation } from '../../replay/rebuild.js';
+import { seekReplay } from '../../replay/seek.js';
+import { verifyReplay } from '../../replay/verify.js';
+import type { Simulation } from '../../sim/simulation.js';
+import type { ScenarioDef } from '../../sim/scenario.js';
+import { BUILTIN_SCENARIOS } from '../../scenarios/builtin.js';
+import { loadScenarioFile } from '../../node/scenario-file.js';
 
 const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
 
@@ -21,11 +28,15 @@ const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
 options:
   --world FILE   the world file, when the replay ran on a file that is not where it was
   --map FILE     the MAP of a Llama world
+  --scenario S   the scenario module file the replay was recorded with (default: the recorded path; built-in
+                 scenarios need none)
   --json         machine output (one JSON line)
 `;
 
-async function simulationFor(rp: Replay, worldPath: string | undefined, mapPath: string | undefined): Promise<Simulation> {
-  const settings = checkReplaySettings(rp.header);
+async function simulationFor(rp: Replay, o: ParsedArgs['options']): Promise<Simulation> {
+  checkReplaySettings(rp.header);
+  const worldPath = o['world'] as string | undefined;
+  const mapPath = o['map'] as string | undefined;
   const src = rp.header.world.source;
   const read = (p: string) => readInputFile(p);
   let opened;
@@ -34,9 +45,26 @@ async function simulationFor(rp: Replay, worldPath: string | undefined, mapPath:
     const recorded = src.startsWith('file:') ? parseFileSource(src) : { path: '' };
     opened = await openWorldFile(worldPath ?? recorded.path, read, mapPath ?? recorded.mapPath);
   } else throw new UsageError(`the replay's world source ${JSON.stringify(src)} is unknown: give --world FILE`);
-  checkWorldIdentity(rp.header.world, opened.identity);
-  // Importing default-scenario registered the shipped scenarios, so the recorded one can be rebuilt.
-  return new Simulation(opened.world, settings);
+  const scenario = await scenarioFor(rp, o['scenario'] as string | undefined);
+  return replaySimulation(rp.header, { world: opened, ...(scenario ? { scenario } : {}) });
+}
+
+/**
+ * The scenario module to re-simulate with: --scenario FILE, else the file the replay recorded (when it is
+ * still there); undefined for a built-in scenario.
+ */
+async function scenarioFor(rp: Replay, given: string | undefined): Promise<ScenarioDef | undefined> {
+  if (given !== undefined) {
+    if (BUILTIN_SCENARIOS.has(given)) return BUILTIN_SCENARIOS.get(given);
+    return (await loadScenarioFile(given)).scenario;
+  }
+  const src = rp.header.scenario.source;
+  if (!src.startsWith('file:')) return undefined;
+  const path = src.slice(5);
+  if (!existsSync(path)) {
+    throw new UsageError(`the replay ran scenario ${rp.header.scenario.name} from ${path}, which is not there: give --scenario FILE`);
+  }
+  return (await loadScenarioFile(path)).scenario;
 }
 
 export const command: Command = {
@@ -47,6 +75,7 @@ export const command: Command = {
       frame: { type: 'int', min: 0 },
       world: { type: 'string' },
       map: { type: 'string' },
+      scenario: { type: 'string' },
       json: { type: 'flag' },
     });
     const [sub, file, ...rest] = positionals;
@@ -63,6 +92,8 @@ export const command: Command = {
           const w = rp.header.world;
           print(`replay      format ${rp.header.formatVersion}, written by ${rp.header.runtime}`);
           print(`world       ${w.source} (${w.kind} "${w.name}", ${w.byteLength} bytes, ${w.contentHash})`);
+          const sc = rp.header.scenario;
+          print(`scenario    ${sc.name} ${sc.version} (${sc.source}, ${sc.contentHash})`);
           print(`settings    ${JSON.stringify(rp.header.settings)}`);
           print(`frames      ${rp.frames.count}, keyframe every ${rp.header.keyframeInterval} (${rp.keyframes.length} keyframes)`);
           print(`final hash  ${info['finalHash']}`);
@@ -73,7 +104,7 @@ export const command: Command = {
         printJson(replayToJson(rp, true));
         return 0;
       case 'verify': {
-        const sim = await simulationFor(rp, o['world'] as string | undefined, o['map'] as string | undefined);
+        const sim = await simulationFor(rp, o);
         const v = verifyReplay(rp, sim);
         const out = { ok: v.ok, frames: v.frames, finalHash: v.finalHash, framesPerSecond: Math.round(v.framesPerSecond * 10) / 10, divergence: v.divergence ?? null, warnings: v.warnings };
         if (json) printJson(out);
@@ -94,7 +125,7 @@ export const command: Command = {
         const frame = o['frame'] as number | undefined;
         if (frame === undefined) throw new UsageError('replay seek needs --frame F');
         if (frame > rp.frames.count) throw new UsageError(`--frame ${frame} is past the replay's last frame ${rp.frames.count}`);
-        const sim = await simulationFor(rp, o['world'] as string | undefined, o['map'] as string | undefined);
+        const sim = await simulationFor(rp, o);
         const r = seekReplay(rp, sim, frame);
         if (json) printJson({ frame: r.frame, hash: r.hash });
         else print(`frame ${r.frame}: hash ${r.hash} (from the keyframe at frame ${r.fromKeyframe})`);

@@ -4,15 +4,21 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { printJson, print, readInputFile } from '../io.js';
 import { DEFAULT_KEYFRAME_INTERVAL } from '../../replay/format.js';
-import { DEFAULT_WORLD, defaultSettingsFor, openBuiltinWorld, openWorldFile, type OpenedWorld } from '../../sim/default-scenario.js';
+import { DEFAULT_WORLD } from '../../worlds/builtin.js';
+import { BUILTIN_SCENARIOS, createSimulation, scenarioForWorld, simulationFromSettings } from '../../scenarios/builtin.js';
+import { scenarioIdentity } from '../../scenarios/identity.js';
+import { loadScenarioFile } from '../../node/scenario-file.js';
+import { ParamError, parseParamText } from '../../sim/params.js';
+import type { ParamValue } from '../../systems/system.js';
+import { openBuiltinWorld, openWorldFile } from '../../node/open-world.js';
+import { type OpenedWorld } from '../../replay/world-identity.js';
 import { demoButtons } from '../../sim/demo-input.js';
-import { ReplayRecorder } from '../../replay/replay.js';
-import { checkSettings, MAX_AGENTS, type ScenarioSettings } from '../../sim/scenario.js';
+import { ReplayRecorder } from '../../replay/recorder.js';
+import { MAX_AGENTS, ScenarioError, type ScenarioDef, type ScenarioSettings } from '../../sim/scenario.js';
 import { Simulation } from '../../sim/simulation.js';
 import { SyncTest } from '../../sim/synctest.js';
 
@@ -26,6 +32,8 @@ options:
   --agents N        wandering agents (default 300)
   --world FILE      run on any supported world file instead (Piney field spec, COLBIN, GTA COL, Rugrats COL,
                     Llama TRAK with --map)
+  --scenario S      a built-in scenario (wander, piney-field) or a scenario module file (.mjs/.js) of your own
+  --set KEY=VALUE   a scenario parameter (repeat for several); its type and bounds are the scenario's
   --map FILE        the MAP file of a Llama world
   --seed TEXT       master seed of the named random streams (default "retrosim")
   --field-seed N    fieldrand seed (default: the field's own seed, else 0x1234)
@@ -46,6 +54,8 @@ export const command: Command = {
       agents: { type: 'int', min: 0, max: MAX_AGENTS },
       world: { type: 'string' },
       map: { type: 'string' },
+      scenario: { type: 'string' },
+      set: { type: 'list' },
       seed: { type: 'string' },
       'field-seed': { type: 'int', min: 0, max: 0xffffffff },
       'cc-init': { type: 'int', min: 0, max: 100_000_000 },
@@ -61,19 +71,22 @@ export const command: Command = {
     const open = (): Promise<OpenedWorld> =>
       o['world'] ? openWorldFile(o['world'] as string, read, o['map'] as string | undefined) : openBuiltinWorld(DEFAULT_WORLD, read);
     const opened = await open();
+    const scenario = await resolveScenario(o['scenario'] as string | undefined, opened.world);
     const over: Partial<ScenarioSettings> = {};
     if (o['agents'] !== undefined) over.agents = o['agents'] as number;
     if (o['seed'] !== undefined) over.streamSeed = o['seed'] as string;
     if (o['field-seed'] !== undefined) over.fieldSeed = o['field-seed'] as number;
     if (o['cc-init'] !== undefined) over.ccRandInit = o['cc-init'] as number;
-    const settings = defaultSettingsFor(opened.world, over);
-    settings.capacity = Math.max(settings.capacity, nextPow2(settings.agents + 2));
+    over.params = parseSets(scenario, (o['set'] as string[] | undefined) ?? []);
+    let sim: Simulation;
     try {
-      checkSettings(settings);
+      sim = createSimulation(opened.world, { ...over, scenario });
     } catch (e) {
-      throw new UsageError((e as Error).message);
+      if (e instanceof ParamError || e instanceof ScenarioError) throw new UsageError((e as Error).message);
+      if ((e as Error).message?.startsWith('setting ')) throw new UsageError((e as Error).message);
+      throw e;
     }
-    const sim = new Simulation(opened.world, settings);
+    const settings = sim.settings;
     const desyncs: string[] = [];
     sim.events.on('desync', (e) => desyncs.push(e.detail));
     const events = { sound: 0, flash: 0, exit: 0, death: 0, desync: 0 };
@@ -83,7 +96,7 @@ export const command: Command = {
     const interval = (o['keyframes'] as number | undefined) ?? DEFAULT_KEYFRAME_INTERVAL;
     const rec = writeReplay ? new ReplayRecorder(sim, opened.identity, interval) : null;
     // The shadow gets its own world: a world's run-time state (e.g. Llama tile swaps) is restored with snapshots.
-    const sync = o['synctest'] ? new SyncTest(sim, new Simulation((await open()).world, settings), o['synctest'] as number) : null;
+    const sync = o['synctest'] ? new SyncTest(sim, simulationFromSettings((await open()).world, settings, scenario), o['synctest'] as number) : null;
 
     const bar = process.stderr.isTTY ? new ProgressBar(frames) : null;
     const t0 = performance.now();
@@ -109,7 +122,7 @@ export const command: Command = {
     for (const s of sim.rng.streams.save().streams) streams[s.name] = s.draws;
     const summary = {
       world: opened.identity,
-      scenario: settings.scenario,
+      scenario: scenarioIdentity(scenario),
       settings,
       agents: sim.agentsPlaced,
       frames,
@@ -125,7 +138,8 @@ export const command: Command = {
     if (o['json']) printJson(summary);
     else {
       print(`world       ${opened.identity.source} (${opened.world.kind}, ${opened.identity.contentHash})`);
-      print(`scenario    ${settings.scenario}: ${sim.agentsPlaced} agents, stream seed ${JSON.stringify(settings.streamSeed)}, fieldSeed ${settings.fieldSeed}`);
+      const params = Object.entries(settings.params).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+      print(`scenario    ${settings.scenario} ${scenario.version}: ${sim.agentsPlaced} agents, stream seed ${JSON.stringify(settings.streamSeed)}, fieldSeed ${settings.fieldSeed}${params ? `, ${params}` : ''}`);
       print(`frames      ${frames} in ${summary.seconds} s (${summary.framesPerSecond} frames/s)`);
       print(`final hash  ${summary.finalHash}`);
       print(`draws       fieldrand ${draws.fieldrand}, ccRand ${draws.ccrand}, ${Object.entries(streams).map(([k, v]) => `${k} ${v}`).join(', ')}`);
@@ -137,16 +151,34 @@ export const command: Command = {
   },
 };
 
+/** The scenario --scenario names: a built-in one by name, else a module file; the world's default when absent. */
+async function resolveScenario(given: string | undefined, world: Simulation['world']): Promise<ScenarioDef> {
+  if (given === undefined) return scenarioForWorld(world);
+  if (BUILTIN_SCENARIOS.has(given)) return BUILTIN_SCENARIOS.get(given)!;
+  if (!/[\\/.]/.test(given)) throw new UsageError(`--scenario ${given}: not a built-in scenario (${[...BUILTIN_SCENARIOS.keys()].join(', ')}) nor a module file path`);
+  return (await loadScenarioFile(given)).scenario;
+}
+
+/** The scenario parameters of `--set key=value` options, read by their declared types. */
+export function parseSets(scenario: ScenarioDef, sets: readonly string[]): Record<string, ParamValue> {
+  const out: Record<string, ParamValue> = {};
+  for (const kv of sets) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set ${JSON.stringify(kv)}: expected KEY=VALUE`);
+    try {
+      out[kv.slice(0, eq)] = parseParamText(scenario.name, scenario.params ?? {}, kv.slice(0, eq), kv.slice(eq + 1));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  return out;
+}
+
 function round(v: number, digits: number): number {
   const k = 10 ** digits;
   return Math.round(v * k) / k;
 }
 
-function nextPow2(n: number): number {
-  let p = 2;
-  while (p < n) p *= 2;
-  return p;
-}
 
 /** A one-line progress bar on stderr (only when stderr is a terminal). */
 class ProgressBar {

@@ -2,9 +2,11 @@
  * `retrosim world`: any world file, through loadWorld (the format is found by content), in its native units.
  */
 import { expectPositionals, numArg, parseArgs, UsageError, type OptionSpec } from '../args.js';
+import type { ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
-import { loadWorldFile, type LoadWorldOptions, type OpenedWorldFile } from '../../worlds/load-world.js';
+import { type LoadWorldOptions } from '../../worlds/load.js';
+import { loadWorldFile, type OpenedWorldFile } from '../../node/world-files.js';
 import { newGroundResult, newMoveResult, newSegmentResult, type Body, type Vec3 } from '../../worlds/world.js';
 import { readInputFile } from '../io.js';
 
@@ -45,7 +47,7 @@ function finite(v: number): number | null {
 }
 const vec = (v: ArrayLike<number>) => [finite(v[0]!), finite(v[1]!), finite(v[2]!)];
 
-export function openWorld(path: string, o: Record<string, string | number | boolean | undefined>): OpenedWorldFile {
+export function openWorld(path: string, o: ParsedArgs["options"]): OpenedWorldFile {
   const options: LoadWorldOptions = {};
   if (typeof o['map'] === 'string') options.map = readInputFile(o['map']);
   if (typeof o['trak'] === 'string') options.trak = readInputFile(o['trak']);

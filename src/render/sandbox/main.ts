@@ -9,7 +9,7 @@
  * page exposes `window.retrosim` for the browser tests and for scripting from the console.
  */
 import { Application } from 'pixi.js';
-import type { OpenedWorld } from '../../sim/default-scenario.js';
+import type { OpenedWorld } from '../../replay/world-identity.js';
 import { hex64, readReplay } from '../../replay/format.js';
 import { DEFAULT_LIMITS } from '../../limits.js';
 import { registerVirtualFile } from '../node-shims/virtual-files.js';

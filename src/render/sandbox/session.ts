@@ -8,8 +8,12 @@
  * tests run it too.
  */
 import { hex64, readReplay, type Replay } from '../../replay/format.js';
-import { checkWorldIdentity, defaultSettingsFor, type OpenedWorld } from '../../sim/default-scenario.js';
-import { BUTTON_MASK, checkReplaySettings, ReplayRecorder, seekReplay } from '../../replay/replay.js';
+import { checkWorldIdentity, type OpenedWorld } from '../../replay/world-identity.js';
+import { defaultSettingsFor, simulationFromSettings } from '../../scenarios/builtin.js';
+import { BUTTON_MASK } from '../../systems/input.js';
+import { checkReplaySettings } from '../../replay/rebuild.js';
+import { ReplayRecorder } from '../../replay/recorder.js';
+import { seekReplay } from '../../replay/seek.js';
 import type { ScenarioSettings } from '../../sim/scenario.js';
 import { Simulation } from '../../sim/simulation.js';
 
@@ -57,7 +61,7 @@ export class SandboxSession {
 
   private install(opened: OpenedWorld, settings: ScenarioSettings): void {
     this.opened = opened;
-    this.sim = new Simulation(opened.world, settings);
+    this.sim = simulationFromSettings(opened.world, settings);
     this.lastHash = this.sim.hashHex();
   }
 

@@ -6,8 +6,10 @@
  *
  * No pixi.js here: this module is also imported by Node tests.
  */
-import { BUILTIN_WORLDS, worldIdentity, type OpenedWorld } from '../../sim/default-scenario.js';
-import { detectWorldKind, loadWorld, type LoadWorldOptions } from '../../worlds/load-world.js';
+import { BUILTIN_WORLDS } from '../../worlds/builtin.js';
+import { worldIdentity, type OpenedWorld } from '../../replay/world-identity.js';
+import { detectWorldKind, loadWorldBytes, type LoadWorldOptions } from '../../worlds/load.js';
+import type { PineyTables } from '../../worlds/piney/tables.js';
 import { parseGtaPlacements } from '../../worlds/gta/collision-world.js';
 import { loadRugratsWorld } from '../../worlds/rugrats/collision-world.js';
 import type { CollisionWorld } from '../../worlds/world.js';
@@ -96,6 +98,8 @@ export function baseName(path: string): string {
 export interface WorldPartners {
   map?: Uint8Array;
   placements?: Uint8Array;
+  /** The field tables a Piney field spec is generated with (the page fetches assets/piney/field-tables.json). */
+  pineyTables?: PineyTables;
 }
 
 /**
@@ -108,9 +112,10 @@ export async function openWorldBytes(bytes: Uint8Array, fileName: string, source
   const options: LoadWorldOptions = {};
   if (partners.map) options.map = partners.map;
   if (partners.placements) options.placements = parseGtaPlacements(new TextDecoder().decode(partners.placements));
+  if (partners.pineyTables) options.pineyTables = partners.pineyTables;
   let world: CollisionWorld;
   if (!partners.map && detectWorldKind(bytes) === 'rugrats') world = loadRugratsWorld(bytes, name);
-  else world = await loadWorld(bytes, name, options);
+  else world = loadWorldBytes(bytes, name, options);
   const parts = [bytes, ...(partners.map ? [partners.map] : []), ...(partners.placements ? [partners.placements] : [])];
   if (parts.length === 1) return { world, identity: worldIdentity(world, bytes, source), bytes };
   const all = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));

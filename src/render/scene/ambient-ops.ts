@@ -6,7 +6,7 @@
  * The list is read from the runtime the scenario installed (`ambientOf`), without copying or changing it.
  * Float fields are EE single-precision bit patterns.
  */
-import { ambientOf } from '../../sim/default-scenario.js';
+import { ambientOf } from '../../scenarios/piney-field.js';
 import { eeToNumber } from '../../numeric/ee-float.js';
 import {
   MODEL_NAMES,

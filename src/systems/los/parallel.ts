@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { loadWorldBytes, type LoadWorldOptions } from '../../worlds/load-world.js';
+import { loadWorldBytes, type LoadWorldOptions } from '../../worlds/load.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import { losBatch, SEGMENT_STRIDE, type LosOutput } from './los-batch.js';
 

@@ -12,6 +12,7 @@ import { initialStatics, type AmbientStatics } from './statics.js';
 import { firesAt, pineySite, type FieldSite } from './site.js';
 import { AmbientRuntime, fieldTaskBodies, walkSource, type ViewSource } from './tasks.js';
 import { Walk } from './walk.js';
+import type { PineyTables } from '../../worlds/piney/tables.js';
 
 export interface AmbientConfig {
   /** fieldSeed, the field type (0-10) and background row (0-9). */
@@ -47,8 +48,10 @@ export interface AmbientConfig {
   ccInit?: number;
   /** The statics the last field left (thunder, steam, balloon cloth); default the executable's. */
   statics?: AmbientStatics;
-  /** The generated field; default the piney generator's. */
+  /** The generated field; when absent, generated here from `tables` (one of the two must be given). */
   site?: FieldSite;
+  /** The field tables the generator runs on, when `site` is not given. */
+  tables?: PineyTables;
   /** Each drawn frame's view; default the stand-in walk from the start position. */
   view?: ViewSource;
 }
@@ -69,7 +72,7 @@ export interface GoResult {
 export function goField(rng: FieldRand, cfg: AmbientConfig, statics: AmbientStatics): GoResult {
   const site =
     cfg.site ??
-    pineySite({ seed: cfg.seed, type: cfg.type, row: cfg.row, ground: cfg.ground ?? 0, object: cfg.object ?? 0 });
+    pineySite({ seed: cfg.seed, type: cfg.type, row: cfg.row, ground: cfg.ground ?? 0, object: cfg.object ?? 0 }, requireTables(cfg));
   const w = fieldWeather(cfg.type, cfg.row, cfg.hacked ?? false);
   const replay = new FieldRand(cfg.seed >>> 0);
   const state = initAmbient(w, cfg.server ?? 0, envOf(viewAt(site.start), BLANK_HEIGHT), statics, replay);
@@ -105,4 +108,9 @@ export function installAmbient(scheduler: Scheduler, cfg: AmbientConfig): Instal
   const rt = new AmbientRuntime(go.state, statics, go.site.height, view, cfg.entryDraws ?? [], cfg.parityOffset ?? 0);
   for (const t of fieldTaskBodies(rt)) rt.handles.push(scheduler.addTask(t.name, t.priority, t.body));
   return { ...go, runtime: rt, handles: rt.handles };
+}
+
+function requireTables(cfg: AmbientConfig): PineyTables {
+  if (!cfg.tables) throw new Error('the field weather needs the generated field (site) or the field tables (tables) to generate it');
+  return cfg.tables;
 }

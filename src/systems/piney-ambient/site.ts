@@ -5,7 +5,7 @@
  */
 import { generateField, initDrawCount } from '../../worlds/piney/generate.js';
 import { HeightCache } from '../../worlds/piney/height-cache.js';
-import { defaultPineyTables, type PineyTables } from '../../worlds/piney/tables.js';
+import { type PineyTables } from '../../worlds/piney/tables.js';
 import { add, ONE, type V4 } from './ee-vec.js';
 import type { HeightFn } from './env.js';
 
@@ -48,7 +48,7 @@ export interface SiteParams {
 }
 
 /** Runs the piney generator (GO's seeding, Init's burn and Generate's layout) for the field. */
-export function pineySite(p: SiteParams, tables: PineyTables = defaultPineyTables()): FieldSite {
+export function pineySite(p: SiteParams, tables: PineyTables): FieldSite {
   const f = generateField(
     { seed: p.seed >>> 0, fieldType: p.type, weather: p.row, ground: p.ground, object: p.object, event: p.event ?? 0, protect: p.protect ?? false },
     tables,

@@ -4,5 +4,4 @@ export { writeColFile, writeColFileOf, writeColModel, ColWriteError, VERTEX_ARRA
 export { ModelCollider } from './bvh.js';
 export { ColScene, newGtaHit, rotationMatrix, type GtaHit, type GtaPlacement } from './query.js';
 export { GtaWorld, detectGtaCol, loadGtaWorld, parseGtaPlacements, newGtaGroundResult, type GtaGroundResult } from './collision-world.js';
-export { gtaAssetsDir, loadGtaTown } from './town.js';
 export { MeshBuilder, computeBounds, groupFaces, withFaceGroups, MAX_FACES_PER_GROUP, snap, solidSurface } from './build.js';

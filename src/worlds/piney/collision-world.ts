@@ -30,7 +30,7 @@ import { checkFieldParams, generateField } from './generate.js';
 import { HeightQuery } from './get-height.js';
 import { parseJsonBytes } from './json-bytes.js';
 import { HeightCache } from './height-cache.js';
-import { defaultPineyTables, type PineyTables } from './tables.js';
+import { type PineyTables } from './tables.js';
 import { fieldColours, fieldLight, type FieldLight } from './colours.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
@@ -612,7 +612,7 @@ export class PineyWorld implements CollisionWorld {
  * Generates the field a spec describes and wraps it as a CollisionWorld. `spec` may be the spec's bytes,
  * a parsed spec, or generator parameters.
  */
-export function loadPineyWorld(spec: Uint8Array | PineyFieldSpec | FieldParams, name: string, tables: PineyTables = defaultPineyTables(), limits: Readonly<Limits> = DEFAULT_LIMITS): PineyWorld {
+export function loadPineyWorld(spec: Uint8Array | PineyFieldSpec | FieldParams, name: string, tables: PineyTables, limits: Readonly<Limits> = DEFAULT_LIMITS): PineyWorld {
   const params = 'fieldType' in spec && !(spec instanceof Uint8Array) ? (checkFieldParams(spec), spec) : parsePineyFieldSpec(spec as Uint8Array | PineyFieldSpec, limits);
   return new PineyWorld(generateField(params, tables), name);
 }

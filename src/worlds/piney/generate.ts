@@ -11,7 +11,7 @@ import { setLake } from './lake.js';
 import { placeObjects } from './objects.js';
 import { setCover } from './cover.js';
 import { setStart } from './start.js';
-import { FIELD_TYPE_COUNT, WEATHER_COUNT, defaultPineyTables, type PineyTables } from './tables.js';
+import { FIELD_TYPE_COUNT, WEATHER_COUNT, type PineyTables } from './tables.js';
 
 export class FieldParamError extends Error {
   override readonly name = 'FieldParamError';
@@ -34,7 +34,7 @@ export function initDrawCount(tables: PineyTables, fieldType: number, weather: n
 }
 
 /** Generates a field up to and including `stopAfter` (default: everything, through the start position). */
-export function generateField(params: FieldParams, tables: PineyTables = defaultPineyTables(), stopAfter: FieldStage = 'start'): PineyField {
+export function generateField(params: FieldParams, tables: PineyTables, stopAfter: FieldStage = 'start'): PineyField {
   checkFieldParams(params);
   const last = FIELD_STAGES.indexOf(stopAfter);
   if (last < 0) throw new FieldParamError(`unknown step ${stopAfter}`);

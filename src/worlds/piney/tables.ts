@@ -4,14 +4,12 @@
  * FOBJECT_TABLEs (object rows) and the cover mesh lists.
  *
  * Most of it lives in the game's executable and is not public, so it is loaded from JSON
- * (`assets/piney/field-tables.json`, schema `assets/piney/field-tables.schema.json`) and validated here:
+ * (`assets/piney/field-tables.json`, schema `assets/piney/field-tables.schema.json`, read at the edges: the
+ * Node loader in src/node/assets.ts, the sandbox by fetch) and validated here:
  * anything malformed is a FormatError naming the JSON path, never another exception, and every number the
  * generator uses as a modulus or a grid extent is range-checked so the generator cannot index out of its
  * grids or divide by zero.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FormatError } from '../../binary/format-error.js';
 import { parseJsonBytes } from './json-bytes.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
@@ -291,30 +289,3 @@ export function loadPineyTables(bytes: Uint8Array, limits: Readonly<Limits> = DE
 
 /** The shipped tables' file name under assets/piney/. */
 export const DEFAULT_TABLES_FILE = 'field-tables.json';
-
-/**
- * Finds `assets/piney/<file>` from this module's location, which differs between the sources (src/worlds/piney)
- * and the build (dist/src/worlds/piney): walk up until an `assets/piney` folder holding the file appears.
- */
-export function pineyAssetPath(file: string): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 8; i++) {
-    const p = join(dir, 'assets', 'piney', file);
-    if (existsSync(p)) return p;
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  throw new FormatError(FORMAT, -1, `cannot find assets/piney/${file}`);
-}
-
-let cached: PineyTables | undefined;
-
-/** The shipped tables (public values plus the synthetic object tables), loaded once. */
-export function defaultPineyTables(): PineyTables {
-  if (!cached) {
-    const b = readFileSync(pineyAssetPath(DEFAULT_TABLES_FILE));
-    cached = loadPineyTables(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
-  }
-  return cached;
-}

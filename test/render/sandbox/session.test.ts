@@ -2,11 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { readReplay, ReplayWriter } from '../../../src/replay/format.js';
 import { FormatError } from '../../../src/binary/format-error.js';
 import { SandboxSession } from '../../../src/render/sandbox/session.js';
-import { openBuiltinWorld } from '../../../src/sim/default-scenario.js';
-import { verifyReplay } from '../../../src/replay/replay.js';
+import { openBuiltinWorld } from '../../../src/node/open-world.js';
+import { verifyReplay } from '../../../src/replay/verify.js';
 import { Simulation } from '../../../src/sim/simulation.js';
 import { Buttons } from '../../../src/systems/input.js';
 import { opener, read } from '../helpers.js';
+import { simulationFromSettings } from '../../../src/scenarios/builtin.js';
 
 /** A fixed key pattern: walk, turn, stand, back. */
 const pattern = (f: number): number => [Buttons.Up, Buttons.Up | Buttons.Left, 0, Buttons.Down, Buttons.Right | Buttons.Up][Math.floor(f / 17) % 5]!;
@@ -25,7 +26,7 @@ describe('sandbox session', () => {
     expect(rp.frames.count).toBe(650);
     expect(rp.keyframes.map((k) => k.frame)).toEqual([0, 300, 600]);
     const { world } = await openBuiltinWorld('piney-default', read);
-    const v = verifyReplay(rp, new Simulation(world, rp.header.settings));
+    const v = verifyReplay(rp, simulationFromSettings(world, rp.header.settings));
     expect(v.ok).toBe(true);
 
     await s.loadReplay(bytes);

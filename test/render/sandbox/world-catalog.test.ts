@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { CATALOG, catalogEntry, catalogSource, entryForSource, variantSpecBytes } from '../../../src/render/sandbox/world-catalog.js';
-import { openBuiltinWorld, openWorldFile } from '../../../src/sim/default-scenario.js';
+import { openBuiltinWorld, openWorldFile } from '../../../src/node/open-world.js';
 import { opener, read } from '../helpers.js';
 
 describe('world catalog', () => {

@@ -6,6 +6,7 @@ import { ccRandTurn } from '../../../src/systems/piney-ambient/ccrand-turn.js';
 import { OpList } from '../../../src/systems/piney-ambient/ops.js';
 import { envOf, viewAt, BLANK_HEIGHT } from '../../../src/systems/piney-ambient/env.js';
 import { k, value, ONE, type V4 } from '../../../src/systems/piney-ambient/ee-vec.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 const FIRE: V4 = [k(20000), k(21000), k(50), ONE];
 
@@ -85,7 +86,7 @@ describe('fires found on the field', () => {
   it("SetSpecialObj's walk: each animated object's nodes in order, y outer, x inner", async () => {
     const { pineySite, firesAt } = await import('../../../src/systems/piney-ambient/site.js');
     const { field } = await import('./harness.js');
-    const site = pineySite({ seed: 12345, type: 7, row: 0, ground: 0, object: 0 });
+    const site = pineySite({ seed: 12345, type: 7, row: 0, ground: 0, object: 0 }, defaultPineyTables());
     expect(site.animatedObjects.length).toBeGreaterThan(0);
     const nodes: V4[] = [[0, 0, k(300), ONE], [k(100), 0, k(300), ONE]];
     const fires = firesAt(site.animatedObjects, nodes);

@@ -5,6 +5,7 @@ import { OP_SMOKE, OP_SPRITE, type OpList } from '../../../src/systems/piney-amb
 import { FIRE_SMOKE_T } from '../../../src/systems/piney-ambient/fires.js';
 import { k, value, ONE, type V4 } from '../../../src/systems/piney-ambient/ee-vec.js';
 import { pineySite } from '../../../src/systems/piney-ambient/site.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 function smokeCount(ops: OpList, t: number): number {
   let n = 0;
@@ -38,7 +39,7 @@ describe('1,000 frames of every field type and background row, hacked and not', 
         for (const hacked of [false, true]) {
           const seed = (0x9e3779b9 * (type * 20 + row * 2 + (hacked ? 1 : 0) + 1)) >>> 0;
           const entryDraws = row % 3 === 0 ? [16, 10, 10, 100] : [];
-          const site = pineySite({ seed, type, row, ground: row % 3, object: type % 3 });
+          const site = pineySite({ seed, type, row, ground: row % 3, object: type % 3 }, defaultPineyTables());
           const fires = type === 7 ? firesAbout(site.start) : [];
           const f = field({ seed, type, row, hacked, server: (type + row) % 6, entryDraws, fires, site });
           const { s, rng, inst } = f;

@@ -4,6 +4,7 @@ import { CcRand } from '../../../src/rng/ccrand.js';
 import { RandomStreams } from '../../../src/rng/streams.js';
 import { createEventBus, type EventBus } from '../../../src/ecs/events.js';
 import { installAmbient, type AmbientConfig, type InstalledAmbient } from '../../../src/systems/piney-ambient/install.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 export interface Field {
   s: Scheduler;
@@ -17,7 +18,7 @@ export function field(cfg: AmbientConfig): Field {
   const rng = { fieldrand: new FieldRand(), ccrand: new CcRand(), streams: new RandomStreams('test') };
   const events = createEventBus();
   const s = new Scheduler(rng, events);
-  const inst = installAmbient(s, { ccInit: 0, ...cfg });
+  const inst = installAmbient(s, { ccInit: 0, tables: defaultPineyTables(), ...cfg });
   return { s, rng, events, inst };
 }
 

@@ -8,7 +8,7 @@ import {
   lensFlareDummy,
 } from '../../../src/systems/piney-ambient/weather.js';
 import { initDrawCount } from '../../../src/worlds/piney/generate.js';
-import { defaultPineyTables } from '../../../src/worlds/piney/tables.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 // The reference sheet's tables (piney-ambient.md §1.1), written out row by row for rows 0..9.
 const WEATHER: Record<number, number[]> = {

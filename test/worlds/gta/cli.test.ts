@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli.js';
-import { loadGtaTown } from '../../../src/worlds/gta/town.js';
+import { loadGtaTown } from '../../../src/node/gta-town.js';
 
 const town = 'assets/worlds/gta/town.col';
 const places = 'assets/worlds/gta/town.placements.json';

@@ -13,10 +13,11 @@ import {
 } from '../../../src/worlds/piney/collision-world.js';
 import { getHeight, HIDDEN_HEIGHT, MISS_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
 import { CHIP_UNITS } from '../../../src/worlds/piney/field-state.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 const specBytes = new Uint8Array(readFileSync(new URL('../../../assets/worlds/piney/default.field.json', import.meta.url)));
 const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
-const world: PineyWorld = loadPineyWorld(specBytes, 'default.field.json');
+const world: PineyWorld = loadPineyWorld(specBytes, 'default.field.json', defaultPineyTables());
 const xy = fc.double({ min: 0, max: 47999, noNaN: true });
 const body = { radius: 100, height: 180 };
 
@@ -239,6 +240,6 @@ describe('the field as a CollisionWorld', () => {
   it('exposes the lit colours for the renderer (RGB per cell, deterministic)', () => {
     const c = world.colours();
     expect(c.length).toBe(80 * 80 * 3);
-    expect(loadPineyWorld(specBytes, 'again').colours()).toEqual(c);
+    expect(loadPineyWorld(specBytes, 'again', defaultPineyTables()).colours()).toEqual(c);
   });
 });

@@ -5,7 +5,7 @@ import { CELLS } from '../../../src/worlds/piney/field-state.js';
 import {
   coverHeights, faceNormals, fieldLight, meshHeight, tileHeights, vertexColours, vertexNormals, type FieldLight,
 } from '../../../src/worlds/piney/colours.js';
-import { defaultPineyTables } from '../../../src/worlds/piney/tables.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 const AREA14 = { seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 14, protect: false };
 
@@ -18,7 +18,7 @@ describe('ground tile heights', () => {
     expect(meshHeight(eeFromInt(5000), 0x43960000)).toBe(((68266 << 16) >> 16));
   });
   it('tile (5, 7) of story area 14 has exactly the reference\'s vertex heights', () => {
-    const f = generateField(AREA14, undefined, 'lake');
+    const f = generateField(AREA14, defaultPineyTables(), 'lake');
     const reference = [47, 341, 375, 232, 375, 341, 375, 232, 266, 122, 266, 232, 382, 47, 273, 375, 273, 47, 273, 375, 163, 266, 163, 375];
     expect(new Set(tileHeights(f.map, 5, 7))).toEqual(new Set(reference));
   });
@@ -59,7 +59,7 @@ describe('lighting', () => {
     for (let k = 0; k < 3; k++) expect(b[k]!).toBeGreaterThan(a[k]!);
   });
   it('colours story area 14 within a few levels of the reference\'s tile (5, 7) vertices (an approximation)', () => {
-    const f = generateField(AREA14, undefined, 'lake');
+    const f = generateField(AREA14, defaultPineyTables(), 'lake');
     const c = vertexColours(vertexNormals(faceNormals(f.map)), fieldLight(defaultPineyTables(), 10, 0));
     const at = (x: number, y: number) => [...c.subarray((x * CELLS + y) * 3, (x * CELLS + y) * 3 + 3)];
     const ref: [number, number, number[]][] = [[10, 15, [151, 153, 160]], [10, 14, [147, 149, 157]], [11, 15, [150, 152, 159]]];

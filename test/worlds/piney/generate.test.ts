@@ -7,7 +7,7 @@ import { placeObjects } from '../../../src/worlds/piney/objects.js';
 import { setCover } from '../../../src/worlds/piney/cover.js';
 import { setStart } from '../../../src/worlds/piney/start.js';
 import { fieldSummary } from '../../../src/worlds/piney/summary.js';
-import { defaultPineyTables } from '../../../src/worlds/piney/tables.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 import { eeToNumber } from '../../../src/numeric/ee-float.js';
 
 const base: FieldParams = { seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 0, protect: false };
@@ -31,13 +31,13 @@ const footprint = (o: { x: number; y: number; w: number; h: number }) => {
 
 describe('generator parameters', () => {
   it('rejects field type 11 and ground 3 (the port\'s FieldType / Ground errors)', () => {
-    expect(() => generateField({ ...base, fieldType: 11 })).toThrow(FieldParamError);
-    expect(() => generateField({ ...base, ground: 3 })).toThrow(/ground/);
-    expect(() => generateField({ ...base, seed: -1 })).toThrow(FieldParamError);
-    expect(() => generateField({ ...base, seed: 1.5 })).toThrow(FieldParamError);
+    expect(() => generateField({ ...base, fieldType: 11 }, defaultPineyTables())).toThrow(FieldParamError);
+    expect(() => generateField({ ...base, ground: 3 }, defaultPineyTables())).toThrow(/ground/);
+    expect(() => generateField({ ...base, seed: -1 }, defaultPineyTables())).toThrow(FieldParamError);
+    expect(() => generateField({ ...base, seed: 1.5 }, defaultPineyTables())).toThrow(FieldParamError);
   });
   it('a start scan with no free chip ends with NoSiteError instead of looping', () => {
-    const f = generateField(base, undefined, 'cover');
+    const f = generateField(base, defaultPineyTables(), 'cover');
     f.check.fill(1);
     expect(() => setStart(f)).toThrow(NoSiteError);
   });
@@ -55,17 +55,17 @@ describe('draw counts', () => {
     }
   });
   it('skipInit starts Generate at count 0', () => {
-    expect(generateField({ ...base, fieldType: 0, skipInit: true }, undefined, 'makefield').rng.count).toBe(6400);
+    expect(generateField({ ...base, fieldType: 0, skipInit: true }, defaultPineyTables(), 'makefield').rng.count).toBe(6400);
   });
   it('per step: entrance 2 per try, lake 1 + 2 per try, cover 2 per unhidden chip, start at least 1', () => {
     fc.assert(
       fc.property(params, (p) => {
-        const hills = generateField(p, undefined, 'hills');
-        const ent = generateField(p, undefined, 'entrance');
-        const lake = generateField(p, undefined, 'lake');
-        const obj = generateField(p, undefined, 'objects');
-        const cover = generateField(p, undefined, 'cover');
-        const all = generateField(p);
+        const hills = generateField(p, defaultPineyTables(), 'hills');
+        const ent = generateField(p, defaultPineyTables(), 'entrance');
+        const lake = generateField(p, defaultPineyTables(), 'lake');
+        const obj = generateField(p, defaultPineyTables(), 'objects');
+        const cover = generateField(p, defaultPineyTables(), 'cover');
+        const all = generateField(p, defaultPineyTables());
         expect((ent.rng.count - hills.rng.count) % 2).toBe(0);
         const lakeDraws = lake.rng.count - ent.rng.count;
         if (defaultPineyTables().lakeFieldTypes.includes(p.fieldType)) expect(lakeDraws % 2).toBe(1);
@@ -82,8 +82,8 @@ describe('draw counts', () => {
   it('hills: one size draw + 25 key draws + 2 per site try per attempt', () => {
     fc.assert(
       fc.property(params, (p) => {
-        const before = generateField(p, undefined, 'makefield').rng.count;
-        const f = generateField(p, undefined, 'hills');
+        const before = generateField(p, defaultPineyTables(), 'makefield').rng.count;
+        const f = generateField(p, defaultPineyTables(), 'hills');
         const d = f.rng.count - before;
         // Every attempt costs 26 + 2k (k ≤ 100 tries), so the total is even and at least 28 per hill.
         expect(d % 2).toBe(0);
@@ -100,7 +100,7 @@ describe('field properties', () => {
   it('no two hills\' tested cores overlap, and the large hills come first with their sizes in range', () => {
     fc.assert(
       fc.property(params, (p) => {
-        const f = generateField(p, undefined, 'hills');
+        const f = generateField(p, defaultPineyTables(), 'hills');
         const t = defaultPineyTables();
         const large = t.hillCounts[p.ground]!.large;
         f.hills.forEach((h, i) => {
@@ -126,7 +126,7 @@ describe('field properties', () => {
   it('objects never share a chip, avoid the story centre, and the levelled and slope-tested ones avoid hills', () => {
     fc.assert(
       fc.property(params, (p) => {
-        const f = generateField(p);
+        const f = generateField(p, defaultPineyTables());
         const owner = new Map<number, number>();
         f.objects.forEach((o, k) => {
           for (const c of footprint(o)) {
@@ -150,7 +150,7 @@ describe('field properties', () => {
   it('levelled objects stand at 0 on a flattened site; the others have a real GetHeight, never the hidden −500', () => {
     fc.assert(
       fc.property(params, (p) => {
-        const f = generateField(p);
+        const f = generateField(p, defaultPineyTables());
         for (const o of f.objects) {
           if (o.level) expect(o.z).toBe(0);
           else expect(o.z).not.toBe(HIDDEN_HEIGHT);
@@ -167,8 +167,8 @@ describe('field properties', () => {
   it('a generated field regenerates identically', () => {
     fc.assert(
       fc.property(params, (p) => {
-        const a = generateField(p);
-        const b = generateField(p);
+        const a = generateField(p, defaultPineyTables());
+        const b = generateField(p, defaultPineyTables());
         expect(fieldSummary(b)).toEqual(fieldSummary(a));
         expect(b.map).toEqual(a.map);
         expect(b.check).toEqual(a.check);
@@ -183,11 +183,11 @@ describe('field properties', () => {
   it('stopping after a step and running the rest gives the same field as one run', () => {
     fc.assert(
       fc.property(params, (p) => {
-        const part = generateField(p, undefined, 'lake');
+        const part = generateField(p, defaultPineyTables(), 'lake');
         placeObjects(part);
         setCover(part);
         setStart(part);
-        const whole = generateField(p);
+        const whole = generateField(p, defaultPineyTables());
         expect(mapFnv(part.map)).toBe(mapFnv(whole.map));
         expect(part.rng.save()).toEqual(whole.rng.save());
         expect(part.start).toEqual(whole.start);
@@ -197,8 +197,8 @@ describe('field properties', () => {
   });
 
   it('a story area starts at chip (20, 20); protect changes only the RNG, not the layout', () => {
-    const a = generateField({ ...base, event: 60, protect: false });
-    const b = generateField({ ...base, event: 60, protect: true });
+    const a = generateField({ ...base, event: 60, protect: false }, defaultPineyTables());
+    const b = generateField({ ...base, event: 60, protect: true }, defaultPineyTables());
     expect(a.start).toEqual([20, 20]);
     expect(b.start).toEqual([20, 20]);
     expect(mapFnv(a.map)).toBe(mapFnv(b.map));
@@ -206,12 +206,12 @@ describe('field properties', () => {
   });
 
   it('a story area in the no-entrance list gets no entrance; event 14 has its entrance within 8000 of the start', () => {
-    const none = generateField({ ...base, event: 28 });
+    const none = generateField({ ...base, event: 28 }, defaultPineyTables());
     expect(none.entrance).toBeNull();
     expect(none.objects.some((o) => o.kind === 'entrance')).toBe(false);
     for (const seed of [1, 2, 3, 4, 5]) {
-      const near = generateField({ ...base, seed, event: 14 }, undefined, 'entrance');
-      const far = generateField({ ...base, seed, event: 15 }, undefined, 'entrance');
+      const near = generateField({ ...base, seed, event: 14 }, defaultPineyTables(), 'entrance');
+      const far = generateField({ ...base, seed, event: 15 }, defaultPineyTables(), 'entrance');
       const d = (f: PineyField) => {
         const o = f.objects[0]!;
         const dx = eeToNumber(o.wx) - 24600;

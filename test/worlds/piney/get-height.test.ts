@@ -4,6 +4,7 @@ import { eeFromInt, eeFromNumber, eeToNumber } from '../../../src/numeric/ee-flo
 import { getHeight, heightIndex, HeightQuery, HIDDEN_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
 import { generateField } from '../../../src/worlds/piney/generate.js';
 import { CELLS, CHIPS } from '../../../src/worlds/piney/field-state.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 const mapOf = (h: (x: number, y: number) => number) => {
   const m = new Uint32Array(CELLS * CELLS);
@@ -69,7 +70,7 @@ describe('GetHeight', () => {
 
 describe('HeightQuery (GetHeight with per-cell constants cached)', () => {
   it('answers bit for bit what getHeight answers, anywhere, including on cell edges and diagonals', () => {
-    const fields = [1, 2, 3].map((seed) => generateField({ seed, fieldType: seed * 3, weather: 0, ground: seed - 1, object: 1, event: seed === 2 ? 14 : 0, protect: false }));
+    const fields = [1, 2, 3].map((seed) => generateField({ seed, fieldType: seed * 3, weather: 0, ground: seed - 1, object: 1, event: seed === 2 ? 14 : 0, protect: false }, defaultPineyTables()));
     const onGrid = fc.tuple(fc.integer({ min: 0, max: 79 }), fc.integer({ min: 0, max: 79 }), fc.constantFrom(0, 0.001, 0.5, 299.999, 300, 599.99, 599.9999), fc.boolean())
       .map(([cx, cy, d, diag]) => [cx * 600 + d, cy * 600 + (diag ? d : 600 - d)] as [number, number]);
     const anywhere = fc.tuple(fc.double({ min: -2000, max: 50000, noNaN: true }), fc.double({ min: -2000, max: 50000, noNaN: true }));
@@ -87,7 +88,7 @@ describe('HeightQuery (GetHeight with per-cell constants cached)', () => {
     );
   });
   it('answers the story area 14 vectors', () => {
-    const f = generateField({ seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 14, protect: false }, undefined, 'lake');
+    const f = generateField({ seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 14, protect: false }, defaultPineyTables(), 'lake');
     const q = new HeightQuery(f.map, f.check3);
     expect(q.getHeight(eeFromNumber(1000), eeFromNumber(2000))).toBe(0x4222ab40);
     expect(q.getHeight(eeFromNumber(24600), eeFromNumber(24600))).toBe(0x39800000);

@@ -5,10 +5,11 @@ import { getHeight, HIDDEN_HEIGHT, surfaceHeight } from '../../../src/worlds/pin
 import { addNormal, eeAddValue, eeMulValue, eeValue, HeightCache, truncNormal } from '../../../src/worlds/piney/height-cache.js';
 import { generateField } from '../../../src/worlds/piney/generate.js';
 import { CELLS, CHIPS } from '../../../src/worlds/piney/field-state.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 const STORY14 = { seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 14, protect: false };
-const story14 = generateField(STORY14);
-const others = [1, 2, 3].map((seed) => generateField({ seed: seed * 7919, fieldType: seed * 3, weather: 0, ground: seed - 1, object: seed % 3, event: 0, protect: false }));
+const story14 = generateField(STORY14, defaultPineyTables());
+const others = [1, 2, 3].map((seed) => generateField({ seed: seed * 7919, fieldType: seed * 3, weather: 0, ground: seed - 1, object: seed % 3, event: 0, protect: false }, defaultPineyTables()));
 const fields = [story14, ...others];
 const caches = fields.map((f) => new HeightCache(f.map, f.check3));
 /** A fresh cache per field with every cell prepared up front (the CollisionWorld's way). */
@@ -186,7 +187,7 @@ describe('HeightCache (the fast GetHeight)', () => {
   });
 
   it('answers the story area 14 vectors', () => {
-    const lake = generateField(STORY14, undefined, 'lake');
+    const lake = generateField(STORY14, defaultPineyTables(), 'lake');
     const c = new HeightCache(lake.map, lake.check3);
     expect(c.getHeight(eeFromNumber(1000), eeFromNumber(2000))).toBe(0x4222ab40);
     expect(c.getHeight(eeFromNumber(24600), eeFromNumber(24600))).toBe(0x39800000);

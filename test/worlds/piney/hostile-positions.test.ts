@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { loadPineyWorld, wrapField } from '../../../src/worlds/piney/index.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 const spec = new Uint8Array(readFileSync(new URL('../../../assets/worlds/piney/default.field.json', import.meta.url)));
 
 describe('Piney world at hostile positions (found by the fuzzer)', () => {
-  const w = loadPineyWorld(spec, 'default');
+  const w = loadPineyWorld(spec, 'default', defaultPineyTables());
 
   it('blocked() at a huge coordinate returns (it used to loop forever: x + chip == x)', () => {
     expect(typeof w.blocked(1e308, -1e308, 30)).toBe('boolean');

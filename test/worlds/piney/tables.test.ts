@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FormatError } from '../../../src/binary/format-error.js';
-import { defaultPineyTables, loadPineyTables, parsePineyTables, pineyAssetPath } from '../../../src/worlds/piney/tables.js';
+import { loadPineyTables, parsePineyTables } from '../../../src/worlds/piney/tables.js';
+import { defaultPineyTables, pineyAssetPath } from '../../../src/node/assets.js';
 
 const raw = () => JSON.parse(readFileSync(pineyAssetPath('field-tables.json'), 'utf8')) as Record<string, any>;
 const bytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));

@@ -6,7 +6,7 @@ import {
 import { fractal2 } from '../../../src/worlds/piney/fractal2.js';
 import { initDrawCount } from '../../../src/worlds/piney/generate.js';
 import { objectCount } from '../../../src/worlds/piney/objects.js';
-import { defaultPineyTables } from '../../../src/worlds/piney/tables.js';
+import { defaultPineyTables } from '../../../src/node/assets.js';
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);

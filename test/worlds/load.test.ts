@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GtaWorld } from '../../src/worlds/gta/collision-world.js';
 import { FormatError } from '../../src/binary/format-error.js';
-import { detectWorldFile, detectWorldKind, loadWorld, loadWorldBytes, loadWorldFile, siblingWithExtension } from '../../src/worlds/load-world.js';
+import { detectWorldFile, detectWorldKind, loadWorldBytes } from '../../src/worlds/load.js';
+import { loadWorld, loadWorldFile, siblingWithExtension } from '../../src/node/world-files.js';
 
 const assetPath = (p: string) => fileURLToPath(new URL(`../../assets/worlds/${p}`, import.meta.url));
 const asset = (p: string) => new Uint8Array(readFileSync(assetPath(p)));
@@ -58,13 +59,13 @@ describe('loadWorld picks the format by content', () => {
   });
 
   it('says what is missing when a Llama file has no partner', async () => {
-    await expect(loadWorld(asset('llama/demo.trak'), 'demo')).rejects.toThrow(/MAP/);
-    await expect(loadWorld(asset('llama/demo.map'), 'demo')).rejects.toThrow(/TRAK/);
-    await expect(loadWorld(asset('llama/demo.map'), 'demo', { trak: asset('llama/demo.map') })).rejects.toThrow(/not a Llama TRAK/);
+    await expect(loadWorld(asset('llama/demo.trak'), { name: 'demo' })).rejects.toThrow(/MAP/);
+    await expect(loadWorld(asset('llama/demo.map'), { name: 'demo' })).rejects.toThrow(/TRAK/);
+    await expect(loadWorld(asset('llama/demo.map'), { name: 'demo', trak: asset('llama/demo.map') })).rejects.toThrow(/not a Llama TRAK/);
     const lone = join(tmp, 'lone.trak');
     copyFileSync(assetPath('llama/demo.trak'), lone);
     await expect(loadWorld(lone)).rejects.toThrow(FormatError);
-    const w = await loadWorld(asset('llama/demo.map'), 'demo', { trak: asset('llama/demo.trak') });
+    const w = await loadWorld(asset('llama/demo.map'), { name: 'demo', trak: asset('llama/demo.trak') });
     expect(w.kind).toBe('llama');
   });
 
@@ -83,7 +84,7 @@ describe('loadWorld picks the format by content', () => {
     await expect(loadWorld(join(tmp, 'does-not-exist.col'))).rejects.toThrow(FormatError);
     for (const junk of [new Uint8Array(0), new Uint8Array([1, 2, 3]), new TextEncoder().encode('{"format":"something else"}')]) {
       expect(detectWorldKind(junk)).toBeNull();
-      await expect(loadWorld(junk, 'junk')).rejects.toThrow(FormatError);
+      await expect(loadWorld(junk, { name: 'junk' })).rejects.toThrow(FormatError);
     }
   });
 

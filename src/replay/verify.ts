@@ -1,131 +1,12 @@
 /**
- * Recording, verifying and seeking replays of a Simulation (the file format is src/replay/format.ts).
- * Runs in Node and in browsers (the global `performance` times verification; nothing here reads a file).
+ * Verifying a replay: re-simulate it from its settings and inputs (not from its keyframes) and compare
+ * every frame's hash; on a divergence, report the frame, the sections and RNG counters that differ, and the
+ * values that differ at the next keyframe.
  */
-import {
-  DEFAULT_KEYFRAME_INTERVAL,
-  hex64,
-  ReplayWriter,
-  RUNTIME_VERSION,
-  type Replay,
-  type ReplayKeyframe,
-  type WorldIdentity,
-} from './format.js';
-import { decodeValueBytes, encodeValueBytes } from '../ecs/value-codec.js';
 import { FormatError } from '../binary/format-error.js';
-import { BUTTON_MASK } from '../systems/input.js';
+import { decodeValueBytes } from '../ecs/value-codec.js';
 import type { SimSnapshot, Simulation } from '../sim/simulation.js';
-import { checkSettings, findScenario, type ScenarioSettings } from '../sim/scenario.js';
-import type { ReplayHeader } from './format.js';
-
-export { BUTTON_MASK };
-
-/** Records a simulation as it runs: call `step(buttons)` instead of `sim.step`, then `finish()`. */
-export class ReplayRecorder {
-  private readonly w = new ReplayWriter();
-  private readonly S: number;
-  private readonly block: { inputs: Uint32Array; hashHi: Uint32Array; hashLo: Uint32Array; fieldrand: Uint32Array; ccrand: Uint32Array; sections: Uint32Array };
-  private n = 0;
-  private first = 1;
-  lastHash = { hi: 0, lo: 0 };
-
-  constructor(
-    readonly sim: Simulation,
-    world: WorldIdentity,
-    readonly keyframeInterval = DEFAULT_KEYFRAME_INTERVAL,
-  ) {
-    if (!Number.isInteger(keyframeInterval) || keyframeInterval < 1 || keyframeInterval > 1 << 20) throw new RangeError(`keyframe interval must be in 1..${1 << 20}`);
-    if (sim.frame % keyframeInterval !== 0) throw new RangeError(`recording must start on a keyframe frame, not ${sim.frame}`);
-    const sections = [...sim.sectionNames()];
-    this.S = sections.length;
-    this.w.header({ formatVersion: 1, runtime: RUNTIME_VERSION, world, settings: { ...sim.settings }, keyframeInterval, sections });
-    const K = keyframeInterval;
-    this.block = {
-      inputs: new Uint32Array(K),
-      hashHi: new Uint32Array(K),
-      hashLo: new Uint32Array(K),
-      fieldrand: new Uint32Array(K),
-      ccrand: new Uint32Array(K),
-      sections: new Uint32Array(K * this.S),
-    };
-    this.first = sim.frame + 1;
-    this.keyframe();
-  }
-
-  private keyframe(): void {
-    const h = this.sim.hash();
-    this.w.keyframe(this.sim.frame, h.hi, h.lo, encodeValueBytes(this.sim.save()));
-  }
-
-  step(buttons: number): void {
-    const sim = this.sim;
-    sim.step(buttons & BUTTON_MASK);
-    const h = sim.hash();
-    const d = sim.scheduler.drawCounts();
-    const b = this.block;
-    const i = this.n++;
-    b.inputs[i] = sim.input;
-    b.hashHi[i] = h.hi;
-    b.hashLo[i] = h.lo;
-    b.fieldrand[i] = d.fieldrand;
-    b.ccrand[i] = d.ccrand;
-    for (let s = 0; s < this.S; s++) b.sections[i * this.S + s] = h.sections[2 * s + 1]!;
-    this.lastHash = { hi: h.hi, lo: h.lo };
-    if (sim.frame % this.keyframeInterval === 0) {
-      this.flush();
-      this.keyframe();
-    }
-  }
-
-  private flush(): void {
-    if (this.n === 0) return;
-    this.w.frames(this.first, this.n, this.block, this.S);
-    this.first += this.n;
-    this.n = 0;
-  }
-
-  finish(): Uint8Array {
-    this.flush();
-    return this.w.end(this.sim.frame, this.lastHash.hi, this.lastHash.lo);
-  }
-}
-
-/**
- * The settings a replay asks for, checked (agent count, capacity, ccRand init count, ...) before anything is
- * built from them: a hostile header cannot ask for absurd work. A FormatError names the header.
- */
-export function checkReplaySettings(h: ReplayHeader): ScenarioSettings {
-  try {
-    const s = checkSettings({ ...h.settings });
-    // A scenario this runtime does not have, or one over a kind of world it does not run on, cannot be rebuilt
-    // (found by the fuzzer: the Simulation constructor threw a plain Error). The recorded kind is checked
-    // against the world opened by checkWorldIdentity.
-    const def = findScenario(s.scenario);
-    if (def.worldKinds && !def.worldKinds.includes(h.world.kind)) {
-      throw new Error(`scenario ${s.scenario} runs on ${def.worldKinds.join(', ')} worlds, the replay's world is ${JSON.stringify(h.world.kind)}`);
-    }
-    return s;
-  } catch (e) {
-    throw new FormatError('replay chunk HEAD #0 (header)', -1, (e as Error).message);
-  }
-}
-
-/** Decodes a keyframe's snapshot and restores it into `sim`, with a FormatError naming the chunk on failure. */
-export function restoreKeyframe(sim: Simulation, k: ReplayKeyframe): void {
-  const where = `replay chunk KEYF (keyframe at frame ${k.frame})`;
-  const snap = decodeValueBytes(k.snapshot, where) as unknown as SimSnapshot;
-  try {
-    sim.restore(snap);
-  } catch (e) {
-    if (e instanceof FormatError) throw e;
-    throw new FormatError(where, k.offset, `snapshot does not fit this simulation: ${(e as Error).message}`);
-  }
-  if (sim.frame !== k.frame) throw new FormatError(where, k.offset, `snapshot is of frame ${sim.frame}`);
-  const h = sim.hash();
-  if (h.hi !== k.hashHi || h.lo !== k.hashLo) {
-    throw new FormatError(where, k.offset, `restored state hashes to ${hex64(h.hi, h.lo)}, the keyframe records ${hex64(k.hashHi, k.hashLo)}`);
-  }
-}
+import { hex64, RUNTIME_VERSION, type Replay } from './format.js';
 
 export interface Divergence {
   frame: number;
@@ -286,23 +167,4 @@ export function verifyReplay(rp: Replay, sim: Simulation): VerifyResult {
     const detail = withDetail ? diffAtKeyframe(rp, sim, frame) : null;
     return { ok: false, frames: frame, finalHash: actual, framesPerSecond: dt > 0 ? frame / dt : 0, divergence: { frame, expected, actual, sections, rng, detail }, warnings };
   }
-}
-
-/** The keyframe at or before `frame`. */
-export function nearestKeyframe(rp: Replay, frame: number): ReplayKeyframe {
-  let best = rp.keyframes[0]!;
-  for (const k of rp.keyframes) if (k.frame <= frame && k.frame >= best.frame) best = k;
-  return best;
-}
-
-/**
- * Restores the keyframe nearest before `frame` into `sim` (built from the replay's world and settings) and
- * steps to `frame`. Returns the hash there.
- */
-export function seekReplay(rp: Replay, sim: Simulation, frame: number): { frame: number; hash: string; fromKeyframe: number } {
-  if (!Number.isInteger(frame) || frame < 0 || frame > rp.frames.count) throw new RangeError(`frame ${frame} is outside 0..${rp.frames.count}`);
-  const k = nearestKeyframe(rp, frame);
-  restoreKeyframe(sim, k);
-  for (let f = k.frame; f < frame; f++) sim.step(rp.frames.inputs[f]!);
-  return { frame, hash: sim.hashHex(), fromKeyframe: k.frame };
 }

@@ -1,0 +1,61 @@
+/**
+ * Opening worlds in Node with the identity a replay records: a shipped world by id ("builtin:<id>") or any
+ * world file by path ("file:<path>", with its partner files).
+ */
+import { resolve } from 'node:path';
+import { FormatError } from '../binary/format-error.js';
+import { worldIdentity, type OpenedWorld } from '../replay/world-identity.js';
+import { BUILTIN_WORLDS } from '../worlds/builtin.js';
+import type { LoadWorldOptions } from '../worlds/load.js';
+import { packageRoot } from './assets.js';
+import { loadWorld, loadWorldFile } from './world-files.js';
+import { readFileSync } from 'node:fs';
+
+/** Reads a file's bytes (the default reader). */
+function readBytes(path: string): Uint8Array {
+  const b = readFileSync(path);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** Loads a shipped world by id. */
+export async function openBuiltinWorld(id: string, read: (path: string) => Uint8Array = readBytes): Promise<OpenedWorld> {
+  const rel = BUILTIN_WORLDS[id];
+  if (!rel) throw new FormatError('world', -1, `no built-in world ${JSON.stringify(id)} (known: ${Object.keys(BUILTIN_WORLDS).join(', ')})`);
+  const bytes = read(resolve(packageRoot(), rel));
+  const world = await loadWorld(bytes, { name: rel.split('/').pop()! });
+  return { world, identity: worldIdentity(world, bytes, `builtin:${id}`), bytes };
+}
+
+/**
+ * Loads a world file given by path with its partner files (a Llama MAP given with `mapPath` or found beside
+ * the TRAK, GTA placements beside the COL). The source reads "file:<path>", plus ";map:<map>" when a MAP was
+ * given explicitly; the content hash covers the file's bytes followed by each partner's, so a replay notices
+ * a changed partner too.
+ */
+export async function openWorldFile(path: string, read: (path: string) => Uint8Array = readBytes, mapPath?: string): Promise<OpenedWorld> {
+  read(path); // first through the caller's reader: a missing, unreadable or huge file is its error
+  const options: LoadWorldOptions = mapPath ? { map: read(mapPath) } : {};
+  const opened = loadWorldFile(path, options);
+  const parts = [opened.bytes, ...(options.map ? [options.map] : []), ...opened.partners.map((p) => read(p))];
+  const total = parts.reduce((n, b) => n + b.length, 0);
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const b of parts) {
+    all.set(b, at);
+    at += b.length;
+  }
+  const source = `file:${path}${mapPath ? `;map:${mapPath}` : ''}`;
+  return { world: opened.world, identity: worldIdentity(opened.world, all, source), bytes: all };
+}
+
+/**
+ * Opens a world for a simulation and its replays: a built-in id ("piney-default", "rugrats-demo") when
+ * `source` names one and no such file exists, else a file path. Resolves to the world and its identity.
+ *
+ * @example
+ * const { world, identity } = await openWorld('assets/worlds/rugrats/demo.col');
+ */
+export async function openWorld(source: string, options: { map?: string } = {}): Promise<OpenedWorld> {
+  if (Object.hasOwn(BUILTIN_WORLDS, source)) return openBuiltinWorld(source);
+  return openWorldFile(source, readBytes, options.map);
+}

@@ -1,0 +1,68 @@
+/**
+ * Loading a scenario from a module file in Node: a plain `.mjs` or `.js` ES module (TypeScript compiled by
+ * its author) whose default export, or export named `scenario`, is a scenario definition. The file's bytes
+ * are its identity: a replay records their FNV-1a 64 hash, and verify refuses a module that changed.
+ *
+ * Only the file itself is hashed: a scenario split over several local modules should be bundled into one
+ * file, or bump its `version` when a part changes.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FormatError } from '../binary/format-error.js';
+import { fnv1a64Hex } from '../binary/fnv.js';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { registerScenarioSource } from '../scenarios/identity.js';
+import { defineScenario, type ScenarioDef, type ScenarioIdentity } from '../sim/scenario.js';
+
+/** A scenario module and the identity its replays record. */
+export interface LoadedScenario {
+  scenario: ScenarioDef;
+  identity: ScenarioIdentity;
+}
+
+/** Largest scenario module read (limits.scenarioBytes). */
+export const MAX_SCENARIO_BYTES = DEFAULT_LIMITS.scenarioBytes;
+
+/**
+ * Imports a scenario module file. `source` is how the path is recorded in replays (by default the path as
+ * given). Throws a FormatError naming the file when it cannot be read, does not load, or exports no scenario.
+ *
+ * @example
+ * const { scenario } = await loadScenarioFile('examples/guards/guards.mjs');
+ */
+export async function loadScenarioFile(path: string, source = path): Promise<LoadedScenario> {
+  const what = `scenario module ${path}`;
+  const ext = extname(path).toLowerCase();
+  if (ext === '.ts' || ext === '.mts' || ext === '.cts') throw new FormatError(what, -1, 'is TypeScript: compile it to JavaScript (.mjs or .js) first (tsc, esbuild)');
+  let bytes: Uint8Array;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new FormatError(what, -1, 'is not a file');
+    if (st.size > MAX_SCENARIO_BYTES) throw new FormatError(what, -1, `is ${st.size} bytes, over the limit of ${MAX_SCENARIO_BYTES} bytes (limits.scenarioBytes)`);
+    bytes = new Uint8Array(readFileSync(path));
+  } catch (e) {
+    if (e instanceof FormatError) throw e;
+    throw new FormatError(what, -1, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const contentHash = fnv1a64Hex(bytes);
+  let mod: Record<string, unknown>;
+  try {
+    // The hash in the URL: a module whose bytes changed is a new module, never the cached one.
+    mod = (await import(`${pathToFileURL(resolve(path)).href}?content=${contentHash}`)) as Record<string, unknown>;
+  } catch (e) {
+    throw new FormatError(what, -1, `failed to load: ${(e as Error).message ?? String(e)}`);
+  }
+  const exported = (mod['default'] ?? mod['scenario']) as ScenarioDef | undefined;
+  if (!exported || typeof exported !== 'object') throw new FormatError(what, -1, 'exports no scenario: export default defineScenario({ ... }) (or export const scenario)');
+  let scenario: ScenarioDef;
+  try {
+    scenario = Object.isFrozen(exported) ? exported : defineScenario(exported);
+    if (scenario === exported) defineScenario(exported); // the checks, even for an already frozen definition
+  } catch (e) {
+    throw new FormatError(what, -1, (e as Error).message);
+  }
+  const identity: ScenarioIdentity = { name: scenario.name, version: scenario.version, source: `file:${source}`, contentHash };
+  registerScenarioSource(scenario, identity);
+  return { scenario, identity };
+}

@@ -1,0 +1,93 @@
+/**
+ * Building the simulation a replay describes: its settings checked (no absurd work from a hostile header),
+ * its world and scenario checked against the ones given (same bytes, same scenario module), then the
+ * simulation made from them.
+ */
+import { FormatError } from '../binary/format-error.js';
+import type { ScenarioDef, ScenarioSettings } from '../sim/scenario.js';
+import { checkSettings } from '../sim/scenario.js';
+import { resolveParams } from '../sim/params.js';
+import { Simulation } from '../sim/simulation.js';
+import type { EventBus } from '../ecs/events.js';
+import { BUILTIN_SCENARIOS } from '../scenarios/builtin.js';
+import { scenarioIdentity } from '../scenarios/identity.js';
+import type { ReplayHeader } from './format.js';
+import { checkWorldIdentity, type OpenedWorld } from './world-identity.js';
+
+/** Where the replay's header is, for errors. */
+const HEADER = 'replay chunk HEAD #0 (header)';
+
+/**
+ * The settings a replay asks for, checked (agent count, capacity, ccRand init count, ...) before anything is
+ * built from them: a hostile header cannot ask for absurd work. A FormatError names the header.
+ */
+export function checkReplaySettings(h: ReplayHeader): ScenarioSettings {
+  try {
+    return checkSettings({ ...h.settings, params: { ...h.settings.params } });
+  } catch (e) {
+    throw new FormatError(HEADER, -1, (e as Error).message);
+  }
+}
+
+/** What a replay is re-simulated with. */
+export interface ReplayTarget {
+  /** The world, with its identity (`openWorld`), checked against the one the replay names. */
+  world: OpenedWorld;
+  /**
+   * The scenario, when it is not a built-in one (a module file's, or one defined in the program). Checked
+   * against the recorded name, version and content hash.
+   */
+  scenario?: ScenarioDef;
+  /** The event bus of the re-simulation (a fresh one by default). */
+  events?: EventBus;
+}
+
+/**
+ * The scenario a replay ran, checked: the one given (same name, version and content hash as recorded), or
+ * the built-in one the header names. A FormatError says what differs and how to give the right one.
+ */
+export function replayScenario(h: ReplayHeader, given?: ScenarioDef): ScenarioDef {
+  const rec = h.scenario;
+  if (rec.name !== h.settings.scenario) throw new FormatError(HEADER, -1, `the header names scenario ${rec.name} and settings for ${h.settings.scenario}`);
+  let def = given;
+  if (!def) {
+    if (!rec.source.startsWith('builtin:')) {
+      throw new FormatError(HEADER, -1, `the replay ran scenario ${JSON.stringify(rec.name)} ${rec.version} from ${rec.source} (content hash ${rec.contentHash}), which is not built in: give its module (CLI: --scenario FILE)`);
+    }
+    def = BUILTIN_SCENARIOS.get(rec.name);
+    if (!def) throw new FormatError(HEADER, -1, `the replay ran built-in scenario ${JSON.stringify(rec.name)}, which this runtime does not have (built-in: ${[...BUILTIN_SCENARIOS.keys()].join(', ')})`);
+  }
+  const got = scenarioIdentity(def);
+  if (got.name !== rec.name) throw new FormatError(HEADER, -1, `the replay ran scenario ${JSON.stringify(rec.name)}; the scenario given is ${JSON.stringify(got.name)}`);
+  if (got.version !== rec.version || got.contentHash !== rec.contentHash) {
+    const where = got.source.startsWith('file:') ? got.source.slice(5) : got.source;
+    throw new FormatError(
+      HEADER,
+      -1,
+      `scenario ${JSON.stringify(rec.name)} changed since the replay was recorded: recorded version ${rec.version} with content hash ${rec.contentHash} (${rec.source}), ` +
+        `given version ${got.version} with content hash ${got.contentHash} (${where}); pass the module it was recorded with (CLI: --scenario FILE)`,
+    );
+  }
+  if (def.worldKinds && !def.worldKinds.includes(h.world.kind as never)) {
+    throw new FormatError(HEADER, -1, `scenario ${def.name} runs on ${def.worldKinds.join(', ')} worlds, the replay's world is ${JSON.stringify(h.world.kind)}`);
+  }
+  return def;
+}
+
+/**
+ * Builds the simulation a replay starts from: the settings checked, the world and the scenario checked
+ * against the recorded ones, the scenario's parameters checked against its declarations. Throws a
+ * FormatError naming the header when anything does not fit.
+ */
+export function replaySimulation(h: ReplayHeader, target: ReplayTarget): Simulation {
+  const settings = checkReplaySettings(h);
+  checkWorldIdentity(h.world, target.world.identity);
+  const def = replayScenario(h, target.scenario);
+  try {
+    resolveParams(def.name, def.params ?? {}, settings.params);
+    return new Simulation(target.world.world, def, settings, target.events ? { events: target.events } : {});
+  } catch (e) {
+    if (e instanceof FormatError) throw e;
+    throw new FormatError(HEADER, -1, (e as Error).message);
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The "wander" scenario: a player and `settings.agents` agents wandering by the "wander" stream, with every
+ * built-in system. It runs on any world, and is written with the same public API a user's scenario uses.
+ */
+import { defineScenario } from '../sim/scenario.js';
+import { DEFAULT_SYSTEMS } from '../systems/default-systems.js';
+
+export const wanderScenario = defineScenario({
+  name: 'wander',
+  version: '1',
+  description: 'a player and agents wandering by the "wander" stream',
+  systems: DEFAULT_SYSTEMS,
+  place(sim) {
+    sim.spawnPlayer();
+    sim.spawnWanderers(sim.settings.agents);
+  },
+});

@@ -1,0 +1,96 @@
+/**
+ * The system contract: what a system is (a name, a priority and a factory), what it is given when it is
+ * made (the simulation's parts) and on every frame (the frame context), and how it keeps state that
+ * replays, snapshots and the state hash see.
+ *
+ * Built-in systems and a scenario's own are made the same way. A system must be a function of the state and
+ * the frame context: random numbers from `ctx.rng`, the world from `ctx.world` (or the host), never
+ * `Math.random`, clocks or module-level variables. `retrosim run --synctest N` names a system that is not.
+ */
+import type { EcsWorld } from '../ecs/ecs-world.js';
+import type { EventBus } from '../ecs/events.js';
+import type { FrameContext, TaskHandle } from '../ecs/scheduler.js';
+import type { CollisionWorld } from '../worlds/world.js';
+
+/** A scenario parameter's value. */
+export type ParamValue = number | string | boolean;
+
+/** What a system is given when it is created: the simulation's parts, never the outside world. */
+export interface SystemHost {
+  readonly ecs: EcsWorld;
+  readonly world: CollisionWorld;
+  /** The player's entity id (0 when the scenario has none). */
+  readonly player: number;
+  /** The buttons (bitmask, see `Buttons`) given for the frame being run: the only outside data. */
+  readonly input: number;
+  /** The scenario's parameters (declared by its `params`, checked, defaults filled). */
+  readonly params: Readonly<Record<string, ParamValue>>;
+  /** The simulation's event bus (emit from a frame through `ctx.events`). */
+  readonly events?: EventBus;
+}
+
+/** What a system's frame function is given every frame. */
+export interface SystemContext extends FrameContext {
+  readonly world: CollisionWorld;
+  readonly ecs: EcsWorld;
+  /** The buttons of this frame. */
+  readonly input: number;
+  /** The player's entity id (0 when none). */
+  readonly player: number;
+  readonly params: Readonly<Record<string, ParamValue>>;
+}
+
+/** Typed arrays a system may keep as declared state. */
+export type StateArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+
+/** A system's frame function. */
+export type SystemFunction = (ctx: SystemContext, self: TaskHandle) => void;
+
+/**
+ * A system's frame function with the state it keeps between frames. State the next frames depend on must be
+ * declared, one of two ways:
+ * - `state`: named typed arrays of fixed length, which the runtime hashes, saves and restores (a restore
+ *   checks each array's type and length, then copies into it, so keep the references);
+ * - or `hashState`, `save` and `restore` written by hand, as the built-in tasks do.
+ */
+export interface SystemBody {
+  run(ctx: SystemContext, self: TaskHandle): void;
+  state?: Readonly<Record<string, StateArray>>;
+  /** Numbers that describe the state, folded into the state hash. */
+  hashState?(): ArrayLike<number>;
+  save?(): unknown;
+  restore?(saved: unknown): void;
+}
+
+/** A system: one scheduler task per simulation. */
+export interface SystemDef {
+  /** Unique in a scenario; names the system in hashes, snapshots and desync reports. */
+  readonly name: string;
+  /** Scheduler priority (ascending runs first, ties in list order), in the game's scale (see docs/systems.md). */
+  readonly priority: number;
+  /** Called once per simulation, after the entities are placed. */
+  create(host: SystemHost): SystemBody | SystemFunction;
+}
+
+const SYSTEM_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+
+/**
+ * Declares a system (checks its name and priority; the object itself is the definition).
+ *
+ * @example
+ * const patrol = defineSystem({
+ *   name: 'patrol',
+ *   priority: 48,
+ *   create(host) {
+ *     const guard = host.ecs.store(Guard);
+ *     return (ctx) => { ... };
+ *   },
+ * });
+ */
+export function defineSystem(def: SystemDef): SystemDef {
+  if (typeof def !== 'object' || def === null) throw new TypeError('a system is an object { name, priority, create }');
+  if (typeof def.name !== 'string' || !SYSTEM_NAME.test(def.name)) throw new TypeError(`system name ${JSON.stringify(def.name)} must be lower-case letters, digits and -, starting with a letter`);
+  if (!Number.isSafeInteger(def.priority)) throw new TypeError(`system ${def.name}: priority must be an integer, got ${String(def.priority)}`);
+  if (typeof def.create !== 'function') throw new TypeError(`system ${def.name}: create(host) must be a function`);
+  return Object.freeze({ ...def });
+}
