@@ -13,7 +13,7 @@ import { defaultSettingsFor, simulationFromSettings } from '../src/scenarios/bui
 import { packageRoot } from '../src/node/assets.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { losBatch, newLosOutput, pairSegments, SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
-import { LosPool } from '../src/systems/los/parallel.js';
+import { LosPool } from '../src/node/los-pool.js';
 import { loadWorldBytes } from '../src/worlds/load.js';
 import { loadWorldFile } from '../src/node/world-files.js';
 import type { CollisionWorld } from '../src/worlds/world.js';

@@ -18,7 +18,7 @@ import { MeshBVH } from 'three-mesh-bvh';
 import type { Bench, BenchResult } from './harness.js';
 import { consume } from './harness.js';
 import { agentPairSegments, openBenchWorld, LOS_WORLDS } from './los.bench.js';
-import { LosPool } from '../src/systems/los/parallel.js';
+import { LosPool } from '../src/node/los-pool.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
 import type { GtaWorld } from '../src/worlds/gta/collision-world.js';
 import type { RugratsWorld } from '../src/worlds/rugrats/collision-world.js';

@@ -180,11 +180,9 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
  */
 async function replaySeekTarget(): Promise<FuzzTarget> {
   const { readReplay } = await import('../../src/replay/format.js');
-  const { checkReplaySettings } = await import('../../src/replay/rebuild.js');
+  const { checkReplaySettings, replaySimulation } = await import('../../src/replay/rebuild.js');
   const { restoreKeyframe } = await import('../../src/replay/seek.js');
-  const { Simulation } = await import('../../src/sim/simulation.js');
   const { openBuiltinWorld } = await import('../../src/node/open-world.js');
-  const { checkWorldIdentity } = await import('../../src/replay/world-identity.js');
   const { BUTTON_MASK } = await import('../../src/systems/input.js');
   const { FormatError } = await import('../../src/binary/format-error.js');
   const corpus = await recordReplays();
@@ -199,11 +197,10 @@ async function replaySeekTarget(): Promise<FuzzTarget> {
       const settings = checkReplaySettings(rp.header);
       const opened = worlds.get(rp.header.world.source);
       if (!opened) throw new FormatError('replay chunk HEAD #0 (header)', -1, `world ${rp.header.world.source} is not one of the fuzzed built-in worlds`);
-      checkWorldIdentity(rp.header.world, opened.identity);
       // A header may ask for up to limits.agents agents and 2^20 entities: legitimate, but not a few
       // milliseconds of work and memory, which is what a CI case may take.
       if (settings.agents > REPLAY_SEEK_MAX_AGENTS || settings.capacity > REPLAY_SEEK_MAX_CAPACITY) return rp;
-      const sim = simulationFromSettings(opened.world, settings);
+      const sim = replaySimulation(rp.header, { world: opened });
       for (const k of rp.keyframes) restoreKeyframe(sim, k);
       for (let f = sim.frame; f < Math.min(rp.frames.count, sim.frame + 5); f++) sim.step(rp.frames.inputs[f]!);
       return rp;

@@ -58,6 +58,12 @@ export interface EcsWorldState {
   fields: { component: string; field: string; values: FieldArray }[];
 }
 
+function sameSchema(a: FieldSchema, b: FieldSchema): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => kb[i] === k && a[k] === b[k]);
+}
+
 export class EcsWorld {
   readonly components: Components;
   readonly capacity: number;
@@ -95,7 +101,8 @@ export class EcsWorld {
    */
   store<F extends FieldSchema>(def: ComponentDef<F>): ComponentOf<F> {
     const st = this.components.byName.get(def.name);
-    if (!st || st.def.schema !== def.schema) {
+    // The same declaration, or an equal one (a scenario module may hold another copy of the runtime's).
+    if (!st || (st.def.schema !== def.schema && !sameSchema(st.def.schema, def.schema))) {
       throw new Error(`component ${def.name} is not part of this simulation (a scenario declares its own in \`components\`)`);
     }
     return st as ComponentOf<F>;

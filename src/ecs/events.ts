@@ -6,12 +6,20 @@
  */
 import mittModule, { type Emitter, type EventType } from 'mitt';
 
+/** The events of a simulation, by type. */
 export type SimEvents = {
+  /** A sound to play (the field's thunder and steam, footsteps). */
   sound: { name: string; frame: number; volume?: number; pan?: number; x?: number; y?: number; z?: number };
+  /** The screen flashes (lightning). */
   flash: { frame: number; intensity: number };
+  /** A body stepped onto an exit floor (`id`: the floor's id). */
   exit: { frame: number; entity: number; id: number };
+  /** A body died (the kill plane, a death floor) and respawned. */
   death: { frame: number; entity: number };
+  /** A re-simulation (verify, synctest) did not match. */
   desync: { frame: number; detail: string };
+  /** A scenario's own event, named by it (a guard raising the alarm, say); `data` is the scenario's to define. */
+  signal: { frame: number; name: string; entity: number; data?: number };
 };
 
 export type EventBus = Emitter<SimEvents>;

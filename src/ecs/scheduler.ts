@@ -149,6 +149,12 @@ export class Scheduler {
     this.recordDraws();
   }
 
+  /**
+   * Called after each task runs, in run order (for diagnosis: the synctest hashes the state after every
+   * task to find the one that is not deterministic). Unset, it costs one test per task.
+   */
+  afterTask: ((task: TaskHandle) => void) | null = null;
+
   /** True while `step()` runs tasks. */
   get running(): boolean {
     return this.isRunning;
@@ -195,7 +201,10 @@ export class Scheduler {
       const tasks = this.tasks;
       for (this.cursor = 0; this.cursor < tasks.length; this.cursor++) {
         const t = tasks[this.cursor]!;
-        if (t.sleepUntil <= frame) t.body.run(ctx, t);
+        if (t.sleepUntil <= frame) {
+          t.body.run(ctx, t);
+          if (this.afterTask) this.afterTask(t);
+        }
       }
     } finally {
       this.isRunning = false;

@@ -4,11 +4,13 @@
  * are its identity: a replay records their FNV-1a 64 hash, and verify refuses a module that changed.
  *
  * Only the file itself is hashed: a scenario split over several local modules should be bundled into one
- * file, or bump its `version` when a part changes.
+ * file, or bump its `version` when a part changes. Inside the file, `import ... from 'retrosim'` resolves to
+ * the runtime loading it (see scenario-hooks.ts), so the file needs no retrosim installed beside it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { register } from 'node:module';
 import { extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FormatError } from '../binary/format-error.js';
 import { fnv1a64Hex } from '../binary/fnv.js';
 import { DEFAULT_LIMITS } from '../limits.js';
@@ -23,6 +25,25 @@ export interface LoadedScenario {
 
 /** Largest scenario module read (limits.scenarioBytes). */
 export const MAX_SCENARIO_BYTES = DEFAULT_LIMITS.scenarioBytes;
+
+let hooked = false;
+
+/**
+ * Makes `import 'retrosim'` inside scenario modules resolve to this runtime (scenario-hooks.ts). Needs the
+ * compiled hooks file: next to this module in the build, or in dist/ when running from the sources.
+ */
+function registerHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  let hooks = new URL('./scenario-hooks.js', import.meta.url);
+  if (!existsSync(fileURLToPath(hooks))) {
+    const compiled = fileURLToPath(hooks).replace(/([\\/])src([\\/]node[\\/]scenario-hooks\.js)$/, '$1dist$1src$2');
+    if (!existsSync(compiled)) return; // not built: scenario modules resolve 'retrosim' as Node does
+    hooks = pathToFileURL(compiled);
+  }
+  const base = new URL('../', hooks).href;
+  register(hooks, { data: { base } });
+}
 
 /**
  * Imports a scenario module file. `source` is how the path is recorded in replays (by default the path as
@@ -46,6 +67,7 @@ export async function loadScenarioFile(path: string, source = path): Promise<Loa
     throw new FormatError(what, -1, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   const contentHash = fnv1a64Hex(bytes);
+  registerHooks();
   let mod: Record<string, unknown>;
   try {
     // The hash in the URL: a module whose bytes changed is a new module, never the cached one.

@@ -55,7 +55,7 @@ export function replayScenario(h: ReplayHeader, given?: ScenarioDef): ScenarioDe
       throw new FormatError(HEADER, -1, `the replay ran scenario ${JSON.stringify(rec.name)} ${rec.version} from ${rec.source} (content hash ${rec.contentHash}), which is not built in: give its module (CLI: --scenario FILE)`);
     }
     def = BUILTIN_SCENARIOS.get(rec.name);
-    if (!def) throw new FormatError(HEADER, -1, `the replay ran built-in scenario ${JSON.stringify(rec.name)}, which this runtime does not have (built-in: ${[...BUILTIN_SCENARIOS.keys()].join(', ')})`);
+    if (!def) throw new FormatError(HEADER, -1, `unknown scenario ${JSON.stringify(rec.name)}: the replay names a built-in scenario this runtime does not have (built-in: ${[...BUILTIN_SCENARIOS.keys()].join(', ')})`);
   }
   const got = scenarioIdentity(def);
   if (got.name !== rec.name) throw new FormatError(HEADER, -1, `the replay ran scenario ${JSON.stringify(rec.name)}; the scenario given is ${JSON.stringify(got.name)}`);

@@ -3,8 +3,17 @@
  */
 import { FormatError } from '../binary/format-error.js';
 import { decodeValueBytes } from '../ecs/value-codec.js';
-import type { SimSnapshot, Simulation } from '../sim/simulation.js';
-import { hex64, type Replay, type ReplayKeyframe } from './format.js';
+import { Simulation, type SimSnapshot } from '../sim/simulation.js';
+import { BUTTON_MASK } from '../systems/input.js';
+import { hex64, readReplay, type Replay, type ReplayKeyframe } from './format.js';
+import { replaySimulation, type ReplayTarget } from './rebuild.js';
+
+/** Where a seek ended: the frame, the state hash there, the keyframe it started from. */
+export interface SeekResult {
+  frame: number;
+  hash: string;
+  fromKeyframe: number;
+}
 
 /** Decodes a keyframe's snapshot and restores it into `sim`, with a FormatError naming the chunk on failure. */
 export function restoreKeyframe(sim: Simulation, k: ReplayKeyframe): void {
@@ -31,10 +40,13 @@ export function nearestKeyframe(rp: Replay, frame: number): ReplayKeyframe {
 }
 
 /**
- * Restores the keyframe nearest before `frame` into `sim` (built from the replay's world and settings) and
- * steps to `frame`. Returns the hash there.
+ * Restores the keyframe nearest before `frame` and steps to `frame` with the recorded inputs; returns the
+ * hash there. `with_` is a simulation built from the replay's world and settings (it is left at `frame`),
+ * or what to build one from (`{ world, scenario }`, checked against the header as `replaySimulation` does).
  */
-export function seekReplay(rp: Replay, sim: Simulation, frame: number): { frame: number; hash: string; fromKeyframe: number } {
+export function seekReplay(replay: Replay | Uint8Array, with_: Simulation | ReplayTarget, frame: number): SeekResult {
+  const rp = replay instanceof Uint8Array ? readReplay(replay, BUTTON_MASK) : replay;
+  const sim = with_ instanceof Simulation ? with_ : replaySimulation(rp.header, with_);
   if (!Number.isInteger(frame) || frame < 0 || frame > rp.frames.count) throw new RangeError(`frame ${frame} is outside 0..${rp.frames.count}`);
   const k = nearestKeyframe(rp, frame);
   restoreKeyframe(sim, k);

@@ -5,8 +5,10 @@
  */
 import { FormatError } from '../binary/format-error.js';
 import { decodeValueBytes } from '../ecs/value-codec.js';
-import type { SimSnapshot, Simulation } from '../sim/simulation.js';
-import { hex64, RUNTIME_VERSION, type Replay } from './format.js';
+import { Simulation, type SimSnapshot } from '../sim/simulation.js';
+import { BUTTON_MASK } from '../systems/input.js';
+import { hex64, readReplay, RUNTIME_VERSION, type Replay } from './format.js';
+import { replaySimulation, type ReplayTarget } from './rebuild.js';
 
 export interface Divergence {
   frame: number;
@@ -122,9 +124,17 @@ export interface VerifyResult {
 
 /**
  * Re-simulates a replay from its settings and inputs (not from its keyframes) and compares every frame's
- * hash, and the state at every keyframe. `sim` must be freshly built from the replay's world and settings.
+ * hash, and the state at every keyframe. `with_` is a simulation freshly built from the replay's world and
+ * settings, or what to build one from (`{ world, scenario }`, checked against the header as
+ * `replaySimulation` does).
+ *
+ * @example
+ * const result = verifyReplay(bytes, { world: await openWorld('level.col'), scenario: guards });
+ * if (!result.ok) console.log(result.divergence);
  */
-export function verifyReplay(rp: Replay, sim: Simulation): VerifyResult {
+export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | ReplayTarget): VerifyResult {
+  const rp = replay instanceof Uint8Array ? readReplay(replay, BUTTON_MASK) : replay;
+  const sim = with_ instanceof Simulation ? with_ : replaySimulation(rp.header, with_);
   const warnings: string[] = [];
   if (rp.header.runtime !== RUNTIME_VERSION) warnings.push(`recorded by ${rp.header.runtime}, verified by ${RUNTIME_VERSION}`);
   const names = [...sim.sectionNames()];

@@ -6,7 +6,7 @@
  * the main simulation's bus.
  */
 import type { Simulation, SimSnapshot } from './simulation.js';
-import { hex64 } from '../replay/format.js';
+import { hashHex as hex64 } from '../ecs/state-hash.js';
 
 export interface SyncTestFailure {
   /** The frame whose re-simulated hash differs. */
@@ -16,6 +16,12 @@ export interface SyncTestFailure {
   expected: string;
   actual: string;
   sections: string[];
+  /**
+   * The task (system) found not to be a function of the state: run twice from the same state at the frame
+   * before, the state hash first differs after it. Null when both runs agree (the state the snapshot
+   * missed was changed before that frame, or outside any task).
+   */
+  culprit: string | null;
 }
 
 export class SyncTest {
@@ -81,13 +87,40 @@ export class SyncTest {
           const r = shadow.hash();
           for (let k = 0; k < names.length; k++) if (sh[2 * k] !== r.sections[2 * k] || sh[2 * k + 1] !== r.sections[2 * k + 1]) sections.push(names[k]!);
         }
-        const fail = { frame: g, from, expected: hex64(hi, lo), actual: hex64(s.hi, s.lo), sections };
+        const before = this.snaps[(g - 1) % n];
+        const culprit = before && before.frame === g - 1 ? this.findCulprit(before, this.inputs[g % n]!) : null;
+        const fail: SyncTestFailure = { frame: g, from, expected: hex64(hi, lo), actual: hex64(s.hi, s.lo), sections, culprit };
         this.failures.push(fail);
-        main.events.emit('desync', { frame: g, detail: `synctest: frame ${g} re-simulated from ${from} hashes ${fail.actual}, first run ${fail.expected}${sections.length ? ` (differs in ${sections.join(', ')})` : ''}` });
+        const who = culprit ? `; system ${culprit} is not deterministic (two runs of frame ${g} from the same state differ right after it)` : '';
+        main.events.emit('desync', { frame: g, detail: `synctest: frame ${g} re-simulated from ${from} hashes ${fail.actual}, first run ${fail.expected}${sections.length ? ` (differs in ${sections.join(', ')})` : ''}${who}` });
         return false;
       }
     }
     this.checkedFrames++;
     return true;
+  }
+
+  /**
+   * Runs the frame after `snap` twice on the shadow, hashing the state after every task; the first task
+   * after which the two runs differ is not a function of the state (a clock, Math.random, a module-level
+   * variable, an unordered iteration).
+   */
+  private findCulprit(snap: SimSnapshot, buttons: number): string | null {
+    const shadow = this.shadow;
+    const run = (): { name: string; hash: string }[] => {
+      const trail: { name: string; hash: string }[] = [];
+      shadow.restore(snap);
+      shadow.scheduler.afterTask = (t) => trail.push({ name: t.name, hash: shadow.hashHex() });
+      try {
+        shadow.step(buttons);
+      } finally {
+        shadow.scheduler.afterTask = null;
+      }
+      return trail;
+    };
+    const a = run();
+    const b = run();
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i]!.name !== b[i]!.name || a[i]!.hash !== b[i]!.hash) return a[i]!.name;
+    return a.length !== b.length ? (a[Math.min(a.length, b.length)] ?? b[Math.min(a.length, b.length)])!.name : null;
   }
 }

@@ -144,7 +144,7 @@ describe('limits wired into the loaders', () => {
       const e = formatErrorOf(() => loadWorldFile(path, { limits }));
       expect(e.message).toMatch(/limits\./);
       // By bytes too (the Llama MAP as the partner).
-      const options = rel.endsWith('.trak') ? { map: read('assets/worlds/llama/demo.map'), limits } : { limits };
+      const options = rel.endsWith('.trak') ? { map: read('assets/worlds/llama/demo.map'), limits } : { limits, pineyTables: defaultPineyTables() };
       // A Piney spec over its byte limit is no longer recognised as one, which is also a refusal.
       expect(formatErrorOf(() => loadWorldBytes(read(rel), 'w', options)).message).toMatch(rel.endsWith('.json') ? /not a world file|limits\./ : /limits\./);
       const small = resolveLimits({ fileBytes: 16 });

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../src/systems/los/los-batch.js';
-import { LosPool } from '../../src/systems/los/parallel.js';
+import { LosPool } from '../../src/node/los-pool.js';
 import { DEFAULT_WORLD } from '../../src/worlds/builtin.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
 import { openBuiltinWorld } from '../../src/node/open-world.js';

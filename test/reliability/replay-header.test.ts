@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { readReplay } from '../../src/replay/format.js';
 import { checkWorldIdentity, worldIdentity } from '../../src/replay/world-identity.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
-import { checkReplaySettings } from '../../src/replay/rebuild.js';
+import { checkReplaySettings, replayScenario } from '../../src/replay/rebuild.js';
+import { scenarioIdentity } from '../../src/scenarios/identity.js';
+import { pineyFieldScenario } from '../../src/scenarios/piney-field.js';
 import { ReplayRecorder } from '../../src/replay/recorder.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { FormatError } from '../../src/binary/format-error.js';
@@ -30,10 +32,10 @@ describe('replay header settings', () => {
 
   it('refuses a scenario this runtime does not have with a FormatError naming the header', () => {
     for (const name of ['wandeR', '', 'piney-', 'wander\u0000']) {
-      const header = { ...rp.header, settings: { ...rp.header.settings, scenario: name } };
+      const header = { ...rp.header, scenario: { ...rp.header.scenario, name, source: `builtin:${name}` }, settings: { ...rp.header.settings, scenario: name } };
       let err: unknown = null;
       try {
-        checkReplaySettings(header);
+        replayScenario(header);
       } catch (e) {
         err = e;
       }
@@ -45,10 +47,10 @@ describe('replay header settings', () => {
 
   it('refuses the piney-field scenario over a world that is not a Piney field, and a header lying about the kind', () => {
     // The recorded kind is rugrats: the field scenario (which needs a Piney world) is refused up front.
-    const header = { ...rp.header, settings: { ...rp.header.settings, scenario: 'piney-field' } };
+    const header = { ...rp.header, scenario: scenarioIdentity(pineyFieldScenario), settings: { ...rp.header.settings, scenario: 'piney-field' } };
     let err: unknown = null;
     try {
-      checkReplaySettings(header);
+      replayScenario(header);
     } catch (e) {
       err = e;
     }
@@ -56,7 +58,7 @@ describe('replay header settings', () => {
     expect((err as FormatError).message).toContain('runs on piney worlds');
     // A header that claims a Piney world passes that check, but the world it names is not one.
     const lying = { ...header, world: { ...rp.header.world, kind: 'piney' } };
-    expect(checkReplaySettings(lying).scenario).toBe('piney-field');
+    expect(replayScenario(lying).name).toBe('piney-field');
     const actual = worldIdentity(world, bytes, 'builtin:rugrats-demo');
     expect(() => checkWorldIdentity(lying.world, actual)).toThrow(FormatError);
     expect(() => checkWorldIdentity(rp.header.world, actual)).not.toThrow();

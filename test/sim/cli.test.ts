@@ -30,7 +30,8 @@ describe('retrosim run / replay', () => {
     const s = lastJson();
     expect(s.frames).toBe(130);
     expect(s.agents).toBe(40);
-    expect(s.scenario).toBe('piney-field');
+    expect(s.scenario.name).toBe('piney-field');
+    expect(s.scenario.source).toBe('builtin:piney-field');
     expect(s.world.source).toBe('builtin:piney-default');
     expect(s.finalHash).toMatch(/^0x[0-9a-f]{16}$/);
     expect(s.draws.fieldrand).toBeGreaterThan(0); // the field's set-up and weather draw fieldrand

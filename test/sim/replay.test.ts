@@ -185,9 +185,12 @@ describe('replay', () => {
 
   it('rejects foreign files, other versions, and inputs with undefined bits', () => {
     expect(() => readReplay(new TextEncoder().encode('PK\u0003\u0004 this is a zip file'), BUTTON_MASK)).toThrow(/not a retrosim replay/);
-    const v2 = bytes.slice();
-    v2[8] = 2;
-    expect(() => readReplay(v2, BUTTON_MASK)).toThrow(/format version 2 is not supported/);
+    const v3 = bytes.slice();
+    v3[8] = 3;
+    expect(() => readReplay(v3, BUTTON_MASK)).toThrow(/format version 3 is not supported/);
+    const v1 = bytes.slice();
+    v1[8] = 1;
+    expect(() => readReplay(v1, BUTTON_MASK)).toThrow(/format version 1 .*record it again/);
     const sim = makeSim();
     const rec = new ReplayRecorder(sim, TEST_WORLD_ID, 10);
     for (let f = 1; f <= 5; f++) rec.step(1);
@@ -268,12 +271,13 @@ describe('replay: hostile bytes', () => {
     const cs = chunks(bytes);
     const head = cs[0]!;
     const rp = readReplay(bytes, BUTTON_MASK);
-    // Find the agents field: it follows the scenario string after the world fields.
+    // Find the agents field: it follows the scenario's identity after the world fields.
     const dv = new DataView(bytes.buffer, bytes.byteOffset);
     let p = head.payload;
     for (let i = 0; i < 4; i++) p += 2 + dv.getUint16(p, true); // runtime, kind, name, source
     p += 12; // hash and byte length
-    p += 2 + dv.getUint16(p, true); // scenario
+    for (let i = 0; i < 3; i++) p += 2 + dv.getUint16(p, true); // scenario name, version, source
+    p += 8; // scenario hash
     expect(dv.getUint32(p, true)).toBe(rp.header.settings.agents);
     const copy = bytes.slice();
     new DataView(copy.buffer).setUint32(p, 5_000_000, true);

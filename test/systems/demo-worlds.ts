@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { loadWorldFile } from '../../src/node/world-files.js';
 import type { CollisionWorld } from '../../src/worlds/world.js';
-import type { WorldSource } from '../../src/systems/los/parallel.js';
+import type { WorldSource } from '../../src/node/los-pool.js';
 
 export const DEMO_WORLD_FILES = {
   rugrats: 'rugrats/demo.col',

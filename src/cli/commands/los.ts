@@ -13,7 +13,7 @@ import { defaultSettingsFor, simulationFromSettings } from '../../scenarios/buil
 import { Simulation } from '../../sim/simulation.js';
 import { eyeHeight } from '../../systems/los-system.js';
 import { losBatch, newLosOutput, pairSegments, SEGMENT_STRIDE } from '../../systems/los/los-batch.js';
-import { LosPool, MAX_LOS_THREADS } from '../../systems/los/parallel.js';
+import { LosPool, MAX_LOS_THREADS } from '../../node/los-pool.js';
 import { openWorld } from './world.js';
 
 const usage = `usage:

@@ -89,8 +89,10 @@ export const command: Command = {
     const settings = sim.settings;
     const desyncs: string[] = [];
     sim.events.on('desync', (e) => desyncs.push(e.detail));
-    const events = { sound: 0, flash: 0, exit: 0, death: 0, desync: 0 };
+    const events = { sound: 0, flash: 0, exit: 0, death: 0, desync: 0, signal: 0 };
+    const signals: Record<string, number> = {};
     sim.events.on('*', (type) => void (events[type as keyof typeof events] += 1));
+    sim.events.on('signal', (e) => void (signals[e.name] = (signals[e.name] ?? 0) + 1));
     const writeReplay = !o['no-replay'];
     const outPath = (o['out'] as string | undefined) ?? 'out/default.replay';
     const interval = (o['keyframes'] as number | undefined) ?? DEFAULT_KEYFRAME_INTERVAL;
@@ -132,6 +134,7 @@ export const command: Command = {
       draws: { fieldrand: draws.fieldrand, ccrand: draws.ccrand, streams },
       replay,
       events,
+      signals,
       synctest: sync ? { depth: sync.depth, checkedFrames: sync.checkedFrames, failures: sync.failures } : null,
       desyncs,
     };
@@ -144,8 +147,9 @@ export const command: Command = {
       print(`final hash  ${summary.finalHash}`);
       print(`draws       fieldrand ${draws.fieldrand}, ccRand ${draws.ccrand}, ${Object.entries(streams).map(([k, v]) => `${k} ${v}`).join(', ')}`);
       print(`events      ${Object.entries(events).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      if (events.signal) print(`signals     ${Object.entries(signals).map(([k, v]) => `${k} ${v}`).join(', ')}`);
       if (replay) print(`replay      ${replay.path} (${replay.bytes} bytes, keyframe every ${interval} frames)`);
-      if (sync) print(`synctest    depth ${sync.depth}: ${sync.checkedFrames} frames checked, ${sync.failures.length ? `DESYNC at frame ${sync.failures[0]!.frame}` : 'no desync'}`);
+      if (sync) print(`synctest    depth ${sync.depth}: ${sync.checkedFrames} frames checked, ${sync.failures.length ? `DESYNC at frame ${sync.failures[0]!.frame}${sync.failures[0]!.culprit ? `, system ${sync.failures[0]!.culprit} is not deterministic` : ""}` : 'no desync'}`);
     }
     return sync && sync.failures.length ? 1 : 0;
   },

@@ -12,7 +12,7 @@ import { Application } from 'pixi.js';
 import type { OpenedWorld } from '../../replay/world-identity.js';
 import { hex64, readReplay } from '../../replay/format.js';
 import { DEFAULT_LIMITS } from '../../limits.js';
-import { registerVirtualFile } from '../node-shims/virtual-files.js';
+import { loadPineyTables, type PineyTables } from '../../worlds/piney/tables.js';
 import { WorldView } from '../pixi/world-view.js';
 import { KeyboardButtons } from './keyboard.js';
 import { SandboxSession } from './session.js';
@@ -120,9 +120,11 @@ class SandboxApp {
   private walkFrames = 0;
   private lastReplay: Uint8Array | null = null;
   private error = '';
+  /** The Piney field tables (assets/piney/field-tables.json), fetched once: a field spec is generated with them. */
+  private tables: PineyTables | null = null;
 
   async start(): Promise<void> {
-    registerVirtualFile(`/assets/${PINEY_TABLES_FILE}`, await fetchBytes(PINEY_TABLES_FILE));
+    this.tables = loadPineyTables(await fetchBytes(PINEY_TABLES_FILE));
     const host = $('view');
     const preference = choosePreference(params.get('renderer'));
     this.app = new Application();
@@ -178,7 +180,8 @@ class SandboxApp {
   }
 
   private opener(src: WorldSource): () => Promise<OpenedWorld> {
-    return () => openWorldBytes(src.bytes, src.fileName, src.source, { ...(src.map ? { map: src.map } : {}), ...(src.placements ? { placements: src.placements } : {}) });
+    const pineyTables = this.tables;
+    return () => openWorldBytes(src.bytes, src.fileName, src.source, { ...(src.map ? { map: src.map } : {}), ...(src.placements ? { placements: src.placements } : {}), ...(pineyTables ? { pineyTables } : {}) });
   }
 
   async openSource(src: WorldSource): Promise<void> {

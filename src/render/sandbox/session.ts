@@ -8,10 +8,10 @@
  * tests run it too.
  */
 import { hex64, readReplay, type Replay } from '../../replay/format.js';
-import { checkWorldIdentity, type OpenedWorld } from '../../replay/world-identity.js';
+import type { OpenedWorld } from '../../replay/world-identity.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../scenarios/builtin.js';
 import { BUTTON_MASK } from '../../systems/input.js';
-import { checkReplaySettings } from '../../replay/rebuild.js';
+import { checkReplaySettings, replaySimulation } from '../../replay/rebuild.js';
 import { ReplayRecorder } from '../../replay/recorder.js';
 import { seekReplay } from '../../replay/seek.js';
 import type { ScenarioSettings } from '../../sim/scenario.js';
@@ -121,10 +121,13 @@ export class SandboxSession {
     const rp = readReplay(bytes, BUTTON_MASK);
     // A hostile header (unknown scenario, settings out of range) is refused as a FormatError before anything
     // is built from it, as the Node verifier does.
-    const settings = checkReplaySettings(rp.header);
+    checkReplaySettings(rp.header);
     const opened = await this.open();
-    checkWorldIdentity(rp.header.world, opened.identity);
-    this.install(opened, settings);
+    // The world and the scenario checked against the recorded ones, then the simulation built from them.
+    const sim = replaySimulation(rp.header, { world: opened });
+    this.opened = opened;
+    this.sim = sim;
+    this.lastHash = sim.hashHex();
     const k0 = rp.keyframes[0]!;
     const h = this.sim.hash();
     if (h.hi !== k0.hashHi || h.lo !== k0.hashLo) {

@@ -45,7 +45,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   { id: 'gta-town', label: 'GTA demo town', file: 'worlds/gta/town.col', placements: 'worlds/gta/town.placements.json' },
 ];
 
-/** The Piney field tables, which the field generator reads by path (served from the virtual files in the page). */
+/** The Piney field tables the page fetches (relative to assets/) and generates field specs with. */
 export const PINEY_TABLES_FILE = 'piney/field-tables.json';
 
 export function catalogEntry(id: string): CatalogEntry {

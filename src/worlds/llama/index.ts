@@ -9,7 +9,5 @@ export * from './level-builder.js';
 export * from './collision.js';
 export * from './collision-world.js';
 export * from './regions.js';
-export * from './swaps.js';
 export * from './check.js';
 export { demoLevel, minimalLevel, brokenLevel } from './demo-levels.js';
-export * from './respawn.js';

@@ -57,7 +57,7 @@ describe('sandbox session', () => {
     const rp = readReplay(a.finishRecording());
     // The same replay, rewritten with a header naming an unknown scenario (the CRCs are right again).
     const w = new ReplayWriter();
-    w.header({ ...rp.header, settings: { ...rp.header.settings, scenario: 'no-such-scenario' } });
+    w.header({ ...rp.header, scenario: { ...rp.header.scenario, name: 'no-such-scenario', source: 'builtin:no-such-scenario' }, settings: { ...rp.header.settings, scenario: 'no-such-scenario' } });
     const k = rp.keyframes[0]!;
     w.keyframe(k.frame, k.hashHi, k.hashLo, k.snapshot);
     const hostile = w.end(0, k.hashHi, k.hashLo);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { losBatch, newLosOutput } from '../../../src/systems/los/los-batch.js';
-import { LosPool, sliceFor } from '../../../src/systems/los/parallel.js';
+import { LosPool, sliceFor } from '../../../src/node/los-pool.js';
 import type { LlamaWorld } from '../../../src/worlds/llama/collision-world.js';
 import { DEMO_KINDS, demoSource, openDemo, randomSegments } from '../demo-worlds.js';
 

@@ -3,10 +3,10 @@
  * generation word; each wake-up casts its slice of the shared batch and counts itself done.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadWorldBytes } from '../../worlds/load.js';
-import type { CollisionWorld } from '../../worlds/world.js';
-import { losBatch, type LosOutput } from './los-batch.js';
-import { CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_GENERATION, CTRL_STOP, sliceFor, type WorldSource } from './parallel.js';
+import { loadWorldBytes } from '../worlds/load.js';
+import type { CollisionWorld } from '../worlds/world.js';
+import { losBatch, type LosOutput } from '../systems/los/los-batch.js';
+import { CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_GENERATION, CTRL_STOP, sliceFor, type WorldSource } from './los-pool.js';
 
 interface Data {
   source: WorldSource;

@@ -13,9 +13,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { loadWorldBytes, type LoadWorldOptions } from '../../worlds/load.js';
-import type { CollisionWorld } from '../../worlds/world.js';
-import { losBatch, SEGMENT_STRIDE, type LosOutput } from './los-batch.js';
+import { detectWorldFile, loadWorldBytes, type LoadWorldOptions } from '../worlds/load.js';
+import type { CollisionWorld } from '../worlds/world.js';
+import { losBatch, SEGMENT_STRIDE, type LosOutput } from '../systems/los/los-batch.js';
+import { defaultPineyTables } from './assets.js';
 
 /** What every thread loads its world from. */
 export interface WorldSource {
@@ -59,10 +60,10 @@ interface Shared {
  * in dist/ (worker files must be JS: `npm test` builds first).
  */
 export function workerUrl(): URL {
-  const here = new URL('./worker.js', import.meta.url);
+  const here = new URL('./los-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(here))) return here;
   const path = fileURLToPath(here);
-  const compiled = path.replace(/([\\/])src([\\/]systems[\\/]los[\\/]worker\.js)$/, '$1dist$1src$2');
+  const compiled = path.replace(/([\\/])src([\\/]node[\\/]los-worker\.js)$/, '$1dist$1src$2');
   if (compiled !== path && existsSync(compiled)) return pathToFileURL(compiled);
   throw new Error(`the compiled LOS worker is missing (${path}); build first: npx tsc -p tsconfig.build.json`);
 }
@@ -84,6 +85,8 @@ export class LosPool {
   /** Starts `threads − 1` workers (so `threads` threads compute), each loading the world from `source`. */
   static async create(source: WorldSource, threads: number): Promise<LosPool> {
     if (!Number.isInteger(threads) || threads < 1 || threads > MAX_LOS_THREADS) throw new RangeError(`threads must be an integer in 1..${MAX_LOS_THREADS}, got ${threads}`);
+    // A Piney field is generated with the field tables: the shipped ones unless the source gives its own.
+    if (!source.options?.pineyTables && detectWorldFile(source.bytes) === 'piney') source = { ...source, options: { ...source.options, pineyTables: defaultPineyTables() } };
     const pool = new LosPool(loadWorldBytes(source.bytes, source.name, source.options), threads);
     const url = threads > 1 ? workerUrl() : null;
     const ready: Promise<void>[] = [];

@@ -1,0 +1,95 @@
+/**
+ * `retrosim/core`: the runtime without any file access, for browsers and bundlers. Everything here takes
+ * bytes and plain data; the root entry (`retrosim`, src/index.ts) adds the Node loaders on top (worlds and
+ * scenario modules by path, the shipped assets, line of sight on worker threads).
+ *
+ * The public surface is this file and src/index.ts; docs/api.md says what semver covers.
+ */
+
+// ---- errors ----
+export { FormatError, isFormatError } from './binary/format-error.js';
+export { CapacityError } from './ecs/ecs-world.js';
+export { ParamError } from './sim/params.js';
+export { ScenarioError } from './sim/scenario.js';
+
+// ---- limits ----
+export { DEFAULT_LIMITS, resolveLimits, type Limits, type LimitsOverride } from './limits.js';
+
+// ---- worlds ----
+export type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveResult, SegmentResult, UpAxis, Vec3, WorldKind } from './worlds/world.js';
+export { newGroundResult, newMoveResult, newSegmentResult } from './worlds/world.js';
+export { detectWorldFile, detectWorldKind, loadWorldBytes, type LoadWorldOptions, type WorldFileKind } from './worlds/load.js';
+export { BUILTIN_WORLDS, DEFAULT_WORLD } from './worlds/builtin.js';
+export { loadPineyTables, type PineyTables } from './worlds/piney/tables.js';
+
+// ---- line of sight ----
+export { losBatch, newLosOutput, SEGMENT_STRIDE, VisibilityMatrix, type LosOutput } from './systems/los/los-batch.js';
+
+// ---- random numbers ----
+export { FieldRand, type FieldRandState } from './rng/fieldrand.js';
+export { CcRand, CCRAND_SEED, type CcRandState } from './rng/ccrand.js';
+export { RandomStreams, type RandomStream, type RandomStreamsState } from './rng/streams.js';
+
+// ---- deterministic maths for systems ----
+export { ANGLE_UNITS_PER_TURN } from './ecs/components.js';
+export { cosAngle, sinAngle, wrapAngle } from './ecs/angle.js';
+export { detAtan2, detCos, detHypot3, detSin, detSqrt } from './numeric/det-math.js';
+
+// ---- entities and components ----
+export {
+  Agent,
+  BodySize,
+  BUILTIN_COMPONENTS,
+  Controller,
+  defineComponent,
+  Heading,
+  MAX_CAPACITY,
+  Motion,
+  Position,
+  Sight,
+  Velocity,
+  type ComponentDef,
+  type ComponentOf,
+  type Components,
+  type ComponentStore,
+  type FieldArray,
+  type FieldSchema,
+  type FieldType,
+} from './ecs/components.js';
+export { EcsWorld, type EcsQuery } from './ecs/ecs-world.js';
+
+// ---- frames, tasks and events ----
+export { Scheduler, type FrameContext, type SimRng, type TaskHandle } from './ecs/scheduler.js';
+export { createEventBus, type EventBus, type SimEvents } from './ecs/events.js';
+export { hashHex } from './ecs/state-hash.js';
+
+// ---- systems ----
+export { defineSystem, type ParamValue, type StateArray, type SystemBody, type SystemContext, type SystemDef, type SystemFunction, type SystemHost } from './systems/system.js';
+export { DEFAULT_SYSTEMS } from './systems/default-systems.js';
+export { inputSystem, Buttons, BUTTON_MASK } from './systems/input.js';
+export { wanderSystem, WANDER_STREAM } from './systems/wander.js';
+export { controllerSystem, Behaviour } from './systems/controller.js';
+export { gravitySystem, groundContactSystem } from './systems/gravity.js';
+export { movementSystem, walkSpeed, horizontalAxes } from './systems/movement.js';
+export { triggersSystem, defaultTriggersSystem, type TriggerConfig, type SwapTrigger } from './systems/triggers.js';
+export { losSystem, eyeHeight, LOS_RATE } from './systems/los-system.js';
+export { recordingSystem, frameLog, type FrameLog } from './systems/recording.js';
+
+// ---- scenarios and simulations ----
+export { defineScenario, scenarioFingerprint, DEFAULT_SETTINGS, type ScenarioDef, type ScenarioHost, type ScenarioIdentity, type ScenarioSettings } from './sim/scenario.js';
+export { parseParamText, resolveParams, type ParamSpec, type ParamSpecs } from './sim/params.js';
+export { Simulation, PLACEMENT_STREAM, type SimSnapshot, type StateHash } from './sim/simulation.js';
+export { SyncTest, type SyncTestFailure } from './sim/synctest.js';
+export { demoButtons } from './sim/demo-input.js';
+export { wanderScenario } from './scenarios/wander.js';
+export { pineyFieldScenario, ambientOf } from './scenarios/piney-field.js';
+export { BUILTIN_SCENARIOS, builtinScenario, createSimulation, defaultSettingsFor, scenarioForWorld, simulationFromSettings, type SimulationInit } from './scenarios/builtin.js';
+export { scenarioIdentity } from './scenarios/identity.js';
+
+// ---- replays ----
+export { readReplay, replayToJson, REPLAY_FORMAT_VERSION, RUNTIME_VERSION, DEFAULT_KEYFRAME_INTERVAL, type Replay, type ReplayFrames, type ReplayHeader, type ReplayKeyframe, type WorldIdentity } from './replay/format.js';
+export { ReplayRecorder, type RecorderOptions } from './replay/recorder.js';
+export { verifyReplay, type Divergence, type KeyframeDiff, type VerifyResult } from './replay/verify.js';
+export { seekReplay, type SeekResult } from './replay/seek.js';
+export { replaySimulation, checkReplaySettings, type ReplayTarget } from './replay/rebuild.js';
+export { checkWorldIdentity, worldIdentity, type OpenedWorld } from './replay/world-identity.js';

@@ -1,0 +1,13 @@
+/**
+ * `retrosim`: the runtime for Node. Everything of `retrosim/core` (src/core.ts), plus what needs the file
+ * system or threads: opening worlds and scenario modules by path, the shipped assets, and line of sight on
+ * worker threads. The format modules are their own entries (`retrosim/worlds/<format>`); the Pixi renderer
+ * is `retrosim/render` (browsers only).
+ */
+export * from './core.js';
+export { loadWorld, loadWorldFile, type LoadWorldFileOptions, type OpenedWorldFile } from './node/world-files.js';
+export { openWorld, openBuiltinWorld, openWorldFile } from './node/open-world.js';
+export { loadScenarioFile, type LoadedScenario } from './node/scenario-file.js';
+export { defaultPineyTables, packageRoot } from './node/assets.js';
+export { loadGtaTown } from './node/gta-town.js';
+export { LosPool, type WorldSource } from './node/los-pool.js';

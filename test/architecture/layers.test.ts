@@ -1,0 +1,118 @@
+/**
+ * The layers of src/, checked on the import graph (static, dynamic and type-only imports alike): every
+ * import points down or stays in its folder, the headless entries never reach pixi.js or howler, and the
+ * browser-safe entry (src/core.ts) reaches no node: module.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(__dirname, '../../src');
+
+/** Layer of each top-level part of src/, lowest first. A module may import its own layer or lower ones. */
+const RANK: Record<string, number> = {
+  'binary': 0,
+  'numeric': 0,
+  'rng': 0,
+  'limits.ts': 0,
+  'worlds': 1,
+  'ecs': 2,
+  'systems': 3,
+  'sim': 4,
+  'scenarios': 5,
+  'replay': 6,
+  'core.ts': 7,
+  'node': 8,
+  'index.ts': 9,
+  'cli': 10,
+  'batch': 10,
+};
+/** The renderer sits on the core: it may use anything up to core.ts, never node/ or the CLI. */
+const RENDER_MAX = RANK['core.ts']!;
+
+function files(dir: string, out: string[] = []): string[] {
+  for (const n of readdirSync(dir)) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) files(p, out);
+    else if (n.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(IMPORT)) out.push((m[1] ?? m[2])!);
+  return out;
+}
+
+function part(file: string): string {
+  return relative(SRC, file).split(/[\\/]/)[0]!;
+}
+
+const all = files(SRC);
+
+describe('layers', () => {
+  it('every import of src/ points down or within its own part', () => {
+    const bad: string[] = [];
+    let checked = 0;
+    for (const f of all) {
+      const from = part(f);
+      for (const spec of importsOf(f)) {
+        if (!spec.startsWith('.')) continue;
+        const target = resolve(dirname(f), spec).replace(/\.js$/, '.ts');
+        const to = part(target);
+        checked++;
+        // Outside src/: only the CLI reaches out (its bench command runs bench/, which is not in the package).
+        if (to === '..') {
+          if (from !== 'cli') bad.push(`${relative(SRC, f)} imports ${spec}, outside src/`);
+          continue;
+        }
+        if (from === to) continue;
+        const max = from === 'render' ? RENDER_MAX : RANK[from];
+        const rank = to === 'render' ? Infinity : RANK[to];
+        if (max === undefined || rank === undefined) bad.push(`${relative(SRC, f)}: unknown layer of ${from} or ${to}`);
+        else if (rank > max) bad.push(`${relative(SRC, f)} imports ${relative(SRC, target)} (${from} → ${to})`);
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    expect(bad).toEqual([]);
+  });
+
+  /** Every module reachable from `entry` by relative imports, and the packages they name. */
+  function graph(entry: string): { modules: Set<string>; packages: Set<string> } {
+    const modules = new Set<string>();
+    const packages = new Set<string>();
+    const todo = [entry];
+    while (todo.length) {
+      const f = todo.pop()!;
+      if (modules.has(f)) continue;
+      modules.add(f);
+      for (const spec of importsOf(f)) {
+        if (spec.startsWith('.')) todo.push(resolve(dirname(f), spec).replace(/\.js$/, '.ts'));
+        else packages.add(spec);
+      }
+    }
+    return { modules, packages };
+  }
+
+  it('the headless entries never load pixi.js or howler', () => {
+    for (const entry of ['index.ts', 'core.ts']) {
+      const g = graph(join(SRC, entry));
+      expect(g.modules.size).toBeGreaterThan(100);
+      const ui = [...g.packages].filter((p) => /^(pixi\.js|howler)(\/|$)/.test(p));
+      expect(ui, entry).toEqual([]);
+      expect([...g.modules].filter((m) => part(m) === 'render'), entry).toEqual([]);
+    }
+  });
+
+  it('the core entry reaches no node: module (it runs in browsers)', () => {
+    const g = graph(join(SRC, 'core.ts'));
+    expect([...g.packages].filter((p) => p.startsWith('node:'))).toEqual([]);
+    expect([...g.modules].filter((m) => part(m) === 'node')).toEqual([]);
+    // ...while the Node entry does reach them (so the check above can fail).
+    expect([...graph(join(SRC, 'index.ts')).packages].some((p) => p.startsWith('node:'))).toBe(true);
+  });
+});
