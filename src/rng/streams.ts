@@ -20,10 +20,15 @@ export interface RandomStreamsState {
   streams: { name: string; state: Arc4State; draws: number }[];
 }
 
-type Arc4State = seedrandom.State.Arc4;
+/** A seedrandom ARC4 generator's state: the two indices and the 256-byte permutation. */
+export interface Arc4State {
+  i: number;
+  j: number;
+  S: number[];
+}
 
 interface Entry {
-  rng: seedrandom.StatefulPRNG<Arc4State>;
+  rng: seedrandom.StatefulPRNG<seedrandom.State.Arc4>;
   stream: RandomStream;
 }
 

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { print } from '../io.js';
@@ -14,8 +16,12 @@ export const command: Command = {
   async run(argv) {
     const { positionals, options } = parseArgs(argv, { list: { type: 'flag' }, json: { type: 'flag' } });
     if (positionals.length > 1) throw new UsageError(`bench takes at most one filter, got ${positionals.length}`);
-    // bench/ is compiled beside src/ (dist/bench); it is not part of the library's import graph.
-    const runner = (await import(new URL('../../../bench/run.js', import.meta.url).href)) as typeof import('../../../bench/run.js');
+    // bench/ is compiled beside src/ (dist/bench) in a clone; the installed package does not carry it.
+    const url = new URL('../../../bench/run.js', import.meta.url);
+    if (!existsSync(fileURLToPath(url))) {
+      throw new UsageError('the benchmarks are not part of the installed package: run them from a clone of the repository (npm ci, then npm run bench)');
+    }
+    const runner = (await import(url.href)) as typeof import('../../../bench/run.js');
     if (options.list) {
       const names = await runner.listBenches();
       if (options.json) print(JSON.stringify({ benches: names }));

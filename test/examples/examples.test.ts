@@ -1,0 +1,140 @@
+/**
+ * The programs in examples/, run as a user runs them (Node on the built package, importing 'retrosim'), with
+ * their output checked against the runtime's own answers.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot, runCli } from '../cli/run-cli.js';
+import { readReplay } from '../../src/replay/format.js';
+import { hashHex } from '../../src/ecs/state-hash.js';
+import { loadWorld } from '../../src/node/world-files.js';
+import { newSegmentResult } from '../../src/worlds/world.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'retrosim-examples-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function node(args: string[]): { code: number; lines: Record<string, any>[]; stderr: string } {
+  const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
+  const lines = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
+  return { code: r.status ?? -1, lines, stderr: r.stderr };
+}
+
+const recordedHash = (file: string, frame: number): string => {
+  const rp = readReplay(new Uint8Array(readFileSync(file)));
+  return hashHex(rp.frames.hashHi[frame - 1]!, rp.frames.hashLo[frame - 1]!);
+};
+
+describe('examples/guards: a scenario of your own', () => {
+  it('run-guards.mjs records, verifies and seeks the guards through the API, and they raise alarms', () => {
+    const out = join(tmp, 'api.replay');
+    const r = node(['examples/guards/run-guards.mjs', out]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const [run, verify, seek] = r.lines as [Record<string, any>, Record<string, any>, Record<string, any>];
+    expect(run.frames).toBe(1200);
+    expect(run.alarms).toBeGreaterThan(0);
+    expect(run.perGuard).toBe(run.alarms); // the component's counters and the events agree
+    expect(verify).toEqual({ verified: true, verifiedFrames: 1200, verifiedHash: run.finalHash });
+    expect(seek.seekHash).toBe(recordedHash(out, 777));
+    expect(seek.recordedHash).toBe(seek.seekHash);
+    expect(seek.fromKeyframe).toBe(600);
+  });
+
+  it('the CLI runs the module (--scenario, --set), verifies and seeks its replay', () => {
+    const out = join(tmp, 'cli.replay');
+    const run = runCli(['run', '--scenario', 'examples/guards/guards.mjs', '--world', 'assets/worlds/rugrats/demo.col', '--set', 'guards=6', '--set', 'range=15', '--agents', '0', '--frames', '700', '--keyframes', '200', '--out', out, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const s = JSON.parse(run.stdout) as Record<string, any>;
+    expect(s.scenario).toMatchObject({ name: 'guards', version: '1.0.0', source: 'file:examples/guards/guards.mjs' });
+    expect(s.settings.params).toEqual({ guards: 6, range: 15, legFrames: 180 });
+    expect(s.signals.alarm).toBeGreaterThan(0);
+    expect(s.events.signal).toBe(s.signals.alarm);
+    const info = JSON.parse(runCli(['replay', 'info', out, '--json']).stdout) as Record<string, any>;
+    expect(info.scenario.contentHash).toBe(s.scenario.contentHash);
+    const v = runCli(['replay', 'verify', out, '--json']);
+    expect(v.code).toBe(0);
+    expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, frames: 700, finalHash: s.finalHash });
+    const k = JSON.parse(runCli(['replay', 'seek', out, '--frame', '450', '--json']).stdout) as { hash: string };
+    expect(k.hash).toBe(recordedHash(out, 450));
+  });
+
+  it('runs on a Llama level too, and is refused on a world kind it does not declare', () => {
+    const ok = runCli(['run', '--scenario', 'examples/guards/guards.mjs', '--world', 'assets/worlds/llama/demo.trak', '--agents', '0', '--frames', '120', '--no-replay', '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).world.kind).toBe('llama');
+    const bad = runCli(['run', '--scenario', 'examples/guards/guards.mjs', '--frames', '5', '--no-replay']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('runs on rugrats, llama worlds, not on piney');
+  });
+
+  it('a replay of a module changed by one byte is refused up front, naming the scenario, both hashes and the flag', () => {
+    const mod = join(tmp, 'guards.mjs');
+    copyFileSync(join(repoRoot, 'examples/guards/guards.mjs'), mod);
+    const out = join(tmp, 'changed.replay');
+    const run = runCli(['run', '--scenario', mod, '--world', 'assets/worlds/rugrats/demo.col', '--agents', '0', '--frames', '60', '--out', out, '--json']);
+    expect(run.code).toBe(0);
+    const recorded = (JSON.parse(run.stdout) as Record<string, any>).scenario.contentHash as string;
+    expect(runCli(['replay', 'verify', out]).code).toBe(0);
+    const bytes = readFileSync(mod);
+    const i = bytes.indexOf('guards patrol');
+    bytes[i] = 'G'.charCodeAt(0); // one byte of a string
+    writeFileSync(mod, bytes);
+    for (const sub of [['verify', out], ['seek', out, '--frame', '30']]) {
+      const r = runCli(['replay', ...sub]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('scenario "guards" changed since the replay was recorded');
+      expect(r.stderr).toContain(recorded);
+      expect(r.stderr).toMatch(/given version 1\.0\.0 with content hash 0x[0-9a-f]{16}/);
+      expect(r.stderr).not.toContain(`given version 1.0.0 with content hash ${recorded}`);
+      expect(r.stderr).toContain('--scenario FILE');
+    }
+    // The module it was recorded with, given with --scenario from anywhere (identity is by content), verifies.
+    expect(runCli(['replay', 'verify', out, '--scenario', 'examples/guards/guards.mjs']).code).toBe(0);
+    copyFileSync(join(repoRoot, 'examples/guards/guards.mjs'), mod);
+    expect(runCli(['replay', 'verify', out]).code).toBe(0);
+  });
+});
+
+describe('examples/gta-queries', () => {
+  it('prints the ground and line of sight the world itself answers', async () => {
+    const r = node(['examples/gta-queries/gta-queries.mjs']);
+    expect(r.code).toBe(0);
+    const world = await loadWorld(join(repoRoot, 'assets/worlds/gta/town.col'));
+    const grounds = r.lines.filter((l) => l['ground']);
+    const segs = r.lines.filter((l) => l['segment']);
+    expect(grounds.length).toBe(4);
+    expect(segs.length).toBe(4);
+    for (const g of grounds) {
+      const a = world.ground(g['ground']);
+      expect(g).toEqual({ ground: g['ground'], hasFloor: a.hasFloor, floor: a.hasFloor ? a.floor : null, material: a.material, face: a.id });
+    }
+    expect(grounds.some((g) => g['hasFloor'])).toBe(true);
+    expect(grounds.some((g) => !g['hasFloor'])).toBe(true);
+    for (const s of segs) {
+      const [fx, fy, fz, tx, ty, tz] = s['segment'] as number[];
+      const a = world.segment([fx!, fy!, fz!], [tx!, ty!, tz!], newSegmentResult());
+      expect(s['visible']).toBe(!a.hit);
+      expect(s['fraction']).toBe(a.fraction);
+    }
+    expect(segs.some((s) => s['visible'])).toBe(true);
+    expect(segs.some((s) => !s['visible'])).toBe(true);
+  });
+});
+
+describe('examples/typed', () => {
+  it('compiles with strict TypeScript against the declarations and runs: its replay verifies, its synctest passes', () => {
+    const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'examples/typed'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+    const r = node(['examples/typed/out/main.js']);
+    expect(r.code).toBe(0);
+    const out = r.lines[0]!;
+    expect(out).toMatchObject({ world: 'llama', frames: 300, verified: true, synctestFailures: 0 });
+    expect(out['verifiedHash']).toBe(out['hash']);
+    expect(out['longestStanding']).toBeGreaterThan(0);
+  });
+});

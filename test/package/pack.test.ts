@@ -1,0 +1,154 @@
+/**
+ * The package as a user gets it: `npm pack`, installed with `npm install --offline` into an empty folder,
+ * then used there: the CLI, plain JavaScript importing 'retrosim', the examples, and strict TypeScript
+ * against the declarations.
+ *
+ * Offline, npm's cache after `npm ci` holds the dependencies' tarballs but not the registry's metadata that
+ * resolving them by version needs, so the runtime dependencies are packed from node_modules and installed
+ * beside the tarball (the exact versions package.json pins, as a registry install would fetch them).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../cli/run-cli.js';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const tmp = mkdtempSync(join(tmpdir(), 'retrosim-pack-'));
+const app = join(tmp, 'app');
+let packed: { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] };
+
+function run(cmd: string, args: string[], cwd = app): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  // --ignore-scripts: the build already ran (npm test builds first); no rebuild under the other tests' feet.
+  const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: repoRoot, encoding: 'utf8' });
+  packed = (JSON.parse(out) as (typeof packed)[])[0]!;
+  process.stdout.write(`retrosim tarball: ${packed.filename}, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${packed.entryCount} files\n`);
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2));
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const deps = Object.keys(pkg.dependencies).map((name) => {
+    const depOut = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: join(repoRoot, 'node_modules', name), encoding: 'utf8' });
+    const dep = (JSON.parse(depOut) as { filename: string; version: string }[])[0]!;
+    expect(dep.version).toBe(pkg.dependencies[name]);
+    return join(tmp, dep.filename);
+  });
+  const inst = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(tmp, packed.filename), ...deps]);
+  if (inst.code !== 0) throw new Error(`npm install --offline failed (${inst.code}):\n${inst.stderr}`);
+}, 300_000);
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('the npm package', () => {
+  it('holds the built code, declarations, assets, bin, README, LICENSE and CHANGELOG, and nothing a user does not need', () => {
+    const paths = packed.files.map((f) => f.path);
+    for (const p of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/retrosim.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/core.d.ts', 'dist/src/render/index.d.ts', 'dist/src/worlds/gta/index.d.ts', 'assets/worlds/piney/default.field.json', 'assets/piney/field-tables.json']) {
+      expect(paths, p).toContain(p);
+    }
+    const stray = paths.filter((p) => /^(test|\.ci|bench|scripts|out|docs|examples|sandbox|web-dist|node_modules|dist\/bench|dist\/scripts|dist\/test)\//.test(p) || /\.(js|ts)\.map$/.test(p) || p.startsWith('dist/src/render/sandbox/'));
+    expect(stray).toEqual([]);
+    expect(paths.some((p) => p.startsWith('test/'))).toBe(false);
+    expect(packed.entryCount).toBe(paths.length);
+  });
+
+  it('npx retrosim --help and npx retrosim run --frames 60 work in the installed folder', () => {
+    const help = run(npm, ['exec', '--offline', '--', 'retrosim', '--help']);
+    expect(help.stderr).toBe('');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('commands:');
+    expect(help.stdout).toContain('replay');
+    const r = run(npm, ['exec', '--offline', '--', 'retrosim', 'run', '--frames', '60', '--json']);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as { frames: number; finalHash: string; replay: { path: string } };
+    expect(s.frames).toBe(60);
+    expect(s.finalHash).toMatch(/^0x[0-9a-f]{16}$/);
+    expect(existsSync(join(app, s.replay.path))).toBe(true);
+    expect(run(npm, ['exec', '--offline', '--', 'retrosim', 'replay', 'verify', s.replay.path]).code).toBe(0);
+    // The benchmarks stay in the repository: the command says so instead of crashing.
+    const b = run(npm, ['exec', '--offline', '--', 'retrosim', 'bench', '--list']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('not part of the installed package');
+  });
+
+  it("a plain .mjs script imports from 'retrosim' and its subpaths and runs (without pixi.js installed)", () => {
+    expect(existsSync(join(app, 'node_modules/pixi.js'))).toBe(false);
+    writeFileSync(
+      join(app, 'plain.mjs'),
+      `import { createSimulation, loadWorld, losBatch, newLosOutput, FieldRand, CcRand, RandomStreams, Buttons, FormatError } from 'retrosim';
+import * as core from 'retrosim/core';
+import { parseCol, RugratsWorld } from 'retrosim/worlds/rugrats';
+import { parseColFile } from 'retrosim/worlds/gta';
+import pkg from 'retrosim/package.json' with { type: 'json' };
+const world = await loadWorld('node_modules/retrosim/assets/worlds/rugrats/demo.col');
+const sim = createSimulation(world, { agents: 20 });
+for (let f = 0; f < 30; f++) sim.step(Buttons.Up);
+const seg = new Float64Array([1500, -600, 1500, 9000, -600, 9000]);
+const out = newLosOutput(1);
+losBatch(world, seg, out);
+const fr = new FieldRand(1420855);
+let bad = null;
+try { await loadWorld(new Uint8Array([1, 2, 3])); } catch (e) { bad = e instanceof FormatError; }
+console.log(JSON.stringify({ version: pkg.version, kind: world.kind, frame: sim.frame, hash: sim.hashHex(), visible: out.visible[0], draw: fr.rand(100),
+  cc: new CcRand().next !== undefined, streams: typeof new RandomStreams('x').get('a').next(), core: typeof core.loadWorldBytes, rugrats: typeof parseCol + typeof RugratsWorld, gta: typeof parseColFile, bad }));
+`,
+    );
+    const r = run(process.execPath, ['plain.mjs']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(o).toMatchObject({ version: '0.2.0', kind: 'rugrats', frame: 30, core: 'function', rugrats: 'functionfunction', gta: 'function', bad: true, streams: 'number' });
+    expect(o['hash']).toMatch(/^0x[0-9a-f]{16}$/);
+  });
+
+  it('the examples run in the installed folder', () => {
+    mkdirSync(join(app, 'examples'), { recursive: true });
+    for (const f of ['guards/guards.mjs', 'guards/run-guards.mjs', 'gta-queries/gta-queries.mjs']) {
+      mkdirSync(join(app, 'examples', f.split('/')[0]!), { recursive: true });
+      copyFileSync(join(repoRoot, 'examples', f), join(app, 'examples', f));
+    }
+    const g = run(process.execPath, ['examples/guards/run-guards.mjs', 'g.replay']);
+    expect(g.stderr).toBe('');
+    const lines = g.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]!['alarms']).toBeGreaterThan(0);
+    expect(lines[1]!['verified']).toBe(true);
+    expect(lines[2]!['seekHash']).toBe(lines[2]!['recordedHash']);
+    const q = run(process.execPath, ['examples/gta-queries/gta-queries.mjs']);
+    expect(q.code).toBe(0);
+    expect(q.stdout.split('\n').filter(Boolean).length).toBe(9);
+    const cli = run(npm, ['exec', '--offline', '--', 'retrosim', 'run', '--scenario', 'examples/guards/guards.mjs', '--world', 'node_modules/retrosim/assets/worlds/rugrats/demo.col', '--frames', '300', '--agents', '0', '--out', 'cli.replay', '--json']);
+    expect(cli.stderr).toBe('');
+    expect((JSON.parse(cli.stdout) as { signals: { alarm?: number } }).signals.alarm).toBeGreaterThan(0);
+    expect(run(npm, ['exec', '--offline', '--', 'retrosim', 'replay', 'verify', 'cli.replay']).code).toBe(0);
+  });
+
+  it('a TypeScript program on the public types passes tsc --noEmit with strict, and compiles and runs', () => {
+    copyFileSync(join(repoRoot, 'examples/typed/main.ts'), join(app, 'main.ts'));
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, skipLibCheck: false, types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], outDir: 'out' },
+        include: ['main.ts'],
+      }),
+    );
+    // The typed example opens a Llama level by a path relative to the package.
+    writeFileSync(join(app, 'main.ts'), readFileSync(join(app, 'main.ts'), 'utf8').replaceAll("'assets/worlds/llama/demo.trak'", "'node_modules/retrosim/assets/worlds/llama/demo.trak'"));
+    const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+    const check = run(process.execPath, [tsc, '--noEmit', '-p', '.']);
+    expect(check.stdout + check.stderr).toBe('');
+    expect(check.code).toBe(0);
+    // And a type error is caught (the check above can fail).
+    writeFileSync(join(app, 'wrong.ts'), "import { createSimulation } from 'retrosim';\ncreateSimulation('not a world');\n");
+    const wrong = run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--typeRoots', join(repoRoot, 'node_modules/@types'), 'wrong.ts']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toContain('TS2345');
+    expect(run(process.execPath, [tsc, '-p', '.']).code).toBe(0);
+    const r = run(process.execPath, ['out/main.js']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ world: 'llama', verified: true, synctestFailures: 0 });
+  });
+});
