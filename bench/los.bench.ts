@@ -10,7 +10,7 @@ import type { Bench, BenchResult } from './harness.js';
 import { consume, lcg, opsPerSecond } from './harness.js';
 import { BUILTIN_WORLDS, DEFAULT_WORLD } from '../src/worlds/builtin.js';
 import { defaultSettingsFor, simulationFromSettings } from '../src/scenarios/builtin.js';
-import { packageRoot } from '../src/node/assets.js';
+import { defaultPineyTables, packageRoot } from '../src/node/assets.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { losBatch, newLosOutput, pairSegments, SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
 import { LosPool } from '../src/node/los-pool.js';
@@ -99,7 +99,7 @@ export const benches: Bench[] = [
     run() {
       const root = packageRoot();
       const bytes = new Uint8Array(readFileSync(`${root}/${BUILTIN_WORLDS[DEFAULT_WORLD]}`));
-      const world = loadWorldBytes(bytes, 'default.field.json');
+      const world = loadWorldBytes(bytes, 'default.field.json', { pineyTables: defaultPineyTables() });
       const sim = simulationFromSettings(world, defaultSettingsFor(world, { agents: 10_000, capacity: 10_016 }));
       for (let f = 0; f < 20; f++) sim.step(0);
       const frames = 200;
