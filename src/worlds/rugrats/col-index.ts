@@ -13,8 +13,15 @@ export const FLAT_FLOOR_NORMAL = [0, -4096, 0] as const;
 /** The plane of a flat ceiling: the normal points down into the room, +y. */
 export const FLAT_CEILING_NORMAL = [0, 4096, 0] as const;
 
+/**
+ * A database laid out for the query and the segment test (made by buildColIndex or loadColIndex). Tiles are
+ * numbered globally in file order; the per-tile arrays are indexed by that number, and tileIndexOfOffset turns
+ * a tile id from an answer back into it.
+ */
 export interface ColIndex {
+  /** The database indexed. */
   readonly data: ColData;
+  /** The bounds, inclusive, in world units. */
   readonly minX: number;
   readonly minY: number;
   readonly minZ: number;
@@ -47,15 +54,17 @@ export interface ColIndex {
   readonly tileOffset: Int32Array;
 }
 
-/** Parses and indexes a database in one go. */
+/** Parses (strictly, as parseColWithOffsets) and indexes a database in one go. Throws FormatError. */
 export function loadColIndex(bytes: Uint8Array): ColIndex {
   const p = parseColWithOffsets(bytes);
   return buildColIndex(p.data, p.offsets);
 }
 
 /**
- * Builds the index. `offsets` (from the parser) give the tile ids; without them they are recomputed from the
- * layout the writer produces, which is the same thing.
+ * Builds the index of a database. `offsets` (from parseColWithOffsets) give the tile ids; without them they are
+ * recomputed from the layout the writer produces, which is the same thing. Throws a FormatError for data the
+ * walks cannot use (not 512 columns, unsorted cells, a stack with no last tile, a halved cell without its other
+ * half, a normal index beyond its table).
  */
 export function buildColIndex(data: ColData, offsets?: ColOffsets): ColIndex {
   if (data.columns.length !== COLUMN_COUNT) throw new FormatError(COL_FORMAT, -1, `needs ${COLUMN_COUNT} columns, got ${data.columns.length}`);
@@ -154,7 +163,7 @@ function recomputeTileOffsets(data: ColData): number[] {
   return out;
 }
 
-/** The global tile index of a tile id (file offset), or −1. For tools and tests, not hot paths. */
+/** The global tile index of a tile id (the file offset answers report), or −1. A binary search: for tools, not hot paths. */
 export function tileIndexOfOffset(ix: ColIndex, offset: number): number {
   let lo = 0;
   let hi = ix.tileOffset.length - 1;

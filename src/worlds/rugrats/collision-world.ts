@@ -42,7 +42,10 @@ export function detectRugrats(bytes: Uint8Array): boolean {
   return data <= room && room - data <= MAX_NORMALS_GAP;
 }
 
-/** Parses (strictly) and wraps a database. */
+/**
+ * Parses (strictly, as parseColWithOffsets) and wraps a database as a CollisionWorld named `name`. Throws
+ * FormatError.
+ */
 export function loadRugratsWorld(bytes: Uint8Array, name: string, limits: Readonly<Limits> = DEFAULT_LIMITS): RugratsWorld {
   const p = parseColWithOffsets(bytes, limits);
   return new RugratsWorld(buildColIndex(p.data, p.offsets), name);
@@ -52,6 +55,11 @@ export function loadRugratsWorld(bytes: Uint8Array, name: string, limits: Readon
 const sq = new Int32Array(4);
 const so = new Int32Array(SEGMENT_OUT_LENGTH);
 
+/**
+ * A Rugrats database as a CollisionWorld, in the game's integer units (1024 per tile, y pointing down): the point
+ * query answers `ground`, vectorwalk answers `segment`, and `move` walks a body by the game's rules as far as
+ * they are known. Positions are read as 32-bit integers (fractions truncate).
+ */
 export class RugratsWorld implements CollisionWorld {
   readonly kind = 'rugrats' as const;
   readonly bounds: Bounds;
@@ -211,6 +219,7 @@ export class RugratsWorld implements CollisionWorld {
     return [ix.minX, ix.maxY, ix.minZ];
   }
 
+  /** Feet on the lowest floor at the point (u, v) of the bounds (each in [0, 1)), or null where there is none. */
   sampleOpen(u: number, v: number): Vec3 | null {
     if (!(u >= 0 && u < 1 && v >= 0 && v < 1)) return null;
     const ix = this.index;

@@ -22,6 +22,7 @@ import {
 } from './layout.js';
 import { FLAT_CEILING_NORMAL, FLAT_FLOOR_NORMAL } from './col-index.js';
 
+/** One room of a stack: the open space between a floor and the ceiling above it. */
 export interface RoomDescription {
   /** Floor height byte (0 = max y; larger is higher up). */
   floor: number;
@@ -29,11 +30,13 @@ export interface RoomDescription {
   ceiling: number;
   /** Rise of the floor across the tile, in world units, along +x and +z from the plane's corner. */
   floorRise?: [number, number];
+  /** Rise of the ceiling across the tile, as floorRise. */
   ceilingRise?: [number, number];
   /** Tile bytes 4, 5 and 7 (unknown meaning), default 0. */
   unknown?: [number, number, number];
 }
 
+/** One cell of the grid and its rooms: either one stack (`rooms`) or, for a cell split on a diagonal, `halved`. */
 export interface CellDescription {
   /** Column, 0..511 (x cell). */
   x: number;
@@ -54,12 +57,15 @@ export interface CellDescription {
   };
 }
 
+/** A whole level for buildLevel: bounds and cells (plain, JSON-able data). */
 export interface LevelDescription {
   /** Bounds; min x and min z must be multiples of 1024 so cells line up with the tile grid. */
   min: Vec3i;
+  /** Bounds, the upper corner (inclusive); max y is where height byte 0 stands. */
   max: Vec3i;
   /** Header word 0x24, default 0. */
   unknown24?: number;
+  /** The cells that have rooms; every other cell is missing (closed). */
   cells: CellDescription[];
 }
 
@@ -83,7 +89,20 @@ function normalOf(x: number, y: number, z: number): Vec3i {
   return [o[0]!, o[1]!, o[2]!];
 }
 
-/** Builds the database. Throws FormatError (offset −1) on a description that cannot be written. */
+/**
+ * Builds the database of a level description, ready for writeCol or buildColIndex. Throws a FormatError
+ * (offset −1) naming the cell or room that cannot be written (bytes out of range, a cell given twice, a
+ * ceiling below its floor, a slope too steep, more than 255 distinct normals).
+ *
+ * @example
+ * ```ts
+ * const data = buildLevel({
+ *   min: [0, -4096, 0], max: [4095, 0, 4095],
+ *   cells: [{ x: 1, z: 1, rooms: [{ floor: 0, ceiling: 16 }] }],
+ * });
+ * const bytes = writeCol(data);
+ * ```
+ */
 export function buildLevel(desc: LevelDescription): ColData {
   const { min, max } = desc;
   if ((min[0] & 1023) !== 0 || (min[2] & 1023) !== 0) fail('min x and min z must be multiples of 1024');

@@ -36,21 +36,32 @@ export const MAX_NORMALS_GAP = 3;
 
 /** Where each column's cells and tiles were found (file offsets), for the runtime's tile ids. */
 export interface ColOffsets {
+  /** Per column, the file offset of its first cell. */
   cellOffsets: number[];
+  /** Per column, the file offset of its first tile. */
   tileOffsets: number[];
 }
 
+/** A parsed database with where its columns were found in the file (see parseColWithOffsets). */
 export interface ParsedCol {
+  /** The database. */
   data: ColData;
   /** Per column, the file offset of its first cell and of its first tile. */
   offsets: ColOffsets;
 }
 
-/** Parses a LEVELnn.COL. Throws FormatError naming the offset on any fault. */
+/**
+ * Parses a LEVELnn.COL. Throws a FormatError (format COL_FORMAT) naming the byte offset on any fault, and
+ * refuses a file or a count beyond `limits`.
+ */
 export function parseCol(bytes: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): ColData {
   return parseColWithOffsets(bytes, limits).data;
 }
 
+/**
+ * Parses a LEVELnn.COL as parseCol does and also returns the file offsets of each column's cells and tiles;
+ * buildColIndex takes them to give every tile its id (its file offset).
+ */
 export function parseColWithOffsets(bytes: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): ParsedCol {
   checkFileBytes(COL_FORMAT, bytes.length, limits);
   const r = new BinaryReader(bytes, COL_FORMAT);

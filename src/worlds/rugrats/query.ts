@@ -6,14 +6,20 @@ import type { ColIndex } from './col-index.js';
 import { FLAG_DIAGONAL_SUM, FLAG_HALF_MASK, FLAG_HALVED, FLAG_LAST, FLAG_HALF_SHIFT } from './layout.js';
 import { slopedHeight } from './plane.js';
 
+/** queryCol's result: the point is in the open, between a ceiling and a floor. */
 export const QUERY_OPEN = 0;
+/** queryCol's result: the point is inside solid ground, or in a cell with no tile for it. */
 export const QUERY_CLOSED = 1;
+/** queryCol's result: the point is outside the level's bounds. */
 export const QUERY_OUTSIDE = 2;
 
-/** Output slots of queryCol. */
+/** queryCol's output slot for the result (QUERY_OPEN, QUERY_CLOSED or QUERY_OUTSIDE). */
 export const Q_RESULT = 0;
+/** queryCol's output slot for the ceiling's y above the point (0 when there is no tile). */
 export const Q_CEILING = 1;
+/** queryCol's output slot for the floor's y below the point (0 when there is no tile). */
 export const Q_FLOOR = 2;
+/** queryCol's output slot for the tile's id, its file offset (0 when there is no tile). */
 export const Q_TILE = 3;
 
 /** No stack: the point is outside the bounds or the column table. */
@@ -128,9 +134,17 @@ export function walkStack(ix: ColIndex, first: number, x: number, y: number, z: 
 export const walkOut = new Int32Array(1);
 
 /**
- * query(pos) → out[Q_RESULT] 0 open / 1 closed or no tile / 2 outside, out[Q_CEILING], out[Q_FLOOR],
- * out[Q_TILE] (the tile's file offset). QUERY_NO_TILE_OUTPUTS: when there is no tile (outside, no cell, or
- * above every ceiling) ceiling, floor and tile are written as 0. Returns the result.
+ * The game's point query: is (x, y, z) in the open, and what are the ceiling above and the floor below it.
+ * Writes out[Q_RESULT] (QUERY_OPEN, QUERY_CLOSED or QUERY_OUTSIDE), out[Q_CEILING], out[Q_FLOOR] and out[Q_TILE]
+ * (the tile's file offset) into `out`, an Int32Array of at least 4; when there is no tile (outside, no cell, or
+ * above every ceiling) ceiling, floor and tile are written as 0 (QUERY_NO_TILE_OUTPUTS). Returns the result.
+ * Coordinates are world units, y down; fractions truncate and values beyond 32 bits saturate. Allocates nothing.
+ *
+ * @example
+ * ```ts
+ * const out = new Int32Array(4);
+ * if (queryCol(ix, x, y, z, out) === QUERY_OPEN) standOn(out[Q_FLOOR]);
+ * ```
  */
 export function queryCol(ix: ColIndex, x: number, y: number, z: number, out: Int32Array): number {
   x = toS32(x);

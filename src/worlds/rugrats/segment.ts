@@ -12,24 +12,37 @@ import { FLAG_DIAGONAL_SUM, FLAG_HALF_MASK, FLAG_HALF_SHIFT, FLAG_HALVED } from 
 import { PLANE_MISS, cornerX, cornerZ, flatPlaneFraction, lerpFp12, planeFraction } from './plane.js';
 import { Q_FLOOR, Q_TILE, floorAt, halfAt, locateCell, queryCol, toS32, walkStack } from './query.js';
 
+/** segmentCol's result: the segment gets through to its end. */
 export const SEG_GETS_THROUGH = 0;
+/** segmentCol's result: the segment is stopped by a wall, a floor or a ceiling. */
 export const SEG_STOPPED = 1;
+/** segmentCol's result: the segment's start is not in the open. */
 export const SEG_START_NOT_OPEN = 2;
 
-/** Output slots of segmentCol. */
+/** segmentCol's output slot for the result (SEG_GETS_THROUGH, SEG_STOPPED or SEG_START_NOT_OPEN). */
 export const S_RESULT = 0;
+/** segmentCol's output slot for the depth: 0 at a wall; when the start is not open, its y minus the floor's (0 without a tile). */
 export const S_DEPTH = 1;
-export const S_POINT = 2; // x, y, z in 2..4
-export const S_NORMAL = 5; // x, y, z in 5..7
+/** segmentCol's output slots for the stop point: x, y, z in slots 2, 3, 4. */
+export const S_POINT = 2;
+/** segmentCol's output slots for the 4.12 normal of what stopped the segment: x, y, z in slots 5, 6, 7. */
+export const S_NORMAL = 5;
+/** segmentCol's output slot for the id (file offset) of the tile involved, 0 for none. */
 export const S_TILE = 8;
 /** A bit mask of the outputs the original writes for this answer (the others keep the caller's values). */
 export const S_WRITTEN = 9;
+/** The length of segmentCol's output array. */
 export const SEGMENT_OUT_LENGTH = 10;
 
+/** S_WRITTEN's bit for the depth slot. */
 export const WROTE_DEPTH = 1;
+/** S_WRITTEN's bit for the point slots. */
 export const WROTE_POINT = 2;
+/** S_WRITTEN's bit for the normal slots. */
 export const WROTE_NORMAL = 4;
+/** S_WRITTEN's bit for the tile slot. */
 export const WROTE_TILE = 8;
+/** S_WRITTEN with every output written. */
 export const WROTE_ALL = 15;
 
 /** The side a step moved through. */
@@ -78,8 +91,19 @@ const PART_WALL = 1;
 const PART_PLANE = 2;
 
 /**
- * vectorwalk(from, to) → out (see the S_* slots). Returns the result: 0 gets through, 1 stopped, 2 from is not
- * in the open. Coordinates are read through toS32.
+ * The game's segment test ("vectorwalk"): walks from (fx, fy, fz) to (tx, ty, tz) a cell at a time and says
+ * whether the segment gets through. Writes the answer into `out`, an Int32Array of SEGMENT_OUT_LENGTH (see the
+ * S_* slots; S_WRITTEN says which of them this answer wrote, the others keep the caller's values). Returns the
+ * result: SEG_GETS_THROUGH, SEG_STOPPED or SEG_START_NOT_OPEN. Coordinates are world units, y down; fractions
+ * truncate and values beyond 32 bits saturate. Allocates nothing.
+ *
+ * @example
+ * ```ts
+ * const out = new Int32Array(SEGMENT_OUT_LENGTH);
+ * if (segmentCol(ix, 1500, -600, 1500, 9000, -600, 9000, out) === SEG_STOPPED) {
+ *   const stop = [out[S_POINT], out[S_POINT + 1], out[S_POINT + 2]];
+ * }
+ * ```
  */
 export function segmentCol(
   ix: ColIndex,

@@ -17,40 +17,53 @@ import type { ColIndex } from './col-index.js';
 import { queryCol } from './query.js';
 import { SEGMENT_OUT_LENGTH, S_DEPTH, S_NORMAL, S_POINT, S_RESULT, S_TILE, S_WRITTEN, WROTE_DEPTH, WROTE_NORMAL, WROTE_POINT, WROTE_TILE, segmentCol } from './segment.js';
 
+/** The format name a FormatError from parseTrace carries. */
 export const TRACE_FORMAT = 'rugrats trace';
 
+/** What the original answered to a point query; an output left out was not recorded. */
 export interface QueryExpect {
+  /** QUERY_OPEN, QUERY_CLOSED or QUERY_OUTSIDE. */
   result: number;
   ceiling?: number;
   floor?: number;
   tile?: number;
 }
+/** What the original answered to a segment test; an output it did not write for that answer is left out. */
 export interface SegmentExpect {
+  /** SEG_GETS_THROUGH, SEG_STOPPED or SEG_START_NOT_OPEN. */
   result: number;
   depth?: number;
   point?: [number, number, number];
   normal?: [number, number, number];
   tile?: number;
 }
+/** One call of the original and its answer, with the 1-based line of the trace it came from. */
 export type TraceEntry =
   | { op: 'query'; pos: [number, number, number]; expect: QueryExpect; note?: string; line: number }
   | { op: 'segment'; from: [number, number, number]; to: [number, number, number]; expect: SegmentExpect; note?: string; line: number };
 
+/** The optional first line of a trace: its kind, version and the database it was recorded on. */
 export interface TraceHeader {
   trace: 'rugrats-col';
   version: 1;
   db?: string;
 }
 
+/** One output where the port's answer differs from the trace's. */
 export interface TraceDifference {
+  /** The trace line (1-based). */
   line: number;
   op: 'query' | 'segment';
+  /** The call's coordinates: the point, or from then to. */
   input: number[];
+  /** The output that differs: "result", "ceiling", "floor", "tile", "depth", "point" or "normal". */
   field: string;
   expected: unknown;
+  /** The port's value, or "not written" when the port left that output alone. */
   actual: unknown;
 }
 
+/** The outcome of verifyTrace: how many entries matched, and the first differences. */
 export interface TraceReport {
   entries: number;
   matches: number;
@@ -62,7 +75,12 @@ export interface TraceReport {
 const isIntArray3 = (v: unknown): v is [number, number, number] =>
   Array.isArray(v) && v.length === 3 && v.every((n) => Number.isSafeInteger(n));
 
-/** Parses a trace. Throws FormatError at the byte offset of a bad line. */
+/**
+ * Parses a conformance trace: JSON lines, an optional header line, then one call of the original per line,
+ * `{"op":"query","pos":[x,y,z],"expect":{...}}` or `{"op":"segment","from":[...],"to":[...],"expect":{...}}`.
+ * Blank lines and lines starting with '#' are skipped. Throws a FormatError (format TRACE_FORMAT) at the byte
+ * offset of a bad line.
+ */
 export function parseTrace(text: string): { header?: TraceHeader; entries: TraceEntry[] } {
   const entries: TraceEntry[] = [];
   let header: TraceHeader | undefined;
@@ -131,7 +149,10 @@ export function parseTrace(text: string): { header?: TraceHeader; entries: Trace
   return header ? { header, entries } : { entries };
 }
 
-/** Runs every entry through the port and compares. `maxDifferences` bounds the list kept. */
+/**
+ * Runs every entry of a trace through the port's queryCol and segmentCol on `ix` and compares the answers.
+ * `maxDifferences` bounds the differences kept in the report; every entry is still counted.
+ */
 export function verifyTrace(ix: ColIndex, entries: readonly TraceEntry[], maxDifferences = 5): TraceReport {
   const q = new Int32Array(4);
   const s = new Int32Array(SEGMENT_OUT_LENGTH);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { rugratsAssets, handLevel, demoLevel } from '../../../scripts/make-rugrats-assets.js';
-import { buildLevel, loadColIndex, parseCol, parseTrace, verifyTrace, isHalved, halfOf, FLAG_DIAGONAL_SUM } from '../../../src/worlds/rugrats/index.js';
+import { buildLevel, loadColIndex, parseCol, parseTrace, verifyTrace, isHalved, halfOf } from '../../../src/worlds/rugrats/index.js';
+import { FLAG_DIAGONAL_SUM } from '../../../src/worlds/rugrats/layout.js';
 import { FormatError } from '../../../src/binary/format-error.js';
 
 const dir = new URL('../../../assets/worlds/rugrats/', import.meta.url);

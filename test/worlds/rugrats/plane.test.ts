@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PLANE_MISS, flatPlaneFraction, lerpFp12, planeFraction, crossingFraction, findCellByHalves, locateCell, buildColIndex, buildLevel, CELL_MISSING } from '../../../src/worlds/rugrats/index.js';
+import { buildColIndex, buildLevel } from '../../../src/worlds/rugrats/index.js';
+import { PLANE_MISS, flatPlaneFraction, lerpFp12, planeFraction, crossingFraction } from '../../../src/worlds/rugrats/plane.js';
+import { findCellByHalves, locateCell, CELL_MISSING } from '../../../src/worlds/rugrats/query.js';
 import { levelArb } from './arbitraries.js';
 
 const i32 = fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });

@@ -4,14 +4,13 @@ import {
   buildColIndex,
   buildLevel,
   floorNormalForRise,
-  halfAt,
   queryCol,
-  slopedHeight,
-  toS32,
   writeCol,
   loadColIndex,
   type LevelDescription,
 } from '../../../src/worlds/rugrats/index.js';
+import { slopedHeight } from '../../../src/worlds/rugrats/plane.js';
+import { halfAt, toS32 } from '../../../src/worlds/rugrats/query.js';
 import { flatDescription, flatLevelArb, flatModelQuery, FLAT_SIZE } from './arbitraries.js';
 
 const q = new Int32Array(4);

@@ -7,8 +7,6 @@ import {
   queryCol,
   segmentCol,
   writeCol,
-  DIAGONAL_NORMALS,
-  DIAGONAL_COMPONENT,
   SEGMENT_OUT_LENGTH,
   S_WRITTEN,
   WROTE_ALL,
@@ -17,6 +15,7 @@ import {
   type ColIndex,
   type LevelDescription,
 } from '../../../src/worlds/rugrats/index.js';
+import { DIAGONAL_COMPONENT, DIAGONAL_NORMALS } from '../../../src/worlds/rugrats/segment.js';
 import { vectorNormal } from '../../../src/numeric/gte.js';
 import { flatDescription, flatLevelArb, levelArb, nearFlatBoundary, FLAT_SIZE, type FlatCell } from './arbitraries.js';
 
