@@ -15,6 +15,7 @@ import { FACE_BATCH_START, MAX_BATCH_FACES, MAX_MODEL_VERTICES, parseTrak, type 
  * few warnings, each with the tile and cell it concerns. Bad bytes throw FormatError from the parsers.
  */
 
+/** The rules checkLevel knows, each the name a CheckProblem carries. */
 export type CheckRule =
   | 'tile-outside-grid'
   | 'tile-cell-formulas-disagree'
@@ -33,8 +34,10 @@ export type CheckRule =
   | 'too-many-vertices'
   | 'face-batch-flags';
 
+/** One broken rule, and the tile, cell and polygon it concerns. */
 export interface CheckProblem {
   rule: CheckRule;
+  /** An error crashes the game or corrupts the level; a warning is suspicious. */
   severity: 'error' | 'warning';
   /** Tile index (−1 when the problem is not one tile's). */
   tile: number;
@@ -45,7 +48,9 @@ export interface CheckProblem {
   detail: string;
 }
 
+/** checkLevel's answer: every problem found, and the counts. */
 export interface CheckReport {
+  /** True when there is no error (warnings allowed). */
   ok: boolean;
   errors: number;
   warnings: number;
@@ -118,13 +123,18 @@ function objectSectionErrorOf(tail: Uint8Array, wfpc: number): string | null {
   }
 }
 
-/** Checks a level given as .trak and .map bytes. */
+/** Checks a level given as `.trak` and `.map` bytes (see checkLevel). Bytes that do not parse throw FormatError. */
 export function checkLevelBytes(trakBytes: Uint8Array, mapBytes: Uint8Array, conventions?: Partial<LlamaConventions>): CheckReport {
   const trak = parseTrak(trakBytes);
   const map = parseMap(mapBytes, trak.models.map((m) => m.vertices.length / 6));
   return checkLevel(trak, map, conventions);
 }
 
+/**
+ * Checks a parsed level against every rule that crashes the game or corrupts a level (tiles outside the grid or
+ * tilted, float and fixed copies that disagree, polygons beyond ±8 tiles or not listed in a cell they reach,
+ * swaps, colours, regions, faces), plus a few warnings, each with the tile and cell it concerns.
+ */
 export function checkLevel(trak: Trak, map: LlamaMap, conventions?: Partial<LlamaConventions>): CheckReport {
   const conv = resolveConventions(conventions);
   const problems: CheckProblem[] = [];

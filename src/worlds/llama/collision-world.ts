@@ -28,6 +28,7 @@ export class LlamaWorld implements CollisionWorld {
   readonly scale = LLAMA_SCALE;
   readonly integer = false;
   readonly bounds: Bounds;
+  /** @internal The placed collision geometry the queries run on. */
   readonly collision: LlamaCollision;
   private readonly swapState: Uint8Array;
 
@@ -42,12 +43,14 @@ export class LlamaWorld implements CollisionWorld {
     this.bounds = this.computeBounds();
   }
 
+  /** The conventions in force (the defaults with the overrides given at load). */
   get conventions(): LlamaConventions {
     return this.collision.conventions;
   }
 
   // ---- tile swaps (simulation state) ----
 
+  /** How many tile swaps the level has. */
   get swapCount(): number {
     return this.swapState.length;
   }
@@ -62,6 +65,7 @@ export class LlamaWorld implements CollisionWorld {
     if (tile >= 0) this.collision.variant[tile] = on ? 1 : 0;
   }
 
+  /** Whether swap `index` is switched to its alternative model. */
   getSwap(index: number): boolean {
     return this.swapState[index] === 1;
   }
@@ -81,6 +85,7 @@ export class LlamaWorld implements CollisionWorld {
     return { swaps: this.swapStates() };
   }
 
+  /** Restores what saveState returned; throws RangeError for anything else. */
   restoreState(s: unknown): void {
     const st = s as { swaps?: unknown } | null;
     if (!st || !Array.isArray(st.swaps)) throw new RangeError('llama world state must be { swaps: number[] }');
@@ -102,6 +107,10 @@ export class LlamaWorld implements CollisionWorld {
 
   // ---- queries ----
 
+  /**
+   * The highest floor at or below `pos` in its cell and the lowest ceiling above it; `material` is the floor's
+   * material (MATERIAL_*) and `id` its tile index.
+   */
   ground(pos: Vec3, out: GroundResult = newGroundResult()): GroundResult {
     const x = pos[0], y = pos[1], z = pos[2];
     const s = this.collision.query(x, z, y, y);
@@ -115,11 +124,16 @@ export class LlamaWorld implements CollisionWorld {
     return out;
   }
 
+  /** The fraction along the segment of the first polygon it crosses (either side), or −1; allocates nothing. */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
     const p = this.segmentPolygon(fx, fy, fz, tx, ty, tz);
     return p < 0 ? -1 : this.hitT;
   }
 
+  /**
+   * The first polygon the segment crosses (either side): its point, its normal facing the start, its tile as
+   * `id`, its material, and `what` "floor", "ceiling" or "wall".
+   */
   segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
     const fx = from[0], fy = from[1], fz = from[2];
     const tx = to[0], ty = to[1], tz = to[2];
@@ -371,6 +385,7 @@ export class LlamaWorld implements CollisionWorld {
     return [c.width / 2, 0, c.height / 2];
   }
 
+  /** Feet on the highest ordinary floor at (u, v) of the grid (each in [0, 1)) with room for the body, or null. */
   sampleOpen(u: number, v: number): Vec3 | null {
     if (!(u >= 0 && u < 1 && v >= 0 && v < 1)) return null;
     return this.standAt(u * this.collision.width, v * this.collision.height);
@@ -410,7 +425,10 @@ export class LlamaWorld implements CollisionWorld {
   }
 }
 
-/** Loads a world from a .trak and a .map file (chunk sequences or whole WADs). */
+/**
+ * Parses a `.trak` and a `.map` file (chunk sequences or whole WADs) and opens them as a world named `name`,
+ * with `conventions` overriding the defaults. Throws FormatError for bytes that do not parse.
+ */
 export function loadLlamaWorld(trak: Uint8Array, map: Uint8Array, name: string, conventions?: Partial<LlamaConventions>, limits: Readonly<Limits> = DEFAULT_LIMITS): LlamaWorld {
   const t = parseTrak(trak, limits);
   const m = parseMap(map, t.models.map((model) => model.vertices.length / 6), limits);

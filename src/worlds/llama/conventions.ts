@@ -19,12 +19,19 @@ export const FLOAT_ROT_MASK = 0xff0;
 /** The fixed block's rotation is a Fixed32 fraction of a turn; only its angle modulo one turn matters. */
 export const FIXED_ROT_MASK = 0xfff;
 
-/** WFPC feature flags the geometry reader and collision look at. */
+/** WFPC feature flag (`LlamaMap.wfpc`, `LevelDescription.wfpc`): the object section has a max-particles word. */
 export const WFPC_MAX_PARTICLES = 0x10;
+/** WFPC feature flag: the MAP has a tile-swap block (the builder sets it when a tile has a swap). */
 export const WFPC_TILE_SWAPS = 0x10000;
+/** WFPC feature flag: the object section has camera points (their layout is not public, so the checker skips that section). */
 export const WFPC_CAMERA_POINTS = 0x200000;
+/** WFPC feature flag: polygons of materials 17 and 18 do not collide. */
 export const WFPC_IGNORE_MATERIALS_17_18 = 0x8000000;
 
+/**
+ * The choices the public material leaves open, which a level (or a caller of loadLlamaWorld) may override;
+ * DEFAULT_CONVENTIONS holds the defaults.
+ */
 export interface LlamaConventions {
   /**
    * The plane equation of collision planes. +1: n·p = d, inside/front is n·p − d ≥ 0 (the reference's
@@ -42,6 +49,7 @@ export interface LlamaConventions {
   edgeEpsilon: number;
   /** The llama's collision radius and height (script values, not public): used by the CLI and spawn tests. */
   bodyRadius: number;
+  /** The llama's collision height, in tiles. */
   bodyHeight: number;
 }
 
@@ -60,6 +68,7 @@ export const DEFAULT_BODY_HEIGHT = 0.75;
 /** Units per metre, roughly: a tile taken as about 2 m. Only a hint for systems choosing speeds. */
 export const LLAMA_SCALE = 0.5;
 
+/** The conventions used when none are given: plane sign +1, normals ×127, rotation sense +1, ε = 1/4096, body 0.2 × 0.75. */
 export const DEFAULT_CONVENTIONS: Readonly<LlamaConventions> = Object.freeze({
   planeSign: PLANE_SIGN,
   normalScale: NORMAL_SCALE,
@@ -69,7 +78,7 @@ export const DEFAULT_CONVENTIONS: Readonly<LlamaConventions> = Object.freeze({
   bodyHeight: DEFAULT_BODY_HEIGHT,
 });
 
-/** Defaults with the given overrides applied; rejects values that are not one of the allowed choices. */
+/** DEFAULT_CONVENTIONS with the given overrides applied; throws RangeError naming a value that is not one of the allowed choices. */
 export function resolveConventions(over?: Partial<LlamaConventions>): LlamaConventions {
   const c: LlamaConventions = { ...DEFAULT_CONVENTIONS, ...(over ?? {}) };
   if (c.planeSign !== 1 && c.planeSign !== -1) throw new RangeError(`planeSign must be 1 or -1, got ${c.planeSign}`);

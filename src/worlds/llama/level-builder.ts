@@ -12,8 +12,10 @@ import { writeTrakFile } from './trak-write.js';
  * converts render vertices to export space (z negated, corner order reversed) and computes every plane.
  */
 
+/** A point or direction x, y, z in game space (tiles, y up, z the grid row). */
 export type V3 = [number, number, number];
 
+/** One collision polygon of a model: its corners and material (or its raw planes). */
 export interface PolygonDescription {
   /** Collision material (0 normal, 16 exit, 30 death, ...). */
   material?: number;
@@ -32,7 +34,9 @@ export interface PolygonDescription {
   render?: boolean;
 }
 
+/** A tile model: its floors, ceilings and walls (each also drawn unless `render` is false), and extra render-only polygons. */
 export interface ModelDescription {
+  /** A name for messages. */
   name?: string;
   floors?: PolygonDescription[];
   ceilings?: PolygonDescription[];
@@ -41,9 +45,11 @@ export interface ModelDescription {
   visuals?: V3[][];
 }
 
+/** One tile placed on the grid: a model at a cell, with its height, rotation and optional swap. */
 export interface TileDescription {
   /** Model index (into `models`). */
   model: number;
+  /** The cell's column (x) and row (z). */
   col: number;
   row: number;
   /** Height of the tile origin, units. */
@@ -69,8 +75,10 @@ export interface TileDescription {
   };
 }
 
+/** A whole level for buildLevel, as plain JSON-able data (asLevelDescription checks one read from JSON). */
 export interface LevelDescription {
   name: string;
+  /** Grid size in cells: columns (x) and rows (z). */
   width: number;
   height: number;
   /** WFPC flags; the tile-swap flag is added when a tile has a swap. */
@@ -79,6 +87,7 @@ export interface LevelDescription {
   conventions?: Partial<LlamaConventions>;
   models: ModelDescription[];
   tiles: TileDescription[];
+  /** Visibility: each region's mask of the regions it sees and its value, and each cell's region (default all 0). */
   regions?: { masks?: number[]; values?: number[]; cells?: number[] };
   /** Where the player starts (informational; MAP objects are not modelled). */
   start?: V3;
@@ -252,15 +261,27 @@ export function minimalTail(wfpc: number): number[] {
   return Array.from(w.finish());
 }
 
+/** What buildLevel makes: the parsed form and the bytes of both files, and the conventions it used. */
 export interface BuiltLevel {
   trak: Trak;
   map: LlamaMap;
+  /** The `.trak` file. */
   trakBytes: Uint8Array;
+  /** The `.map` file. */
   mapBytes: Uint8Array;
   conventions: LlamaConventions;
 }
 
-/** Builds the TRAK and MAP of a description. Throws RangeError for a description that cannot be written. */
+/**
+ * Builds the TRAK and MAP of a level description. Throws RangeError for a description that cannot be written
+ * (a degenerate polygon, a plane beyond ±8 tiles of its tile, too many vertices, a bad convention).
+ *
+ * @example
+ * ```ts
+ * const { trakBytes, mapBytes } = buildLevel(minimalLevel());
+ * const world = loadLlamaWorld(trakBytes, mapBytes, 'minimal');
+ * ```
+ */
 export function buildLevel(desc: LevelDescription): BuiltLevel {
   const conv = resolveConventions(desc.conventions);
   const W = desc.width, H = desc.height;

@@ -92,8 +92,9 @@ export function detectMap(bytes: Uint8Array): boolean {
 }
 
 /**
- * Parses the MAP chunk of a file (chunk sequence or WAD). `vertexCounts[m]` is the vertex count of TRAK
- * model m: the colour block's layout depends on it.
+ * Parses the MAP chunk of a `.map` file (a chunk sequence or a whole WAD) and its WFPC flags. `vertexCounts[m]`
+ * is the vertex count of TRAK model m (`trak.models.map((m) => m.vertices.length / 6)`): the colour block's
+ * layout depends on it. Throws a FormatError (format "llama MAP") naming the byte offset on any fault.
  */
 export function parseMap(bytes: Uint8Array, vertexCounts: ArrayLike<number>, limits: Readonly<Limits> = DEFAULT_LIMITS): LlamaMap {
   checkFileBytes('llama MAP', bytes.length, limits);

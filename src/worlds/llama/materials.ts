@@ -1,10 +1,15 @@
 import { WFPC_IGNORE_MATERIALS_17_18 } from './conventions.js';
 
-/** Collision materials (the polygon's second byte, "surface"). Meanings from the seed; see docs/formats/llama.md. */
+/**
+ * Collision materials (the polygon's second byte, "surface"), as `GroundResult.material` reports them: 0 is an
+ * ordinary surface. Meanings from the seed; see docs/formats/llama.md.
+ */
 export const MATERIAL_NORMAL = 0;
 /** The LevelDoor ends the level only while the llama stands on this in the door's cell. */
 export const MATERIAL_EXIT = 16;
+/** A special material: does not collide when the level's WFPC flags have WFPC_IGNORE_MATERIALS_17_18. */
 export const MATERIAL_SPECIAL_A = 17;
+/** The other special material, as MATERIAL_SPECIAL_A. */
 export const MATERIAL_SPECIAL_B = 18;
 /** Death plane / water: landing on it empties the energy; the llama respawns at the last checkpoint or start. */
 export const MATERIAL_DEATH = 30;

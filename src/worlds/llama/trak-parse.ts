@@ -69,6 +69,7 @@ export interface TrakModel {
   dataOffset: number;
 }
 
+/** A parsed TRAK chunk: the tile models, in file order (a MAP names them by index). */
 export interface Trak {
   models: TrakModel[];
   /** File offset of the TRAK payload. */
@@ -96,7 +97,10 @@ export function detectTrak(bytes: Uint8Array): boolean {
   return holdsChunk(bytes, 'llama TRAK', 'TRAK');
 }
 
-/** Parses the TRAK chunk of a file (chunk sequence or WAD). */
+/**
+ * Parses the TRAK chunk of a `.trak` file (a chunk sequence or a whole WAD). Throws a FormatError (format
+ * "llama TRAK") naming the byte offset on any fault, and refuses a file or a count beyond `limits`.
+ */
 export function parseTrak(bytes: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): Trak {
   checkFileBytes('llama TRAK', bytes.length, limits);
   const chunks = findChunks(bytes, 'llama TRAK');
