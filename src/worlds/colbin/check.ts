@@ -6,20 +6,29 @@
 import { cellOf, wallFootprint } from './level-builder.js';
 import type { ColbinFile } from './types.js';
 
+/** A wall the file's grid leaves out of cells it overlaps. */
 export interface GridMiss {
+  /** The wall's index. */
   wall: number;
   /** Linear cell indices (gx * height + gz) the wall overlaps but is not listed in, ascending. */
   cells: number[];
 }
 
+/** checkGrid's answer. */
 export interface GridCheck {
   /** False for version 1 (no grid to check). */
   hasGrid: boolean;
+  /** Every wall with cells missing, by wall index. */
   missing: GridMiss[];
   /** Total (wall, cell) pairs missing. */
   missingRefs: number;
 }
 
+/**
+ * Which walls the file's own version-2 grid leaves out of cells they overlap (by each wall's rotated footprint
+ * and the exporter's clamped cell mapping). The engine never reads the grid; a port that trusted it would miss
+ * these walls.
+ */
 export function checkGrid(file: ColbinFile): GridCheck {
   const g = file.grid;
   if (!g) return { hasGrid: false, missing: [], missingRefs: 0 };

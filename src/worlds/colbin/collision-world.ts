@@ -40,6 +40,7 @@ import {
 import { hasColbinMagic, parseColbin, type ParseColbinOptions } from './parse.js';
 import type { ColbinFile } from './types.js';
 
+/** Options of loadColbinWorld and the ColbinWorld constructor: parsing, the up axis, and how walls respond. */
 export interface ColbinWorldOptions extends ParseColbinOptions {
   /** +1: y up; −1: −Y up (default, the exporter's default and the engine's PS1 convention). */
   upSign?: 1 | -1;
@@ -56,6 +57,7 @@ export interface ColbinWorldOptions extends ParseColbinOptions {
   wallResponse?: WallResponse;
 }
 
+/** How `move` treats a wall the body exactly touches; see ColbinWorldOptions.wallResponse. */
 export type WallResponse = 'engine' | 'touch-separates';
 
 /** Engine units per metre (the exporter's scale). */
@@ -68,11 +70,12 @@ export const DEFAULT_STEP_HEIGHT = 32;
 /** The body `sampleOpen` keeps clear of walls: radius 32, height 128 (a quarter by one metre). */
 export const DEFAULT_BODY: Body = { radius: 32, height: 128 };
 /**
- * Coordinates entering fixed-point code are truncated and clamped to ±2^30 (NaN → 0), so the int32 sums of
- * the engine's arithmetic cannot wrap for any input.
+ * The largest coordinate a ColbinWorld works with: coordinates entering its fixed-point code are truncated and
+ * clamped to ±2^30 (NaN → 0), so the int32 sums of the engine's arithmetic cannot wrap for any input.
  */
 export const COORDINATE_LIMIT = 2 ** 30;
 
+/** A coordinate as the fixed-point code takes it: truncated, clamped to ±COORDINATE_LIMIT, NaN as 0. */
 export function toFixedCoordinate(v: number): number {
   if (v !== v) return 0;
   if (v >= COORDINATE_LIMIT) return COORDINATE_LIMIT;
@@ -93,6 +96,7 @@ export function detectColbin(bytes: Uint8Array): boolean {
   return bytes.length >= 15 && hasColbinMagic(bytes) && (bytes[6] === 1 || bytes[6] === 2);
 }
 
+/** Parses a COLBIN file (see parseColbin) and opens it as a world named `name`. Throws FormatError. */
 export function loadColbinWorld(bytes: Uint8Array, name: string, options: ColbinWorldOptions = {}): ColbinWorld {
   return new ColbinWorld(parseColbin(bytes, options), name, options);
 }
@@ -101,6 +105,13 @@ const WALL_SEG_STRIDE = 15; // unit axes (9, doubles), half extents (3), reach (
 /** Query stamps wrap below 2^30 (then the stamp arrays are cleared), so the counter stays a small integer. */
 const STAMP_LIMIT = 2 ** 30 - 1;
 
+/**
+ * A COLBIN file as a CollisionWorld, in x128 integer units with −Y up by default. `ground` finds the floor
+ * triangles under a point, `segment` traces against floors and walls, and `move` is the engine's wall response:
+ * the body is an axis-aligned box pushed out of every wall it overlaps by the fixed-point SAT, then its feet go
+ * onto the highest floor at or below them (looking from `stepHeight` above). Coordinates are truncated and
+ * clamped to ±COORDINATE_LIMIT.
+ */
 export class ColbinWorld implements CollisionWorld {
   readonly kind = 'colbin' as const;
   readonly name: string;
@@ -110,16 +121,20 @@ export class ColbinWorld implements CollisionWorld {
   readonly scale = COLBIN_UNITS_PER_METRE;
   readonly integer = true;
   readonly upSign: 1 | -1;
+  /** @internal The floor triangles and their grids. */
   readonly floors: FloorIndex;
-  /** Walls as 15-word boxes and their normalised axes, for the SAT. */
+  /** @internal Walls as 15-word boxes, for the SAT. */
   readonly wallBoxes: Int32Array;
+  /** @internal The walls' normalised axes, for the SAT. */
   readonly wallAxesN: Int32Array;
-  /** Per wall, the 15 SAT axes against an axis-aligned body, precomputed (obb.ts). */
+  /** @internal Per wall, the 15 SAT axes against an axis-aligned body, precomputed (obb.ts). */
   readonly wallPrepared: Int32Array;
-  /** Per wall: unit axes as doubles, half extents, reach along x/y/z (segment tests and the broad phase). */
+  /** @internal Per wall: unit axes as doubles, half extents, reach along x/y/z (segment tests and the broad phase). */
   readonly wallSeg: Float64Array;
+  /** @internal The walls' x/z grid (the broad phase). */
   readonly wallGrid: XZGrid;
   private readonly bruteForce: boolean;
+  /** How `move` treats a wall the body exactly touches. */
   readonly wallResponse: WallResponse;
   private readonly floorStamp: Uint32Array;
   private readonly wallStamp: Uint32Array;
@@ -205,6 +220,10 @@ export class ColbinWorld implements CollisionWorld {
 
   // ---------------------------------------------------------------------------------------------- ground
 
+  /**
+   * The highest floor triangle at or below `pos` along up and the nearest one strictly above it (the ceiling,
+   * see lastCeilingId); `id` is the floor's triangle index. Triangles are double-sided; ties go to the lower index.
+   */
   ground(pos: Vec3, out: GroundResult = newGroundResult()): GroundResult {
     const f = this.floorOut;
     if (this.bruteForce) this.floors.queryAll(pos[0], pos[1], pos[2], this.upSign, f);
@@ -225,11 +244,17 @@ export class ColbinWorld implements CollisionWorld {
 
   // --------------------------------------------------------------------------------------------- segment
 
+  /** The fraction along the segment of its nearest hit on a floor or a wall, or −1; allocates nothing. */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
     this.trace(fx, fy, fz, tx, ty, tz);
     return this.hitFraction[0]!;
   }
 
+  /**
+   * The nearest hit on a floor triangle or a wall box: `what` is "floor" or "wall", `id` the triangle's or the
+   * wall's index, the normal a unit vector facing the start. Ties go to the smaller fraction, then floors, then
+   * the lower index.
+   */
   segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
     const fx = from[0], fy = from[1], fz = from[2];
     const tx = to[0], ty = to[1], tz = to[2];
@@ -454,6 +479,12 @@ export class ColbinWorld implements CollisionWorld {
 
   // ------------------------------------------------------------------------------------------------ move
 
+  /**
+   * Moves the body by `delta` and pushes it out of every wall it then overlaps (each wall's push added, as the
+   * engine does; a "wall" contact per wall), then puts its feet on the highest floor at or below them, looking
+   * from `stepHeight` (default DEFAULT_STEP_HEIGHT) above (a "floor" contact). The body is a box: `halfExtents`
+   * when given, else radius × height / 2 × radius, standing on its feet.
+   */
   move(body: Body, from: Vec3, delta: Vec3, out: MoveResult = newMoveResult()): MoveResult {
     const up = this.upSign;
     let px = toFixedCoordinate(toFixedCoordinate(from[0]) + toFixedCoordinate(delta[0]));

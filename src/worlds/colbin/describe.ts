@@ -4,6 +4,7 @@
  */
 import type { ColbinFile } from './types.js';
 
+/** A COLBIN file for people and JSON: positions in metres (/128), directions as unit fractions (/4096). */
 export interface ColbinDescription {
   version: number;
   floorCount: number;
@@ -18,6 +19,7 @@ export interface ColbinDescription {
 const pos = (v: number): number => v / 128;
 const dir = (v: number): number => v / 4096;
 
+/** Describes a file model in metres; `floors` and `walls` list at most `maxItems` entries each. */
 export function describeColbin(file: ColbinFile, maxItems = Infinity): ColbinDescription {
   const thin: [number, number, number] = [0, 0, 0];
   for (let i = 0; i < file.wallCount; i++) {

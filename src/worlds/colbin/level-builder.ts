@@ -8,6 +8,7 @@
 import { boxReach, sqrtNewton } from './obb.js';
 import { emptyColbin, type ColbinFile, type ColbinGrid, type ColbinVersion } from './types.js';
 
+/** A point or direction x, y, z (positions in Blender units = engine metres). */
 export type V3 = [number, number, number];
 
 /** The exporter's scale: engine units per Blender unit. */
@@ -25,6 +26,7 @@ export const MIN_WALL_THICKNESS = 32;
  */
 export type GridMode = 'footprint' | 'exporter';
 
+/** One wall: a box with a centre, three axes and a half extent along each. */
 export interface WallDescription {
   /** Blender units. */
   center: V3;
@@ -32,9 +34,11 @@ export interface WallDescription {
   axes?: [V3, V3, V3];
   /** Blender units, one per axis index. */
   halfExtents: V3;
+  /** The reserved flag word, default 0. */
   flags?: number;
 }
 
+/** One floor triangle. */
 export interface FloorDescription {
   /** Blender units. */
   vertices: [V3, V3, V3];
@@ -42,10 +46,13 @@ export interface FloorDescription {
   normal?: V3;
 }
 
+/** A whole level for buildColbin, as plain JSON-able data. */
 export interface LevelDescription {
+  /** File version, default 2. */
   version?: ColbinVersion;
   /** Grid cell size in Blender units (default 2.0). */
   cellSize?: number;
+  /** How the version-2 grid is built, default 'footprint'. */
   grid?: GridMode;
   floors: FloorDescription[];
   walls: WallDescription[];
@@ -61,6 +68,19 @@ export function toFp12Direction(v: V3): V3 {
   return [Math.trunc((v[0] / len) * 4096) | 0, Math.trunc((v[1] / len) * 4096) | 0, Math.trunc((v[2] / len) * 4096) | 0];
 }
 
+/**
+ * Builds a file model from a level description, converting as the Blender exporter does (positions × 128,
+ * directions normalised × 4096, both truncated toward zero) and, for version 2, building the wall grid.
+ *
+ * @example
+ * ```ts
+ * const file = buildColbin({
+ *   floors: [{ vertices: [[-2, 0, -2], [2, 0, -2], [0, 0, 2]] }],
+ *   walls: [{ center: [0, 0, 0], halfExtents: [1, 1, 0.25] }],
+ * });
+ * const bytes = writeColbin(file);
+ * ```
+ */
 export function buildColbin(desc: LevelDescription): ColbinFile {
   const version = desc.version ?? 2;
   const file = emptyColbin(version, desc.floors.length, desc.walls.length);
@@ -130,9 +150,11 @@ export function cellOf(x: number, origin: number, cellSize: number, n: number): 
 }
 
 /**
- * The grid as the exporter lays it out: bounds over all walls' footprints, a one-cell margin
- * (origin = min − cellSize), size ceil((max − min + 2·cell) / cell), each wall in every cell its footprint
- * rectangle touches (edges included), indices in wall order within a cell. No walls → an empty 0 × 0 grid.
+ * The version-2 wall grid of a file model, laid out as the exporter does: bounds over all walls' footprints, a
+ * one-cell margin (origin = min − cellSize), size ceil((max − min + 2·cell) / cell), each wall in every cell its
+ * footprint rectangle touches (edges included), indices in wall order within a cell. No walls → an empty 0 × 0
+ * grid. `cellSize` is in raw x128 units (256 is the exporter's default). Set it as `file.grid` after changing a
+ * version-2 file's walls, before writeColbin. Throws RangeError for a cell size that is not a positive integer.
  */
 export function buildGrid(file: ColbinFile, cellSize: number, mode: GridMode): ColbinGrid {
   if (!Number.isInteger(cellSize) || cellSize <= 0) throw new RangeError(`buildGrid: cell size ${cellSize} must be a positive integer`);

@@ -19,8 +19,10 @@ import {
 } from './types.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
+/** The format name a FormatError from parseColbin carries. */
 export const COLBIN_FORMAT = 'COLBIN';
 
+/** Options of parseColbin (and of loadColbinWorld, through ColbinWorldOptions). */
 export interface ParseColbinOptions {
   /**
    * Accept bytes after the last wall (the engine ignores them). Off by default: a COLBIN has no reason to
@@ -38,6 +40,10 @@ export function hasColbinMagic(bytes: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * Parses a COLBIN file (version 1 or 2). Throws a FormatError (format COLBIN_FORMAT) naming the byte offset on
+ * any fault, on bytes after the last wall unless `allowTrailingBytes`, and for a file or a count beyond the limits.
+ */
 export function parseColbin(data: Uint8Array, options: ParseColbinOptions = {}): ColbinFile {
   const limits = options.limits ?? DEFAULT_LIMITS;
   checkFileBytes(COLBIN_FORMAT, data.length, limits);

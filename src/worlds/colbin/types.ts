@@ -17,6 +17,7 @@ export const COLBIN_WALL_BYTES_V2 = 64;
 /** Version 1 wall: centre i32×3, three axes each i16×3 + 2 pad bytes, half extents i32×3, flags u32. */
 export const COLBIN_WALL_BYTES_V1 = 52;
 
+/** The file versions: 1 (52-byte walls with i16 axes, no grid) and 2 (64-byte walls and the wall grid). */
 export type ColbinVersion = 1 | 2;
 
 /** The version-2 uniform grid over the walls, kept for round trips and for `colbin check` (the engine never reads it). */
@@ -38,9 +39,15 @@ export interface ColbinGrid {
   indices: Uint16Array;
 }
 
+/**
+ * A COLBIN file as parseColbin returns it and writeColbin takes it: the raw integers of the file in flat typed
+ * arrays (positions x128, directions FP12 = 4096 per unit), every byte kept for a byte-identical round trip.
+ */
 export interface ColbinFile {
   version: ColbinVersion;
+  /** Floor triangles. */
   floorCount: number;
+  /** Wall boxes. */
   wallCount: number;
   /** floorCount × 9 x128 integers: v0, v1, v2 (x, y, z each). */
   floorVertices: Int32Array;

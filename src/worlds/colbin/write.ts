@@ -6,6 +6,10 @@
 import { BinaryWriter } from '../../binary/writer.js';
 import { COLBIN_MAGIC, colbinByteLength, type ColbinFile } from './types.js';
 
+/**
+ * Serialises a file model: `parseColbin(writeColbin(f))` equals f, and `writeColbin(parseColbin(bytes))` equals
+ * bytes. Throws RangeError for a model whose arrays do not match its counts or whose values do not fit.
+ */
 export function writeColbin(file: ColbinFile): Uint8Array {
   checkModel(file);
   const w = new BinaryWriter(colbinByteLength(file));
@@ -65,7 +69,7 @@ function checkModel(file: ColbinFile): void {
     return;
   }
   const g = file.grid;
-  if (!g) return fail('version 2 needs a grid (use buildGrid from level-builder)');
+  if (!g) return fail('version 2 needs a grid (use buildGrid)');
   if (g.width > 0xffff || g.height > 0xffff) fail('grid dimensions exceed u16');
   if (g.cellStart.length !== g.width * g.height + 1 || g.cellStart[g.width * g.height] !== g.indices.length) fail('grid cellStart does not match the grid size');
   for (let c = 0; c < g.width * g.height; c++) {
