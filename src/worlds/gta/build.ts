@@ -139,10 +139,12 @@ export class MeshBuilder {
   private readonly f: number[] = [];
   private readonly s: number[] = [];
 
+  /** Adds a vertex (snapped to 1/128) and returns its index. */
   vertex(x: number, y: number, z: number): number {
     this.v.push(snap(x), snap(y), snap(z));
     return this.v.length / 3 - 1;
   }
+  /** Adds the triangle of vertices a, b, c with a surface material and light. */
   triangle(a: number, b: number, c: number, material = 0, light = 0): this {
     this.f.push(a, b, c);
     this.s.push(material, 0, 0, light);
@@ -165,6 +167,7 @@ export class MeshBuilder {
     q(1, 3, 7, 5); // x max
     return this;
   }
+  /** The mesh of everything added so far. */
   build(): ColMesh {
     return {
       vertexCount: this.v.length / 3,
@@ -182,6 +185,7 @@ export function snap(x: number): number {
   return (v < -32768 ? -32768 : v > 32767 ? 32767 : v) / 128;
 }
 
+/** A surface of the given material and light, with flag and brightness 0. */
 export function solidSurface(material: number, light = 0): ColSurface {
   return { material, flag: 0, brightness: 0, light };
 }

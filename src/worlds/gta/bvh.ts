@@ -19,10 +19,13 @@ export const BVH_LEAF_FACES = 4;
 const BOX_PAD = 1 / (1 << 20);
 const STACK_SIZE = 256;
 
-/** What a query hit: one of these codes and an index within the model. */
+/** The hit kind code for nothing (ColScene's `last.kind` and `push.kind`, with an index within the model). */
 export const HIT_NONE = 0;
+/** The hit kind code for a mesh face. */
 export const HIT_FACE = 1;
+/** The hit kind code for a collision sphere. */
 export const HIT_SPHERE = 2;
+/** The hit kind code for a collision box. */
 export const HIT_BOX = 3;
 
 /**

@@ -47,6 +47,7 @@ const fin = (v: number): boolean => v - v === 0;
 /** Most contacts reported per move. */
 const MAX_MOVE_CONTACTS = 16;
 
+/** GtaWorld's ground answer: a GroundResult with the model, placement and normal of the floor. */
 export interface GtaGroundResult extends GroundResult {
   /** Model the floor belongs to ('' when none). */
   model: string;
@@ -56,16 +57,23 @@ export interface GtaGroundResult extends GroundResult {
   normal: Vec3;
 }
 
+/** A fresh GtaGroundResult with no floor, to pass to GtaWorld.ground as `out` and reuse. */
 export function newGtaGroundResult(): GtaGroundResult {
   return { ...newGroundResult(), model: '', instance: -1, normal: [0, 0, 0] };
 }
 
+/**
+ * A GTA collision file as a CollisionWorld, in metres with z up. Bodies are upright capsules (spheres when
+ * height ≤ 2 · radius) standing on their feet: walls push them sideways, and their feet go onto the highest
+ * walkable surface (normal within 45° of up) a vertical probe finds.
+ */
 export class GtaWorld implements CollisionWorld {
   readonly kind = 'gta' as const;
   readonly up: UpAxis = { axis: 2, sign: 1 };
   readonly scale = 1;
   readonly integer = false;
   readonly bounds: Bounds;
+  /** The placed models and their queries (sphere overlap and push-out among them). */
   readonly scene: ColScene;
   private spawn: Vec3 | null = null;
   private readonly n3 = new Float64Array(3);
@@ -80,6 +88,7 @@ export class GtaWorld implements CollisionWorld {
     this.bounds = { min: [b[0]!, b[1]!, b[2]!], max: [b[3]!, b[4]!, b[5]!] };
   }
 
+  /** The fraction along the segment of the nearest solid hit, or −1; allocates nothing. */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
     return this.scene.segmentFraction(fx, fy, fz, tx, ty, tz);
   }
@@ -89,6 +98,7 @@ export class GtaWorld implements CollisionWorld {
     return this.scene.segment(from, to, (out as GtaHit | undefined) ?? newGtaHit());
   }
 
+  /** The nearest hit as a GtaHit, typed: what was hit, of which model and placement. */
   segmentHit(from: Vec3, to: Vec3, out: GtaHit = newGtaHit()): GtaHit {
     return this.scene.segment(from, to, out);
   }
@@ -286,7 +296,10 @@ export class GtaWorld implements CollisionWorld {
   }
 }
 
-/** Loads a .col file as a world. `placements` default to each model once at the origin. */
+/**
+ * Parses a `.col` file and opens it as a world named `name`; `placements` (see parseGtaPlacements) default to each
+ * model once at the origin. Throws FormatError for bytes that do not parse or a placement naming no model.
+ */
 export function loadGtaWorld(bytes: Uint8Array, name: string, placements?: readonly GtaPlacement[], limits: Readonly<Limits> = DEFAULT_LIMITS): GtaWorld {
   if (placements) checkLimit('gta placements', -1, 'placements', placements.length, limits.gta.placements, 'gta.placements');
   return new GtaWorld(name, parseColFile(bytes, limits), placements);

@@ -1,7 +1,41 @@
-export * from './model.js';
-export { parseColFile, parseColModel, COL_FORMAT, hasFaceGroups, hasShadowMesh } from './parse.js';
-export { writeColFile, writeColFileOf, writeColModel, ColWriteError, VERTEX_ARRAY_ALIGN } from './write.js';
-export { ModelCollider } from './bvh.js';
-export { ColScene, newGtaHit, rotationMatrix, type GtaHit, type GtaPlacement } from './query.js';
-export { GtaWorld, detectGtaCol, loadGtaWorld, parseGtaPlacements, newGtaGroundResult, type GtaGroundResult } from './collision-world.js';
-export { MeshBuilder, computeBounds, groupFaces, withFaceGroups, MAX_FACES_PER_GROUP, snap, solidSurface } from './build.js';
+/**
+ * `retrosim/worlds/gta`: GTA collision files (`.col`: COLL for GTA III and Vice City, COL2/COL3 for San
+ * Andreas, COL4): spheres, boxes, triangle meshes, face groups and shadow meshes. Parse and write every
+ * version, convert between them, build models, place models (as an IPL does) and query them: the nearest
+ * hit of a segment, a sphere's overlap and push-out, the ground under a point, and bodies walking as a
+ * CollisionWorld.
+ *
+ * Units are the game's metres, z up, float coordinates.
+ *
+ * @example
+ * ```ts
+ * import { loadGtaWorld } from 'retrosim/worlds/gta';
+ * const world = loadGtaWorld(bytes, 'town.col');
+ * const hit = world.segmentHit([0, 0, 10], [0, 0, -10]);
+ * if (hit.hit) console.log(hit.what, hit.model, hit.point);
+ * ```
+ *
+ * @module
+ */
+export {
+  COL_FOURCC,
+  convertModel,
+  emptyMesh,
+  emptyModel,
+  surface,
+  type ColBounds,
+  type ColBox,
+  type ColFaceGroup,
+  type ColFile,
+  type ColMesh,
+  type ColModel,
+  type ColSphere,
+  type ColSurface,
+  type ColVersion,
+} from './model.js';
+export { parseColFile, parseColModel, COL_FORMAT } from './parse.js';
+export { writeColFile, writeColFileOf, writeColModel, ColWriteError } from './write.js';
+export { MeshBuilder, computeBounds, groupFaces, withFaceGroups, solidSurface, MAX_FACES_PER_GROUP } from './build.js';
+export { ColScene, newGtaHit, type GtaHit, type GtaHitKind, type GtaPlacement } from './query.js';
+export { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE } from './bvh.js';
+export { GtaWorld, detectGtaCol, loadGtaWorld, parseGtaPlacements, newGtaGroundResult, DEFAULT_BODY, DEFAULT_STEP_HEIGHT, type GtaGroundResult } from './collision-world.js';

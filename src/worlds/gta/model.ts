@@ -8,6 +8,7 @@
  */
 import type { Vec3 } from '../world.js';
 
+/** A model's version: 1 COLL (GTA III, Vice City), 2 COL2 (San Andreas PS2), 3 COL3 (San Andreas PC/Xbox), 4 COL4. */
 export type ColVersion = 1 | 2 | 3 | 4;
 
 /** The FourCC that starts a model of each version. */
@@ -42,6 +43,7 @@ export interface ColSurface {
   light: number;
 }
 
+/** A collision sphere in model space. */
 export interface ColSphere {
   center: Vec3;
   radius: number;
@@ -63,7 +65,7 @@ export interface ColBox {
  */
 export interface ColMesh {
   vertexCount: number;
-  /** x, y, z per vertex (float32 values). For COL2+ each is an int16 / 128 exactly: `packedVertices` gives the int16s. */
+  /** x, y, z per vertex (float32 values). For COL2+ each is exactly an int16 / 128, as the file stores it. */
   vertices: Float32Array;
   faceCount: number;
   /** a, b, c per face. */
@@ -88,6 +90,7 @@ export interface ColBounds {
   radius: number;
 }
 
+/** One collision model: its name and bounds, and its spheres, boxes, mesh, face groups and shadow mesh. */
 export interface ColModel {
   version: ColVersion;
   /** The name up to the first NUL, each byte read as Latin-1 (ASCII names read as themselves). */
@@ -112,6 +115,7 @@ export interface ColModel {
   col4Unknown: number;
 }
 
+/** A parsed `.col` file: its models in file order, and whatever followed the last one. */
 export interface ColFile {
   models: ColModel[];
   /** Where each model starts in the file. */
@@ -124,10 +128,12 @@ export interface ColFile {
   trailingZero: boolean;
 }
 
+/** A mesh with no vertices and no faces. */
 export function emptyMesh(): ColMesh {
   return { vertexCount: 0, vertices: new Float32Array(0), faceCount: 0, indices: new Uint32Array(0), surfaces: new Uint8Array(0) };
 }
 
+/** A surface from its four bytes: material (an SA surface id), flag, brightness and light (day | night << 4). */
 export function surface(material = 0, flag = 0, brightness = 0, light = 0): ColSurface {
   return { material, flag, brightness, light };
 }

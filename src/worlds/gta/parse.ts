@@ -26,6 +26,7 @@ import {
 } from './model.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
+/** The format name a FormatError from the parser carries. */
 export const COL_FORMAT = 'gta col';
 
 /** Typed-array views read in the host's byte order; the fast paths use them only on little-endian hosts. */
@@ -47,7 +48,11 @@ const PACKED_VERTEX_BYTES = 6;
 const PACKED_FACE_BYTES = 8;
 const FACE_GROUP_BYTES = 28;
 
-/** Reads a whole .col file. */
+/**
+ * Reads a whole `.col` file: models back to back while a FourCC (COLL, COL2, COL3, COL4) starts one, then the
+ * trailing bytes. Throws a FormatError (format COL_FORMAT) naming the byte offset on any fault, and refuses a
+ * file or a count beyond `limits`.
+ */
 export function parseColFile(data: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): ColFile {
   checkFileBytes(COL_FORMAT, data.length, limits);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
@@ -74,7 +79,7 @@ export function parseColFile(data: Uint8Array, limits: Readonly<Limits> = DEFAUL
   return { models, modelOffsets, trailingBytes: trailing.length, trailing, trailingZero };
 }
 
-/** Reads the one model that starts at `start` (its FourCC and size included). */
+/** Reads the one model that starts at byte `start` of `data` (its FourCC and size included). Throws FormatError. */
 export function parseColModel(data: Uint8Array, start = 0): ColModel {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   if (start < 0 || data.byteLength - start < 8) throw new FormatError(COL_FORMAT, start, 'model header needs 8 bytes');

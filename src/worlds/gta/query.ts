@@ -22,6 +22,7 @@ export interface GtaPlacement {
   rotation?: [number, number, number, number];
 }
 
+/** What a segment hit: a mesh face, a sphere, a box, or '' for nothing. */
 export type GtaHitKind = 'face' | 'sphere' | 'box' | '';
 const KIND_NAMES: readonly GtaHitKind[] = ['', 'face', 'sphere', 'box'];
 
@@ -37,6 +38,7 @@ export interface GtaHit extends SegmentResult {
   instance: number;
 }
 
+/** A fresh GtaHit for nothing hit, to pass as `out` and reuse. */
 export function newGtaHit(): GtaHit {
   return { ...newSegmentResult(), what: '', model: '', instance: -1 };
 }
@@ -55,8 +57,16 @@ const PAD = 1 / (1 << 20);
 
 const finite = (v: number): boolean => v - v === 0;
 
+/**
+ * Collision models placed in the world, and the queries over them: a segment's nearest hit, a sphere's overlap
+ * and push-out. Each placement puts a model at a position with a rotation; without placements each model is
+ * placed once at the origin. Hot calls allocate nothing: they leave their details in `last` and `push`. Throws
+ * a FormatError (format "gta placements") for a placement naming a model that is not there, or not finite.
+ */
 export class ColScene {
+  /** The models, as given. */
   readonly models: readonly ColModel[];
+  /** @internal Each model's bounding-volume tree. */
   readonly colliders: readonly ModelCollider[];
   /** Placement count. */
   readonly instanceCount: number;
@@ -64,15 +74,22 @@ export class ColScene {
   readonly instModel: Int32Array;
   /** Rotation per placement, row-major 3×3: world = R·local + position. */
   readonly instRot: Float64Array;
+  /** Position per placement, x, y, z. */
   readonly instPos: Float64Array;
   /** World box per placement (min xyz, max xyz); empty models hold +inf/-inf. */
   readonly instBox: Float64Array;
   /** World box of everything solid (min xyz, max xyz); zeros when nothing is. */
   readonly box: Float64Array;
 
-  /** What the last segmentFraction hit (valid when it returned ≥ 0). */
+  /**
+   * What the last segmentFraction hit (valid when it returned ≥ 0): the placement, the kind (HIT_FACE,
+   * HIT_SPHERE or HIT_BOX), the index within the model, and a model-space normal (see worldUnitNormal).
+   */
   readonly last = { instance: -1, kind: HIT_NONE, index: -1, nx: 0, ny: 0, nz: 0 };
-  /** Results of the last pushOutSphere: the moved centre and the contacts, world normals unit length. */
+  /**
+   * Results of the last pushOutSphere: the moved centre and `count` contacts, each with its kind (HIT_*), index
+   * within the model, placement, and world normal (unit length, three numbers per contact).
+   */
   readonly push = {
     x: 0,
     y: 0,
@@ -229,7 +246,7 @@ export class ColScene {
     return out;
   }
 
-  /** Surface material of a face, sphere or box of the model placed as `instance`. */
+  /** Surface material of a face, sphere or box (`kind` a HIT_* code) of the model placed as `instance`. */
   materialOf(instance: number, kind: number, index: number): number {
     const m = this.models[this.instModel[instance]!]!;
     if (kind === HIT_FACE) return m.mesh.surfaces[index * 4]!;
@@ -238,7 +255,7 @@ export class ColScene {
     return 0;
   }
 
-  /** R·n made unit length into `out` (up when n is zero). */
+  /** A model-space normal of placement `instance` turned into world space and made unit length, into `out` at `at` (up when n is zero). */
   worldUnitNormal(instance: number, nx: number, ny: number, nz: number, out: Vec3 | Float64Array, at = 0): void {
     const R = this.instRot, r = instance * 9;
     const wx = R[r]! * nx + R[r + 1]! * ny + R[r + 2]! * nz;

@@ -15,7 +15,7 @@ import type { Vec3 } from '../world.js';
 import { COL_FOURCC, COL_NAME_BYTES, canonicalFlags, isPackable, referencedVertexCount, type ColFile, type ColMesh, type ColModel, type ColSurface } from './model.js';
 import { HEADER_BYTES_AFTER_PREFIX, MODEL_PREFIX_BYTES, OFFSET_BASE } from './parse.js';
 
-/** A model that its version cannot store exactly. */
+/** Thrown by the writer for a model its version cannot store exactly; the message names the model and the value. */
 export class ColWriteError extends Error {
   override readonly name = 'ColWriteError';
 }
@@ -23,7 +23,10 @@ export class ColWriteError extends Error {
 /** The canonical padding rule: vertex arrays are padded with zeros to a multiple of 4 bytes (reference B5). */
 export const VERTEX_ARRAY_ALIGN = 4;
 
-/** Writes models back to back, then `trailing` (e.g. the zero padding a parsed file ended with). */
+/**
+ * Writes models back to back in the canonical layout, then `trailing` (e.g. the zero padding a parsed file ended
+ * with). Throws ColWriteError for a model its version cannot hold exactly (convertModel makes one representable).
+ */
 export function writeColFile(models: readonly ColModel[], trailing: Uint8Array = new Uint8Array(0)): Uint8Array {
   const w = new BinaryWriter(4096);
   for (const m of models) writeModelInto(w, m);
@@ -36,6 +39,7 @@ export function writeColFileOf(file: Pick<ColFile, 'models' | 'trailing'>): Uint
   return writeColFile(file.models, file.trailing);
 }
 
+/** Writes one model in the canonical layout of its version. Throws ColWriteError when the version cannot hold it exactly. */
 export function writeColModel(m: ColModel): Uint8Array {
   const w = new BinaryWriter(1024);
   writeModelInto(w, m);
