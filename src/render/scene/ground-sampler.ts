@@ -11,6 +11,7 @@ import { CELL_MISSING, floorAt, locateCell, stackForPoint } from '../../worlds/r
 import { FLAG_LAST } from '../../worlds/rugrats/layout.js';
 import type { PineyWorld } from '../../worlds/piney/collision-world.js';
 import { CELL_UNITS, CELLS } from '../../worlds/piney/field-state.js';
+import { pineyColours } from '../../worlds/piney/scene.js';
 import { mapPlaneOf, worldAt, type MapPlane } from './projection.js';
 
 export interface GroundSample {
@@ -145,7 +146,7 @@ export type GroundColour = (x: number, y: number, out: number[]) => boolean;
 
 /** Piney: the field's lit vertex colours (PineyWorld.colours, RGB per cell, x-major). */
 export function pineyColour(world: PineyWorld): GroundColour {
-  const rgb = world.colours();
+  const rgb = pineyColours(world);
   const plane = mapPlaneOf(world);
   return (mx, my, out) => {
     const i = Math.floor(mx / CELL_UNITS);

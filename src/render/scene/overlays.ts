@@ -16,6 +16,7 @@ import type { ColbinWorld } from '../../worlds/colbin/collision-world.js';
 import type { GtaWorld } from '../../worlds/gta/collision-world.js';
 import type { PineyWorld } from '../../worlds/piney/collision-world.js';
 import { CELL_UNITS, CHIP_UNITS, CHIPS } from '../../worlds/piney/field-state.js';
+import { pineyScene } from '../../worlds/piney/scene.js';
 import { mapPlaneOf, type MapPlane } from './projection.js';
 
 /** Strokes are drawn one screen pixel wide whatever the zoom; colours are 0xRRGGBB. */
@@ -228,7 +229,7 @@ export const PINEY_OBJECT_COLOURS: Readonly<Record<string, number>> = {
 };
 
 export function pineyOverlay(world: PineyWorld): Overlay {
-  const sc = world.scene();
+  const sc = pineyScene(world);
   const plane = mapPlaneOf(world);
   const shapes: Shape[] = [];
   const markers: Overlay['markers'] = [];

@@ -4,10 +4,9 @@
  * height field's triangles (the split GetHeight uses) and the objects' footprints; `move` slides a body
  * around the footprints and keeps its feet on GetHeight.
  *
- * A field spec is a small JSON file recognised by its `"format": "retrosim-piney-field"` key:
- * { "format", "seed", "type", "weather", "ground", "object", "event"?, "protect"? }.
+ * The field spec a world is loaded from is spec.ts's; the field's drawing data (PineyScene, the vertex
+ * colours) is scene.ts's.
  */
-import { FormatError } from '../../binary/format-error.js';
 import { eeToNumber } from '../../numeric/ee-float.js';
 import { detSqrt } from '../../numeric/det-math.js';
 import {
@@ -28,16 +27,13 @@ import { setContactAt, setGroundMiss, setPointAlong, setSegmentMiss } from '../r
 import { CELLS, CELL_UNITS, CHIP_UNITS, CHIPS, FIELD_SIZE, type FieldParams, type PineyField } from './field-state.js';
 import { checkFieldParams, generateField } from './generate.js';
 import { HeightQuery } from './get-height.js';
-import { parseJsonBytes } from './json-bytes.js';
 import { HeightCache } from './height-cache.js';
 import { type PineyTables } from './tables.js';
-import { fieldColours, fieldLight, type FieldLight } from './colours.js';
+import { parsePineyFieldSpec, type PineyFieldSpec } from './spec.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
-export const PINEY_FIELD_FORMAT = 'retrosim-piney-field';
-const FORMAT = 'piney field spec';
-/** A spec larger than this is not a spec. */
-const MAX_SPEC_BYTES = DEFAULT_LIMITS.piney.specBytes;
+/** The spec parser, also reachable here for modules that import it with the loader (its home is spec.ts). */
+export { parsePineyFieldSpec };
 
 /**
  * How tall an object's footprint blocks. The reference gives no object collision, so every object is a
@@ -54,86 +50,7 @@ const MAX_MOVE_STEPS = 4096;
 /** A body's radius is taken as at most this (4 chips), so a hostile radius cannot make a query scan forever. */
 export const MAX_BODY_RADIUS = 4 * CHIP_UNITS;
 
-/** Everything the renderer draws of a field, in plain data (positions in world units, z up). */
-export interface PineyScene {
-  /** Heights per cell (x-major, 80 × 80), exact values of the EE floats. */
-  heights: Float64Array;
-  /** The EE bit patterns of the same heights. */
-  heightBits: Uint32Array;
-  /** Per chip (x-major, 40 × 40): 1 where no ground tile is drawn (check3). */
-  hidden: Uint8Array;
-  /** Per chip: 1 under a hill (mnt). */
-  hill: Uint8Array;
-  /** RGB per cell, the lit vertex colours (an approximation of the game's; see colours.ts). */
-  colours: Uint8Array;
-  hills: { x: number; y: number; size: number }[];
-  objects: { kind: string; clump: string; anm: string | null; chip: [number, number]; size: [number, number]; position: Vec3; level: boolean }[];
-  entrance: [number, number] | null;
-  lake: [number, number] | null;
-  /** The lake water (field_eff's ANM_sfwat1_1a) sits at the lake object's centre, z 0. */
-  water: Vec3 | null;
-  start: [number, number] | null;
-  startPosition: Vec3;
-  /** Ground tile model (BaseMeshName[type][0]). */
-  groundMesh: string;
-  covers: { chip: [number, number]; quadrant: number; mesh: string; position: Vec3 }[];
-}
-
-export interface PineyFieldSpec {
-  format: typeof PINEY_FIELD_FORMAT;
-  seed: number;
-  type: number;
-  weather: number;
-  ground: number;
-  object: number;
-  event?: number;
-  protect?: boolean;
-}
-
-function decodeJson(bytes: Uint8Array, maxBytes = MAX_SPEC_BYTES): unknown {
-  return parseJsonBytes(bytes, FORMAT, maxBytes, 'limits.piney.specBytes');
-}
-
-/** Whether bytes are a Piney field spec (JSON with "format": "retrosim-piney-field"). Never throws. */
-export function detectPineyField(bytes: Uint8Array): boolean {
-  if (bytes.length > MAX_SPEC_BYTES) return false;
-  let i = 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
-  if (bytes[i] !== 0x7b) return false; // "{"
-  try {
-    const v = decodeJson(bytes) as Record<string, unknown> | null;
-    return typeof v === 'object' && v !== null && v.format === PINEY_FIELD_FORMAT;
-  } catch {
-    return false;
-  }
-}
-
-/** Validates a spec (bytes or a parsed object) into generator parameters; FormatError names what is wrong. */
-export function parsePineyFieldSpec(spec: Uint8Array | PineyFieldSpec | Record<string, unknown>, limits: Readonly<Limits> = DEFAULT_LIMITS): FieldParams {
-  const v = spec instanceof Uint8Array ? decodeJson(spec, limits.piney.specBytes) : spec;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new FormatError(FORMAT, -1, 'must be a JSON object');
-  const o = v as Record<string, unknown>;
-  if (o.format !== PINEY_FIELD_FORMAT) throw new FormatError(FORMAT, -1, `"format" must be "${PINEY_FIELD_FORMAT}"`);
-  const int = (k: string, min: number, max: number, def?: number): number => {
-    const x = o[k] ?? def;
-    if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) throw new FormatError(FORMAT, -1, `"${k}" must be an integer ${min}..${max}`);
-    return x;
-  };
-  if (o.protect !== undefined && typeof o.protect !== 'boolean') throw new FormatError(FORMAT, -1, '"protect" must be true or false');
-  const params: FieldParams = {
-    seed: int('seed', 0, 0xffffffff),
-    fieldType: int('type', 0, 10),
-    weather: int('weather', 0, 9),
-    ground: int('ground', 0, 2),
-    object: int('object', 0, 2),
-    event: int('event', 0, 0xffff, 0),
-    protect: o.protect === true,
-  };
-  checkFieldParams(params);
-  return params;
-}
-
-/** Reduces a coordinate onto the torus [0, 48000). */
+/** Reduces a coordinate onto the torus: the same place in [0, 48000). Non-finite input gives NaN. */
 export function wrapField(v: number): number {
   if (v > 0 && v < FIELD_SIZE) return v; // already on the torus (most calls): skip the division
   const r = v % FIELD_SIZE;
@@ -147,6 +64,13 @@ export function wrapField(v: number): number {
 const wrapCell = (i: number): number => (i >= 0 && i < CELLS ? i : ((i % CELLS) + CELLS) % CELLS);
 const wrapChip = (i: number): number => (i >= 0 && i < CHIPS ? i : ((i % CHIPS) + CHIPS) % CHIPS);
 
+/**
+ * A generated Piney field as a CollisionWorld, in the game's units (600 per cell, 48,000 across, z up) on a
+ * torus: positions wrap. `ground` is GetHeight's triangle height, bit for bit; `segment` casts against the
+ * terrain's triangles and the objects, each object a column over its footprint up to OBJECT_BLOCK_HEIGHT above
+ * its base; `move` slides a body (a circle of its radius) around the footprints, feet on the ground. The field
+ * has no run-time state: the same spec gives the same world.
+ */
 export class PineyWorld implements CollisionWorld {
   readonly kind = 'piney' as const;
   readonly bounds: Bounds;
@@ -159,11 +83,10 @@ export class PineyWorld implements CollisionWorld {
   readonly blocker = new Int16Array(CHIPS * CHIPS).fill(-1);
   /** Per object, the top of its blocking column. */
   readonly blockerTop: Float64Array;
-  /** GetHeight with its per-cell constants cached (bit-identical to getHeight on this field's final map). */
+  /** @internal GetHeight with its per-cell constants cached (bit-identical to getHeight on this field's final map). */
   readonly heightQuery: HeightQuery;
-  /** GetHeight's fast path over the same map (bit-identical too), every cell prepared at load. */
+  /** @internal GetHeight's fast path over the same map (bit-identical too), every cell prepared at load. */
   readonly heightCache: HeightCache;
-  private colourCache: Uint8Array | undefined;
   private readonly maxTop: number;
   // The last cast's hit, kept in fields so segmentFraction allocates nothing.
   private hitWhat: 'floor' | 'object' = 'floor';
@@ -198,58 +121,6 @@ export class PineyWorld implements CollisionWorld {
     });
     this.maxTop = top;
     this.bounds = { min: [0, 0, 0], max: [FIELD_SIZE, FIELD_SIZE, top] };
-  }
-
-  /** The lit vertex colours (RGB per cell) under the field's light; computed on first use. */
-  colours(light: FieldLight = fieldLight(this.field.tables, this.field.params.fieldType, this.field.params.weather)): Uint8Array {
-    if (!this.colourCache) this.colourCache = fieldColours(this.field.quad, light);
-    return this.colourCache;
-  }
-
-  /** The field as plain data for the renderer. */
-  scene(): PineyScene {
-    const f = this.field;
-    const meshes = f.tables.smallMeshNames[f.params.fieldType]!;
-    const num = eeToNumber;
-    const lakeObj = f.objects.find((o) => o.kind === 'lake');
-    const covers: PineyScene['covers'] = [];
-    for (let n = 0; n < f.coverCount; n++) {
-      const c = f.coverChip[n]!;
-      const i = Math.floor(c / CHIPS);
-      const j = c % CHIPS;
-      const q = f.coverQuadrant[n]!;
-      // Quadrants 0 and 2 have x negative, 0 and 1 y negative; the cover sits 2.5 above the ground.
-      covers.push({
-        chip: [i, j],
-        quadrant: q,
-        mesh: meshes[f.coverMesh[n]!]!,
-        position: [600 + 1200 * i + (q & 1 ? 300 : -300), 600 + 1200 * j + (q & 2 ? 300 : -300), 2.5],
-      });
-    }
-    return {
-      heights: this.heights,
-      heightBits: f.map,
-      hidden: f.check3,
-      hill: f.mnt,
-      colours: this.colours(),
-      hills: f.hills.map((h) => ({ ...h })),
-      objects: f.objects.map((o) => ({
-        kind: o.kind,
-        clump: o.row.clump,
-        anm: o.row.anm,
-        chip: [o.x, o.y],
-        size: [o.w, o.h],
-        position: [num(o.wx), num(o.wy), num(o.z)],
-        level: o.level,
-      })),
-      entrance: f.entrance,
-      lake: f.lake,
-      water: lakeObj ? [num(lakeObj.wx), num(lakeObj.wy), 0] : null,
-      start: f.start,
-      startPosition: [num(f.startPos[0]), num(f.startPos[1]), num(f.startPos[2])],
-      groundMesh: f.tables.baseMeshNames[f.params.fieldType]![0]!,
-      covers,
-    };
   }
 
   /** GetHeight's triangle height at (x, y) (wrapped onto the torus), as a double. */
@@ -291,6 +162,7 @@ export class PineyWorld implements CollisionWorld {
     return this.blocker[cx * CHIPS + cy]!;
   }
 
+  /** The field's start position, feet on the ground. */
   spawnPoint(): Vec3 {
     const f = this.field;
     const x = eeToNumber(f.startPos[0]);
@@ -298,6 +170,7 @@ export class PineyWorld implements CollisionWorld {
     return [x, y, this.heightAt(x, y)];
   }
 
+  /** The ground at (u, v) of the field (each in [0, 1)), or null on an object's footprint. */
   sampleOpen(u: number, v: number): Vec3 | null {
     if (!(u >= 0 && u < 1 && v >= 0 && v < 1)) return null;
     const x = u * FIELD_SIZE;
@@ -306,6 +179,11 @@ export class PineyWorld implements CollisionWorld {
     return [x, y, this.heightAt(x, y)];
   }
 
+  /**
+   * GetHeight's height under (x, y) (wrapped onto the torus) as the floor, with no ceiling; `hasFloor` is false
+   * only for a point below the ground. `id` is the triangle, (cell · 2 + triangle), and `status` 1 where the game's
+   * GetHeight itself answers −500 (a chip hidden under a levelled object or the lake). Non-finite x or y: no floor.
+   */
   ground(pos: Vec3, out: GroundResult = newGroundResult()): GroundResult {
     const [x, y, z] = pos;
     if (!Number.isFinite(x) || !Number.isFinite(y)) return setGroundMiss(out);
@@ -326,10 +204,15 @@ export class PineyWorld implements CollisionWorld {
     return out;
   }
 
+  /** The fraction along the segment of its first hit on the terrain or an object, or −1; allocates nothing. */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
     return this.cast(fx, fy, fz, tx, ty, tz);
   }
 
+  /**
+   * The first hit on the terrain (`what` "floor", `id` the triangle) or an object's column (`what` "object", `id`
+   * its index in `field.objects`), with a unit normal. Segments are followed for at most MAX_SEGMENT_CELLS cells.
+   */
   segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
     const t = this.cast(from[0], from[1], from[2], to[0], to[1], to[2]);
     out.material = 0;
@@ -512,6 +395,12 @@ export class PineyWorld implements CollisionWorld {
     this.setHit('floor', (wrapCell(ix) * CELLS + wrapCell(iy)) * 2 + tri, -sx / len, -sy / len, 1 / len);
   }
 
+  /**
+   * Moves a body across the ground in steps of a quarter chip, sliding along an object's footprint it would
+   * overlap (a "wall" contact), and puts its feet on the ground at the end (always grounded, a "floor" contact).
+   * The body is a circle of `body.radius` (at most MAX_BODY_RADIUS); the result is wrapped onto the torus and
+   * delta's z is ignored.
+   */
   move(body: Body, from: Vec3, delta: Vec3, out: MoveResult = newMoveResult()): MoveResult {
     let contacts = 0;
     const r = Number.isFinite(body.radius) && body.radius > 0 ? Math.min(body.radius, MAX_BODY_RADIUS) : 0;
@@ -609,8 +498,15 @@ export class PineyWorld implements CollisionWorld {
 
 
 /**
- * Generates the field a spec describes and wraps it as a CollisionWorld. `spec` may be the spec's bytes,
- * a parsed spec, or generator parameters.
+ * Generates the field a spec describes and wraps it as a CollisionWorld named `name`. `spec` may be the spec's
+ * bytes, a parsed spec, or generator parameters. Throws FormatError for a bad spec, FieldParamError for bad
+ * parameters, NoSiteError for a field the game would never finish generating.
+ *
+ * @example
+ * ```ts
+ * const world = loadPineyWorld({ format: 'retrosim-piney-field', seed: 1420855, type: 10, weather: 0, ground: 1, object: 1 }, 'field', tables);
+ * const g = world.ground([24000, 24000, 0]);
+ * ```
  */
 export function loadPineyWorld(spec: Uint8Array | PineyFieldSpec | FieldParams, name: string, tables: PineyTables, limits: Readonly<Limits> = DEFAULT_LIMITS): PineyWorld {
   const params = 'fieldType' in spec && !(spec instanceof Uint8Array) ? (checkFieldParams(spec), spec) : parsePineyFieldSpec(spec as Uint8Array | PineyFieldSpec, limits);

@@ -9,3 +9,5 @@ export * from './colours.js';
 export { fieldPng } from './png.js';
 export * from './collision-world.js';
 export { fieldSummary, type FieldSummary } from './summary.js';
+export { PINEY_FIELD_FORMAT, detectPineyField, type PineyFieldSpec } from './spec.js';
+export * from './scene.js';

@@ -4,6 +4,7 @@ import { convexHull, overlayFor, paletteColour } from '../../../src/render/scene
 import type { ColbinWorld } from '../../../src/worlds/colbin/collision-world.js';
 import type { GtaWorld } from '../../../src/worlds/gta/collision-world.js';
 import type { PineyWorld } from '../../../src/worlds/piney/collision-world.js';
+import { pineyScene } from '../../../src/worlds/piney/scene.js';
 import type { RugratsWorld } from '../../../src/worlds/rugrats/collision-world.js';
 import { opener } from '../helpers.js';
 
@@ -79,7 +80,7 @@ describe('format overlays', () => {
 
   test('Piney: one rectangle per object, a ring per hill, the start, entrance and lake marked', async () => {
     const w = (await opener('piney-default')()).world as PineyWorld;
-    const sc = w.scene();
+    const sc = pineyScene(w);
     const o = overlayFor(w);
     expect(o.shapes.filter((s) => s.layer === 'objects').length).toBe(sc.objects.length);
     expect(o.shapes.filter((s) => s.layer === 'hills').length).toBe(sc.hills.length);

@@ -1,56 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FormatError } from '../../../src/binary/format-error.js';
 import { eeFromNumber, eeToNumber } from '../../../src/numeric/ee-float.js';
-import {
-  detectPineyField,
-  loadPineyWorld,
-  parsePineyFieldSpec,
-  wrapField,
-  OBJECT_BLOCK_HEIGHT,
-  type PineyWorld,
-} from '../../../src/worlds/piney/collision-world.js';
+import { loadPineyWorld, wrapField, OBJECT_BLOCK_HEIGHT, type PineyWorld } from '../../../src/worlds/piney/collision-world.js';
 import { getHeight, HIDDEN_HEIGHT, MISS_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
 import { CHIP_UNITS } from '../../../src/worlds/piney/field-state.js';
 import { defaultPineyTables } from '../../../src/node/assets.js';
 
 const specBytes = new Uint8Array(readFileSync(new URL('../../../assets/worlds/piney/default.field.json', import.meta.url)));
-const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 const world: PineyWorld = loadPineyWorld(specBytes, 'default.field.json', defaultPineyTables());
 const xy = fc.double({ min: 0, max: 47999, noNaN: true });
 const body = { radius: 100, height: 180 };
-
-describe('field spec', () => {
-  it('is recognised by its format key, and nothing else is', () => {
-    expect(detectPineyField(specBytes)).toBe(true);
-    expect(detectPineyField(enc({ format: 'something-else', seed: 1 }))).toBe(false);
-    expect(detectPineyField(new Uint8Array([0x00, 0x01, 0x02]))).toBe(false);
-    expect(detectPineyField(new TextEncoder().encode('{"format": "retrosim-piney-field"'))).toBe(false);
-    expect(detectPineyField(new Uint8Array(100_000).fill(0x20))).toBe(false);
-  });
-  it('parses the default field: story area 14', () => {
-    expect(parsePineyFieldSpec(specBytes)).toMatchObject({ seed: 1420855, fieldType: 10, weather: 0, ground: 1, object: 1, event: 14, protect: false });
-  });
-  it('refuses bad specs with a FormatError naming the key', () => {
-    const ok = { format: 'retrosim-piney-field', seed: 1, type: 10, weather: 0, ground: 1, object: 1 };
-    expect(() => parsePineyFieldSpec(enc({ ...ok, type: 11 }))).toThrow(/"type"/);
-    expect(() => parsePineyFieldSpec(enc({ ...ok, ground: 3 }))).toThrow(FormatError);
-    expect(() => parsePineyFieldSpec(enc({ ...ok, seed: 2 ** 32 }))).toThrow(/"seed"/);
-    expect(() => parsePineyFieldSpec(enc({ ...ok, protect: 'yes' }))).toThrow(/"protect"/);
-    expect(() => parsePineyFieldSpec(enc([1, 2]))).toThrow(FormatError);
-    expect(() => parsePineyFieldSpec(new TextEncoder().encode('{'))).toThrow(FormatError);
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), (b) => {
-        try {
-          parsePineyFieldSpec(b);
-        } catch (e) {
-          expect(e).toBeInstanceOf(FormatError);
-        }
-      }),
-    );
-  });
-});
 
 describe('the field as a CollisionWorld', () => {
   it('has the game\'s units and axes: z up, 48000 across, the start at chip (20, 20)', () => {
@@ -224,22 +184,5 @@ describe('the field as a CollisionWorld', () => {
         if (a) expect(world.blocked(a[0], a[1], 0)).toBe(false);
       }),
     );
-  });
-
-  it('exposes the scene for the renderer: the lake water at (30600, 23400, 0), the entrance first, covers on open chips', () => {
-    const s = world.scene();
-    expect(s.water).toEqual([30600, 23400, 0]);
-    expect(s.objects[0]).toMatchObject({ kind: 'entrance', position: [17400, 24000, 0] });
-    expect(s.objects).toHaveLength(107);
-    expect(s.covers.length).toBe(world.field.coverCount);
-    for (const c of s.covers) expect(s.hidden[c.chip[0] * 40 + c.chip[1]]).toBe(0);
-    expect(s.groundMesh).toBe('MDL_sfp5tur1');
-    expect(s.startPosition).toEqual([24600, 24600, 0]);
-  });
-
-  it('exposes the lit colours for the renderer (RGB per cell, deterministic)', () => {
-    const c = world.colours();
-    expect(c.length).toBe(80 * 80 * 3);
-    expect(loadPineyWorld(specBytes, 'again', defaultPineyTables()).colours()).toEqual(c);
   });
 });
