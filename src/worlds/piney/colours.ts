@@ -18,6 +18,7 @@ const C300 = 0x43960000;
 const C128 = 0x43000000;
 const C255 = 0x437f0000;
 
+/** A field's light (its background's ambient and distant light), for the vertex colours. */
 export interface FieldLight {
   /** Ambient RGB, EE floats in [0, 1] (byte / 255). */
   ambient: [number, number, number];

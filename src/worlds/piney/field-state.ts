@@ -17,7 +17,9 @@ export const CELL_COUNT = CELLS * CELLS;
 export const CHIP_COUNT = CHIPS * CHIPS;
 /** World units across the field (it is a torus). */
 export const FIELD_SIZE = 48000;
+/** World units along a height-map cell. */
 export const CELL_UNITS = 600;
+/** World units along a chip (the grid objects and cover sit on). */
 export const CHIP_UNITS = 1200;
 
 /** EE float bit patterns of the constants the generator uses. */
@@ -42,9 +44,11 @@ export const F = {
   MINUS_0_001: 0xba83126f,
 } as const;
 
+/** The kinds of field object: the dungeon entrance, key items, sub and base objects, trees, the lake. */
+export type ObjectKindName = 'entrance' | 'key' | 'sub' | 'base' | 'tree' | 'lake';
 /** FOBJECT(2).type values the setters store. */
-export const ObjectKind = { entrance: 0, key: 1, sub: 2, base: 3, tree: 4, lake: 7 } as const;
-export type ObjectKindName = keyof typeof ObjectKind;
+export const ObjectKind = { entrance: 0, key: 1, sub: 2, base: 3, tree: 4, lake: 7 } as const satisfies Record<ObjectKindName, number>;
+/** Every object kind, in the order the generator places them. */
 export const OBJECT_KIND_NAMES: readonly ObjectKindName[] = ['entrance', 'key', 'sub', 'base', 'tree', 'lake'];
 
 /** Flat bits of an object row. */
@@ -55,6 +59,10 @@ export const FLAT_SLOPE = 0x8;
 /** The loops the game runs "forever" stop with an error after this many tries (the port's NoSite). */
 export const MAX_TRIES = 1 << 24;
 
+/**
+ * Thrown by the generator when a step finds no site in MAX_TRIES tries, where the game would loop forever;
+ * `step` names the step.
+ */
 export class NoSiteError extends Error {
   override readonly name = 'NoSiteError';
   constructor(readonly step: string) {
@@ -62,6 +70,7 @@ export class NoSiteError extends Error {
   }
 }
 
+/** What the generator takes: the seed and the field's settings (parsePineyFieldSpec makes them from a spec). */
 export interface FieldParams {
   /** fieldSeed, u32. */
   seed: number;
@@ -86,13 +95,16 @@ export interface FieldParams {
   distSqrt?: 'sqrtf' | 'sqrt.s';
 }
 
+/** A hill the generator raised. */
 export interface Hill {
   /** The drawn site (cells); the hill itself is written at the even cell (2·(x div 2), 2·(y div 2)). */
   x: number;
   y: number;
+  /** Size in cells. */
   size: number;
 }
 
+/** An object the generator placed: its kind and table row, footprint (chips), centre and height (EE bits). */
 export interface FieldObject {
   kind: ObjectKindName;
   /** Row index in its table. */
@@ -115,10 +127,18 @@ export interface FieldObject {
   level: boolean;
 }
 
+/** The generator's steps, in order: generateField can stop after any of them. */
 export type FieldStage = 'init' | 'makefield' | 'hills' | 'entrance' | 'lake' | 'objects' | 'cover' | 'start';
+/** Every FieldStage, in the order the generator runs them. */
 export const FIELD_STAGES: readonly FieldStage[] = ['init', 'makefield', 'hills', 'entrance', 'lake', 'objects', 'cover', 'start'];
 
+/**
+ * A field as the generator builds it (generateField returns one): the game's grids (heights as EE float bits,
+ * x-major), the hills and objects, the entrance, lake, cover and start, and the fieldrand stream it drew from.
+ * The methods are the game's FIELD helpers the generator's steps share.
+ */
 export class PineyField {
+  /** The field's fieldrand, after the last step's draws. */
   readonly rng: FieldRand;
   /** FIELD.map: heights, EE float bits. */
   readonly map = new Uint32Array(CELL_COUNT);

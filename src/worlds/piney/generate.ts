@@ -13,11 +13,12 @@ import { setCover } from './cover.js';
 import { setStart } from './start.js';
 import { FIELD_TYPE_COUNT, WEATHER_COUNT, type PineyTables } from './tables.js';
 
+/** Thrown for generator parameters the port refuses (checkFieldParams); the message names the parameter. */
 export class FieldParamError extends Error {
   override readonly name = 'FieldParamError';
 }
 
-/** Rejects what the port rejects: field type ≥ 11 (or not 0–10) and ground outside 0–2; checks the rest's form. */
+/** Throws FieldParamError for what the port rejects: field type not 0–10, ground not 0–2, seed not a u32, event not 0–65535; checks the rest's form. */
 export function checkFieldParams(p: FieldParams): void {
   const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
   if (!isInt(p.seed) || p.seed < 0 || p.seed > 0xffffffff) throw new FieldParamError(`seed must be a u32, got ${p.seed}`);
@@ -33,7 +34,10 @@ export function initDrawCount(tables: PineyTables, fieldType: number, weather: n
   return tables.initDraws[fieldType]![Math.min(weather, WEATHER_COUNT - 1)]!;
 }
 
-/** Generates a field up to and including `stopAfter` (default: everything, through the start position). */
+/**
+ * Generates a field bit for bit as the game does, up to and including `stopAfter` (default: everything, through
+ * the start position). Throws FieldParamError for bad parameters, NoSiteError where the game would loop forever.
+ */
 export function generateField(params: FieldParams, tables: PineyTables, stopAfter: FieldStage = 'start'): PineyField {
   checkFieldParams(params);
   const last = FIELD_STAGES.indexOf(stopAfter);

@@ -18,6 +18,10 @@ export const KIND_COLOURS: Record<ObjectKindName, [number, number, number]> = {
   lake: [50, 110, 240],
 };
 
+/**
+ * A top-down PNG of a field (the file's bytes): heights in grey, hidden chips darkened, object footprints in a
+ * colour per kind, hill outlines, the start marked; `cellPixels` pixels per 600-unit cell.
+ */
 export function fieldPng(f: PineyField, cellPixels = PNG_CELL_PIXELS): Uint8Array {
   const side = CELLS * cellPixels;
   const png = new PNG({ width: side, height: side });

@@ -3,12 +3,17 @@ import { eeToNumber } from '../../numeric/ee-float.js';
 import type { FieldStage, ObjectKindName, PineyField } from './field-state.js';
 import { mapFnv } from './generate.js';
 
+/** A field's state in JSON-able numbers (EE values as numbers), as `retrosim field --json` prints it. */
 export interface FieldSummary {
+  /** The last step completed. */
   stage: FieldStage;
+  /** fieldrand's draw count so far. */
   randcnt: number;
   seed: number;
+  /** Draws burnt by Init. */
   initDraws: number;
   hills: [number, number, number][];
+  /** mapFnv of the height map. */
   mapFnv: string;
   entrance: [number, number] | null;
   dungeonPos: [number, number, number] | null;
@@ -21,6 +26,7 @@ export interface FieldSummary {
   tablesSynthetic: boolean;
 }
 
+/** A field's state as a FieldSummary. */
 export function fieldSummary(f: PineyField): FieldSummary {
   return {
     stage: f.stage,

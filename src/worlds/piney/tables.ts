@@ -15,6 +15,7 @@ import { parseJsonBytes } from './json-bytes.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 const FORMAT = 'piney tables';
+/** The value of a tables file's `"format"` key. */
 export const TABLES_FORMAT_ID = 'retrosim-piney-tables';
 /** Field types 0–10 (the 11 FOBJECT_TABLE entries). */
 export const FIELD_TYPE_COUNT = 11;
@@ -25,7 +26,9 @@ const CHIPS = 40;
 /** A tables file larger than this is refused before parsing. */
 export const MAX_TABLES_BYTES = DEFAULT_LIMITS.piney.tablesBytes;
 
+/** The six object tables (FOBJECT_TABLEs): the entrance, the lake, key items, sub and base objects, trees. */
 export type TableKind = 'enter' | 'lake' | 'key' | 'sub' | 'base' | 'tree';
+/** Every TableKind. */
 export const TABLE_KINDS: readonly TableKind[] = ['enter', 'lake', 'key', 'sub', 'base', 'tree'];
 
 /** One FOBJECT_INFO_TABLE row. Only w, h, flat (and the names, for drawing) are read by the game. */
@@ -42,6 +45,7 @@ export interface ObjectRow {
   flat: number;
 }
 
+/** How big a hill is drawn. */
 export interface HillSize {
   /** fieldrand modulus. */
   range: number;
@@ -49,14 +53,18 @@ export interface HillSize {
   base: number;
 }
 
+/** The object kinds whose count the tables set per field type. */
 export type CountedKind = 'key' | 'sub' | 'base' | 'tree';
 
+/** A field type whose count of one kind is divided. */
 export interface Division {
   fieldType: number;
   kind: CountedKind;
+  /** The divisor. */
   by: number;
 }
 
+/** A background (a field type and weather): its file and its light. */
 export interface Background {
   fieldType: number;
   weather: number;
@@ -69,6 +77,10 @@ export interface Background {
   colour: number;
 }
 
+/**
+ * The generator's game data, validated (loadPineyTables reads it from JSON): Init's draw counts, hill counts and
+ * sizes, object counts and tables, cover models, backgrounds.
+ */
 export interface PineyTables {
   /** True when any part is synthetic (not the game's own data). */
   synthetic: boolean;
