@@ -505,7 +505,7 @@ export class PineyWorld implements CollisionWorld {
  * @example
  * ```ts
  * const world = loadPineyWorld({ format: 'retrosim-piney-field', seed: 1420855, type: 10, weather: 0, ground: 1, object: 1 }, 'field', tables);
- * const g = world.ground([24000, 24000, 0]);
+ * const g = world.ground(world.spawnPoint()); // g.floor: GetHeight at the start
  * ```
  */
 export function loadPineyWorld(spec: Uint8Array | PineyFieldSpec | FieldParams, name: string, tables: PineyTables, limits: Readonly<Limits> = DEFAULT_LIMITS): PineyWorld {
