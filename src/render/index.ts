@@ -9,7 +9,7 @@
 export { WorldView, MAX_SIGHT_RAYS, type ViewOptions } from './pixi/world-view.js';
 export { Camera } from './scene/camera.js';
 export { mapPlaneOf, mapRectOf, worldAt, type MapPlane, type MapRect } from './scene/projection.js';
-export { rasterizeGround, materialTintFor, type GroundRaster, type RasterOptions } from './scene/ground-raster.js';
+export { rasterizeGround, materialTintFor, type GroundRaster, type MaterialTint, type RasterOptions } from './scene/ground-raster.js';
 export { samplerFor, type GroundSample, type GroundSampler } from './scene/ground-sampler.js';
 export { overlayFor, type Overlay, type Shape } from './scene/overlays.js';
 export { newEntityFrame, readEntities, type EntityFrame } from './scene/entities.js';

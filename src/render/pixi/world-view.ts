@@ -254,10 +254,12 @@ export class WorldView {
     l.visible = on;
   }
 
+  /** Sets the view's size in screen pixels. */
   resize(width: number, height: number): void {
     this.camera.resize(width, height);
   }
 
+  /** Shows or hides the format overlay and its markers. */
   setOverlayVisible(on: boolean): void {
     this.overlayLayer.visible = on;
     this.markerLayer.visible = on;

@@ -22,6 +22,7 @@ import {
   nameOf,
 } from '../../systems/piney-ambient/index.js';
 
+/** Where the view reads the Piney weather's operations from, each drawn frame. */
 export interface AmbientOpsSource {
   /**
    * The words and count of the last drawn frame's operations, the frame they were drawn in, and where the
@@ -65,6 +66,7 @@ export interface AmbientItem {
   alpha: number;
 }
 
+/** One frame of the weather, decoded for drawing (decodeAmbient). */
 export interface AmbientFrame {
   items: AmbientItem[];
   /** The screen flash's strength this frame, 0..1 (0 when none). */
@@ -73,6 +75,7 @@ export interface AmbientFrame {
   mask: number;
   /** Sound effect numbers started this frame. */
   sounds: number[];
+  /** How many items of each name. */
   counts: Record<string, number>;
 }
 

@@ -26,6 +26,7 @@ export class Camera {
     this.cy = y + h / 2;
   }
 
+  /** Sets the screen size in pixels (the centre and zoom stay). */
   resize(width: number, height: number): void {
     this.width = width;
     this.height = height;
@@ -56,14 +57,17 @@ export class Camera {
     }
   }
 
+  /** Follows the player again (after a pan). */
   follow(): void {
     this.following = true;
   }
 
+  /** The screen pixel of a map point. */
   toScreen(x: number, y: number): [number, number] {
     return [(x - this.cx) * this.zoom + this.width / 2, (y - this.cy) * this.zoom + this.height / 2];
   }
 
+  /** The map point under a screen pixel. */
   toMap(sx: number, sy: number): [number, number] {
     return [(sx - this.width / 2) / this.zoom + this.cx, (sy - this.height / 2) / this.zoom + this.cy];
   }

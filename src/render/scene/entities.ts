@@ -7,24 +7,31 @@ import type { Simulation } from '../../sim/simulation.js';
 import { cosAngle, sinAngle } from '../../ecs/angle.js';
 import type { MapPlane } from './projection.js';
 
+/** The entities to draw, as parallel typed arrays (the first `count` entries are filled), in map coordinates. */
 export interface EntityFrame {
   count: number;
   ids: Uint32Array;
+  /** Map position. */
   x: Float64Array;
   y: Float64Array;
+  /** Facing as a unit vector on the map. */
   dirX: Float64Array;
   dirY: Float64Array;
+  /** Body radius, native units. */
   radius: Float64Array;
   /** 1 for the player. */
   player: Uint8Array;
   /** 1 for agents (entities with the Agent component). */
   agent: Uint8Array;
+  /** How far it sees (0 without Sight). */
   sightRange: Float64Array;
   /** The watched entity's id, 0 for none. */
   target: Int32Array;
+  /** 1 when it sees its target. */
   visible: Uint8Array;
 }
 
+/** An EntityFrame with room for `capacity` entities, for readEntities to fill frame after frame. */
 export function newEntityFrame(capacity: number): EntityFrame {
   return {
     count: 0,

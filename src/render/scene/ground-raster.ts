@@ -14,6 +14,7 @@ import { mapPlaneOf, mapRectOf, type MapRect } from './projection.js';
 import { paletteColour } from './overlays.js';
 import { MATERIAL_DEATH, MATERIAL_EXIT, MATERIAL_SPECIAL_A, MATERIAL_SPECIAL_B } from '../../worlds/llama/materials.js';
 
+/** The ground seen from above as an RGBA image, with the height, surface id and material under each pixel. */
 export interface GroundRaster {
   width: number;
   height: number;
@@ -22,6 +23,7 @@ export interface GroundRaster {
   /** Map position of the top-left corner of pixel (0, 0). */
   x0: number;
   y0: number;
+  /** RGBA bytes, row-major from the top-left. */
   rgba: Uint8ClampedArray;
   /** Floor height per pixel as "higher is more" (NaN where there is no floor). */
   heights: Float64Array;
@@ -46,7 +48,7 @@ export const LLAMA_MATERIAL_TINTS: ReadonlyMap<number, readonly [number, number,
   [MATERIAL_DEATH, [235, 50, 50]],
 ]);
 
-/** How strongly a material's tint replaces the ground colour. */
+/** A world's tint for a material: a colour and how strongly (0..1) it replaces the ground colour, or null for none. */
 export type MaterialTint = (material: number) => { rgb: readonly [number, number, number]; weight: number } | null;
 
 /**
@@ -70,6 +72,7 @@ export function materialTintFor(world: CollisionWorld): MaterialTint {
   return () => null;
 }
 
+/** Options of rasterizeGround. */
 export interface RasterOptions {
   /** Pixels along the longer side of the bounds. */
   maxSize?: number;
@@ -82,6 +85,11 @@ export interface RasterOptions {
 /** Missing cells (inside the grid, no data): a dull red, so holes in a level stand out from its outside. */
 export const MISSING_RGB: readonly [number, number, number] = [70, 28, 32];
 
+/**
+ * Draws the ground of a world from above: the world's own `ground` query at each pixel's centre, from just under
+ * the top of its bounds, shaded by height and slope, with the edges between surfaces darkened and materials
+ * tinted. Pure data (no pixi.js). At most 2048 pixels along the longer side (default 384).
+ */
 export function rasterizeGround(world: CollisionWorld, options: RasterOptions = {}): GroundRaster {
   const plane = mapPlaneOf(world);
   const rect: MapRect = mapRectOf(plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };

@@ -14,9 +14,11 @@ import { CELL_UNITS, CELLS } from '../../worlds/piney/field-state.js';
 import { pineyColours } from '../../worlds/piney/scene.js';
 import { mapPlaneOf, worldAt, type MapPlane } from './projection.js';
 
+/** What the ground is at a map point, for drawing. */
 export interface GroundSample {
   /** Floor height, higher is more; NaN for no floor. */
   height: number;
+  /** The surface's id (-1 none). */
   id: number;
   material: number;
   /** Inside the world's grid but with no data there (a Rugrats cell with no tiles). */
@@ -25,6 +27,7 @@ export interface GroundSample {
   stack: number;
 }
 
+/** Reads the ground at map point (x, y) into `out` and returns it. */
 export type GroundSampler = (x: number, y: number, out: GroundSample) => GroundSample;
 
 export function newGroundSample(): GroundSample {
@@ -130,6 +133,10 @@ export function pineySampler(world: PineyWorld): GroundSampler {
   };
 }
 
+/**
+ * The ground sampler the view uses for a world: Rugrats' highest floor of each cell's stack, Piney's heights blended
+ * between the cell's vertices, and the world's `ground` query straight down for the other formats.
+ */
 export function samplerFor(world: CollisionWorld): GroundSampler {
   switch (world.kind) {
     case 'rugrats':
@@ -144,7 +151,7 @@ export function samplerFor(world: CollisionWorld): GroundSampler {
 /** A world's own ground colours at a map point, when it has them; false where it has none. */
 export type GroundColour = (x: number, y: number, out: number[]) => boolean;
 
-/** Piney: the field's lit vertex colours (PineyWorld.colours, RGB per cell, x-major). */
+/** Piney: the field's lit vertex colours (pineyColours, RGB per cell, x-major). */
 export function pineyColour(world: PineyWorld): GroundColour {
   const rgb = pineyColours(world);
   const plane = mapPlaneOf(world);

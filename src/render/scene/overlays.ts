@@ -25,6 +25,7 @@ export type Shape =
   | { kind: 'poly'; layer: string; points: number[]; fill: number | null; fillAlpha: number; stroke: number | null; strokeAlpha: number }
   | { kind: 'circle'; layer: string; x: number; y: number; r: number; fill: number | null; fillAlpha: number; stroke: number | null; strokeAlpha: number };
 
+/** A world's format-specific drawing over the ground (cells, polygons, walls, objects), in map coordinates. */
 export interface Overlay {
   shapes: Shape[];
   /** Named points worth a label (entrance, start, ...), map coordinates. */
@@ -278,6 +279,10 @@ export function pineyOverlay(world: PineyWorld): Overlay {
   return { shapes, markers };
 }
 
+/**
+ * The overlay of a world, by its format: Rugrats' halved cells, Llama's regions, COLBIN's walls, GTA's spheres and
+ * boxes, Piney's objects, hills and markers.
+ */
 export function overlayFor(world: CollisionWorld): Overlay {
   switch (world.kind) {
     case 'rugrats':

@@ -6,16 +6,22 @@
  */
 import type { Bounds, CollisionWorld, Vec3 } from '../../worlds/world.js';
 
+/**
+ * How a world maps onto the top-down view: which world axes are map x and map y (the two that are not up), and
+ * the up axis. Map y runs down the screen; for z-up worlds it is the negated world axis, so north is up.
+ */
 export interface MapPlane {
   /** World axis shown as map x, and as map y. */
   readonly ax: 0 | 1 | 2;
   readonly ay: 0 | 1 | 2;
   /** −1 when map y is the negated world axis. */
   readonly ySign: 1 | -1;
+  /** The world's up axis and its sign. */
   readonly up: 0 | 1 | 2;
   readonly upSign: 1 | -1;
 }
 
+/** The map plane of a world, from its up axis. */
 export function mapPlaneOf(world: Pick<CollisionWorld, 'up'>): MapPlane {
   const up = world.up.axis;
   const [ax, ay]: [0 | 1 | 2, 0 | 1 | 2] = up === 0 ? [1, 2] : up === 1 ? [0, 2] : [0, 1];
@@ -38,6 +44,7 @@ export function worldAt(p: MapPlane, x: number, y: number, h: number, out: Vec3 
   return out;
 }
 
+/** A rectangle on the map plane, in native units: corner (x, y) and size. */
 export interface MapRect {
   x: number;
   y: number;
