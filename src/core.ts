@@ -28,7 +28,7 @@ export { losBatch, newLosOutput, SEGMENT_STRIDE, VisibilityMatrix, type LosOutpu
 // ---- random numbers ----
 export { FieldRand, type FieldRandState } from './rng/fieldrand.js';
 export { CcRand, CCRAND_SEED, type CcRandState } from './rng/ccrand.js';
-export { RandomStreams, type RandomStream, type RandomStreamsState } from './rng/streams.js';
+export { RandomStreams, type Arc4State, type RandomStream, type RandomStreamsState } from './rng/streams.js';
 
 // ---- deterministic maths for systems ----
 export { ANGLE_UNITS_PER_TURN } from './ecs/components.js';
@@ -53,13 +53,15 @@ export {
   type Components,
   type ComponentStore,
   type FieldArray,
+  type FieldArrayOf,
   type FieldSchema,
   type FieldType,
+  type Vec3Store,
 } from './ecs/components.js';
-export { EcsWorld, type EcsQuery } from './ecs/ecs-world.js';
+export { EcsWorld, type EcsQuery, type EcsWorldState } from './ecs/ecs-world.js';
 
 // ---- frames, tasks and events ----
-export { Scheduler, type FrameContext, type SimRng, type TaskHandle } from './ecs/scheduler.js';
+export { Scheduler, type FrameContext, type SchedulerState, type SimRng, type TaskBody, type TaskFactory, type TaskFunction, type TaskHandle, type TaskState } from './ecs/scheduler.js';
 export { createEventBus, type EventBus, type SimEvents } from './ecs/events.js';
 export { hashHex } from './ecs/state-hash.js';
 
@@ -78,11 +80,11 @@ export { recordingSystem, frameLog, type FrameLog } from './systems/recording.js
 // ---- scenarios and simulations ----
 export { defineScenario, scenarioFingerprint, DEFAULT_SETTINGS, type ScenarioDef, type ScenarioHost, type ScenarioIdentity, type ScenarioSettings } from './sim/scenario.js';
 export { parseParamText, resolveParams, type ParamSpec, type ParamSpecs } from './sim/params.js';
-export { Simulation, PLACEMENT_STREAM, type SimSnapshot, type StateHash } from './sim/simulation.js';
+export { Simulation, PLACEMENT_STREAM, type SimSnapshot, type SimulationOptions, type StateHash } from './sim/simulation.js';
 export { SyncTest, type SyncTestFailure } from './sim/synctest.js';
 export { demoButtons } from './sim/demo-input.js';
 export { wanderScenario } from './scenarios/wander.js';
-export { pineyFieldScenario, ambientOf } from './scenarios/piney-field.js';
+export { pineyFieldScenario } from './scenarios/piney-field.js';
 export { BUILTIN_SCENARIOS, builtinScenario, createSimulation, defaultSettingsFor, scenarioForWorld, simulationFromSettings, type SimulationInit } from './scenarios/builtin.js';
 export { scenarioIdentity } from './scenarios/identity.js';
 

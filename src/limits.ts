@@ -15,6 +15,7 @@
  */
 import { FormatError } from './binary/format-error.js';
 
+/** The resource limits a loader applies: file sizes in bytes and the element counts a file may declare. */
 export interface Limits {
   /** Any one input file (world file, partner file, table file, replay, dropped file), bytes. */
   fileBytes: number;
@@ -65,6 +66,10 @@ export interface Limits {
   scenarioBytes: number;
 }
 
+/**
+ * The limits every loader uses when given none (frozen): 256 MiB per file, counts far above any real level of
+ * the five games.
+ */
 export const DEFAULT_LIMITS: Readonly<Limits> = deepFreeze({
   fileBytes: 256 * 1024 * 1024,
   rugrats: { normals: 1 << 20, cellsAndTiles: 1 << 22 },

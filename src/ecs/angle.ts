@@ -26,6 +26,7 @@ export function wrapAngle(a: number): number {
   return a & (ANGLE_UNITS_PER_TURN - 1);
 }
 
+/** The sine of an integer angle (65536 per turn; any integer, wrapped), the same on every engine. */
 export function sinAngle(angle: number): number {
   const a = angle & (ANGLE_UNITS_PER_TURN - 1);
   if (a <= QUARTER) return QUARTER_SINE[a]!;
@@ -34,6 +35,7 @@ export function sinAngle(angle: number): number {
   return -QUARTER_SINE[4 * QUARTER - a]!;
 }
 
+/** The cosine of an integer angle (65536 per turn; any integer, wrapped), the same on every engine. */
 export function cosAngle(angle: number): number {
   return sinAngle(angle + QUARTER);
 }

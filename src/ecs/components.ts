@@ -24,6 +24,7 @@ export interface FieldArrayOf {
   u8: Uint8Array;
 }
 
+/** The typed array of any field type. */
 export type FieldArray = FieldArrayOf[FieldType];
 
 /** A component's fields: name → element type, in declaration order (the order of hashes and snapshots). */
@@ -86,6 +87,7 @@ export interface ComponentStore {
   readonly fieldNames: readonly string[];
 }
 
+/** The stores of a component with fields x, y and z (Position, Velocity). */
 export interface Vec3Store extends ComponentStore {
   readonly x: Float64Array;
   readonly y: Float64Array;
@@ -95,7 +97,12 @@ export interface Vec3Store extends ComponentStore {
 /** Angles are integers in 1/65536 of a turn (the PlayStation/PS2 habit), so turning is exact. */
 export const ANGLE_UNITS_PER_TURN = 65536;
 
+/**
+ * A simulation's component stores: the built-in ones by name, then every store (a scenario's own too) in
+ * order and by name. Each field is a typed array indexed by entity id.
+ */
 export interface Components {
+  /** Entities the stores hold (ids 1..capacity − 1; 0 is no entity). */
   readonly capacity: number;
   /** Where an entity stands (its feet), native units. */
   readonly Position: Vec3Store;
@@ -127,16 +134,25 @@ export interface Components {
   readonly byName: ReadonlyMap<string, ComponentStore>;
 }
 
-/** The built-in components, in their fixed order (bits 0..7). */
+// The built-in components, in their fixed order (bits 0..7).
+/** Built-in: where an entity stands (its feet), x, y, z in the world's native units. */
 export const Position = defineComponent('Position', { x: 'f64', y: 'f64', z: 'f64' });
+/** Built-in: the displacement an entity intends per frame, x, y, z in native units. */
 export const Velocity = defineComponent('Velocity', { x: 'f64', y: 'f64', z: 'f64' });
+/** Built-in: the facing angle about the up axis, 0..65535 (ANGLE_UNITS_PER_TURN per turn). */
 export const Heading = defineComponent('Heading', { angle: 'i32' });
+/** Built-in: the moving body, an upright capsule of `radius` and `height` with a `step` height, native units. */
 export const BodySize = defineComponent('BodySize', { radius: 'f64', height: 'f64', step: 'f64' });
+/** Built-in: the buttons held this frame and last frame (Buttons bit masks). */
 export const Controller = defineComponent('Controller', { buttons: 'u32', previous: 'u32' });
+/** Built-in: a wandering agent: frames until it picks a new heading (`timer`) and its walking speed per frame. */
 export const Agent = defineComponent('Agent', { timer: 'i32', speed: 'f64' });
+/** Built-in: what an entity sees: its range, the entity it watches (0 none), and whether that one is visible (1/0). */
 export const Sight = defineComponent('Sight', { range: 'f64', target: 'i32', visible: 'u8' });
+/** Built-in: the last move's result: grounded and hitWall (1/0), the last wall's id (−1 none), moves blocked so far. */
 export const Motion = defineComponent('Motion', { grounded: 'u8', hitWall: 'u8', contact: 'i32', blocked: 'u32' });
 
+/** The built-in components in their fixed order (bits 0..7): every simulation has them before a scenario's own. */
 export const BUILTIN_COMPONENTS: readonly ComponentDef[] = [Position, Velocity, Heading, BodySize, Controller, Agent, Sight, Motion];
 
 /** Most components a simulation can have: the membership mask is 32 bits (8 built-in, 24 of a scenario's). */

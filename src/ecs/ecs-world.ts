@@ -46,6 +46,7 @@ export class CapacityError extends Error {
 /** Everything needed to rebuild the entity world exactly (plain data, encodable by value-codec). */
 export interface EcsWorldState {
   capacity: number;
+  /** Largest id handed out. */
   maxId: number;
   aliveCount: number;
   /** The entity index's dense array: live ids first (in index order), then dead ids in recycle order. */
@@ -64,9 +65,18 @@ function sameSchema(a: FieldSchema, b: FieldSchema): boolean {
   return ka.length === kb.length && ka.every((k, i) => kb[i] === k && a[k] === b[k]);
 }
 
+/**
+ * A simulation's entities: ids with components, over fixed-capacity typed arrays. Ids start at 1 and removed
+ * ids are recycled in a fixed order, so the same spawns and despawns give the same ids everywhere; `save` and
+ * `restore` reproduce the world exactly, including the order queries iterate in. A simulation makes its own
+ * (`sim.ecs`); systems read it through their context.
+ */
 export class EcsWorld {
+  /** The component stores: the fields' typed arrays, indexed by entity id. */
   readonly components: Components;
+  /** Entity slots (ids 1..capacity − 1). */
   readonly capacity: number;
+  /** The bitecs world underneath (replaced on restore). */
   world: World;
   private index: EntityIndex;
   /** The project's own record of which components each id has (bit = ComponentStore.bit). */
@@ -112,6 +122,7 @@ export class EcsWorld {
   get maxId(): number {
     return this.index.maxId;
   }
+  /** Live entities. */
   get aliveCount(): number {
     return this.index.aliveCount;
   }
@@ -145,6 +156,7 @@ export class EcsWorld {
     return id;
   }
 
+  /** Removes an entity (nothing for an id that is not alive); its id is recycled later. */
   despawn(id: number): void {
     if (!this.isAlive(id)) return;
     removeEntity(this.world, id);
@@ -152,6 +164,7 @@ export class EcsWorld {
     this.membership[id] = 0;
   }
 
+  /** Gives a live entity a component (its fields keep their values). Throws for an id that is not alive. */
   add(id: number, c: ComponentStore): void {
     if (!this.isAlive(id)) throw new Error(`entity ${id} is not alive`);
     if (this.membership[id]! & (1 << c.bit)) return;
@@ -159,16 +172,19 @@ export class EcsWorld {
     this.membership[id] = (this.membership[id]! | (1 << c.bit)) >>> 0;
   }
 
+  /** Takes a component from an entity (nothing when it does not have it). */
   remove(id: number, c: ComponentStore): void {
     if (!this.isAlive(id) || !(this.membership[id]! & (1 << c.bit))) return;
     removeComponent(this.world, id, c);
     this.membership[id] = (this.membership[id]! & ~(1 << c.bit)) >>> 0;
   }
 
+  /** Whether a live entity has a component. */
   has(id: number, c: ComponentStore): boolean {
     return this.isAlive(id) && (this.membership[id]! & (1 << c.bit)) !== 0;
   }
 
+  /** Whether `id` is a live entity of this world. */
   isAlive(id: number): boolean {
     return Number.isInteger(id) && id > 0 && id < this.capacity && this.alive[id] === 1;
   }
@@ -184,7 +200,7 @@ export class EcsWorld {
     return n;
   }
 
-  /** Folds the entity index (live and recycle order) and every defined query's order into `h`. */
+  /** @internal Folds the entity index (live and recycle order) and every defined query's order into `h`. */
   hashIndexInto(h: Hash64): void {
     commitRemovals(this.world);
     const dense = this.index.dense;
@@ -197,6 +213,7 @@ export class EcsWorld {
     }
   }
 
+  /** The world as plain data (see EcsWorldState), for `restore`. */
   save(): EcsWorldState {
     commitRemovals(this.world);
     const max = this.index.maxId;

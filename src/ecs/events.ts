@@ -22,6 +22,7 @@ export type SimEvents = {
   signal: { frame: number; name: string; entity: number; data?: number };
 };
 
+/** A simulation's event bus: mitt's emitter of SimEvents (`on`, `off`, `emit`). */
 export type EventBus = Emitter<SimEvents>;
 
 type MittFactory = <E extends Record<EventType, unknown>>() => Emitter<E>;
@@ -35,6 +36,10 @@ const mitt: MittFactory =
     ? (mittModule as unknown as MittFactory)
     : ((mittModule as unknown as { default: MittFactory }).default);
 
+/**
+ * A new event bus. Listen with `bus.on('flash', (e) => ...)`; a listener cannot change the simulation, so
+ * adding or removing one never changes a hash.
+ */
 export function createEventBus(): EventBus {
   return mitt<SimEvents>();
 }

@@ -19,20 +19,27 @@ import type { RandomStreams } from '../rng/streams.js';
 import type { SimEvents } from './events.js';
 import type { Hash64 } from './state-hash.js';
 
+/** A simulation's random numbers: the two game RNGs and the named streams. Draw through these only, so draws are counted. */
 export interface SimRng {
+  /** The Piney field's fieldrand. */
   fieldrand: FieldRand;
+  /** The game's ccRand. */
   ccrand: CcRand;
+  /** Named seeded streams (one per system or purpose). */
   streams: RandomStreams;
 }
 
+/** What every task (and so every system) is given each frame, plus the fields of the object the scheduler was built on. */
 export interface FrameContext {
   /** The frame being run (1 on the first step). */
   frame: number;
   rng: SimRng;
+  /** The simulation's event bus (events never feed back into state). */
   events: Emitter<SimEvents>;
   scheduler: Scheduler;
 }
 
+/** A task in the scheduler: its identity and priority, and how it sleeps, wakes and leaves. */
 export interface TaskHandle {
   readonly id: number;
   readonly name: string;
@@ -41,19 +48,27 @@ export interface TaskHandle {
   sleep(frames: number): void;
   /** Skips every frame until `wake()`. */
   sleepUntilWoken(): void;
+  /** Ends a sleep: the task runs in the next frame, or in this one if its place is still ahead. */
   wake(): void;
+  /** Removes the task from the scheduler. */
   remove(): void;
+  /** Whether the task will skip the next frame it could run in. */
   readonly asleep: boolean;
 }
 
+/** A task with state: `run` each frame, and the hooks that put its state in the hash and in snapshots. */
 export interface TaskBody {
+  /** Runs the task's frame. */
   run(ctx: FrameContext, self: TaskHandle): void;
   /** Numbers that describe the task's state, folded into the state hash. */
   hashState?(): ArrayLike<number>;
+  /** The task's state as plain data, for snapshots. */
   save?(): unknown;
+  /** Puts back what `save` returned. */
   restore?(s: unknown): void;
 }
 
+/** A task without state of its own: a function run each frame. */
 export type TaskFunction = (ctx: FrameContext, self: TaskHandle) => void;
 
 /**
@@ -110,8 +125,10 @@ export interface TaskState {
   body: unknown;
 }
 
+/** A scheduler as plain data (Scheduler.save, Scheduler.restore). */
 export interface SchedulerState {
   frame: number;
+  /** The id the next task will get. */
   nextId: number;
   tasks: TaskState[];
   /** Cumulative draw counts at the end of each frame from `historyStart` on: [fieldrand, ccrand] pairs (a save holds only the last). */
@@ -122,6 +139,11 @@ export interface SchedulerState {
 /** Makes the body of a task that was created during the run (not at set-up) when a snapshot is restored. */
 export type TaskFactory = (saved: TaskState) => TaskBody;
 
+/**
+ * The frame scheduler: each frame (`step`) the ready tasks run once, in ascending integer priority, ties in
+ * creation order, each given the FrameContext. It counts the game RNGs' draws per frame and saves and restores
+ * every task's state. A simulation makes its own (`sim.scheduler`).
+ */
 export class Scheduler {
   /** Frames run so far; during a step, the frame being run. */
   frame = 0;
@@ -160,6 +182,15 @@ export class Scheduler {
     return this.isRunning;
   }
 
+  /**
+   * Adds a task that runs every frame from now on, in `priority` order (lower first; ties in creation order).
+   * Added while a frame runs, it runs in that frame when its place is after the running task.
+   *
+   * @example
+   * ```ts
+   * scheduler.addTask('tick', 64, (ctx) => { if (ctx.frame % 60 === 0) ctx.events.emit('signal', { frame: ctx.frame, name: 'second', entity: 0 }); });
+   * ```
+   */
   addTask(name: string, priority: number, body: TaskBody | TaskFunction): TaskHandle {
     if (!Number.isSafeInteger(priority)) throw new RangeError(`task ${name}: priority must be an integer, got ${priority}`);
     const b: TaskBody = typeof body === 'function' ? { run: body } : body;
@@ -177,6 +208,7 @@ export class Scheduler {
     this.factories.set(name, factory);
   }
 
+  /** Removes a task; removed during a frame before it ran, it does not run in that frame. */
   removeTask(t: TaskHandle): void {
     const i = this.tasks.indexOf(t as Task);
     if (i < 0) return;
@@ -252,7 +284,7 @@ export class Scheduler {
     return { fieldrand: b.fieldrand - a.fieldrand, ccrand: b.ccrand - a.ccrand };
   }
 
-  /** Folds the scheduler and every task's state into `h`, tasks in run order. */
+  /** @internal Folds the scheduler and every task's state into `h`, tasks in run order. */
   hashInto(h: Hash64): void {
     h.u32(this.frame);
     h.u32(this.tasks.length);
@@ -269,6 +301,7 @@ export class Scheduler {
     }
   }
 
+  /** The scheduler and every task's state as plain data, for `restore`. */
   save(): SchedulerState {
     return {
       frame: this.frame,

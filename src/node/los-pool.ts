@@ -68,6 +68,18 @@ export function workerUrl(): URL {
   throw new Error(`the compiled LOS worker is missing (${path}); build first: npx tsc -p tsconfig.build.json`);
 }
 
+/**
+ * Line of sight on worker threads: the same answers as `losBatch`, the batch split into one contiguous slice per
+ * thread. Each thread loads its own copy of the world from the same bytes. Close it when done.
+ *
+ * @example
+ * ```ts
+ * const pool = await LosPool.create({ bytes, name: 'town.col' }, 4);
+ * const out = newLosOutput(count);
+ * await pool.run(segments, out);
+ * await pool.close();
+ * ```
+ */
 export class LosPool {
   readonly threads: number;
   /** This thread's own copy of the world (it computes slice 0). */
@@ -208,6 +220,7 @@ export class LosPool {
     out.fraction.set(s.fraction.subarray(0, count));
   }
 
+  /** Stops the workers; the pool cannot be used afterwards. Closing twice does nothing. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -15,6 +15,7 @@ import { detectWorldFile, loadWorldBytes, type LoadWorldOptions } from '../world
 import type { CollisionWorld } from '../worlds/world.js';
 import { defaultPineyTables } from './assets.js';
 
+/** A world opened from a file by path, with what was read to open it. */
 export interface OpenedWorldFile {
   world: CollisionWorld;
   /** The bytes of the file given. */

@@ -17,10 +17,13 @@ import type { ScenarioIdentity, ScenarioSettings } from '../sim/scenario.js';
 import type { ParamValue } from '../systems/system.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../limits.js';
 
+/** The first 8 bytes of a replay file. */
 export const REPLAY_MAGIC = 'RSIMRPLY';
+/** The replay file format version this runtime writes (and reads). */
 export const REPLAY_FORMAT_VERSION = 2;
 /** The runtime that wrote a replay; verify warns (does not fail) when it differs. */
 export const RUNTIME_VERSION = 'retrosim 0.2.0';
+/** Frames between keyframes (snapshots a seek starts from) when a recorder is given no interval. */
 export const DEFAULT_KEYFRAME_INTERVAL = 600;
 /** Limits that keep a hostile file from asking for absurd work or memory. */
 export const MAX_FRAMES = DEFAULT_LIMITS.replay.frames;
@@ -38,13 +41,16 @@ export interface WorldIdentity {
   byteLength: number;
 }
 
+/** What a replay ran: the world, the scenario and its settings, and how its frames are recorded. */
 export interface ReplayHeader {
   formatVersion: number;
+  /** The runtime that wrote it (RUNTIME_VERSION of that version). */
   runtime: string;
   world: WorldIdentity;
   /** The scenario the replay ran: its name, version, where it came from and its content hash. */
   scenario: ScenarioIdentity;
   settings: ScenarioSettings;
+  /** Frames between keyframes. */
   keyframeInterval: number;
   /** Names of the state hash's sections (per-frame low words are stored in this order). */
   sections: string[];
@@ -53,7 +59,9 @@ export interface ReplayHeader {
 /** Per-frame records, index f − 1 for frame f. */
 export interface ReplayFrames {
   count: number;
+  /** The input (button bits) of each frame. */
   inputs: Uint32Array;
+  /** The state hash after each frame, high and low 32 bits. */
   hashHi: Uint32Array;
   hashLo: Uint32Array;
   /** Cumulative fieldrand count and ccRand draws at the end of each frame. */
@@ -63,6 +71,7 @@ export interface ReplayFrames {
   sections: Uint32Array;
 }
 
+/** A snapshot of the simulation after `frame` frames, with its state hash. */
 export interface ReplayKeyframe {
   frame: number;
   hashHi: number;
@@ -72,10 +81,12 @@ export interface ReplayKeyframe {
   offset: number;
 }
 
+/** A replay file read (readReplay): its header, every frame's input and hash, the keyframes, and the final state. */
 export interface Replay {
   header: ReplayHeader;
   frames: ReplayFrames;
   keyframes: ReplayKeyframe[];
+  /** The frame count and the state hash after the last frame. */
   final: { frames: number; hashHi: number; hashLo: number };
 }
 

@@ -72,6 +72,7 @@ export class ReplayRecorder {
     this.w.keyframe(this.sim.frame, h.hi, h.lo, encodeValueBytes(this.sim.save()));
   }
 
+  /** Steps the simulation one frame with these buttons (Buttons bits) and records the frame. */
   step(buttons: number): void {
     const sim = this.sim;
     sim.step(buttons & BUTTON_MASK);
@@ -99,6 +100,7 @@ export class ReplayRecorder {
     this.n = 0;
   }
 
+  /** Ends the recording: the replay file's bytes. */
   finish(): Uint8Array {
     this.flush();
     return this.w.end(this.sim.frame, this.lastHash.hi, this.lastHash.lo);

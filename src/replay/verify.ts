@@ -10,8 +10,11 @@ import { BUTTON_MASK } from '../systems/input.js';
 import { hex64, readReplay, RUNTIME_VERSION, type Replay } from './format.js';
 import { replaySimulation, type ReplayTarget } from './rebuild.js';
 
+/** Where a re-simulation first differed from its replay, and how. */
 export interface Divergence {
+  /** The first frame whose hash differs. */
   frame: number;
+  /** The recorded hash and the re-simulated one, "0x" + 16 hex digits. */
   expected: string;
   actual: string;
   /** Sections of the state hash whose recorded low word differs (component names, "rng", "tasks", ...). */
@@ -25,7 +28,9 @@ export interface Divergence {
   detail: KeyframeDiff | null;
 }
 
+/** The values that differ between a keyframe and the re-simulated state at its frame. */
 export interface KeyframeDiff {
+  /** The keyframe's frame. */
   frame: number;
   /** At most MAX_LISTED_DIFFERENCES lines like "Position.x of entity 3: recorded 12.5, replayed 12.75". */
   differences: string[];
@@ -112,11 +117,16 @@ export function diffAtKeyframe(rp: Replay, sim: Simulation, frame: number): Keyf
   return { frame: k.frame, differences: out, total };
 }
 
+/** verifyReplay's answer. */
 export interface VerifyResult {
+  /** True when every frame's hash matched. */
   ok: boolean;
+  /** Frames re-simulated. */
   frames: number;
+  /** The final state hash, "0x" + 16 hex digits. */
   finalHash: string;
   framesPerSecond: number;
+  /** The first divergence, when not ok. */
   divergence?: Divergence;
   /** Non-fatal notes, e.g. a different runtime version. */
   warnings: string[];

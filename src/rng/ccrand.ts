@@ -8,6 +8,7 @@
  * An unseeded generator seeds itself with 4352 on its first draw, as genrand does.
  */
 
+/** The seed the game gives ccRand. */
 export const CCRAND_SEED = 4352;
 
 const N = 624;
@@ -16,6 +17,7 @@ const MATRIX_A = 0x9908b0df;
 const UPPER = 0x80000000;
 const LOWER = 0x7fffffff;
 
+/** A CcRand's whole state, as plain data. */
 export interface CcRandState {
   mt: number[];
   mti: number;
@@ -23,6 +25,11 @@ export interface CcRandState {
   draws: number;
 }
 
+/**
+ * ccRand, the game's Mersenne Twister (MT19937 with the 1998 sgenrand seeding), reproduced exactly. The game
+ * seeds it with CCRAND_SEED and discards a draw per frame since power-on (`init(count)`); unseeded, it seeds
+ * itself with CCRAND_SEED on its first draw.
+ */
 export class CcRand {
   private readonly mt = new Uint32Array(N);
   private mti = N + 1;
@@ -86,10 +93,12 @@ export class CcRand {
     return this.nextU32() | 0;
   }
 
+  /** The state, for `restore`. */
   save(): CcRandState {
     return { mt: Array.from(this.mt), mti: this.mti, seeded: this.seeded, draws: this.draws };
   }
 
+  /** Puts back a saved state. */
   restore(s: CcRandState): void {
     if (s.mt.length !== N) throw new RangeError(`ccRand state needs ${N} words, got ${s.mt.length}`);
     this.mt.set(s.mt);

@@ -6,6 +6,7 @@
  * behaviour for a zero modulus in this routine).
  */
 
+/** A FieldRand's state: its seed and step count (both u32). */
 export interface FieldRandState {
   seed: number;
   count: number;
@@ -13,6 +14,16 @@ export interface FieldRandState {
 
 const MODULUS = 0xfffffffe;
 
+/**
+ * fieldrand, the .hack field and dungeon generator's linear congruential generator, reproduced exactly: each
+ * step sets seed = ((seed × 109 + 1021) mod 2^32) mod 0xFFFFFFFE and counts itself.
+ *
+ * @example
+ * ```ts
+ * const r = new FieldRand(1420855);
+ * const draw = r.rand(40); // 0..39
+ * ```
+ */
 export class FieldRand {
   /** Current seed, u32. */
   seed: number;
@@ -47,10 +58,12 @@ export class FieldRand {
     return n === 0 ? s : s % (n >>> 0);
   }
 
+  /** The state, for `restore`. */
   save(): FieldRandState {
     return { seed: this.seed, count: this.count };
   }
 
+  /** Puts back a saved state. */
   restore(s: FieldRandState): void {
     this.seed = s.seed >>> 0;
     this.count = s.count >>> 0;

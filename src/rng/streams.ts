@@ -6,6 +6,7 @@ import seedrandom from 'seedrandom';
  * shifts another's numbers. Streams are created with `state: true`, so they can be saved and restored.
  */
 
+/** One named stream of RandomStreams. */
 export interface RandomStream {
   /** A double in [0, 1). */
   next(): number;
@@ -15,6 +16,7 @@ export interface RandomStream {
   draws: number;
 }
 
+/** RandomStreams' state: the master seed and every stream's ARC4 state and draw count, in creation order. */
 export interface RandomStreamsState {
   master: string;
   streams: { name: string; state: Arc4State; draws: number }[];
@@ -32,6 +34,16 @@ interface Entry {
   stream: RandomStream;
 }
 
+/**
+ * Named seeded streams for everything that is not a game RNG (scenario generation, agent behaviour): each name
+ * gets its own ARC4 stream seeded from "master/name", so adding a stream never shifts another's numbers.
+ *
+ * @example
+ * ```ts
+ * const streams = new RandomStreams(7);
+ * const spot = streams.get('placement').int(100);
+ * ```
+ */
 export class RandomStreams {
   readonly master: string;
   private readonly entries = new Map<string, Entry>();
@@ -40,6 +52,7 @@ export class RandomStreams {
     this.master = String(masterSeed);
   }
 
+  /** The stream of that name, created on first use. */
   get(name: string): RandomStream {
     let e = this.entries.get(name);
     if (!e) e = this.create(name, undefined, 0);
@@ -71,6 +84,7 @@ export class RandomStreams {
     return e;
   }
 
+  /** Every stream's state, for `restore`. */
   save(): RandomStreamsState {
     return {
       master: this.master,
@@ -78,13 +92,14 @@ export class RandomStreams {
     };
   }
 
+  /** Puts back saved streams (replacing every stream). Throws RangeError for another master seed's state. */
   restore(s: RandomStreamsState): void {
     if (s.master !== this.master) throw new RangeError(`stream state is for master seed ${s.master}, not ${this.master}`);
     this.entries.clear();
     for (const st of s.streams) this.create(st.name, structuredClone(st.state), st.draws);
   }
 
-  /** Folds every stream's state into `f` as 32-bit words, streams in creation order . */
+  /** Folds every stream's state into `f` as 32-bit words, streams in creation order. */
   forEachStateWord(f: (w: number) => void): void {
     for (const [name, e] of this.entries) {
       for (let i = 0; i < name.length; i++) f(name.charCodeAt(i));

@@ -10,6 +10,10 @@ import type { PineyWorld } from '../worlds/piney/collision-world.js';
 
 const installed = new WeakMap<object, InstalledAmbient>();
 
+/**
+ * The "piney-field" scenario, the runtime's default: on a Piney field, its weather and ambient tasks at the game's
+ * priorities, a player and wandering agents.
+ */
 export const pineyFieldScenario = defineScenario({
   name: 'piney-field',
   version: '1',

@@ -5,6 +5,7 @@
 import { defineScenario } from '../sim/scenario.js';
 import { DEFAULT_SYSTEMS } from '../systems/default-systems.js';
 
+/** The "wander" scenario: a player and `settings.agents` wandering agents with every built-in system, on any world. */
 export const wanderScenario = defineScenario({
   name: 'wander',
   version: '1',

@@ -21,6 +21,10 @@ function mix(x: number): number {
 /** Frames per segment of one move. */
 export const DEMO_SEGMENT_FRAMES = 45;
 
+/**
+ * The buttons (Buttons bits) the headless default run presses at `frame`: a fixed pattern of walks, turns and
+ * stops, 45 frames per move, chosen by `seed`. Deterministic, so two default runs give the same replay.
+ */
 export function demoButtons(frame: number, seed = 0): number {
   const seg = Math.floor(Math.max(0, frame - 1) / DEMO_SEGMENT_FRAMES);
   return MOVES[mix((seg ^ mix(seed)) >>> 0) % MOVES.length]!;

@@ -58,6 +58,7 @@ export const PLACEMENT_TRIES = 64;
 /** The stream the scenario places agents with. */
 export const PLACEMENT_STREAM = 'placement';
 
+/** Options of the Simulation constructor. */
 export interface SimulationOptions {
   /** The event bus; a fresh one by default (re-simulations use their own, so nothing is emitted twice). */
   events?: EventBus;

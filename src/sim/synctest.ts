@@ -8,13 +8,16 @@
 import type { Simulation, SimSnapshot } from './simulation.js';
 import { hashHex as hex64 } from '../ecs/state-hash.js';
 
+/** A frame the synctest found not deterministic: the hashes, the sections that differ, and the culprit task. */
 export interface SyncTestFailure {
   /** The frame whose re-simulated hash differs. */
   frame: number;
   /** The frame the check rolled back to. */
   from: number;
+  /** The first hash and the re-simulated one, "0x" + 16 hex digits. */
   expected: string;
   actual: string;
+  /** The sections of the state hash that differ. */
   sections: string[];
   /**
    * The task (system) found not to be a function of the state: run twice from the same state at the frame
@@ -24,6 +27,12 @@ export interface SyncTestFailure {
   culprit: string | null;
 }
 
+/**
+ * Checks that a simulation is deterministic, as GGPO's synctest does: every frame, a second simulation rolls
+ * back `depth` frames, re-simulates them with the same inputs and compares each frame's hash. A difference means
+ * state the snapshot misses (hidden state, a clock, an unordered iteration); it is reported, and emitted as a
+ * `desync` event on the main simulation's bus.
+ */
 export class SyncTest {
   private readonly snaps: (SimSnapshot | null)[];
   private readonly inputs: Uint32Array;

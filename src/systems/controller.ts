@@ -24,6 +24,7 @@ import { AscendingIds } from './ascending-ids.js';
 /** The stream behaviours are drawn from. */
 export const BEHAVIOUR_STREAM = 'behaviour';
 
+/** An agent's behaviour, as the controller keeps it: not yet drawn, wander, patrol or chase. */
 export const Behaviour = { Unassigned: 0, Wander: 1, Patrol: 2, Chase: 3 } as const;
 
 /** Chance weights of wander, patrol, chase (out of their sum): half wander, a quarter each of the others. */
@@ -39,6 +40,11 @@ export function angleOf(d0: number, d1: number): number {
   return wrapAngle(Math.round((detAtan2(d1, d0) * ANGLE_UNITS_PER_TURN) / TWO_PI));
 }
 
+/**
+ * The controller system (priority 49): the player jumps on a fresh Jump press while standing; each agent gets a
+ * behaviour the first frame it is seen (from the "behaviour" stream: half wander, a quarter patrol, a quarter
+ * chase its Sight target while it sees it), which overrides the wander velocity of patrolling and chasing agents.
+ */
 export const controllerSystem: SystemDef = {
   name: 'controller',
   priority: 49,

@@ -61,6 +61,10 @@ function bodyTerms(ecs: EcsWorld) {
   return [c.Position, c.Velocity, c.BodySize, c.Motion];
 }
 
+/**
+ * The gravity system (priority 49, before movement): every body's fall speed grows by the world's gravity (9.8 m/s²,
+ * up to 50 m/s) and becomes its velocity along the world's up axis, downward.
+ */
 export const gravitySystem: SystemDef = {
   name: 'gravity',
   // After the controller (49, created before it), before movement (50).
@@ -96,6 +100,7 @@ export const gravitySystem: SystemDef = {
   },
 };
 
+/** The ground-contact system (priority 51, after movement): a body the move left standing on a floor stops falling. */
 export const groundContactSystem: SystemDef = {
   name: 'ground-contact',
   // Right after movement (50).

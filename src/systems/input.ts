@@ -25,6 +25,10 @@ export const PLAYER_TURN_PER_FRAME = 512;
 /** The player walks at twice an agent's speed. */
 export const PLAYER_SPEED_FACTOR = 2;
 
+/**
+ * The input system (priority 33, first): copies the frame's buttons into the player's Controller and steers the
+ * player: left and right turn it, up and down walk it forward and back at twice an agent's speed.
+ */
 export const inputSystem: SystemDef = {
   name: 'input',
   priority: 33,

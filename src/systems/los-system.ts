@@ -30,6 +30,11 @@ export function eyeHeight(world: CollisionWorld, height: number): number {
   return world.integer ? Math.round(h) : h;
 }
 
+/**
+ * The line-of-sight system (priority 56): every LOS_RATE frames each agent with Sight looks at its target eye to
+ * eye (within `Sight.range`, through the world's segment test) and keeps the answer in `Sight.visible`; the first
+ * 32 agents also get a visibility matrix among themselves.
+ */
 export const losSystem: SystemDef = {
   name: 'line-of-sight',
   priority: 56,

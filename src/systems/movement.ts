@@ -23,6 +23,7 @@ export function horizontalAxes(world: CollisionWorld): [0 | 1 | 2, 0 | 1 | 2] {
 /** An agent's walking speed: 1.5 m/s at 60 frames per second, in native units per frame (whole units in integer worlds). */
 export const WALK_METRES_PER_FRAME = 0.025;
 
+/** An agent's walking speed in a world: 1.5 m/s at 60 frames per second in native units per frame (whole units, at least 1, in integer worlds). */
 export function walkSpeed(world: CollisionWorld): number {
   const s = world.scale * WALK_METRES_PER_FRAME;
   if (!(s > 0) || !Number.isFinite(s)) return world.integer ? 1 : WALK_METRES_PER_FRAME;
@@ -98,6 +99,10 @@ export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionW
   }
 }
 
+/**
+ * The movement system (priority 50): moves every body by its velocity through `world.move` and records what it
+ * touched in Motion; exit and death contacts go out as events.
+ */
 export const movementSystem: SystemDef = {
   name: 'movement',
   priority: 50,

@@ -22,15 +22,21 @@ export const RECORD_STRIDE = 8;
  */
 export const LOG_WINDOW = 1 << 14;
 
+/**
+ * A log of what each frame did, for tools: the buttons, the player's position and footing, the exit and death
+ * events. Output only: it is not part of the state hash. Read it with `frameLog(sim.ecs)`.
+ */
 export class FrameLog {
   /** RECORD_STRIDE numbers per frame, oldest first. */
   data = new Float64Array(1024 * RECORD_STRIDE);
+  /** Frames held in `data`. */
   frames = 0;
   /** Frames forgotten from the front of `data` (the log holds frames dropped + 1 ..). */
   dropped = 0;
   /** Exit and death events, in the order raised. */
   readonly events: ({ type: 'exit'; frame: number; entity: number; id: number } | { type: 'death'; frame: number; entity: number })[] = [];
 
+  /** Appends a frame's record (the recording system calls it); when full, the older half is forgotten. */
   push(frame: number, buttons: number, x: number, y: number, z: number, grounded: number, exits: number, deaths: number): void {
     if ((this.frames + 1) * RECORD_STRIDE > this.data.length) {
       if (this.frames >= LOG_WINDOW) {
@@ -80,6 +86,7 @@ export function frameLog(ecs: EcsWorld): FrameLog {
   return l;
 }
 
+/** The recording system (last in every frame): fills the simulation's FrameLog; reads the state, never changes it. */
 export const recordingSystem: SystemDef = {
   name: 'recording',
   // The last of the frame: after every system and game task.

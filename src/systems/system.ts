@@ -54,11 +54,15 @@ export type SystemFunction = (ctx: SystemContext, self: TaskHandle) => void;
  * - or `hashState`, `save` and `restore` written by hand, as the built-in tasks do.
  */
 export interface SystemBody {
+  /** Runs the system's frame. */
   run(ctx: SystemContext, self: TaskHandle): void;
+  /** Declared state: named typed arrays of fixed length the runtime hashes, saves and restores. */
   state?: Readonly<Record<string, StateArray>>;
   /** Numbers that describe the state, folded into the state hash. */
   hashState?(): ArrayLike<number>;
+  /** The state as plain data, for snapshots (with `hashState` and `restore`, instead of `state`). */
   save?(): unknown;
+  /** Puts back what `save` returned. */
   restore?(saved: unknown): void;
 }
 

@@ -23,19 +23,24 @@ import { fallSpeeds, nativeRate } from './gravity.js';
 import type { SystemDef, SystemHost } from './system.js';
 import { AscendingIds } from './ascending-ids.js';
 
+/** A floor that switches one of the world's tile swaps (Llama doors and bridges) while a body stands on it. */
 export interface SwapTrigger {
   /** Floor id (as `world.ground` reports it) that switches the swap. */
   floorId: number;
   /** Swap index in the world. */
   swap: number;
+  /** The state the swap is switched to. */
   on: boolean;
 }
 
+/** What the triggers system watches for; each field given replaces the world's own (defaultTriggers). */
 export interface TriggerConfig {
   /** Kill height: a coordinate along the world's up axis; feet below it die. Default: `defaultKillPlane`. */
   killPlane?: number;
+  /** Floors (by id or material) that raise an `exit` event when a body steps on. */
   exitFloorIds?: readonly number[];
   exitMaterials?: readonly number[];
+  /** Floors (by id or material) a standing body dies on. */
   deathFloorIds?: readonly number[];
   deathMaterials?: readonly number[];
   swaps?: readonly SwapTrigger[];
@@ -171,4 +176,5 @@ export function triggersSystem(config: TriggerConfig | ((world: CollisionWorld) 
   };
 }
 
+/** The triggers system with the world's own triggers only (the kill plane; Llama's exit and death floors). */
 export const defaultTriggersSystem: SystemDef = triggersSystem();

@@ -18,6 +18,10 @@ export const WANDER_STREAM = 'wander';
 export const WANDER_MIN_FRAMES = 30;
 export const WANDER_SPAN_FRAMES = 120;
 
+/**
+ * The wander system (priority 48): every agent walks along its heading and, when its timer runs out or its last
+ * move was blocked, draws a new heading and timer from the "wander" stream, agents in ascending id.
+ */
 export const wanderSystem: SystemDef = {
   name: 'wander',
   priority: 48,

@@ -17,7 +17,7 @@
 import { FormatError } from '../binary/format-error.js';
 import { detectColbin, loadColbinWorld } from './colbin/collision-world.js';
 import { detectGtaCol, loadGtaWorld, parseGtaPlacements } from './gta/collision-world.js';
-import type { GtaPlacement } from './gta/index.js';
+import type { GtaPlacement } from './gta/query.js';
 import { detectMap, detectTrak, loadLlamaWorld } from './llama/collision-world.js';
 import { loadPineyWorld } from './piney/collision-world.js';
 import { detectPineyField } from './piney/spec.js';
@@ -26,6 +26,7 @@ import type { PineyTables } from './piney/tables.js';
 import type { CollisionWorld, WorldKind } from './world.js';
 import { checkFileBytes, DEFAULT_LIMITS, type Limits } from '../limits.js';
 
+/** What loadWorldBytes needs besides the bytes: a Llama level's other file, GTA placements, Piney tables, limits. */
 export interface LoadWorldOptions {
   /** A Llama world's MAP, when the bytes given are its TRAK. */
   map?: Uint8Array;

@@ -8,10 +8,13 @@
  * object to fill and return, for callers that want to avoid allocation too.
  */
 
+/** A position or direction x, y, z, in the world's native units and axes. */
 export type Vec3 = [number, number, number];
 
+/** The world formats: which game a CollisionWorld comes from. */
 export type WorldKind = 'rugrats' | 'llama' | 'colbin' | 'gta' | 'piney';
 
+/** An axis-aligned box, inclusive corners, in native units. */
 export interface Bounds {
   min: Vec3;
   max: Vec3;
@@ -23,6 +26,7 @@ export interface UpAxis {
   sign: 1 | -1;
 }
 
+/** The answer of `ground`: the floor under a point and the ceiling above it. */
 export interface GroundResult {
   /** True when there is a floor under the point (at or below it, along `up`). */
   hasFloor: boolean;
@@ -38,11 +42,15 @@ export interface GroundResult {
   status: number;
 }
 
+/** The answer of `segment`: the first thing a segment hits, if anything. */
 export interface SegmentResult {
+  /** True when something was hit. */
   hit: boolean;
   /** Fraction along from→to of the hit point, in [0, 1]; 1 when nothing was hit. */
   fraction: number;
+  /** The hit point (the segment's end when nothing was hit). */
   point: Vec3;
+  /** The surface's normal at the hit (its scale is the format's: unit length or fixed point). */
   normal: Vec3;
   /** What was hit: tile, polygon, triangle, wall or face index (-1 when nothing). */
   id: number;
@@ -64,26 +72,39 @@ export interface Body {
   stepHeight?: number;
 }
 
+/** Something a body touched during a move. */
 export interface Contact {
   /** "floor", "ceiling", "wall", "exit", "death", ... */
   kind: string;
+  /** The surface's normal, facing the body. */
   normal: Vec3;
+  /** What was touched, as `GroundResult.id` and `SegmentResult.id` name it (-1 when unknown). */
   id: number;
   material: number;
 }
 
+/** The answer of `move`: where the body ends up and what it touched. */
 export interface MoveResult {
+  /** Where the body's feet end up. */
   position: Vec3;
   /** True when the body stands on a floor after the move. */
   grounded: boolean;
   contacts: Contact[];
 }
 
+/**
+ * The contract every world format implements: queries in the world's native units and axes (integer worlds stay
+ * integer). `up` and `scale` tell systems which way gravity points and how big a step is. The calls that return
+ * an object take an optional `out` to fill and return, so a caller can avoid allocating; `segmentFraction`
+ * allocates nothing.
+ */
 export interface CollisionWorld {
   readonly kind: WorldKind;
   /** A human-readable name (file name or level name). */
   readonly name: string;
+  /** Everything solid lies inside these bounds. */
   readonly bounds: Bounds;
+  /** Which way is up. */
   readonly up: UpAxis;
   /** Native units per metre, roughly: lets systems pick speeds and sizes per world. */
   readonly scale: number;
@@ -96,24 +117,33 @@ export interface CollisionWorld {
    * open. Deterministic: the same (u, v) gives the same answer. Used to scatter agents with a seeded stream.
    */
   sampleOpen(u: number, v: number): Vec3 | null;
+  /** The floor at or below `pos` (along `up`) and the ceiling above it, by the format's rules. */
   ground(pos: Vec3, out?: GroundResult): GroundResult;
+  /** The first thing the segment from → to hits, by the format's rules. */
   segment(from: Vec3, to: Vec3, out?: SegmentResult): SegmentResult;
   /**
    * The fraction in [0, 1] along from→to of the first hit, or -1 when the segment is clear. Must agree with
    * `segment` (same hit, same fraction) and allocate nothing.
    */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number;
+  /**
+   * Moves a body standing at `from` by `delta` (native units) by the format's rules: walls stop or push it, its
+   * feet follow the floor. The caller's gravity or jump goes in delta's up component.
+   */
   move(body: Body, from: Vec3, delta: Vec3, out?: MoveResult): MoveResult;
 }
 
+/** A fresh GroundResult with no floor, to pass as `out` and reuse. */
 export function newGroundResult(): GroundResult {
   return { hasFloor: false, floor: NaN, ceiling: NaN, material: 0, id: -1, status: 0 };
 }
 
+/** A fresh SegmentResult with no hit, to pass as `out` and reuse. */
 export function newSegmentResult(): SegmentResult {
   return { hit: false, fraction: 1, point: [0, 0, 0], normal: [0, 0, 0], id: -1, material: 0, what: '', status: 0 };
 }
 
+/** A fresh MoveResult, to pass as `out` and reuse. */
 export function newMoveResult(): MoveResult {
   return { position: [0, 0, 0], grounded: false, contacts: [] };
 }

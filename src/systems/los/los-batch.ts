@@ -11,6 +11,7 @@ import type { CollisionWorld } from '../../worlds/world.js';
 /** Numbers per segment in a batch: from x, y, z, to x, y, z. */
 export const SEGMENT_STRIDE = 6;
 
+/** The answers of a line-of-sight batch, one entry per segment (newLosOutput makes one). */
 export interface LosOutput {
   /** 1: clear line of sight; 0: something is in the way. One per segment. */
   visible: Uint8Array;
@@ -72,6 +73,9 @@ export class VisibilityMatrix {
   private out: LosOutput = newLosOutput(0);
 
   /**
+   * Computes the matrix for the first `n` agents and returns it (row-major n × n, kept in `matrix`): one segment
+   * cast per pair within range, eye to eye, from the lower index to the higher.
+   *
    * @param world the world to cast in
    * @param feet feet positions, 3 numbers per agent, native units
    * @param n how many agents (the first n of `feet`)
