@@ -3,7 +3,6 @@
  * in what a caller leaves out (settings from the world's defaults, a built-in scenario by name).
  */
 import type { EventBus } from '../ecs/events.js';
-import { resolveParams } from '../sim/params.js';
 import { DEFAULT_SETTINGS, ScenarioError, type ScenarioDef, type ScenarioSettings } from '../sim/scenario.js';
 import { Simulation } from '../sim/simulation.js';
 import type { PineyWorld } from '../worlds/piney/collision-world.js';
@@ -60,8 +59,6 @@ export function createSimulation(world: CollisionWorld, init: SimulationInit = {
   const def = typeof which === 'object' && which !== null ? which : which === undefined ? scenarioForWorld(world) : builtinScenario(which);
   const base = defaultSettingsFor(world, { ...over, scenario: def.name });
   if (over.capacity === undefined) base.capacity = Math.max(base.capacity, nextPow2(base.agents + 2));
-  // Checked here too, so an unknown parameter is reported before any entity is made.
-  resolveParams(def.name, def.params ?? {}, base.params);
   return new Simulation(world, def, base, events ? { events } : {});
 }
 

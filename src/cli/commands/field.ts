@@ -8,7 +8,7 @@ import { generateField } from '../../worlds/piney/generate.js';
 import { getHeight } from '../../worlds/piney/get-height.js';
 import { loadPineyTables } from '../../worlds/piney/tables.js';
 import { defaultPineyTables } from '../../node/assets.js';
-import { parsePineyFieldSpec } from '../../worlds/piney/collision-world.js';
+import { parsePineyFieldSpec } from '../../worlds/piney/spec.js';
 import { fieldSummary } from '../../worlds/piney/summary.js';
 import { fieldPng } from '../../worlds/piney/png.js';
 

@@ -33,7 +33,6 @@ import { parsePineyFieldSpec, type PineyFieldSpec } from './spec.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /** The spec parser, also reachable here for modules that import it with the loader (its home is spec.ts). */
-export { parsePineyFieldSpec };
 
 /**
  * How tall an object's footprint blocks. The reference gives no object collision, so every object is a
