@@ -160,14 +160,17 @@ class Decoding {
   /** Counts `n` more values (and `composites` arrays or objects) before they are made. */
   take(n: number, composites: number, at: number): void {
     const s = this.stats;
+    if (s.values + n > this.budget.values || s.composites + composites > this.budget.composites) this.refuse(n, composites, at);
     s.values += n;
     s.composites += composites;
-    if (s.values > this.budget.values) {
+  }
+
+  private refuse(n: number, composites: number, at: number): never {
+    const s = this.stats;
+    if (s.values + n > this.budget.values) {
       this.r.fail(`the value holds more than ${this.budget.values} values (the budget of a ${this.r.length}-byte value: limits.replay.snapshotValues or 4096 + 1 per 4 bytes)`, at);
     }
-    if (s.composites > this.budget.composites) {
-      this.r.fail(`the value holds more than ${this.budget.composites} arrays and objects (the budget of a ${this.r.length}-byte value: limits.replay.snapshotObjects or 256 + 1 per 32 bytes)`, at);
-    }
+    return this.r.fail(`the value holds more than ${this.budget.composites} arrays and objects (the budget of a ${this.r.length}-byte value: limits.replay.snapshotObjects or 256 + 1 per 32 bytes)`, at);
   }
 }
 

@@ -312,17 +312,18 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
     ccrand: new Uint32Array(frames),
     sections: new Uint32Array(frames * S),
   };
+  // Every block's length was checked in the walk (count × record size), so the records are read straight.
+  const R = rec(S);
   for (const b of blocks) {
-    const br = new BinaryReader(bytes, 'replay FRAM');
-    br.pos = b.offset;
-    for (let i = 0; i < b.count; i++) {
+    const dv = new DataView(bytes.buffer, bytes.byteOffset + b.offset, b.count * R);
+    for (let i = 0, o = 0; i < b.count; i++, o += R) {
       const k = b.first - 1 + i;
-      f.inputs[k] = br.u32();
-      f.hashHi[k] = br.u32();
-      f.hashLo[k] = br.u32();
-      f.fieldrand[k] = br.u32();
-      f.ccrand[k] = br.u32();
-      for (let s = 0; s < S; s++) f.sections[k * S + s] = br.u32();
+      f.inputs[k] = dv.getUint32(o, true);
+      f.hashHi[k] = dv.getUint32(o + 4, true);
+      f.hashLo[k] = dv.getUint32(o + 8, true);
+      f.fieldrand[k] = dv.getUint32(o + 12, true);
+      f.ccrand[k] = dv.getUint32(o + 16, true);
+      for (let s = 0; s < S; s++) f.sections[k * S + s] = dv.getUint32(o + 20 + 4 * s, true);
     }
   }
   return { header: header!, frames: f, keyframes, final: final! };
