@@ -151,6 +151,7 @@ const cases: [string, () => Simulation][] = [
   ...([
     [5, 5],
     [9, 2],
+    [7, 6],
   ] as const).map(([type, weather]): [string, () => Simulation] => [`a Piney field of type ${type}, weather row ${weather}`, () => {
     const w = pineyField(type, weather);
     return simulationFromSettings(w, defaultSettingsFor(w, { agents: 3, capacity: 8 }));
