@@ -8,7 +8,7 @@
 
 // ---- errors ----
 export { FormatError, isFormatError } from './binary/format-error.js';
-export { Saved, withPath, type SavedTypedArray } from './binary/saved-value.js';
+export { Saved, withPath, type SavedTypedArray, type TypedArrayClass } from './binary/saved-value.js';
 export { CapacityError } from './ecs/ecs-world.js';
 export { ParamError } from './sim/params.js';
 export { ScenarioError } from './sim/scenario.js';

@@ -9,7 +9,8 @@ import { FormatError } from './format-error.js';
 /** The typed arrays a snapshot may hold. */
 export type SavedTypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 
-type TypedArrayClass<T extends SavedTypedArray> = { new (n: number): T; readonly name: string; prototype: T };
+/** The constructor of a typed array class (`Float64Array`, `Uint8Array`, ...), as `Saved.typed` takes it. */
+export type TypedArrayClass<T extends SavedTypedArray> = { new (n: number): T; readonly name: string; prototype: T };
 
 function describe(v: unknown): string {
   if (v === null) return 'null';
@@ -67,6 +68,7 @@ export class Saved {
     return v;
   }
 
+  /** An integer in 0..2^32 − 1. */
   u32(): number {
     return this.int(0, 0xffffffff);
   }
@@ -83,6 +85,7 @@ export class Saved {
     return v;
   }
 
+  /** `true` or `false`. */
   bool(): boolean {
     const v = this.value;
     if (typeof v !== 'boolean') this.fail(`expected true or false, got ${describe(v)}`);

@@ -240,7 +240,8 @@ export function absurdHeader(rt: Runtime): Uint8Array {
 
 /**
  * A replay whose frame 1 diverges and whose next keyframe is `frames` later: keyframe interval 2^20, frame
- * records for every frame (copied from frame 1's, the first one's hash flipped), no keyframe after frame 0.
+ * records for every frame (copied from frame 1's, the first one's hash flipped), and a keyframe at the last
+ * frame (keyframe 0's snapshot under the last frame's number).
  */
 export function farKeyframe(rt: Runtime, frames = 1 << 20): Uint8Array {
   const r = record(rt, 'rugrats-demo', 1, 1 << 20, 8, 16);
@@ -254,6 +255,17 @@ export function farKeyframe(rt: Runtime, frames = 1 << 20): Uint8Array {
   for (let i = 0; i < frames; i++) payload.set(rec, 8 + i * rec.length);
   pv.setUint32(8 + 4, pv.getUint32(8 + 4, true) ^ 1, true); // frame 1's hash hi
   let out = withPayload(r.bytes, fram, payload);
+  // KEYF(frames) before END: keyframe 0's chunk under the last frame's number.
+  const k0 = chunksOf(out).find((c) => c.type === 'KEYF')!;
+  const last = out.slice(k0.start, k0.payload + k0.length + 4);
+  new DataView(last.buffer).setUint32(8, frames, true);
+  fixCrc(last, { type: 'KEYF', start: 0, payload: 8, length: k0.length });
+  const endAt = chunksOf(out).find((c) => c.type === 'END ')!.start;
+  const joined = new Uint8Array(out.length + last.length);
+  joined.set(out.subarray(0, endAt));
+  joined.set(last, endAt);
+  joined.set(out.subarray(endAt), endAt + last.length);
+  out = joined;
   // END: the frame count and the last frame's hash.
   const end = chunksOf(out).find((c) => c.type === 'END ')!;
   const ev = new DataView(out.buffer);
