@@ -334,7 +334,7 @@ export class Scheduler {
    * factory, and a present task missing from the save is removed. Everything is checked first (it may come
    * from a file): the frame, the next id, at most MAX_SAVED_TASKS tasks with distinct ids in run order, and
    * the draw counts of the saved frame. A bad value is a FormatError naming the
-   * field under `path` ("scheduler.tasks[3] (line-of-sight, id 8).body.n"), and the scheduler is unchanged
+   * field under `path` ("scheduler.tasks[3] (line-of-sight, id 8).body: state.n"), and the scheduler is unchanged
    * unless a task body's own restore fails part-way (the simulation puts its whole state back then).
    */
   restore(s: SchedulerState, path = 'scheduler'): void {

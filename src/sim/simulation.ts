@@ -225,8 +225,9 @@ export class Simulation implements SystemHost, ScenarioHost {
   /**
    * Puts back a snapshot of a simulation built from the same world, settings and scenario. A snapshot may come
    * from a file: every value is checked against its type, its range and this simulation (capacity, ids,
-   * tasks, the RNGs' draw counts, ...) before it is used, and a bad one is a FormatError (format "snapshot")
-   * naming the field, e.g. `scheduler.tasks[7] (line-of-sight, id 8).body.n: expected an integer in 0..32`.
+   * tasks, each system's state, ...) before it is used, and a bad one is a FormatError (format "snapshot")
+   * naming the field, e.g. `scheduler.tasks[7] (line-of-sight, id 8).body: state.n: expected an integer in
+   * 0..32, got 40`.
    * A failed restore puts the state from before the call back, so the simulation is unchanged.
    */
   restore(s: SimSnapshot): void {
@@ -249,8 +250,8 @@ export class Simulation implements SystemHost, ScenarioHost {
     const player = v.get('player').int(0, this.ecs.capacity - 1);
     const input = v.get('input').u32();
     const rng = v.get('rng').object(['fieldrand', 'ccrand', 'streams']);
-    // The RNGs first (the scheduler checks its draw counts against them), then the entities (task states
-    // are sized by them), then the scheduler and its tasks, then the world.
+    // The RNGs, then the entities (task states are sized by them), then the scheduler and its tasks, then
+    // the world.
     this.rng.fieldrand.restore(s.rng.fieldrand, `${rng.path}.fieldrand`);
     this.rng.ccrand.restore(s.rng.ccrand, `${rng.path}.ccrand`);
     this.rng.streams.restore(s.rng.streams, `${rng.path}.streams`);
