@@ -174,11 +174,15 @@ export function movedPlayer(rt: Runtime, r: Recording, frame: number, dx: number
   );
 }
 
-/** The Piney display task's camera walk moved (view.x, a float's bits) in keyframe `frame`, nothing else. */
+/**
+ * The Piney display task's camera walk moved to x = 8000 (a float's bits; still in the field) in keyframe
+ * `frame`, nothing else: on the default field this changes the frames after it (the hash of version 2 did
+ * not see the walk, so only later frames' hashes could tell).
+ */
 export function movedCameraView(rt: Runtime, r: Recording, frame: number): Uint8Array {
   return editKeyframe(rt, r, frame, (s) => {
     const view = taskBody(s, 'ccThFieldDisp')['view'] as { x: number };
-    view.x = (view.x + 0x10000) >>> 0; // about 1% further along x, still in the field
+    view.x = 0x45fa0000;
   });
 }
 
