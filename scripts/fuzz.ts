@@ -1,11 +1,13 @@
 /**
- * `npm run fuzz -- [--cases N] [--format NAME] [--seed S] [--timeout MS] [--case K]`
+ * `npm run fuzz -- [--cases N] [--format NAME] [--seed S] [--timeout MS] [--case K] [--out FILE]`
  *
  * Fuzzes every parser (or one) with N cases each (default 10,000), each target in a worker thread with a
- * per-case time limit; prints a table, writes out/fuzz-report.json, and exits 1 when any case failed.
+ * per-case time limit; prints a table, writes out/fuzz-report.json (or --out FILE), and exits 1 when any
+ * case failed.
  * `--case K` with `--format` and `--seed` re-runs one case in this process to debug it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { TARGETS, loadTarget } from './fuzz/targets.js';
 import { runFuzzInWorker } from './fuzz/run-in-worker.js';
 import { caseBytes, runCase, type FuzzReport } from './fuzz/engine.js';
@@ -18,6 +20,7 @@ async function main(): Promise<number> {
     seed: { type: 'int', min: 0, max: 0xffffffff },
     timeout: { type: 'int', min: 10, max: 600000 },
     case: { type: 'int', min: 0, max: 1e9 },
+    out: { type: 'string' },
   });
   const cases = (options.cases as number | undefined) ?? 10_000;
   const seed = (options.seed as number | undefined) ?? 1;
@@ -48,12 +51,13 @@ async function main(): Promise<number> {
     reports.push(report);
     const secs = (Date.now() - t0) / 1000;
     process.stdout.write(
-      `${name.padEnd(16)} ${String(report.cases).padStart(9)} cases  ${String(report.parsed).padStart(8)} parsed  ${String(report.formatErrors).padStart(8)} FormatError  ${String(report.failures.length).padStart(4)} failures  ${secs.toFixed(1)} s  max alloc ${report.maxAllocated.bytes} B (input ${report.maxAllocated.inputLength} B)\n`,
+      `${name.padEnd(16)} ${String(report.cases).padStart(9)} cases  ${String(report.parsed).padStart(8)} parsed  ${String(report.formatErrors).padStart(8)} FormatError  ${String(report.failures.length).padStart(4)} failures  ${secs.toFixed(1)} s  max alloc ${report.maxAllocated.bytes} B (input ${report.maxAllocated.inputLength} B)  slowest case ${report.slowest.ms} ms (#${report.slowest.caseIndex})\n`,
     );
     for (const f of report.failures.slice(0, 5)) process.stdout.write(`  case ${f.caseIndex} (seed ${f.seed}, ${f.mutation}): ${f.error}\n`);
   }
-  mkdirSync('out', { recursive: true });
-  writeFileSync('out/fuzz-report.json', JSON.stringify(reports, null, 2));
+  const out = (options.out as string | undefined) ?? 'out/fuzz-report.json';
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(reports, null, 2));
   return reports.some((r) => r.failures.length > 0) ? 1 : 0;
 }
 

@@ -8,6 +8,7 @@
 
 // ---- errors ----
 export { FormatError, isFormatError } from './binary/format-error.js';
+export { Saved, withPath, type SavedTypedArray, type TypedArrayClass } from './binary/saved-value.js';
 export { CapacityError } from './ecs/ecs-world.js';
 export { ParamError } from './sim/params.js';
 export { ScenarioError } from './sim/scenario.js';
@@ -91,7 +92,7 @@ export { scenarioIdentity } from './scenarios/identity.js';
 // ---- replays ----
 export { readReplay, replayToJson, REPLAY_FORMAT_VERSION, RUNTIME_VERSION, DEFAULT_KEYFRAME_INTERVAL, type Replay, type ReplayFrames, type ReplayHeader, type ReplayKeyframe, type WorldIdentity } from './replay/format.js';
 export { ReplayRecorder, type RecorderOptions } from './replay/recorder.js';
-export { verifyReplay, type Divergence, type KeyframeDiff, type VerifyResult } from './replay/verify.js';
-export { seekReplay, type SeekResult } from './replay/seek.js';
-export { replaySimulation, checkReplaySettings, type ReplayTarget } from './replay/rebuild.js';
+export { verifyReplay, type Divergence, type KeyframeDiff, type VerifyOptions, type VerifyResult } from './replay/verify.js';
+export { seekReplay, restoreKeyframe, MAX_KEYFRAME_TRIES, type RestoreKeyframeOptions, type SeekOptions, type SeekResult } from './replay/seek.js';
+export { replaySimulation, checkReplaySettings, checkReplayWork, type ReplayTarget } from './replay/rebuild.js';
 export { checkWorldIdentity, worldIdentity, type OpenedWorld } from './replay/world-identity.js';

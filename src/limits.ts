@@ -59,6 +59,24 @@ export interface Limits {
     keyframes: number;
     /** One keyframe's encoded snapshot, bytes. */
     snapshotBytes: number;
+    /**
+     * Values one snapshot may decode to (every number, string, array, object and typed array, array elements
+     * and object entries included): the decoder's heap bound (a real keyframe holds a few thousand).
+     */
+    snapshotValues: number;
+    /** Arrays and objects one snapshot may decode to (a real keyframe holds a few hundred). */
+    snapshotObjects: number;
+    /**
+     * Agents a replay's header may ask a re-simulation (verify, seek, the sandbox) to place: each costs up
+     * to 64 world queries to place and its share of every frame. Recording allows up to `agents`.
+     */
+    agents: number;
+    /** Entity capacity a replay's header may ask for (component arrays of about 120 bytes per entity). */
+    capacity: number;
+    /** ccRand init count (draws discarded at set-up) a replay's header may ask for. */
+    ccRandInit: number;
+    /** Agents × frames a re-simulation may be asked to run (the work of verifying or seeking). */
+    agentFrames: number;
   };
   /** Wandering agents a scenario may place. */
   agents: number;
@@ -77,7 +95,17 @@ export const DEFAULT_LIMITS: Readonly<Limits> = deepFreeze({
   colbin: { floors: 1 << 22, walls: 1 << 22, gridCells: 1 << 22 },
   gta: { models: 1 << 16, placements: 1 << 20 },
   piney: { specBytes: 64 * 1024, tablesBytes: 4 * 1024 * 1024 },
-  replay: { frames: 1 << 26, keyframes: 1 << 20, snapshotBytes: 64 * 1024 * 1024 },
+  replay: {
+    frames: 1 << 26,
+    keyframes: 1 << 20,
+    snapshotBytes: 64 * 1024 * 1024,
+    snapshotValues: 1 << 20,
+    snapshotObjects: 1 << 16,
+    agents: 10_000,
+    capacity: 1 << 14,
+    ccRandInit: 1_000_000,
+    agentFrames: 1 << 30,
+  },
   agents: 100_000,
   scenarioBytes: 4 * 1024 * 1024,
 });

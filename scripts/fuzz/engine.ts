@@ -11,7 +11,7 @@ import { FormatError } from '../../src/binary/format-error.js';
 import { FuzzRng, mutate, type MutationKind } from './mutate.js';
 import { mutateJson, type JsonMutationKind } from './mutate-json.js';
 
-export type CaseKind = MutationKind | JsonMutationKind | 'corpus';
+export type CaseKind = MutationKind | JsonMutationKind | 'corpus' | `structure-${string}`;
 
 export interface FuzzTarget {
   /** Format name, e.g. "rugrats-col". */
@@ -26,6 +26,14 @@ export interface FuzzTarget {
   allocationBound?: { perInputByte: number; fixedBytes: number };
   /** The corpus is JSON: half the mutated cases change one value of the parsed tree instead of bytes. */
   json?: boolean;
+  /**
+   * A structure-aware mutator of the target's own (e.g. a replay keyframe's decoded snapshot changed field by
+   * field and encoded again): used for `structuredShare` of the mutated cases (default 3 in 4), the rest are
+   * byte mutations. Returns null when it cannot mutate the base (a byte mutation is used instead).
+   */
+  mutateStructure?(base: Uint8Array, rng: FuzzRng): { bytes: Uint8Array; kind: `structure-${string}` } | null;
+  /** Share of mutated cases given to `mutateStructure`, in quarters (1..4; default 3). */
+  structuredQuarters?: number;
 }
 
 export interface FuzzFailure {
@@ -45,6 +53,8 @@ export interface FuzzReport {
   byMutation: Record<string, number>;
   /** Largest growth of ArrayBuffer memory seen during one parse, and that case's input length. */
   maxAllocated: { bytes: number; inputLength: number };
+  /** The slowest case (wall time, milliseconds, on whatever else the machine was doing). */
+  slowest: { ms: number; caseIndex: number };
 }
 
 /** Positions every world query must survive. */
@@ -113,11 +123,14 @@ function describe(e: unknown): string {
 export function fuzzTarget(target: FuzzTarget, cases: number, seed: number, onCase?: (i: number) => void): FuzzReport {
   const corpus = target.corpus();
   if (corpus.length === 0) throw new Error(`fuzz target ${target.name} has an empty corpus`);
-  const report: FuzzReport = { format: target.name, cases: 0, parsed: 0, formatErrors: 0, failures: [], byMutation: {}, maxAllocated: { bytes: 0, inputLength: 0 } };
+  const report: FuzzReport = { format: target.name, cases: 0, parsed: 0, formatErrors: 0, failures: [], byMutation: {}, maxAllocated: { bytes: 0, inputLength: 0 }, slowest: { ms: 0, caseIndex: -1 } };
   for (let i = 0; i < cases; i++) {
     onCase?.(i);
+    const t0 = performance.now();
     const { bytes, kind } = makeCase(target, corpus, seed, i);
     const r = runCase(target, bytes);
+    const ms = performance.now() - t0;
+    if (ms > report.slowest.ms) report.slowest = { ms: Math.round(ms * 10) / 10, caseIndex: i };
     report.cases++;
     if (r.allocated > report.maxAllocated.bytes) report.maxAllocated = { bytes: r.allocated, inputLength: bytes.length };
     report.byMutation[kind] = (report.byMutation[kind] ?? 0) + 1;
@@ -141,6 +154,10 @@ export function makeCase(target: FuzzTarget, corpus: readonly Uint8Array[], seed
   const rng = new FuzzRng((seed * 1000003 + i) >>> 0);
   const base = corpus[rng.int(corpus.length)]!;
   const other = corpus[rng.int(corpus.length)]!;
+  if (target.mutateStructure && rng.int(4) < (target.structuredQuarters ?? 3)) {
+    const m = target.mutateStructure(base, rng);
+    if (m) return m;
+  }
   if (target.json && rng.int(2) === 0) {
     const j = mutateJson(base, rng);
     if (j) {

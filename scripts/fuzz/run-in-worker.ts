@@ -48,6 +48,7 @@ export function runFuzzInWorker(o: WorkerFuzzOptions): Promise<FuzzReport> {
       formatErrors: 0,
       byMutation: {},
       maxAllocated: { bytes: 0, inputLength: 0 },
+      slowest: { ms: 0, caseIndex: -1 },
       failures: [{ format: o.target, seed: o.seed, caseIndex: Atomics.load(beat, 0), mutation: 'corpus', error: why }],
     });
     const timer = setInterval(() => {

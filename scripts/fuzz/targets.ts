@@ -9,6 +9,7 @@ import { crc32 } from '../../src/binary/crc32.js';
 import type { CollisionWorld, Vec3 } from '../../src/worlds/world.js';
 import { defaultPineyTables } from '../../src/node/assets.js';
 import { simulationFromSettings } from '../../src/scenarios/builtin.js';
+import { fixReplayCrcs } from './replay-structure.js';
 
 /** The repository root (this file is compiled to dist/scripts/fuzz/). */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -160,48 +161,66 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
   },
   replay: async () => {
     const { readReplay } = await import('../../src/replay/format.js');
-    const corpus = await recordReplays();
+    const corpus = (await recordReplays(LONG_REPLAYS)).map((r) => r.bytes);
     return { name: 'replay', corpus: () => corpus, parse: (b) => readReplay(b) };
   },
   // The same replays with every chunk's CRC made right again after mutating, so the mutations reach the
   // payload checks behind the CRC.
   'replay-payload': async () => {
     const { readReplay } = await import('../../src/replay/format.js');
-    const corpus = await recordReplays();
+    const corpus = (await recordReplays(LONG_REPLAYS)).map((r) => r.bytes);
     return { name: 'replay-payload', corpus: () => corpus, parse: (b) => readReplay(fixReplayCrcs(b)) };
   },
   'replay-seek': replaySeekTarget,
+  'snapshot-restore': snapshotRestoreTarget,
+  'seek-after-tamper': () => tamperTarget('seek-after-tamper'),
+  'verify-after-tamper': () => tamperTarget('verify-after-tamper'),
 };
 
 /**
- * What `retrosim replay verify|seek` does with a replay after reading it: check the settings, open the world it
- * names (the built-in worlds; the recorded content hash must match), build the simulation, restore every
- * keyframe (decode, shape checks, hash check) and step a few recorded frames after the last one.
+ * The limits re-simulations run under in the fuzzer: a header may ask for up to limits.replay.agents agents
+ * and a large capacity, which is legitimate but not the few milliseconds a case may take; these make such a
+ * header a FormatError naming the limit, which is what the limits are for.
+ */
+async function fuzzLimits() {
+  const { resolveLimits } = await import('../../src/limits.js');
+  return resolveLimits({ replay: { agents: 64, capacity: 4096, ccRandInit: 100_000, agentFrames: 65 * 400 } });
+}
+
+/** The built-in worlds the corpus replays ran on, opened once, by source. */
+async function corpusWorlds() {
+  const { openBuiltinWorld } = await import('../../src/node/open-world.js');
+  const readAbs = (p: string) => new Uint8Array(readFileSync(p));
+  const worlds = new Map<string, Awaited<ReturnType<typeof openBuiltinWorld>>>();
+  for (const id of ['rugrats-demo', 'piney-default']) worlds.set(`builtin:${id}`, await openBuiltinWorld(id, readAbs));
+  return worlds;
+}
+
+/**
+ * What `retrosim replay verify|seek` does with a replay after reading it: check the settings against the
+ * limits, open the world it names (the built-in worlds; the recorded content hash must match), build the
+ * simulation, restore every keyframe (decode, checks, hash check) and step a few recorded frames after the
+ * last one.
  */
 async function replaySeekTarget(): Promise<FuzzTarget> {
   const { readReplay } = await import('../../src/replay/format.js');
   const { checkReplaySettings, replaySimulation } = await import('../../src/replay/rebuild.js');
   const { restoreKeyframe } = await import('../../src/replay/seek.js');
-  const { openBuiltinWorld } = await import('../../src/node/open-world.js');
   const { BUTTON_MASK } = await import('../../src/systems/input.js');
   const { FormatError } = await import('../../src/binary/format-error.js');
-  const corpus = await recordReplays();
-  const readAbs = (p: string) => new Uint8Array(readFileSync(p));
-  const worlds = new Map<string, Awaited<ReturnType<typeof openBuiltinWorld>>>();
-  for (const id of ['rugrats-demo', 'piney-default']) worlds.set(`builtin:${id}`, await openBuiltinWorld(id, readAbs));
+  const corpus = (await recordReplays(LONG_REPLAYS)).map((r) => r.bytes);
+  const worlds = await corpusWorlds();
+  const limits = await fuzzLimits();
   return {
     name: 'replay-seek',
     corpus: () => corpus,
     parse: (b) => {
-      const rp = readReplay(fixReplayCrcs(b), BUTTON_MASK);
-      const settings = checkReplaySettings(rp.header);
+      const rp = readReplay(fixReplayCrcs(b), BUTTON_MASK, limits);
+      checkReplaySettings(rp.header, limits);
       const opened = worlds.get(rp.header.world.source);
       if (!opened) throw new FormatError('replay chunk HEAD #0 (header)', -1, `world ${rp.header.world.source} is not one of the fuzzed built-in worlds`);
-      // A header may ask for up to limits.agents agents and 2^20 entities: legitimate, but not a few
-      // milliseconds of work and memory, which is what a CI case may take.
-      if (settings.agents > REPLAY_SEEK_MAX_AGENTS || settings.capacity > REPLAY_SEEK_MAX_CAPACITY) return rp;
-      const sim = replaySimulation(rp.header, { world: opened });
-      for (const k of rp.keyframes) restoreKeyframe(sim, k);
+      const sim = replaySimulation(rp.header, { world: opened, limits });
+      for (const k of rp.keyframes) restoreKeyframe(sim, k, { limits });
       for (let f = sim.frame; f < Math.min(rp.frames.count, sim.frame + 5); f++) sim.step(rp.frames.inputs[f]!);
       return rp;
     },
@@ -209,58 +228,215 @@ async function replaySeekTarget(): Promise<FuzzTarget> {
   };
 }
 
-/** Agents and entity capacity above which the replay-seek target stops after the header checks (see there). */
-const REPLAY_SEEK_MAX_AGENTS = 64;
-const REPLAY_SEEK_MAX_CAPACITY = 4096;
+/**
+ * Simulations for the tamper targets, one per (world, settings, scenario), kept between cases: building a
+ * Piney field takes ~20 ms, restoring its frame-0 state well under one. `fresh` gives one at frame 0.
+ */
+async function simulationCache() {
+  const { replaySimulation } = await import('../../src/replay/rebuild.js');
+  const worlds = await corpusWorlds();
+  const limits = await fuzzLimits();
+  const { FormatError } = await import('../../src/binary/format-error.js');
+  type Sim = ReturnType<typeof replaySimulation>;
+  const cache = new Map<string, { sim: Sim; start: ReturnType<Sim['save']> }>();
+  return {
+    limits,
+    fresh(header: import('../../src/replay/format.js').ReplayHeader): Sim {
+      const opened = worlds.get(header.world.source);
+      if (!opened) throw new FormatError('replay chunk HEAD #0 (header)', -1, `world ${header.world.source} is not one of the fuzzed built-in worlds`);
+      const key = JSON.stringify([header.world, header.scenario, header.settings]);
+      let e = cache.get(key);
+      if (!e) {
+        const sim = replaySimulation(header, { world: opened, limits });
+        e = { sim, start: sim.save() };
+        if (cache.size >= 6) cache.delete(cache.keys().next().value!);
+        cache.set(key, e);
+      } else e.sim.restore(e.start);
+      return e.sim;
+    },
+  };
+}
+
+/** Short replays for the targets that re-simulate every case (a case must take a few milliseconds). */
+const SHORT_REPLAYS: ReplaySpec[] = [
+  { world: 'rugrats-demo', frames: 16, agents: 3, interval: 6, capacity: 8 },
+  { world: 'piney-default', frames: 12, agents: 2, interval: 6, capacity: 8 },
+];
+/** The replays the reader targets mutate: every chunk kind several times. */
+const LONG_REPLAYS: ReplaySpec[] = [
+  { world: 'rugrats-demo', frames: 70, agents: 6, interval: 20, capacity: 64 },
+  { world: 'piney-default', frames: 45, agents: 3, interval: 20, capacity: 64 },
+];
+
+/**
+ * Snapshot restore, structure-aware: a keyframe's snapshot decoded and changed value by value over its whole
+ * tree (one to three values: numbers, types, array and typed-array lengths, keys), encoded again with the
+ * chunk's CRC right. Each keyframe is restored straight into a simulation (`Simulation.restore`: every value
+ * checked); a state that is accepted must then run 4 frames without an error, and `restoreKeyframe` must
+ * agree with its hash check.
+ */
+async function snapshotRestoreTarget(): Promise<FuzzTarget> {
+  const { readReplay } = await import('../../src/replay/format.js');
+  const { restoreKeyframe } = await import('../../src/replay/seek.js');
+  const { decodeValueBytes } = await import('../../src/ecs/value-codec.js');
+  const { BUTTON_MASK } = await import('../../src/systems/input.js');
+  const { FormatError } = await import('../../src/binary/format-error.js');
+  const { mutateKeyframeSnapshot } = await import('./replay-structure.js');
+  const recorded = await recordReplays(SHORT_REPLAYS);
+  const sims = await simulationCache();
+  // The recorded snapshots by world and frame.
+  const genuine = new Map(recorded.map((r) => [r.source, new Map(readReplay(r.bytes, BUTTON_MASK).keyframes.map((k) => [k.frame, k.snapshot.slice()]))]));
+  let corpusCases = recorded.length;
+  return {
+    name: 'snapshot-restore',
+    corpus: () => recorded.map((r) => r.bytes),
+    structuredQuarters: 4,
+    mutateStructure: (base, rng) => mutateKeyframeSnapshot(base, rng),
+    parse: (b) => {
+      const rp = readReplay(fixReplayCrcs(b), BUTTON_MASK, sims.limits);
+      const sim = sims.fresh(rp.header);
+      let refused: unknown = null;
+      const own = genuine.get(rp.header.world.source);
+      for (const k of rp.keyframes) {
+        // The keyframes a case left as recorded were tried by the corpus cases (the first ones): only the changed ones.
+        if (corpusCases === 0 && own && sameBytes(k.snapshot, own.get(k.frame))) continue;
+        let snap;
+        try {
+          snap = decodeValueBytes(k.snapshot, 'keyframe', { limits: sims.limits });
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+          refused ??= e;
+          continue;
+        }
+        let restored = true;
+        try {
+          sim.restore(snap as never);
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+          restored = false;
+        }
+        if (restored) for (let i = 0; i < 4; i++) sim.step(i);
+        let keyframeOk = true;
+        try {
+          restoreKeyframe(sim, k, { replay: rp, limits: sims.limits });
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+          keyframeOk = false;
+          refused ??= e;
+        }
+        if (keyframeOk && !restored) throw new Error(`keyframe ${k.frame}: restoreKeyframe accepted a snapshot that Simulation.restore refused`);
+      }
+      if (corpusCases > 0) corpusCases--;
+      // Counted as refused (a FormatError) when any keyframe was, after every keyframe was tried.
+      if (refused) throw refused;
+      return rp;
+    },
+    allocationBound: { perInputByte: 64, fixedBytes: 16 * 1024 * 1024 },
+  };
+}
+
+/**
+ * Seek and verify of a tampered replay: keyframe snapshots changed (half the time with the keyframe's hash
+ * recomputed from the changed state, as an attacker would), keyframe hashes, one field of a frame record,
+ * a header setting, or bytes anywhere; CRCs right. Seek (to a frame drawn from the case's bytes) must answer
+ * or throw a FormatError, and when it says `verified` its hash must be the one the untampered recording has
+ * at that frame. Verify must answer or throw a FormatError, and when it says OK every keyframe must restore
+ * (a replay that verifies seeks) and the final hash must be the untampered recording's.
+ */
+async function tamperTarget(name: 'seek-after-tamper' | 'verify-after-tamper'): Promise<FuzzTarget> {
+  const { readReplay } = await import('../../src/replay/format.js');
+  const { restoreKeyframe, seekReplay } = await import('../../src/replay/seek.js');
+  const { verifyReplay } = await import('../../src/replay/verify.js');
+  const { decodeValueBytes } = await import('../../src/ecs/value-codec.js');
+  const { BUTTON_MASK } = await import('../../src/systems/input.js');
+  const { mutateReplay } = await import('./replay-structure.js');
+  const recorded = await recordReplays(SHORT_REPLAYS);
+  const sims = await simulationCache();
+  const genuine = new Map(recorded.map((r) => [r.source, r.hashes]));
+  // The hash a changed snapshot's state has, when it restores (for the recomputed-hash attack).
+  const rehash = (snapshot: Uint8Array, _frame: number, replay: Uint8Array): [number, number] | null => {
+    let sim;
+    try {
+      sim = sims.fresh(readReplay(replay, BUTTON_MASK, sims.limits).header);
+      sim.restore(decodeValueBytes(snapshot, 'keyframe', { limits: sims.limits }) as never);
+    } catch {
+      return null;
+    }
+    const h = sim.hash();
+    return [h.hi, h.lo];
+  };
+  return {
+    name,
+    corpus: () => recorded.map((r) => r.bytes),
+    mutateStructure: (base, rng) => mutateReplay(base, rng, rehash),
+    parse: (b) => {
+      const rp = readReplay(fixReplayCrcs(b), BUTTON_MASK, sims.limits);
+      const sim = sims.fresh(rp.header);
+      const truth = genuine.get(rp.header.world.source);
+      if (name === 'seek-after-tamper') {
+        const frame = crc32(b) % (rp.frames.count + 1);
+        const r = seekReplay(rp, sim, frame, { limits: sims.limits });
+        if (r.verified && truth && frame < truth.length && r.hash !== truth[frame]) throw new Error(`seek to frame ${frame} says verified with ${r.hash}; the untampered recording has ${truth[frame]}`);
+        return r;
+      }
+      const v = verifyReplay(rp, sim, { limits: sims.limits });
+      if (v.ok) {
+        if (truth && rp.frames.count < truth.length && v.finalHash !== truth[rp.frames.count]) throw new Error(`verify says OK with final hash ${v.finalHash}; the untampered recording has ${truth[rp.frames.count]}`);
+        for (const k of rp.keyframes) restoreKeyframe(sim, k, { replay: rp, limits: sims.limits });
+      }
+      return v;
+    },
+    allocationBound: { perInputByte: 64, fixedBytes: 16 * 1024 * 1024 },
+  };
+}
 
 /** The Piney tables target generates a field for one case in this many; the spec target, SPEC_FIELD_SAMPLE. */
 const FIELD_SAMPLE = 8;
 const SPEC_FIELD_SAMPLE = 4;
 
+function sameBytes(a: Uint8Array, b: Uint8Array | undefined): boolean {
+  if (!b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function isWorld(v: unknown): v is CollisionWorld {
   return typeof v === 'object' && v !== null && typeof (v as CollisionWorld).segmentFraction === 'function';
 }
 
-/** A copy of a replay file with each chunk's CRC-32 recomputed, as far as the chunk walk holds. */
-function fixReplayCrcs(bytes: Uint8Array): Uint8Array {
-  const b = bytes.slice();
-  const v = new DataView(b.buffer);
-  let at = 12; // magic, version, reserved
-  while (at + 8 <= b.length) {
-    const length = v.getUint32(at + 4, true);
-    const end = at + 8 + length;
-    if (end + 4 > b.length) break;
-    v.setUint32(end, crc32(b, at, end), true);
-    at = end + 4;
-  }
-  return b;
+interface ReplaySpec {
+  world: 'rugrats-demo' | 'piney-default';
+  frames: number;
+  agents: number;
+  interval: number;
+  capacity: number;
 }
 
 /**
  * Replays to mutate, recorded here rather than shipped: short runs on the Rugrats demo and on the default
- * Piney field (whose snapshots carry the weather tasks), with keyframes every 20 frames so that every chunk
- * kind appears several times.
+ * Piney field (whose snapshots carry the weather tasks), with keyframes often enough that every chunk kind
+ * appears several times. Each comes with its world source and the hash of every frame (0..frames).
  */
-async function recordReplays(): Promise<Uint8Array[]> {
-  const { Simulation } = await import('../../src/sim/simulation.js');
+async function recordReplays(specs: readonly ReplaySpec[]): Promise<{ bytes: Uint8Array; source: string; hashes: string[] }[]> {
   const { ReplayRecorder } = await import('../../src/replay/recorder.js');
   const { BUILTIN_WORLDS } = await import('../../src/worlds/builtin.js');
   const { defaultSettingsFor } = await import('../../src/scenarios/builtin.js');
   const { worldIdentity } = await import('../../src/replay/world-identity.js');
   const { demoButtons } = await import('../../src/sim/demo-input.js');
   const { loadWorld } = await import('../../src/node/world-files.js');
-  const out: Uint8Array[] = [];
-  for (const [id, frames, agents] of [
-    ['rugrats-demo', 70, 6],
-    ['piney-default', 45, 3],
-  ] as const) {
+  const out: { bytes: Uint8Array; source: string; hashes: string[] }[] = [];
+  for (const { world: id, frames, agents, interval, capacity } of specs) {
     const rel = BUILTIN_WORLDS[id]!;
     const bytes = read(rel);
     const world = await loadWorld(bytes, { name: rel.split('/').pop()! });
-    const sim = simulationFromSettings(world, defaultSettingsFor(world, { agents, capacity: 64 }));
-    const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, `builtin:${id}`), 20);
-    for (let f = 0; f < frames; f++) rec.step(demoButtons(f));
-    out.push(rec.finish());
+    const sim = simulationFromSettings(world, defaultSettingsFor(world, { agents, capacity }));
+    const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, `builtin:${id}`), interval);
+    const hashes = [sim.hashHex()];
+    for (let f = 0; f < frames; f++) {
+      rec.step(demoButtons(f));
+      hashes.push(sim.hashHex());
+    }
+    out.push({ bytes: rec.finish(), source: `builtin:${id}`, hashes });
   }
   return out;
 }

@@ -25,6 +25,7 @@ import {
   type World,
 } from 'bitecs';
 import type { Hash64 } from './state-hash.js';
+import { Saved } from '../binary/saved-value.js';
 import { createComponents, type ComponentDef, type ComponentOf, type ComponentStore, type Components, type FieldArray, type FieldSchema } from './components.js';
 
 /** bitecs 0.4 does not export the index type by name; it is a plain object with public fields. */
@@ -233,11 +234,12 @@ export class EcsWorld {
   }
 
   /**
-   * Rebuilds the world from a saved state. The state is checked first (it may come from a file), so a bad
-   * state throws a plain Error naming what is wrong and leaves this world unchanged.
+   * Rebuilds the world from a saved state. The state is checked first (it may come from a file): a bad state
+   * is a FormatError naming the field under `path` (e.g. "ecs.fields[4] (BodySize.radius)"), and this world
+   * is left unchanged.
    */
-  restore(s: EcsWorldState): void {
-    this.checkState(s);
+  restore(s: EcsWorldState, path = 'ecs'): void {
+    this.checkState(s, path);
     const index = createEntityIndex();
     const world = this.freshWorld(index);
     const queries = this.queryList.map((q) => registerQuery(world, [...q.terms]));
@@ -291,40 +293,55 @@ export class EcsWorld {
     }
   }
 
-  private checkState(s: EcsWorldState): void {
-    const bad = (d: string): never => {
-      throw new Error(`entity state: ${d}`);
-    };
-    if (s.capacity !== this.capacity) bad(`capacity ${s.capacity} differs from this world's ${this.capacity}`);
-    if (!Number.isInteger(s.maxId) || s.maxId < 0 || s.maxId >= this.capacity) bad(`maxId ${s.maxId} is out of range`);
-    if (!(s.dense instanceof Uint32Array) || s.dense.length !== s.maxId) bad(`the index lists ${s.dense?.length} ids, expected ${s.maxId}`);
-    if (!Number.isInteger(s.aliveCount) || s.aliveCount < 0 || s.aliveCount > s.maxId) bad(`alive count ${s.aliveCount} is out of range`);
-    const seen = new Uint8Array(s.maxId + 1);
-    for (let i = 0; i < s.dense.length; i++) {
-      const id = s.dense[i]!;
-      if (id < 1 || id > s.maxId || seen[id]) bad(`the index is not a permutation of 1..${s.maxId} (at ${i}: ${id})`);
+  private checkState(s: EcsWorldState, path: string): void {
+    const v = new Saved(s, path).object(['capacity', 'maxId', 'aliveCount', 'dense', 'membership', 'queries', 'fields']);
+    const capacity = v.get('capacity').int(2, 1 << 30);
+    if (capacity !== this.capacity) v.get('capacity').fail(`${capacity} differs from this world's capacity ${this.capacity} (the replay's settings)`);
+    const maxId = v.get('maxId').int(0, this.capacity - 1);
+    const aliveCount = v.get('aliveCount').int(0, maxId);
+    const dense = v.get('dense').typed(Uint32Array, maxId);
+    const seen = new Uint8Array(maxId + 1);
+    for (let i = 0; i < dense.length; i++) {
+      const id = dense[i]!;
+      if (id < 1 || id > maxId || seen[id]) v.get('dense').get(i).fail(`the index must be a permutation of 1..${maxId}, found ${id}`);
       seen[id] = 1;
     }
-    if (!(s.membership instanceof Uint32Array) || s.membership.length !== s.maxId + 1) bad('membership has the wrong length');
-    const known = this.components.all.reduce((m, c) => m | (1 << c.bit), 0);
-    for (let i = 0; i < s.membership.length; i++) if (s.membership[i]! & ~known) bad(`entity ${i} has unknown component bits`);
-    if (!Array.isArray(s.queries) || s.queries.length !== this.queryList.length) bad(`${s.queries?.length} queries saved, ${this.queryList.length} defined`);
-    for (let i = 0; i < this.queryList.length; i++) {
-      if (s.queries[i]!.name !== this.queryList[i]!.name) bad(`query ${i} is ${s.queries[i]!.name}, expected ${this.queryList[i]!.name}`);
-      if (!(s.queries[i]!.entities instanceof Uint32Array)) bad(`query ${i} entities are not a Uint32Array`);
+    const membership = v.get('membership').typed(Uint32Array, maxId + 1);
+    const known = this.components.all.reduce((m, c) => (m | (1 << c.bit)) >>> 0, 0);
+    const live = new Uint8Array(maxId + 1);
+    for (let i = 0; i < aliveCount; i++) live[dense[i]!] = 1;
+    for (let i = 0; i <= maxId; i++) {
+      const m = membership[i]!;
+      if (m & ~known) v.get('membership').get(i).fail(`entity ${i} has component bits 0x${(m & ~known).toString(16)} this simulation does not define`);
+      if (m !== 0 && !live[i]) v.get('membership').get(i).fail(`entity ${i} is not alive but has components 0x${m.toString(16)}`);
     }
-    let k = 0;
-    if (!Array.isArray(s.fields)) bad('fields missing');
-    for (const c of this.components.all) {
-      for (const f of c.fieldNames) {
-        const e = s.fields[k++];
-        const arr = c.fields[f]!;
-        if (!e || e.component !== c.name || e.field !== f) bad(`field ${k - 1} should be ${c.name}.${f}`);
-        if (Object.getPrototypeOf(e!.values) !== Object.getPrototypeOf(arr) || e!.values.length !== s.maxId + 1) {
-          bad(`${c.name}.${f} has the wrong type or length`);
-        }
+    const queries = v.get('queries').array(this.queryList.length, this.queryList.length);
+    for (let i = 0; i < queries.length; i++) {
+      const q = queries[i]!.object(['name', 'entities']);
+      const want = this.queryList[i]!;
+      q.get('name').equals(want.name, JSON.stringify(want.name));
+      const ents = q.get('entities').typed(Uint32Array, [0, aliveCount]);
+      const bits = want.terms.reduce((m, c) => (m | (1 << c.bit)) >>> 0, 0);
+      const inQuery = new Uint8Array(maxId + 1);
+      for (let k = 0; k < ents.length; k++) {
+        const e = ents[k]!;
+        if (e < 1 || e > maxId || !live[e] || (membership[e]! & bits) !== bits || inQuery[e]) q.get('entities').get(k).fail(`entity ${e} does not belong in query ${want.name} (or is listed twice)`);
+        inQuery[e] = 1;
       }
+      let members = 0;
+      for (let e = 1; e <= maxId; e++) if (live[e] && (membership[e]! & bits) === bits) members++;
+      if (members !== ents.length) q.get('entities').fail(`lists ${ents.length} entities, ${members} live entities have its components`);
     }
-    if (s.fields.length !== k) bad(`${s.fields.length} fields saved, expected ${k}`);
+    const all: { c: ComponentStore; f: string }[] = [];
+    for (const c of this.components.all) for (const f of c.fieldNames) all.push({ c, f });
+    const fields = v.get('fields').array(all.length, all.length);
+    for (let k = 0; k < all.length; k++) {
+      const { c, f } = all[k]!;
+      const e = new Saved(fields[k]!.value, `${fields[k]!.path} (${c.name}.${f})`, fields[k]!.format).object(['component', 'field', 'values']);
+      e.get('component').equals(c.name, JSON.stringify(c.name));
+      e.get('field').equals(f, JSON.stringify(f));
+      const arr = c.fields[f]!;
+      e.get('values').typed(arr.constructor as never, maxId + 1);
+    }
   }
 }

@@ -18,6 +18,7 @@ import type { FieldRand } from '../rng/fieldrand.js';
 import type { RandomStreams } from '../rng/streams.js';
 import type { SimEvents } from './events.js';
 import type { Hash64 } from './state-hash.js';
+import { Saved, withPath } from '../binary/saved-value.js';
 
 /** A simulation's random numbers: the two game RNGs and the named streams. Draw through these only, so draws are counted. */
 export interface SimRng {
@@ -64,8 +65,12 @@ export interface TaskBody {
   hashState?(): ArrayLike<number>;
   /** The task's state as plain data, for snapshots. */
   save?(): unknown;
-  /** Puts back what `save` returned. */
-  restore?(s: unknown): void;
+  /**
+   * Puts back what `save` gave (it may come from a file: check it, and throw a FormatError naming the field
+   * for anything that cannot be used). `frame` is the frame being restored; the entity world and the RNGs
+   * are already restored when it is called.
+   */
+  restore?(s: unknown, frame: number): void;
 }
 
 /** A task without state of its own: a function run each frame. */
@@ -82,6 +87,9 @@ export const MID_FRAME_RULE = 'walk' as const;
  * always there (the replay recorder and verifier read only the current one); older ones are forgotten.
  */
 export const DRAW_HISTORY_FRAMES = 1 << 14;
+
+/** Most tasks a saved scheduler state may hold. */
+export const MAX_SAVED_TASKS = 4096;
 
 /** `sleepUntil` of a task asleep until woken. */
 const UNTIL_WOKEN = Number.POSITIVE_INFINITY;
@@ -284,9 +292,10 @@ export class Scheduler {
     return { fieldrand: b.fieldrand - a.fieldrand, ccrand: b.ccrand - a.ccrand };
   }
 
-  /** @internal Folds the scheduler and every task's state into `h`, tasks in run order. */
+  /** @internal Folds the scheduler (frame, next task id) and every task's state into `h`, tasks in run order. */
   hashInto(h: Hash64): void {
     h.u32(this.frame);
+    h.number(this.nextId);
     h.u32(this.tasks.length);
     for (const t of this.tasks) {
       h.u32(t.id);
@@ -322,52 +331,69 @@ export class Scheduler {
   /**
    * Puts back a saved state. Tasks are matched by id and name with the tasks that exist now (those made at
    * set-up, in the same order, get the same ids); a saved task with no match is re-created by its name's
-   * factory, and a present task missing from the save is removed. Throws (leaving the scheduler unchanged)
-   * when a saved task can be neither matched nor re-created.
+   * factory, and a present task missing from the save is removed. Everything is checked first (it may come
+   * from a file): the frame, the next id, at most MAX_SAVED_TASKS tasks with distinct ids in run order, and
+   * the draw counts of the saved frame. A bad value is a FormatError naming the
+   * field under `path` ("scheduler.tasks[3] (line-of-sight, id 8).body: state.n"), and the scheduler is unchanged
+   * unless a task body's own restore fails part-way (the simulation puts its whole state back then).
    */
-  restore(s: SchedulerState): void {
+  restore(s: SchedulerState, path = 'scheduler'): void {
     if (this.running) throw new Error('Scheduler.restore called from inside a task');
-    if (!Number.isSafeInteger(s.frame) || s.frame < 0) throw new Error(`saved scheduler frame ${s.frame} is not a frame number`);
-    if (!Number.isSafeInteger(s.nextId) || s.nextId < 1) throw new Error(`saved next task id ${s.nextId} is not an id`);
-    if (!(s.history instanceof Float64Array) || s.history.length < 2 || s.history.length % 2 !== 0) throw new Error('saved draw counts are malformed');
-    if (!Number.isSafeInteger(s.historyStart) || s.historyStart + s.history.length / 2 - 1 !== s.frame) throw new Error('saved draw counts do not end at the saved frame');
+    const v = new Saved(s, path).object(['frame', 'nextId', 'tasks', 'historyStart', 'history']);
+    const frame = v.get('frame').count();
+    const nextId = v.get('nextId').int(1, Number.MAX_SAFE_INTEGER);
+    const history = v.get('history').typed(Float64Array, 2);
+    v.get('historyStart').equals(frame, `the saved frame ${frame}`);
+    // The draw counts of the saved frame are a record (drawCounts), not state: only their range matters.
+    v.get('history').elementsIn(history, 0, Number.MAX_SAFE_INTEGER);
     const byId = new Map(this.tasks.map((t) => [t.id, t]));
+    const saved = v.get('tasks').array(0, MAX_SAVED_TASKS);
     const next: Task[] = [];
-    for (const st of s.tasks) {
-      if (typeof st !== 'object' || st === null || typeof st.name !== 'string') throw new Error('saved task is malformed');
-      if (!Number.isSafeInteger(st.priority) || !Number.isSafeInteger(st.id) || st.id < 1 || st.id >= s.nextId) throw new Error(`saved task ${st.name}: bad id or priority`);
-      if (!Number.isSafeInteger(st.sleepUntil) || st.sleepUntil < -1) throw new Error(`saved task ${st.name}: bad sleep ${String(st.sleepUntil)}`);
-      let t = byId.get(st.id);
-      if (t && (t.name !== st.name || t.priority !== st.priority)) {
-        throw new Error(`saved task ${st.id} is ${st.name}@${st.priority}, the live one is ${t.name}@${t.priority}`);
-      }
+    const ids = new Set<number>();
+    for (let i = 0; i < saved.length; i++) {
+      const sv = saved[i]!.object(['id', 'name', 'priority', 'sleepUntil', 'body']);
+      const st = s.tasks[i]!;
+      const name = sv.get('name').string(256);
+      const at = new Saved(st, `${saved[i]!.path} (${name})`, sv.format);
+      const id = at.get('id').int(1, nextId - 1);
+      if (ids.has(id)) at.get('id').fail(`a second task with id ${id}`);
+      ids.add(id);
+      const priority = at.get('priority').int(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+      at.get('sleepUntil').int(-1, Number.MAX_SAFE_INTEGER);
+      let t = byId.get(id);
+      if (t && (t.name !== name || t.priority !== priority)) at.fail(`task ${id} is ${name}@${priority} in the save, ${t.name}@${t.priority} in this simulation`);
       if (!t) {
-        const f = this.factories.get(st.name);
-        if (!f) throw new Error(`saved task ${st.name} (id ${st.id}) does not exist and has no factory`);
-        t = new Task(this, st.id, st.name, st.priority, f(st));
+        const make = this.factories.get(name);
+        if (!make) return at.fail(`task ${name} (id ${id}) does not exist in this simulation and has no factory to re-create it`);
+        t = withPath(`${at.path}.body`, () => new Task(this, id, name, priority, make(st)));
       }
       next.push(t);
     }
     for (let i = 1; i < next.length; i++) {
       const a = next[i - 1]!;
       const b = next[i]!;
-      if (a.priority > b.priority || (a.priority === b.priority && a.id > b.id)) throw new Error('saved tasks are not in run order');
+      if (a.priority > b.priority || (a.priority === b.priority && a.id > b.id)) saved[i]!.fail('the saved tasks are not in run order (ascending priority, then id)');
     }
     for (let i = 0; i < next.length; i++) {
       const st = s.tasks[i]!;
       const t = next[i]!;
+      if (t.body.restore) withPath(`${saved[i]!.path} (${t.name}, id ${t.id}).body`, () => t.body.restore!(st.body, frame));
+      else if (st.body !== null && st.body !== undefined) saved[i]!.get('body').fail(`task ${t.name} keeps no state, the save gives it some`);
+    }
+    for (let i = 0; i < next.length; i++) {
+      const t = next[i]!;
+      const st = s.tasks[i]!;
       t.sleepUntil = st.sleepUntil === -1 ? UNTIL_WOKEN : st.sleepUntil;
       t.removed = false;
-      if (t.body.restore) t.body.restore(st.body);
     }
     for (const t of this.tasks) if (!next.includes(t)) t.removed = true;
     this.tasks.length = 0;
     this.tasks.push(...next);
-    this.frame = s.frame;
-    this.nextId = s.nextId;
-    this.historyStart = s.historyStart;
-    this.historyLength = s.history.length >> 1;
-    this.history = new Float64Array(Math.max(2048, s.history.length * 2));
-    this.history.set(s.history);
+    this.frame = frame;
+    this.nextId = nextId;
+    this.historyStart = frame;
+    this.historyLength = 1;
+    this.history = new Float64Array(2048);
+    this.history.set(history);
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The replay file, format version 2 (documented in docs/formats/replay.md). Little-endian throughout.
+ * The replay file, format version 3 (documented in docs/formats/replay.md). Little-endian throughout.
  *
- *   file   = magic "RSIMRPLY" (8 bytes), u16 format version (2), u16 reserved (0), chunk*
+ *   file   = magic "RSIMRPLY" (8 bytes), u16 format version (3), u16 reserved (0), chunk*
  *   chunk  = FourCC type, u32 payload length, payload, u32 CRC-32 of (type, length, payload)
  *   order  = HEAD, then KEYF(0), FRAM(1..K), KEYF(K), FRAM(K+1..2K), ..., then END  (K = keyframe interval)
  *
@@ -19,8 +19,11 @@ import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../limi
 
 /** The first 8 bytes of a replay file. */
 export const REPLAY_MAGIC = 'RSIMRPLY';
-/** The replay file format version this runtime writes (and reads). */
-export const REPLAY_FORMAT_VERSION = 2;
+/**
+ * The replay file's format version. 3 since the state hash covers the entity capacity, the scheduler's next
+ * task id, the field tasks' view and smoke puffs (version 2 files, whose hash leaves those out, are refused).
+ */
+export const REPLAY_FORMAT_VERSION = 3;
 /** The runtime that wrote a replay; verify warns (does not fail) when it differs. */
 export const RUNTIME_VERSION = 'retrosim 0.2.0';
 /** Frames between keyframes (snapshots a seek starts from) when a recorder is given no interval. */
@@ -195,7 +198,13 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
   r.pos = 8;
   const version = r.u16('format version');
   if (version === 1) {
-    r.fail(`format version 1 (written by retrosim 0.1) is not read by ${RUNTIME_VERSION}: its state hash leaves out parts of the state and its header has no scenario identity, so it cannot be verified; record it again`, 8);
+    r.fail(`format version 1 (written by retrosim 0.1) is not read by this runtime (it reads version ${REPLAY_FORMAT_VERSION}): its state hash leaves out parts of the state and its header has no scenario identity, so it cannot be verified; record it again`, 8);
+  }
+  if (version === 2) {
+    r.fail(
+      `format version 2 (written by retrosim 0.2.0) is not read by this runtime (it reads version ${REPLAY_FORMAT_VERSION}): its state hash leaves out the entity capacity, the scheduler's next task id and part of the field tasks' state (the camera view, the smoke puffs), so a verify or a seek of it could not prove its answer; record it again`,
+      8,
+    );
   }
   if (version !== REPLAY_FORMAT_VERSION) r.fail(`format version ${version} is not supported (this runtime reads version ${REPLAY_FORMAT_VERSION})`, 8);
   const reserved = r.u16('reserved');
@@ -303,17 +312,18 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
     ccrand: new Uint32Array(frames),
     sections: new Uint32Array(frames * S),
   };
+  // Every block's length was checked in the walk (count × record size), so the records are read straight.
+  const R = rec(S);
   for (const b of blocks) {
-    const br = new BinaryReader(bytes, 'replay FRAM');
-    br.pos = b.offset;
-    for (let i = 0; i < b.count; i++) {
+    const dv = new DataView(bytes.buffer, bytes.byteOffset + b.offset, b.count * R);
+    for (let i = 0, o = 0; i < b.count; i++, o += R) {
       const k = b.first - 1 + i;
-      f.inputs[k] = br.u32();
-      f.hashHi[k] = br.u32();
-      f.hashLo[k] = br.u32();
-      f.fieldrand[k] = br.u32();
-      f.ccrand[k] = br.u32();
-      for (let s = 0; s < S; s++) f.sections[k * S + s] = br.u32();
+      f.inputs[k] = dv.getUint32(o, true);
+      f.hashHi[k] = dv.getUint32(o + 4, true);
+      f.hashLo[k] = dv.getUint32(o + 8, true);
+      f.fieldrand[k] = dv.getUint32(o + 12, true);
+      f.ccrand[k] = dv.getUint32(o + 16, true);
+      for (let s = 0; s < S; s++) f.sections[k * S + s] = dv.getUint32(o + 20 + 4 * s, true);
     }
   }
   return { header: header!, frames: f, keyframes, final: final! };

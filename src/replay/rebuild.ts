@@ -13,20 +13,55 @@ import { BUILTIN_SCENARIOS } from '../scenarios/builtin.js';
 import { scenarioIdentity } from '../scenarios/identity.js';
 import type { ReplayHeader } from './format.js';
 import { checkWorldIdentity, type OpenedWorld } from './world-identity.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 
 /** Where the replay's header is, for errors. */
 const HEADER = 'replay chunk HEAD #0 (header)';
 
+/** The CLI flag that raises each re-simulation limit (named in the errors). */
+export const LIMIT_FLAGS = {
+  'replay.frames': '--max-frames',
+  'replay.agents': '--max-agents',
+  'replay.capacity': '--max-capacity',
+  'replay.ccRandInit': '--max-ccrand-init',
+  'replay.agentFrames': '--max-agent-frames',
+} as const;
+
+function overLimit(what: string, value: number, max: number, name: keyof typeof LIMIT_FLAGS, why: string): FormatError {
+  return new FormatError(HEADER, -1, `${what} ${value} is over the limit of ${max} ${why} (limits.${name}; CLI: ${LIMIT_FLAGS[name]} N)`);
+}
+
 /**
- * The settings a replay asks for, checked (agent count, capacity, ccRand init count, ...) before anything is
- * built from them: a hostile header cannot ask for absurd work. A FormatError names the header.
+ * The settings a replay asks for, checked before anything is built from them: their ranges (agent count,
+ * capacity, ccRand init count, ...), then the re-simulation limits (`limits.replay.agents`, `capacity`,
+ * `ccRandInit`), so that a hostile header cannot ask for absurd work. A FormatError names the header and the
+ * limit to raise.
  */
-export function checkReplaySettings(h: ReplayHeader): ScenarioSettings {
+export function checkReplaySettings(h: ReplayHeader, limits: Readonly<Limits> = DEFAULT_LIMITS): ScenarioSettings {
+  let s: ScenarioSettings;
   try {
-    return checkSettings({ ...h.settings, params: { ...h.settings.params } });
+    s = checkSettings({ ...h.settings, params: { ...h.settings.params } });
   } catch (e) {
     throw new FormatError(HEADER, -1, (e as Error).message);
   }
+  const L = limits.replay;
+  if (s.agents > L.agents) throw overLimit('agents', s.agents, L.agents, 'replay.agents', 'for a re-simulation');
+  if (s.capacity > L.capacity) throw overLimit('entity capacity', s.capacity, L.capacity, 'replay.capacity', 'for a re-simulation');
+  if (s.ccRandInit > L.ccRandInit) throw overLimit('ccRand init count', s.ccRandInit, L.ccRandInit, 'replay.ccRandInit', 'for a re-simulation');
+  return s;
+}
+
+/**
+ * The work of re-simulating `frames` frames of a replay, checked against the limits before any frame is
+ * run: the frames themselves (`limits.replay.frames`) and agents × frames (`limits.replay.agentFrames`,
+ * counting the player as one more agent). A FormatError names the header and the limit to raise.
+ */
+export function checkReplayWork(h: ReplayHeader, frames: number, limits: Readonly<Limits> = DEFAULT_LIMITS): void {
+  const L = limits.replay;
+  if (frames > L.frames) throw overLimit('frames to re-simulate:', frames, L.frames, 'replay.frames', '');
+  const agents = Math.max(0, Math.floor(Number(h.settings.agents) || 0)) + 1;
+  const work = agents * frames;
+  if (work > L.agentFrames) throw overLimit(`${agents - 1} agents (and the player) × ${frames} frames =`, work, L.agentFrames, 'replay.agentFrames', 'agent-frames');
 }
 
 /** What a replay is re-simulated with. */
@@ -40,6 +75,8 @@ export interface ReplayTarget {
   scenario?: ScenarioDef;
   /** The event bus of the re-simulation (a fresh one by default). */
   events?: EventBus;
+  /** The limits the replay's header is checked against (default DEFAULT_LIMITS; see `checkReplaySettings`). */
+  limits?: Readonly<Limits>;
 }
 
 /**
@@ -80,7 +117,7 @@ export function replayScenario(h: ReplayHeader, given?: ScenarioDef): ScenarioDe
  * FormatError naming the header when anything does not fit.
  */
 export function replaySimulation(h: ReplayHeader, target: ReplayTarget): Simulation {
-  const settings = checkReplaySettings(h);
+  const settings = checkReplaySettings(h, target.limits);
   checkWorldIdentity(h.world, target.world.identity);
   const def = replayScenario(h, target.scenario);
   try {

@@ -1,34 +1,47 @@
 /**
  * Verifying a replay: re-simulate it from its settings and inputs (not from its keyframes) and compare
- * every frame's hash; on a divergence, report the frame, the sections and RNG counters that differ, and the
- * values that differ at the next keyframe.
+ * everything it records: every frame's total hash, section hashes, fieldrand and ccRand draw counts and
+ * input, and every keyframe (its hash, and its snapshot value by value against the re-simulated state at
+ * its frame). At the first frame where anything differs, verify stops and reports the frame and every field
+ * that differs, from the state it already has: it never simulates past the divergence.
  */
 import { FormatError } from '../binary/format-error.js';
-import { decodeValueBytes } from '../ecs/value-codec.js';
-import { Simulation, type SimSnapshot } from '../sim/simulation.js';
+import { decodeValueBytes, encodeValueBytes } from '../ecs/value-codec.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { Simulation } from '../sim/simulation.js';
 import { BUTTON_MASK } from '../systems/input.js';
-import { hex64, readReplay, RUNTIME_VERSION, type Replay } from './format.js';
-import { replaySimulation, type ReplayTarget } from './rebuild.js';
+import { hex64, readReplay, RUNTIME_VERSION, type Replay, type ReplayKeyframe } from './format.js';
+import { checkReplayWork, replaySimulation, type ReplayTarget } from './rebuild.js';
+import { diffSnapshots } from './snapshot-diff.js';
+import { keyframeName } from './seek.js';
 
-/** Where a re-simulation first differed from its replay, and how. */
+/** The first frame at which the re-simulation differs from the recording, and everything that differs there. */
 export interface Divergence {
   /** The first frame whose hash differs. */
   frame: number;
-  /** The recorded hash and the re-simulated one, "0x" + 16 hex digits. */
+  /** The recorded hash (of the frame, or of the keyframe when only the keyframe differs). */
   expected: string;
+  /** The re-simulated hash. */
   actual: string;
+  /**
+   * Every recorded value of that frame that differs: `hash`, `section <name>`, `fieldrand`, `ccrand`,
+   * `input`, `keyframe hash`, `keyframe snapshot`.
+   */
+  fields: string[];
   /** Sections of the state hash whose recorded low word differs (component names, "rng", "tasks", ...). */
   sections: string[];
-  /** RNG counters that differ at that frame. */
+  /** RNG draw counters that differ at that frame. */
   rng: { name: string; recorded: number; replayed: number }[];
+  /** The last keyframe before `frame` whose hash and snapshot matched the re-simulation (-1: none). */
+  lastGoodKeyframe: number;
   /**
-   * Field by field: the first keyframe at or after the divergence, compared with the re-simulated state at
-   * that frame (null when the replay has no keyframe there or it cannot be read).
+   * When the divergence is at a keyframe: its snapshot compared value by value with the re-simulated state
+   * (RNG states and counts, tasks, entities, component fields); null otherwise.
    */
   detail: KeyframeDiff | null;
 }
 
-/** The values that differ between a keyframe and the re-simulated state at its frame. */
+/** A keyframe compared value by value with the re-simulated state at its frame. */
 export interface KeyframeDiff {
   /** The keyframe's frame. */
   frame: number;
@@ -41,110 +54,81 @@ export interface KeyframeDiff {
 /** How many differences a divergence report lists. */
 export const MAX_LISTED_DIFFERENCES = 20;
 
-/**
- * Steps `sim` (already past its divergence) to the first keyframe at or after `frame` and compares it with
- * that keyframe, value by value: RNG states and draw counts, tasks, entities, component fields.
- */
-export function diffAtKeyframe(rp: Replay, sim: Simulation, frame: number): KeyframeDiff | null {
-  const k = rp.keyframes.find((x) => x.frame >= frame);
-  if (!k || sim.frame > k.frame) return null;
-  let rec: SimSnapshot;
-  try {
-    rec = decodeValueBytes(k.snapshot, `replay chunk KEYF (keyframe at frame ${k.frame})`) as unknown as SimSnapshot;
-  } catch {
-    return null;
-  }
-  while (sim.frame < k.frame) sim.step(rp.frames.inputs[sim.frame]!);
-  const now = sim.save();
-  const out: string[] = [];
-  let total = 0;
-  const note = (line: string) => {
-    if (out.length < MAX_LISTED_DIFFERENCES) out.push(line);
-    total++;
-  };
-  const show = (v: unknown) => (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? String(v) : JSON.stringify(v) ?? 'undefined');
-  // RNG and tasks first (a few lines that often explain the rest), then entities and fields.
-  const ra = rec?.rng;
-  if (ra) {
-    if (ra.fieldrand?.seed !== now.rng.fieldrand.seed || ra.fieldrand?.count !== now.rng.fieldrand.count) {
-      note(`fieldrand: recorded seed ${show(ra.fieldrand?.seed)} count ${show(ra.fieldrand?.count)}, replayed seed ${now.rng.fieldrand.seed} count ${now.rng.fieldrand.count}`);
-    }
-    if (ra.ccrand?.draws !== now.rng.ccrand.draws || ra.ccrand?.mti !== now.rng.ccrand.mti) note(`ccRand: recorded ${show(ra.ccrand?.draws)} draws, replayed ${now.rng.ccrand.draws}`);
-    for (const st of now.rng.streams.streams) {
-      const sa = Array.isArray(ra.streams?.streams) ? ra.streams.streams.find((x) => x && x.name === st.name) : undefined;
-      if (!sa || sa.draws !== st.draws) note(`stream ${st.name}: recorded ${show(sa?.draws)} draws, replayed ${st.draws}`);
-    }
-  }
-  const ta = rec?.scheduler?.tasks;
-  if (Array.isArray(ta)) {
-    for (const t of now.scheduler.tasks) {
-      const u = ta.find((x) => x && x.id === t.id);
-      if (!u) note(`task ${t.name} (${t.id}): not in the recording`);
-      else if (u.sleepUntil !== t.sleepUntil) note(`task ${t.name}: recorded asleep until ${show(u.sleepUntil)}, replayed ${t.sleepUntil}`);
-    }
-  }
-  const a = rec?.ecs;
-  const b = now.ecs;
-  if (!a || !Array.isArray(a.fields) || !(a.dense instanceof Uint32Array)) {
-    note('the keyframe has no readable entity state');
-  } else {
-    const alive = (st: typeof b, id: number) => {
-      for (let i = 0; i < st.aliveCount; i++) if (st.dense[i] === id) return true;
-      return false;
-    };
-    const maxId = Math.max(a.maxId, b.maxId);
-    for (let id = 1; id <= maxId; id++) {
-      const ra = alive(a, id);
-      const rb = alive(b, id);
-      if (ra !== rb) note(`entity ${id}: ${ra ? 'alive' : 'dead'} in the recording, ${rb ? 'alive' : 'dead'} in the re-simulation`);
-      else if (ra && a.membership[id] !== b.membership[id]) note(`entity ${id}: components 0x${a.membership[id]?.toString(16)} recorded, 0x${b.membership[id]!.toString(16)} replayed`);
-    }
-    for (let i = 0; i < b.fields.length; i++) {
-      const fb = b.fields[i]!;
-      const fa = a.fields.find((x) => x && x.component === fb.component && x.field === fb.field);
-      if (!fa) {
-        note(`${fb.component}.${fb.field}: missing from the keyframe`);
-        continue;
-      }
-      for (let id = 1; id <= maxId; id++) {
-        if (!alive(b, id)) continue;
-        const va = fa.values[id];
-        const vb = fb.values[id];
-        if (!Object.is(va, vb)) note(`${fb.component}.${fb.field} of entity ${id}: recorded ${show(va)}, replayed ${show(vb)}`);
-      }
-    }
-  }
-  return { frame: k.frame, differences: out, total };
-}
-
-/** verifyReplay's answer. */
+/** The result of `verifyReplay`. */
 export interface VerifyResult {
   /** True when every frame's hash matched. */
   ok: boolean;
-  /** Frames re-simulated. */
+  /** Frames re-simulated (up to the divergence). */
   frames: number;
   /** The final state hash, "0x" + 16 hex digits. */
   finalHash: string;
   framesPerSecond: number;
+  /** Keyframes whose hash and snapshot were compared with the re-simulation and matched. */
+  keyframes: number;
   /** The first divergence, when not ok. */
   divergence?: Divergence;
   /** Non-fatal notes, e.g. a different runtime version. */
   warnings: string[];
 }
 
+/** Options of `verifyReplay`. */
+export interface VerifyOptions {
+  /** The limits the replay, its header's work and its snapshots' decoding are checked against; default DEFAULT_LIMITS. */
+  limits?: Readonly<Limits>;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
- * Re-simulates a replay from its settings and inputs (not from its keyframes) and compares every frame's
- * hash, and the state at every keyframe. `with_` is a simulation freshly built from the replay's world and
- * settings, or what to build one from (`{ world, scenario }`, checked against the header as
- * `replaySimulation` does).
+ * Compares keyframe `k` with the state of `sim` (at its frame), value by value: null when its hash and
+ * snapshot are exactly what this state gives, else what differs.
+ */
+export function compareKeyframe(sim: Simulation, k: ReplayKeyframe, limits: Readonly<Limits> = DEFAULT_LIMITS): { fields: string[]; detail: KeyframeDiff } | null {
+  const h = sim.hash();
+  const state = sim.save();
+  const mine = encodeValueBytes(state);
+  const fields: string[] = [];
+  if (h.hi !== k.hashHi || h.lo !== k.hashLo) fields.push('keyframe hash');
+  if (!sameBytes(mine, k.snapshot)) fields.push('keyframe snapshot');
+  if (!fields.length) return null;
+  let lines: string[];
+  let total: number;
+  try {
+    const d = diffSnapshots(decodeValueBytes(k.snapshot, keyframeName(k), { limits }), state, MAX_LISTED_DIFFERENCES);
+    lines = d.lines;
+    total = d.total;
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    lines = [`the keyframe's snapshot does not decode: ${e.message}`];
+    total = 1;
+  }
+  if (fields.includes('keyframe hash')) {
+    lines.unshift(`keyframe hash: recorded ${hex64(k.hashHi, k.hashLo)}, replayed ${hex64(h.hi, h.lo)}`);
+    total++;
+    if (lines.length > MAX_LISTED_DIFFERENCES) lines.length = MAX_LISTED_DIFFERENCES;
+  }
+  return { fields, detail: { frame: k.frame, differences: lines, total } };
+}
+
+/**
+ * Re-simulates a replay from its settings and inputs (not from its keyframes) and compares everything it
+ * records, frame by frame, stopping at the first difference. `with_` is a simulation freshly built from
+ * the replay's world and settings, or what to build one from (`{ world, scenario }`, checked against the
+ * header as `replaySimulation` does). The work is checked against the limits before any frame runs.
  *
  * @example
  * const result = verifyReplay(bytes, { world: await openWorld('level.col'), scenario: guards });
  * if (!result.ok) console.log(result.divergence);
  */
-export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | ReplayTarget): VerifyResult {
-  const rp = replay instanceof Uint8Array ? readReplay(replay, BUTTON_MASK) : replay;
-  const sim = with_ instanceof Simulation ? with_ : replaySimulation(rp.header, with_);
+export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | ReplayTarget, options: VerifyOptions = {}): VerifyResult {
+  const limits = options.limits ?? (with_ instanceof Simulation ? undefined : with_.limits) ?? DEFAULT_LIMITS;
+  const rp = replay instanceof Uint8Array ? readReplay(replay, BUTTON_MASK, limits) : replay;
+  checkReplayWork(rp.header, rp.frames.count, limits);
+  const sim = with_ instanceof Simulation ? with_ : replaySimulation(rp.header, { ...with_, limits });
   const warnings: string[] = [];
   if (rp.header.runtime !== RUNTIME_VERSION) warnings.push(`recorded by ${rp.header.runtime}, verified by ${RUNTIME_VERSION}`);
   const names = [...sim.sectionNames()];
@@ -154,37 +138,65 @@ export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | Re
   const f = rp.frames;
   const S = names.length;
   const t0 = performance.now();
-  const k0 = rp.keyframes[0]!;
-  const h0 = sim.hash();
-  if (h0.hi !== k0.hashHi || h0.lo !== k0.hashLo) {
-    return fail(0, hex64(k0.hashHi, k0.hashLo), hex64(h0.hi, h0.lo), ['(initial state)'], []);
-  }
-  let ki = 1;
+  let lastGood = -1;
+  let checked = 0;
+  let ki = 0;
+  const atKeyframe = (frame: number): VerifyResult | null => {
+    const k = rp.keyframes[ki];
+    if (!k || k.frame !== frame) return null;
+    ki++;
+    const c = compareKeyframe(sim, k, limits);
+    if (!c) {
+      lastGood = frame;
+      checked++;
+      return null;
+    }
+    const h = sim.hash();
+    return fail(frame, hex64(k.hashHi, k.hashLo), hex64(h.hi, h.lo), c.fields, [], [], c.detail);
+  };
+  const first = atKeyframe(0);
+  if (first) return first;
   for (let i = 0; i < f.count; i++) {
     sim.step(f.inputs[i]!);
     const h = sim.hash();
-    if (h.hi !== f.hashHi[i] || h.lo !== f.hashLo[i]) {
-      const sections: string[] = [];
-      for (let s = 0; s < S; s++) if (h.sections[2 * s + 1] !== f.sections[i * S + s]) sections.push(names[s]!);
-      const d = sim.scheduler.drawCounts();
-      const rng: Divergence['rng'] = [];
-      if (d.fieldrand !== f.fieldrand[i]) rng.push({ name: 'fieldrand', recorded: f.fieldrand[i]!, replayed: d.fieldrand });
-      if (d.ccrand !== f.ccrand[i]) rng.push({ name: 'ccrand', recorded: f.ccrand[i]!, replayed: d.ccrand });
-      return fail(i + 1, hex64(f.hashHi[i]!, f.hashLo[i]!), hex64(h.hi, h.lo), sections, rng, true);
+    const d = sim.scheduler.drawCounts();
+    const fields: string[] = [];
+    const sections: string[] = [];
+    const rng: Divergence['rng'] = [];
+    if (h.hi !== f.hashHi[i] || h.lo !== f.hashLo[i]) fields.push('hash');
+    for (let s = 0; s < S; s++) {
+      if (h.sections[2 * s + 1] !== f.sections[i * S + s]) {
+        sections.push(names[s]!);
+        fields.push(`section ${names[s]}`);
+      }
     }
-    const k = rp.keyframes[ki];
-    if (k && k.frame === i + 1) {
-      ki++;
-      if (k.hashHi !== h.hi || k.hashLo !== h.lo) return fail(k.frame, hex64(k.hashHi, k.hashLo), hex64(h.hi, h.lo), ['(keyframe)'], []);
+    if (d.fieldrand !== f.fieldrand[i]) {
+      rng.push({ name: 'fieldrand', recorded: f.fieldrand[i]!, replayed: d.fieldrand });
+      fields.push('fieldrand');
     }
+    if (d.ccrand !== f.ccrand[i]) {
+      rng.push({ name: 'ccrand', recorded: f.ccrand[i]!, replayed: d.ccrand });
+      fields.push('ccrand');
+    }
+    if (sim.input !== f.inputs[i]) fields.push('input');
+    if (fields.length) return fail(i + 1, hex64(f.hashHi[i]!, f.hashLo[i]!), hex64(h.hi, h.lo), fields, sections, rng, null);
+    const k = atKeyframe(i + 1);
+    if (k) return k;
   }
   const dt = (performance.now() - t0) / 1000;
-  return { ok: true, frames: f.count, finalHash: sim.hashHex(), framesPerSecond: dt > 0 ? f.count / dt : 0, warnings };
+  return { ok: true, frames: f.count, finalHash: sim.hashHex(), framesPerSecond: dt > 0 ? f.count / dt : 0, keyframes: checked, warnings };
 
-  function fail(frame: number, expected: string, actual: string, sections: string[], rng: Divergence['rng'], withDetail = false): VerifyResult {
+  function fail(frame: number, expected: string, actual: string, fields: string[], sections: string[], rng: Divergence['rng'], detail: KeyframeDiff | null): VerifyResult {
     const dt = (performance.now() - t0) / 1000;
-    sim.events.emit('desync', { frame, detail: `replay verify: frame ${frame} hashes ${actual}, recorded ${expected}; differs in ${sections.join(', ') || '(no section)'}` });
-    const detail = withDetail ? diffAtKeyframe(rp, sim, frame) : null;
-    return { ok: false, frames: frame, finalHash: actual, framesPerSecond: dt > 0 ? frame / dt : 0, divergence: { frame, expected, actual, sections, rng, detail }, warnings };
+    sim.events.emit('desync', { frame, detail: `replay verify: frame ${frame} differs in ${fields.join(', ')} (hash ${actual}, recorded ${expected})` });
+    return {
+      ok: false,
+      frames: frame,
+      finalHash: actual,
+      framesPerSecond: dt > 0 ? frame / dt : 0,
+      keyframes: checked,
+      divergence: { frame, expected, actual, fields, sections, rng, lastGoodKeyframe: lastGood, detail },
+      warnings,
+    };
   }
 }

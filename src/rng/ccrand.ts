@@ -8,6 +8,8 @@
  * An unseeded generator seeds itself with 4352 on its first draw, as genrand does.
  */
 
+import { Saved } from '../binary/saved-value.js';
+
 /** The seed the game gives ccRand. */
 export const CCRAND_SEED = 4352;
 
@@ -98,13 +100,22 @@ export class CcRand {
     return { mt: Array.from(this.mt), mti: this.mti, seeded: this.seeded, draws: this.draws };
   }
 
-  /** Puts back a saved state. */
-  restore(s: CcRandState): void {
-    if (s.mt.length !== N) throw new RangeError(`ccRand state needs ${N} words, got ${s.mt.length}`);
+  /**
+   * Puts back a saved state: 624 u32 words, the index (0..624 once seeded, 625 before), the seeded flag and
+   * the draw count. A malformed one (from a file) is a FormatError naming `path`, and nothing changes.
+   */
+  restore(s: CcRandState, path = 'ccrand'): void {
+    const v = new Saved(s, path).object(['mt', 'mti', 'seeded', 'draws']);
+    const words = v.get('mt');
+    words.array(N, N);
+    words.elementsIn(s.mt, 0, 0xffffffff);
+    const seeded = v.get('seeded').bool();
+    const mti = v.get('mti').int(0, seeded ? N : N + 1);
+    const draws = v.get('draws').count();
     this.mt.set(s.mt);
-    this.mti = s.mti;
-    this.seeded = s.seeded;
-    this.draws = s.draws;
+    this.mti = mti;
+    this.seeded = seeded;
+    this.draws = draws;
   }
 
   /** Folds the generator's whole state into a hash (no allocation). */

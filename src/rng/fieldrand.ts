@@ -6,6 +6,8 @@
  * behaviour for a zero modulus in this routine).
  */
 
+import { Saved } from '../binary/saved-value.js';
+
 /** A FieldRand's state: its seed and step count (both u32). */
 export interface FieldRandState {
   seed: number;
@@ -63,9 +65,12 @@ export class FieldRand {
     return { seed: this.seed, count: this.count };
   }
 
-  /** Puts back a saved state. */
-  restore(s: FieldRandState): void {
-    this.seed = s.seed >>> 0;
-    this.count = s.count >>> 0;
+  /** Puts back a saved state; a malformed one (from a file) is a FormatError naming `path`, and nothing changes. */
+  restore(s: FieldRandState, path = 'fieldrand'): void {
+    const v = new Saved(s, path).object(['seed', 'count']);
+    const seed = v.get('seed').u32();
+    const count = v.get('count').u32();
+    this.seed = seed;
+    this.count = count;
   }
 }

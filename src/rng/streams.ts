@@ -1,4 +1,10 @@
 import seedrandom from 'seedrandom';
+import { Saved } from '../binary/saved-value.js';
+
+/** Most named streams a saved state may hold (a scenario uses a handful). */
+export const MAX_STREAMS = 1024;
+/** Longest stream name a saved state may hold. */
+export const MAX_STREAM_NAME = 256;
 
 /**
  * Named seedrandom streams for everything that is not a game RNG: scenario generation, agent behaviour,
@@ -92,11 +98,37 @@ export class RandomStreams {
     };
   }
 
-  /** Puts back saved streams (replacing every stream). Throws RangeError for another master seed's state. */
-  restore(s: RandomStreamsState): void {
-    if (s.master !== this.master) throw new RangeError(`stream state is for master seed ${s.master}, not ${this.master}`);
+  /**
+   * Puts back a saved state. Everything is checked first (it may come from a file): the master seed, at most
+   * MAX_STREAMS streams with distinct names, each an ARC4 state (indices 0..255, S a permutation of 0..255)
+   * and a draw count. A malformed one is a FormatError naming `path` and the stream, and nothing changes.
+   */
+  restore(s: RandomStreamsState, path = 'streams'): void {
+    const v = new Saved(s, path).object(['master', 'streams']);
+    const master = v.get('master').string(MAX_STREAM_NAME);
+    if (master !== this.master) v.get('master').fail(`the state is for master seed ${JSON.stringify(master)}, this simulation's is ${JSON.stringify(this.master)}`);
+    const list = v.get('streams').array(0, MAX_STREAMS);
+    const names = new Set<string>();
+    const checked: { name: string; state: Arc4State; draws: number }[] = [];
+    for (const e of list) {
+      e.object(['name', 'state', 'draws']);
+      const name = e.get('name').string(MAX_STREAM_NAME);
+      if (names.has(name)) e.get('name').fail(`a second stream named ${JSON.stringify(name)}`);
+      names.add(name);
+      const st = e.get('state').object(['i', 'j', 'S']);
+      const i = st.get('i').int(0, 255);
+      const j = st.get('j').int(0, 255);
+      const S = st.get('S');
+      const perm = S.array(256, 256).map((x) => x.int(0, 255));
+      const seen = new Uint8Array(256);
+      for (let k = 0; k < 256; k++) {
+        if (seen[perm[k]!]) S.get(k).fail(`${perm[k]} appears twice: S must be a permutation of 0..255`);
+        seen[perm[k]!] = 1;
+      }
+      checked.push({ name, state: { i, j, S: perm }, draws: e.get('draws').count() });
+    }
     this.entries.clear();
-    for (const st of s.streams) this.create(st.name, structuredClone(st.state), st.draws);
+    for (const st of checked) this.create(st.name, st.state, st.draws);
   }
 
   /** Folds every stream's state into `f` as 32-bit words, streams in creation order. */

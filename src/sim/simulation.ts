@@ -19,6 +19,7 @@ import { walkSpeed } from '../systems/movement.js';
 import type { CollisionWorld, Vec3 } from '../worlds/world.js';
 import { resolveParams } from './params.js';
 import { checkSettings, ScenarioError, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
+import { Saved, withPath } from '../binary/saved-value.js';
 
 /** A world may keep run-time state (e.g. Llama tile swaps); these optional methods let it join hashes and snapshots. */
 interface StatefulWorld {
@@ -223,8 +224,11 @@ export class Simulation implements SystemHost, ScenarioHost {
 
   /**
    * Puts back a snapshot of a simulation built from the same world, settings and scenario. A snapshot may come
-   * from a file: its shape is checked, and an Error names what is wrong; a failed restore puts the state from
-   * before the call back, so the simulation is unchanged.
+   * from a file: every value is checked against its type, its range and this simulation (capacity, ids,
+   * tasks, each system's state, ...) before it is used, and a bad one is a FormatError (format "snapshot")
+   * naming the field, e.g. `scheduler.tasks[7] (line-of-sight, id 8).body: state.n: expected an integer in
+   * 0..32, got 40`.
+   * A failed restore puts the state from before the call back, so the simulation is unchanged.
    */
   restore(s: SimSnapshot): void {
     const before = this.save();
@@ -237,30 +241,29 @@ export class Simulation implements SystemHost, ScenarioHost {
   }
 
   private restoreParts(s: SimSnapshot): void {
-    if (!s || s.format !== 'retrosim-snapshot' || s.version !== 1) throw new Error('not a version 1 retrosim snapshot');
-    if (!isObject(s.rng) || !isObject(s.rng.fieldrand) || !isObject(s.rng.ccrand) || !isObject(s.rng.streams)) throw new Error('snapshot RNG state missing');
-    if (!isObject(s.scheduler) || !Array.isArray(s.scheduler.tasks) || !(s.scheduler.history instanceof Float64Array)) throw new Error('snapshot scheduler state missing');
-    if (s.scheduler.frame !== s.frame) throw new Error(`snapshot frame ${s.frame} disagrees with its scheduler frame ${s.scheduler.frame}`);
-    if (!isObject(s.ecs)) throw new Error('snapshot entity state missing');
-    if (!Number.isInteger(s.player) || !Number.isInteger(s.input)) throw new Error('snapshot player or input missing');
-    const f = s.rng.fieldrand;
-    if (!isU32(f.seed) || !isU32(f.count)) throw new Error('snapshot fieldrand state is not two u32s');
-    const c = s.rng.ccrand;
-    if (!Array.isArray(c.mt) || c.mt.length !== 624 || !c.mt.every(isU32) || !Number.isInteger(c.mti) || c.mti < 0 || c.mti > 625 || !isU32(c.draws)) {
-      throw new Error('snapshot ccRand state is malformed');
-    }
-    checkStreams(s.rng.streams);
-    this.ecs.restore(s.ecs);
-    this.scheduler.restore(s.scheduler);
-    this.rng.fieldrand.restore(f);
-    this.rng.ccrand.restore(c);
-    this.rng.streams.restore(s.rng.streams);
-    this.player = s.player;
-    this.input = s.input >>> 0;
+    const v = new Saved(s, 'snapshot').object(['format', 'version', 'frame', 'player', 'input', 'ecs', 'rng', 'scheduler', 'world']);
+    v.get('format').equals('retrosim-snapshot', '"retrosim-snapshot"');
+    v.get('version').equals(1, 'version 1');
+    const frame = v.get('frame').count();
+    const sched = v.get('scheduler');
+    if (!isObject(s.scheduler) || s.scheduler.frame !== frame) sched.get('frame').fail(`the scheduler's frame differs from the snapshot's frame ${frame}`);
+    const player = v.get('player').int(0, this.ecs.capacity - 1);
+    const input = v.get('input').u32();
+    const rng = v.get('rng').object(['fieldrand', 'ccrand', 'streams']);
+    // The RNGs, then the entities (task states are sized by them), then the scheduler and its tasks, then
+    // the world.
+    this.rng.fieldrand.restore(s.rng.fieldrand, `${rng.path}.fieldrand`);
+    this.rng.ccrand.restore(s.rng.ccrand, `${rng.path}.ccrand`);
+    this.rng.streams.restore(s.rng.streams, `${rng.path}.streams`);
+    this.ecs.restore(s.ecs, 'ecs');
+    this.scheduler.restore(s.scheduler, 'scheduler');
+    this.player = player;
+    this.input = input;
     this.ctx.player = this.player;
     this.ctx.input = this.input;
     const w = this.world as CollisionWorld & StatefulWorld;
-    if (w.restoreState) w.restoreState(s.world);
+    if (w.restoreState) withPath('world', () => w.restoreState!(s.world));
+    else v.get('world').equals(null, `null (a ${this.world.kind} world keeps no run-time state)`);
   }
 }
 
@@ -291,15 +294,13 @@ function systemTask(sys: SystemDef, made: SystemBody | ((ctx: SystemContext, sel
     },
     save: () => Object.fromEntries(names.map((n, i) => [n, arrays[i]!.slice()])),
     restore(saved: unknown) {
-      if (!isObject(saved)) throw new Error(`system ${sys.name}: saved state must be an object of typed arrays`);
-      const keys = Object.keys(saved);
-      if (keys.length !== names.length || keys.some((k, i) => k !== names[i])) throw new Error(`system ${sys.name}: saved state has ${keys.join(', ') || 'no arrays'}, expected ${names.join(', ')}`);
+      const v = new Saved(saved, 'state').object(names);
       for (let i = 0; i < names.length; i++) {
-        const v = saved[names[i]!] as StateArray;
         const a = arrays[i]!;
-        if (Object.getPrototypeOf(v) !== Object.getPrototypeOf(a) || v.length !== a.length) throw new Error(`system ${sys.name}: saved state ${names[i]} is not a ${a.constructor.name} of length ${a.length}`);
+        v.get(names[i]!).typed(a.constructor as never, a.length);
       }
-      for (let i = 0; i < names.length; i++) arrays[i]!.set(saved[names[i]!] as StateArray);
+      const st = saved as Record<string, StateArray>;
+      for (let i = 0; i < names.length; i++) arrays[i]!.set(st[names[i]!]!);
     },
   };
 }
@@ -307,20 +308,6 @@ function systemTask(sys: SystemDef, made: SystemBody | ((ctx: SystemContext, sel
 function isObject(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null;
 }
-function isU32(v: unknown): boolean {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
-}
-function checkStreams(s: RandomStreamsState): void {
-  if (typeof s.master !== 'string' || !Array.isArray(s.streams)) throw new Error('snapshot stream state is malformed');
-  for (const st of s.streams) {
-    if (!isObject(st) || typeof st.name !== 'string' || !isU32(st.draws) || !isObject(st.state)) throw new Error('snapshot stream entry is malformed');
-    const a = st.state;
-    if (!isU32(a.i) || !isU32(a.j) || a.i > 255 || a.j > 255 || !Array.isArray(a.S) || a.S.length !== 256 || !a.S.every((x: unknown) => isU32(x) && (x as number) < 256)) {
-      throw new Error(`snapshot stream ${st.name} has a malformed ARC4 state`);
-    }
-  }
-}
-
 /**
  * Computes the state hash in sections: "entities" (the entity index with its recycle order, each live id's
  * components, every defined query's order), one section per component (fields of live ids, ascending id),
@@ -351,7 +338,7 @@ export class SimulationHasher {
     h.reset();
     const n = ecs.aliveIdsAscending(this.ids);
     const ids = this.ids.ids;
-    h.u32(ecs.maxId).u32(ecs.aliveCount).u32(sim.player);
+    h.u32(ecs.capacity).u32(ecs.maxId).u32(ecs.aliveCount).u32(sim.player);
     for (let i = 0; i < n; i++) h.u32(ids[i]!).u32(ecs.membership[ids[i]!]!);
     ecs.hashIndexInto(h);
     end();

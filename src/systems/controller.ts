@@ -20,6 +20,7 @@ import type { SystemDef, SystemHost } from './system.js';
 import { Buttons } from './input.js';
 import { horizontalAxes } from './movement.js';
 import { AscendingIds } from './ascending-ids.js';
+import { Saved } from '../binary/saved-value.js';
 
 /** The stream behaviours are drawn from. */
 export const BEHAVIOUR_STREAM = 'behaviour';
@@ -132,14 +133,17 @@ export const controllerSystem: SystemDef = {
         const m = ecs.maxId + 1;
         return { behaviour: behaviour.slice(0, m), patrolAngle: patrolAngle.slice(0, m), legTimer: legTimer.slice(0, m) };
       },
+      /** One entry per id 0..maxId (the entities are restored first), behaviours 0..3. */
       restore(s: unknown) {
-        const st = s as { behaviour?: unknown; patrolAngle?: unknown; legTimer?: unknown } | null;
-        if (!st || !(st.behaviour instanceof Uint8Array) || !(st.patrolAngle instanceof Int32Array) || !(st.legTimer instanceof Int32Array) || st.behaviour.length > behaviour.length) {
-          throw new Error('controller state must be { behaviour: Uint8Array, patrolAngle: Int32Array, legTimer: Int32Array }');
-        }
-        behaviour.fill(0).set(st.behaviour);
-        patrolAngle.fill(0).set(st.patrolAngle);
-        legTimer.fill(0).set(st.legTimer);
+        const m = ecs.maxId + 1;
+        const v = new Saved(s, 'state').object(['behaviour', 'patrolAngle', 'legTimer']);
+        const b = v.get('behaviour').typed(Uint8Array, m);
+        v.get('behaviour').elementsIn(b, Behaviour.Unassigned, Behaviour.Chase);
+        const a = v.get('patrolAngle').typed(Int32Array, m);
+        const t = v.get('legTimer').typed(Int32Array, m);
+        behaviour.fill(0).set(b);
+        patrolAngle.fill(0).set(a);
+        legTimer.fill(0).set(t);
       },
     };
   },

@@ -18,6 +18,7 @@ import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import type { SystemDef, SystemHost } from './system.js';
+import { Saved } from '../binary/saved-value.js';
 
 /** 9.8 m/s² at 60 frames per second, in metres per frame per frame. */
 export const GRAVITY_METRES_PER_FRAME2 = 9.8 / 3600;
@@ -91,10 +92,13 @@ export const gravitySystem: SystemDef = {
       },
       hashState: () => fall.subarray(0, ecs.maxId + 1),
       save: () => fall.slice(0, ecs.maxId + 1),
+      /** A finite fall speed per id 0..maxId (the entities are restored first). */
       restore(s: unknown) {
-        if (!(s instanceof Float64Array) || s.length > fall.length) throw new Error('gravity state must be a Float64Array of fall speeds');
+        const v = new Saved(s, 'state');
+        const f = v.typed(Float64Array, ecs.maxId + 1);
+        v.elementsFinite(f);
         fall.fill(0);
-        fall.set(s);
+        fall.set(f);
       },
     };
   },

@@ -14,6 +14,7 @@ import type { CollisionWorld } from '../worlds/world.js';
 import type { SystemDef, SystemHost } from './system.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE, VisibilityMatrix, type LosOutput } from './los/los-batch.js';
 import { AscendingIds } from './ascending-ids.js';
+import { Saved } from '../binary/saved-value.js';
 
 /** Agents look every this many frames (frames 4, 8, 12, ...: 15 looks a second at 60 frames per second). */
 export const LOS_RATE = 4;
@@ -119,14 +120,21 @@ export const losSystem: SystemDef = {
         return h.subarray(0, 1 + matrixN + matrixBits.length);
       },
       save: () => ({ n: matrixN, ids: matrixIds.slice(), bits: matrixBits.slice() }),
+      /**
+       * The matrix's size (0..LOS_MATRIX_AGENTS), its agents (entity ids for the first n) and its bits (none
+       * past n × n): checked before use, so a saved size cannot make the hash read past its buffers.
+       */
       restore(s: unknown) {
-        const st = s as { n?: unknown; ids?: unknown; bits?: unknown } | null;
-        if (!st || typeof st.n !== 'number' || !(st.ids instanceof Uint32Array) || !(st.bits instanceof Uint32Array) || st.bits.length !== matrixBits.length || st.ids.length !== matrixIds.length) {
-          throw new Error('line-of-sight state must be { n, ids: Uint32Array, bits: Uint32Array }');
-        }
-        matrixN = st.n;
-        matrixIds.set(st.ids);
-        matrixBits.set(st.bits);
+        const v = new Saved(s, 'state').object(['n', 'ids', 'bits']);
+        const n = v.get('n').int(0, LOS_MATRIX_AGENTS);
+        const ids = v.get('ids').typed(Uint32Array, matrixIds.length);
+        const bits = v.get('bits').typed(Uint32Array, matrixBits.length);
+        // The first n are the ids the matrix was cast for (alive then; one may have died since).
+        v.get('ids').elementsIn(ids.subarray(0, n), 1, ecs.capacity - 1);
+        for (let i = n * n; i < matrixBits.length * 32; i++) if ((bits[i >>> 5]! >>> (i & 31)) & 1) v.get('bits').fail(`bit ${i} is set, past the ${n} × ${n} matrix`);
+        matrixN = n;
+        matrixIds.set(ids);
+        matrixBits.set(bits);
       },
     };
   },

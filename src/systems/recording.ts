@@ -12,6 +12,7 @@ import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { SimEvents } from '../ecs/events.js';
 import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
 import type { SystemDef, SystemHost } from './system.js';
+import { Saved } from '../binary/saved-value.js';
 
 /** Numbers per frame in the log: frame, buttons, player x, y, z, grounded, exits, deaths. */
 export const RECORD_STRIDE = 8;
@@ -134,12 +135,13 @@ export const recordingSystem: SystemDef = {
         deaths = 0;
       },
       save: () => lastFrame,
+      /** The last frame it ran (output only: the log is cut back to it). */
       restore(s: unknown) {
-        if (typeof s !== 'number' || !Number.isInteger(s) || s < 0) throw new Error('recording state must be the frame it was saved at');
+        const f = new Saved(s, 'state').count();
         exits = 0;
         deaths = 0;
-        lastFrame = s;
-        log.truncate(s);
+        lastFrame = f;
+        log.truncate(f);
       },
     };
   },

@@ -58,12 +58,16 @@ export interface SystemBody {
   run(ctx: SystemContext, self: TaskHandle): void;
   /** Declared state: named typed arrays of fixed length the runtime hashes, saves and restores. */
   state?: Readonly<Record<string, StateArray>>;
-  /** Numbers that describe the state, folded into the state hash. */
+  /** Numbers that describe the state, folded into the state hash: everything a later frame depends on. */
   hashState?(): ArrayLike<number>;
   /** The state as plain data, for snapshots (with `hashState` and `restore`, instead of `state`). */
   save?(): unknown;
-  /** Puts back what `save` returned. */
-  restore?(saved: unknown): void;
+  /**
+   * Puts back what `save` gave. It may come from a file: check every value before using it and throw a
+   * FormatError (a `Saved` helps: `new Saved(saved, 'state').object([...])`) for anything that cannot be
+   * used. `frame` is the frame being restored; the entities and RNGs are already restored when it runs.
+   */
+  restore?(saved: unknown, frame: number): void;
 }
 
 /** A system: one scheduler task per simulation. */

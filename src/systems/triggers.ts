@@ -22,6 +22,7 @@ import { newGroundResult } from '../worlds/world.js';
 import { fallSpeeds, nativeRate } from './gravity.js';
 import type { SystemDef, SystemHost } from './system.js';
 import { AscendingIds } from './ascending-ids.js';
+import { Saved } from '../binary/saved-value.js';
 
 /** A floor that switches one of the world's tile swaps (Llama doors and bridges) while a body stands on it. */
 export interface SwapTrigger {
@@ -167,9 +168,12 @@ export function triggersSystem(config: TriggerConfig | ((world: CollisionWorld) 
         },
         hashState: () => onExit.subarray(0, ecs.maxId + 1),
         save: () => onExit.slice(0, ecs.maxId + 1),
+        /** An exit flag (0 or 1) per id 0..maxId (the entities are restored first). */
         restore(s: unknown) {
-          if (!(s instanceof Uint8Array) || s.length > onExit.length) throw new Error('triggers state must be a Uint8Array of exit flags');
-          onExit.fill(0).set(s);
+          const v = new Saved(s, 'state');
+          const f = v.typed(Uint8Array, ecs.maxId + 1);
+          v.elementsIn(f, 0, 1);
+          onExit.fill(0).set(f);
         },
       };
     },

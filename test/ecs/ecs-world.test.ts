@@ -133,7 +133,7 @@ describe('EcsWorld', () => {
     expect(() => b.restore({ ...good, maxId: 10_000 })).toThrow(/maxId/);
     expect(() => b.restore({ ...good, fields: good.fields.slice(1) })).toThrow(/field/);
     const wrongType = { ...good, fields: good.fields.map((f, i) => (i === 0 ? { ...f, values: new Float32Array(f.values.length) } : f)) };
-    expect(() => b.restore(wrongType as never)).toThrow(/type or length/);
+    expect(() => b.restore(wrongType as never)).toThrow(/Position\.x\)\.values: expected a Float64Array/);
     expect(() => b.restore({ ...good, capacity: 99 })).toThrow(/capacity/);
     expect(observe(b)).toEqual(before);
   });

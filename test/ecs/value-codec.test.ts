@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeValueBytes, encodeValueBytes, MAX_VALUE_DEPTH } from '../../src/ecs/value-codec.js';
+import { decodeBudget, decodeValueBytes, encodeValueBytes, MAX_VALUE_DEPTH, type DecodeStats } from '../../src/ecs/value-codec.js';
+import { resolveLimits } from '../../src/limits.js';
 import { FormatError } from '../../src/binary/format-error.js';
 
 const leaf = fc.oneof(
@@ -59,6 +60,48 @@ describe('value codec', () => {
     for (let i = 0; i < MAX_VALUE_DEPTH + 5; i++) bytes.push(6, 1, 0, 0, 0);
     bytes.push(0);
     expect(() => decodeValueBytes(Uint8Array.from(bytes), 'snap')).toThrow(/nesting/);
+  });
+
+  it('counts what a decode creates: values (elements and entries included), arrays and objects, string and typed bytes', () => {
+    const stats: DecodeStats = { values: 0, composites: 0, stringBytes: 0, typedBytes: 0 };
+    decodeValueBytes(encodeValueBytes({ a: [1, 2, null], bc: 'xyz', t: new Uint16Array(3) }), 't', { stats });
+    // The root, its 3 entries, the array's 3 elements; the root and the array; 'a' 'bc' 't' 'xyz'; 3 × 2 bytes.
+    expect(stats).toEqual({ values: 7, composites: 2, stringBytes: 1 + 2 + 1 + 3, typedBytes: 6 });
+  });
+
+  it('bounds a decode by the smaller of the absolute limits and a budget relative to its size (property)', () => {
+    const limits = resolveLimits({ replay: { snapshotValues: 50_000, snapshotObjects: 3_000 } });
+    const seen = { decoded: 0, refused: 0 };
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), fc.boolean(), (n, objects) => {
+        // An array of n nulls (n + 5 bytes) or of n empty objects (5n + 5 bytes).
+        const bytes = new Uint8Array(5 + (objects ? 5 : 1) * n);
+        bytes[0] = 6;
+        new DataView(bytes.buffer).setUint32(1, n, true);
+        if (objects) for (let i = 0; i < n; i++) bytes[5 + 5 * i] = 7;
+        const b = decodeBudget(bytes.length, limits);
+        expect(b.values).toBe(Math.min(50_000, 4096 + Math.floor(bytes.length / 4)));
+        expect(b.composites).toBe(Math.min(3_000, 256 + Math.floor(bytes.length / 32)));
+        const fits = 1 + n <= b.values && (objects ? 1 + n : 1) <= b.composites;
+        const stats: DecodeStats = { values: 0, composites: 0, stringBytes: 0, typedBytes: 0 };
+        let ok = true;
+        try {
+          expect((decodeValueBytes(bytes, 'snap', { limits, stats }) as unknown[]).length).toBe(n);
+        } catch (e) {
+          ok = false;
+          expect(e).toBeInstanceOf(FormatError);
+          expect((e as Error).message).toMatch(/holds more than \d+ (values|arrays and objects)/);
+        }
+        expect(ok).toBe(fits);
+        seen[ok ? 'decoded' : 'refused']++;
+        expect(stats.values).toBeLessThanOrEqual(b.values);
+        expect(stats.composites).toBeLessThanOrEqual(b.composites);
+      }),
+      { numRuns: 200 },
+    );
+    // Both sides of the bound were tried.
+    expect(seen.decoded).toBeGreaterThan(10);
+    expect(seen.refused).toBeGreaterThan(10);
   });
 
   it('names the format in its errors', () => {

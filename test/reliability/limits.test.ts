@@ -24,6 +24,9 @@ import { demoButtons } from '../../src/sim/demo-input.js';
 import { ReplayRecorder } from '../../src/replay/recorder.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { defaultPineyTables } from '../../src/node/assets.js';
+import { checkReplaySettings, checkReplayWork } from '../../src/replay/rebuild.js';
+import { restoreKeyframe } from '../../src/replay/seek.js';
+import { decodeValueBytes } from '../../src/ecs/value-codec.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(rel, root)));
@@ -168,5 +171,32 @@ describe('limits wired into the loaders', () => {
     expectLimitBites('replay.keyframes', rp.keyframes.length, (v) => ({ replay: { keyframes: v } }), load);
     const biggest = Math.max(...rp.keyframes.map((k) => k.snapshot.length));
     expectLimitBites('replay.snapshotBytes', biggest, (v) => ({ replay: { snapshotBytes: v } }), load);
+  });
+
+  it('re-simulating a replay: agents, capacity, ccRand init, frames and agents × frames; snapshot values and objects', () => {
+    const bytes = read('assets/worlds/rugrats/demo.col');
+    const world = loadRugratsWorld(bytes, 'demo.col');
+    const settings = defaultSettingsFor(world, { agents: 4, capacity: 16, ccRandInit: 7 });
+    const sim = simulationFromSettings(world, settings);
+    const rec = new ReplayRecorder(sim, worldIdentity(world, bytes, 'builtin:rugrats-demo'), 10);
+    for (let f = 1; f <= 30; f++) rec.step(demoButtons(f));
+    const rp = readReplay(rec.finish());
+    const h = rp.header;
+    expectLimitBites('replay.agents', 4, (v) => ({ replay: { agents: v } }), (l) => checkReplaySettings(h, l));
+    expectLimitBites('replay.capacity', 16, (v) => ({ replay: { capacity: v } }), (l) => checkReplaySettings(h, l));
+    expectLimitBites('replay.ccRandInit', 7, (v) => ({ replay: { ccRandInit: v } }), (l) => checkReplaySettings(h, l));
+    expectLimitBites('replay.frames', 30, (v) => ({ replay: { frames: v } }), (l) => checkReplayWork(h, 30, l));
+    expectLimitBites('replay.agentFrames', 5 * 30, (v) => ({ replay: { agentFrames: v } }), (l) => checkReplayWork(h, 30, l));
+    // The errors say which flag raises the limit.
+    expect(formatErrorOf(() => checkReplaySettings(h, resolveLimits({ replay: { agents: 3 } }))).message).toMatch(/^replay chunk HEAD #0 \(header\): agents 4 is over the limit of 3 for a re-simulation \(limits\.replay\.agents; CLI: --max-agents N\)$/);
+    // A keyframe's decode: within limits.replay.snapshotValues / snapshotObjects, refused one below its count.
+    const k = rp.keyframes[1]!;
+    const stats = { values: 0, composites: 0, stringBytes: 0, typedBytes: 0 };
+    decodeValueBytes(k.snapshot, 'k', { stats });
+    expect(stats.values).toBeGreaterThan(100);
+    expect(stats.composites).toBeGreaterThan(10);
+    const restore = (l: Limits) => restoreKeyframe(simulationFromSettings(world, settings), k, { limits: l });
+    expectLimitBites('replay.snapshotValues', stats.values, (v) => ({ replay: { snapshotValues: v } }), restore);
+    expectLimitBites('replay.snapshotObjects', stats.composites, (v) => ({ replay: { snapshotObjects: v } }), restore);
   });
 });

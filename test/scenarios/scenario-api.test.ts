@@ -164,7 +164,7 @@ describe('a scenario of your own, recorded and verified', () => {
     for (const mutate of bad) {
       const s = structuredClone(snap);
       mutate(s);
-      expect(() => b.restore(s)).toThrow(/system ticker: saved state/);
+      expect(() => b.restore(s)).toThrow(/\(ticker, id \d+\)\.body: state/);
       expect(b.hashHex()).toBe(before);
     }
   });

@@ -57,9 +57,9 @@ describe('retrosim run / replay', () => {
     expect(info.frames).toBe(130);
     expect(info.keyframes.map((k: { frame: number }) => k.frame)).toEqual([0, 50, 100]);
     expect(await replay.run(['verify', file, '--json'])).toBe(0);
-    expect(lastJson()).toMatchObject({ ok: true, frames: 130, finalHash: final });
+    expect(lastJson()).toMatchObject({ ok: true, frames: 130, keyframes: 3, finalHash: final });
     expect(await replay.run(['seek', file, '--frame', '130', '--json'])).toBe(0);
-    expect(lastJson()).toEqual({ frame: 130, hash: final });
+    expect(lastJson()).toEqual({ frame: 130, hash: final, verified: true, expected: final, fromKeyframe: 100, sections: [], skippedKeyframes: [] });
     expect(await replay.run(['seek', file, '--frame', '75', '--json'])).toBe(0);
     const at75 = lastJson().hash;
     await run.run(['--frames', '75', '--agents', '40', '--no-replay', '--json']);

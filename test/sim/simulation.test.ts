@@ -112,7 +112,7 @@ describe('Simulation', () => {
     const sim = makeSim();
     const snap = sim.save();
     expect(() => sim.restore({ ...snap, version: 2 } as never)).toThrow(/version 1/);
-    expect(() => sim.restore({ ...snap, rng: { ...snap.rng, ccrand: { ...snap.rng.ccrand, mt: [1, 2] } } })).toThrow(/ccRand/);
+    expect(() => sim.restore({ ...snap, rng: { ...snap.rng, ccrand: { ...snap.rng.ccrand, mt: [1, 2] } } })).toThrow(/rng\.ccrand\.mt/);
     expect(() => sim.restore({ ...snap, frame: 9 })).toThrow(/frame/);
   });
 

@@ -10,6 +10,7 @@ import { BUTTON_MASK } from '../../systems/input.js';
 import { parseFileSource } from '../../replay/world-identity.js';
 import { openBuiltinWorld, openWorldFile } from '../../node/open-world.js';
 import { checkReplaySettings, replaySimulation } from '../../replay/rebuild.js';
+import { resolveLimits, type Limits } from '../../limits.js';
 import { seekReplay } from '../../replay/seek.js';
 import { verifyReplay } from '../../replay/verify.js';
 import type { Simulation } from '../../sim/simulation.js';
@@ -21,9 +22,13 @@ const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
 
   info FILE              the header: world, seeds, settings, frames, keyframes, final hash
   export FILE            the whole replay as JSON (every frame's input, hash, RNG counts, section hashes)
-  verify FILE            re-simulate from the settings and inputs; exit 0 when every frame's hash matches,
-                         exit 1 with the first divergent frame, the sections and RNG counters that differ
-  seek FILE --frame F    restore the nearest keyframe at or before F and step to F: {"frame":F,"hash":"0x..."}
+  verify FILE            re-simulate from the settings and inputs and compare everything recorded (every
+                         frame's hash, section hashes, RNG draw counts and input; every keyframe's hash and
+                         snapshot); exit 0 when all match, exit 1 with the first divergent frame and every
+                         field that differs there
+  seek FILE --frame F    restore the nearest keyframe at or before F that holds, step to F and compare the
+                         hash with the recorded one: {"frame":F,"hash":"0x...","verified":true,...}; exit 1
+                         when it differs
 
 options:
   --world FILE   the world file, when the replay ran on a file that is not where it was
@@ -31,10 +36,29 @@ options:
   --scenario S   the scenario module file the replay was recorded with (default: the recorded path; built-in
                  scenarios need none)
   --json         machine output (one JSON line)
+
+limits on the work a replay may ask for (verify, seek; defaults in src/limits.ts):
+  --max-frames N        frames in the replay (limits.replay.frames)
+  --max-agents N        agents its header asks for (limits.replay.agents)
+  --max-capacity N      entity capacity (limits.replay.capacity)
+  --max-ccrand-init N   ccRand init count (limits.replay.ccRandInit)
+  --max-agent-frames N  agents × frames re-simulated (limits.replay.agentFrames)
 `;
 
-async function simulationFor(rp: Replay, o: ParsedArgs['options']): Promise<Simulation> {
-  checkReplaySettings(rp.header);
+/** The limits the command's --max-* flags give (the defaults for the rest). */
+function limitsFrom(o: ParsedArgs['options']): Readonly<Limits> {
+  const pick = (k: string) => o[k] as number | undefined;
+  const replay: Partial<Limits['replay']> = {};
+  if (pick('max-frames') !== undefined) replay.frames = pick('max-frames');
+  if (pick('max-agents') !== undefined) replay.agents = pick('max-agents');
+  if (pick('max-capacity') !== undefined) replay.capacity = pick('max-capacity');
+  if (pick('max-ccrand-init') !== undefined) replay.ccRandInit = pick('max-ccrand-init');
+  if (pick('max-agent-frames') !== undefined) replay.agentFrames = pick('max-agent-frames');
+  return resolveLimits({ replay });
+}
+
+async function simulationFor(rp: Replay, o: ParsedArgs['options'], limits: Readonly<Limits>): Promise<Simulation> {
+  checkReplaySettings(rp.header, limits);
   const worldPath = o['world'] as string | undefined;
   const mapPath = o['map'] as string | undefined;
   const src = rp.header.world.source;
@@ -46,7 +70,7 @@ async function simulationFor(rp: Replay, o: ParsedArgs['options']): Promise<Simu
     opened = await openWorldFile(worldPath ?? recorded.path, read, mapPath ?? recorded.mapPath);
   } else throw new UsageError(`the replay's world source ${JSON.stringify(src)} is unknown: give --world FILE`);
   const scenario = await scenarioFor(rp, o['scenario'] as string | undefined);
-  return replaySimulation(rp.header, { world: opened, ...(scenario ? { scenario } : {}) });
+  return replaySimulation(rp.header, { world: opened, limits, ...(scenario ? { scenario } : {}) });
 }
 
 /**
@@ -77,12 +101,18 @@ export const command: Command = {
       map: { type: 'string' },
       scenario: { type: 'string' },
       json: { type: 'flag' },
+      'max-frames': { type: 'int', min: 1 },
+      'max-agents': { type: 'int', min: 1 },
+      'max-capacity': { type: 'int', min: 2 },
+      'max-ccrand-init': { type: 'int', min: 1 },
+      'max-agent-frames': { type: 'int', min: 1 },
     });
     const [sub, file, ...rest] = positionals;
     if (!sub || !['info', 'export', 'verify', 'seek'].includes(sub)) throw new UsageError('expected a subcommand: info, export, verify or seek');
     if (!file) throw new UsageError(`replay ${sub} needs a FILE`);
     if (rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
-    const rp = readReplay(readInputFile(file), BUTTON_MASK);
+    const limits = limitsFrom(o);
+    const rp = readReplay(readInputFile(file, limits.fileBytes), BUTTON_MASK, limits);
     const json = o['json'] === true;
     switch (sub) {
       case 'info': {
@@ -104,17 +134,18 @@ export const command: Command = {
         printJson(replayToJson(rp, true));
         return 0;
       case 'verify': {
-        const sim = await simulationFor(rp, o);
-        const v = verifyReplay(rp, sim);
-        const out = { ok: v.ok, frames: v.frames, finalHash: v.finalHash, framesPerSecond: Math.round(v.framesPerSecond * 10) / 10, divergence: v.divergence ?? null, warnings: v.warnings };
+        const sim = await simulationFor(rp, o, limits);
+        const v = verifyReplay(rp, sim, { limits });
+        const out = { ok: v.ok, frames: v.frames, keyframes: v.keyframes, finalHash: v.finalHash, framesPerSecond: Math.round(v.framesPerSecond * 10) / 10, divergence: v.divergence ?? null, warnings: v.warnings };
         if (json) printJson(out);
-        else if (v.ok) print(`OK: ${v.frames} frames verified, final hash ${v.finalHash} (${out.framesPerSecond} frames/s)`);
+        else if (v.ok) print(`OK: ${v.frames} frames and ${v.keyframes} keyframes verified, final hash ${v.finalHash} (${out.framesPerSecond} frames/s)`);
         else {
           const d = v.divergence!;
           const rng = d.rng.map((r) => `${r.name} recorded ${r.recorded}, replayed ${r.replayed}`).join('; ');
-          print(`DIVERGED at frame ${d.frame}: expected ${d.expected}, got ${d.actual}; differs in ${d.sections.join(', ') || '(no section)'}${rng ? `; RNG: ${rng}` : ''}`);
+          print(`DIVERGED at frame ${d.frame}: expected ${d.expected}, got ${d.actual}; differs in ${d.fields.join(', ')}${rng ? `; RNG: ${rng}` : ''}`);
+          print(d.lastGoodKeyframe >= 0 ? `the last keyframe that matched value by value: frame ${d.lastGoodKeyframe}` : 'no keyframe matched before it');
           if (d.detail) {
-            print(`at the keyframe of frame ${d.detail.frame}, ${d.detail.total} value(s) differ${d.detail.total > d.detail.differences.length ? ` (first ${d.detail.differences.length})` : ''}:`);
+            print(`the keyframe of frame ${d.detail.frame}: ${d.detail.total} value(s) differ${d.detail.total > d.detail.differences.length ? ` (first ${d.detail.differences.length})` : ''}:`);
             for (const line of d.detail.differences) print(`  ${line}`);
           }
         }
@@ -125,11 +156,14 @@ export const command: Command = {
         const frame = o['frame'] as number | undefined;
         if (frame === undefined) throw new UsageError('replay seek needs --frame F');
         if (frame > rp.frames.count) throw new UsageError(`--frame ${frame} is past the replay's last frame ${rp.frames.count}`);
-        const sim = await simulationFor(rp, o);
-        const r = seekReplay(rp, sim, frame);
-        if (json) printJson({ frame: r.frame, hash: r.hash });
-        else print(`frame ${r.frame}: hash ${r.hash} (from the keyframe at frame ${r.fromKeyframe})`);
-        return 0;
+        const sim = await simulationFor(rp, o, limits);
+        const r = seekReplay(rp, sim, frame, { limits });
+        if (json) printJson({ frame: r.frame, hash: r.hash, verified: r.verified, expected: r.expected, fromKeyframe: r.fromKeyframe, sections: r.sections, skippedKeyframes: r.skippedKeyframes });
+        else if (r.verified) print(`frame ${r.frame}: hash ${r.hash}, verified (from the keyframe at frame ${r.fromKeyframe})`);
+        else print(`frame ${r.frame}: hash ${r.hash} differs from the recorded ${r.expected}; sections ${r.sections.join(', ') || '(none named)'} (from the keyframe at frame ${r.fromKeyframe})`);
+        for (const k of r.skippedKeyframes) process.stderr.write(`retrosim: warning: skipped the keyframe at frame ${k.frame}: ${k.reason}\n`);
+        if (!r.verified) process.stderr.write(`retrosim: seek: frame ${r.frame} hashes ${r.hash}, the replay records ${r.expected}\n`);
+        return r.verified ? 0 : 1;
       }
     }
     return 2;

@@ -166,10 +166,8 @@ export class SandboxSession {
     const target = Math.max(0, Math.min(rp.frames.count, Math.floor(frame)));
     const r = seekReplay(rp, this.sim, target);
     this.lastHash = r.hash;
-    // Frame 0 is the keyframe itself, which seekReplay has checked against its recorded hash.
-    const h = this.sim.hash();
-    const matches = target === 0 || (h.hi === rp.frames.hashHi[target - 1] && h.lo === rp.frames.hashLo[target - 1]);
-    return { frame: target, hash: r.hash, matches };
+    // seekReplay compares the hash it reaches with the recorded one (frame 0: keyframe 0's).
+    return { frame: target, hash: r.hash, matches: r.verified };
   }
 
   /** The recorded buttons of the frame about to be played (replay mode), else 0. */

@@ -1,6 +1,6 @@
 /**
  * A compact digest of the ambient state for the scheduler's state hash: every number, flag and typed-array
- * word of the state and the statics, folded in a fixed order (the state's own field order, which its
+ * word of the state, the statics and the view source's state, folded in a fixed order (the state's own field order, which its
  * constructors fix) into four 32-bit FNV-1a lanes.
  */
 import type { AmbientState } from './ambient.js';
@@ -50,9 +50,11 @@ class Fold {
   }
 }
 
-export function hashAmbient(state: AmbientState, statics: AmbientStatics): number[] {
+/** The four lanes over the state, the statics and (when given) the view source's saved state. */
+export function hashAmbient(state: AmbientState, statics: AmbientStatics, view?: unknown): number[] {
   const f = new Fold();
   f.value(state);
   f.value(statics);
+  if (view !== undefined) f.value(view);
   return f.lanes;
 }

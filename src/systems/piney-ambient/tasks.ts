@@ -17,8 +17,8 @@ import { envInto, envOf, type AmbientEnv, type AmbientView, type HeightFn } from
 import { value } from './ee-vec.js';
 import type { Walk, WalkState } from './walk.js';
 import { hashAmbient } from './hash.js';
-import { checkShape } from './save-check.js';
-import { FormatError } from '../../binary/format-error.js';
+import { checkAmbientState, checkOps, checkPuffs, checkStatics, checkWalkState, SAVE_FORMAT } from './save-check.js';
+import { Saved, withPath } from '../../binary/saved-value.js';
 
 export const PRIORITY_ENTRY = 64;
 export const PRIORITY_EFFECT = 80;
@@ -38,10 +38,15 @@ export function frameParityOdd(slice: number, offset: number): boolean {
   return ((slice + offset) & 1) === 1;
 }
 
-/** Something that gives each drawn frame's view (the player's and cameras' places). */
+/**
+ * Something that gives each drawn frame's view (the player's and cameras' places). Its saved state is part
+ * of the display task's state: it is hashed (as plain data), saved and restored with it, so `restore` must
+ * check what it is given (it may come from a file) and throw a FormatError for anything it cannot use.
+ */
 export interface ViewSource {
   /** The view for the next drawn frame; `odd` is the frame parity to put in it. */
   next(odd: boolean): AmbientView;
+  /** Plain data (numbers, strings, booleans, arrays, objects, typed arrays): what the next views depend on. */
   save(): unknown;
   restore(s: unknown): void;
 }
@@ -53,9 +58,9 @@ export function walkSource(walk: Walk): ViewSource {
       walk.step();
       return walk.view(odd);
     },
-    save: () => ({ ...walk.state }),
+    save: (): WalkState => ({ x: walk.state.x, y: walk.state.y, heading: walk.state.heading, steps: walk.state.steps }),
     restore: (s) => {
-      walk.state = { ...(s as WalkState) };
+      walk.state = checkWalkState(s);
     },
   };
 }
@@ -210,43 +215,44 @@ export class AmbientRuntime {
     };
   }
 
-  restore(s: unknown): void {
-    // The saved state must have the live state's shape (the same field); the puff list may differ in length.
-    const template = this.save();
-    if (typeof s !== 'object' || s === null) throw new FormatError('piney-ambient save', -1, 'save: expected an object');
-    checkShape({ ...template, puffLife: [], ops: 0 }, { ...s, puffLife: [], ops: 0 }, 'save');
+  /**
+   * Puts back a saved state, every field checked against the live state of this field first (see
+   * save-check.ts): a bad one is a FormatError naming the path, and nothing changes. `frame` is the frame
+   * being restored (the display task's slices and its list's frame cannot be later).
+   */
+  restore(s: unknown, frame = Number.MAX_SAFE_INTEGER): void {
+    const v = new Saved(s, 'save', SAVE_FORMAT).object(['slice', 'opsFrame', 'ops', 'state', 'statics', 'view', 'puffsStarted', 'puffLife', 'entryDone']);
+    const slice = v.get('slice').int(0, frame);
+    const opsFrame = v.get('opsFrame').int(-1, frame);
+    if (opsFrame === 0) v.get('opsFrame').fail('0 is not a frame a list is drawn in (frames start at 1; -1 for none)');
+    const ops = checkOps(v.get('ops'), OP_STRIDE);
+    const state = checkAmbientState(v.get('state'), this.state);
+    const statics = checkStatics(v.get('statics'), this.statics);
+    const puffsStarted = v.get('puffsStarted').count();
+    const puffLife = checkPuffs(v.get('puffLife'));
+    const entryDone = v.get('entryDone').bool();
     const r = s as AmbientRuntimeSave;
-    if (!Array.isArray(r.puffLife) || r.puffLife.length > 1_000_000 || !r.puffLife.every((x) => Number.isInteger(x))) {
-      throw new FormatError('piney-ambient save', -1, 'save.puffLife: expected a list of integers');
-    }
-    const ops = r.ops as unknown;
-    if (
-      typeof ops !== 'object' ||
-      ops === null ||
-      !((ops as { words?: unknown }).words instanceof Uint32Array) ||
-      !Number.isInteger(r.ops.length) ||
-      r.ops.length < 0 ||
-      r.ops.words.length !== r.ops.length * OP_STRIDE
-    ) {
-      throw new FormatError('piney-ambient save', -1, 'save.ops: the words do not match the length');
-    }
-    this.slice = r.slice;
-    this.opsFrame = r.opsFrame;
-    const list = new OpList(Math.max(1, r.ops.length));
-    list.words.set(r.ops.words);
-    list.length = r.ops.length;
+    // The view last: a custom source may change itself as it checks.
+    withPath('save.view', () => this.view.restore(r.view), SAVE_FORMAT);
+    this.slice = slice;
+    this.opsFrame = opsFrame;
+    const list = new OpList(Math.max(1, ops.length));
+    list.words.set(ops.words);
+    list.length = ops.length;
     this.ops.copyFrom(list);
-    this.state = structuredClone(r.state);
-    this.statics = copyStatics(r.statics);
-    this.view.restore(r.view);
-    this.puffsStarted = r.puffsStarted;
-    this.puffLife = [...r.puffLife];
-    this.entryDone = r.entryDone;
+    this.state = state;
+    this.statics = statics;
+    this.puffsStarted = puffsStarted;
+    this.puffLife = puffLife;
+    this.entryDone = entryDone;
   }
 
-  /** Numbers describing the ambient state, for the state hash. */
+  /**
+   * Numbers describing everything the next frames depend on, for the state hash: the slices, the list, the
+   * puffs (each one's life), the entry flag, the ambient state and statics, and the view source's state.
+   */
   hashState(): number[] {
-    return [this.slice, this.opsFrame, this.ops.digest(), this.puffsStarted, this.puffLife.length, this.entryDone ? 1 : 0, ...hashAmbient(this.state, this.statics)];
+    return [this.slice, this.opsFrame, this.ops.digest(), this.puffsStarted, this.puffLife.length, ...this.puffLife, this.entryDone ? 1 : 0, ...hashAmbient(this.state, this.statics, this.view.save())];
   }
 }
 
@@ -264,7 +270,7 @@ export function fieldTaskBodies(rt: AmbientRuntime): { name: string; priority: n
         run: (ctx) => rt.runDisplay(ctx),
         hashState: () => rt.hashState(),
         save: () => rt.save(),
-        restore: (s) => rt.restore(s),
+        restore: (s, frame) => rt.restore(s, frame),
       },
     },
     { name: 'ccThParticle', priority: PRIORITY_PARTICLE, body: { run: (ctx) => rt.runParticles(ctx) } },

@@ -1,3 +1,4 @@
+import { Saved } from '../../binary/saved-value.js';
 import type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveResult, SegmentResult, UpAxis, Vec3 } from '../world.js';
 import { newGroundResult, newMoveResult, newSegmentResult } from '../world.js';
 import { setContactAt, setPointAlong, setSegmentMiss } from '../results.js';
@@ -85,11 +86,11 @@ export class LlamaWorld implements CollisionWorld {
     return { swaps: this.swapStates() };
   }
 
-  /** Restores what saveState returned; throws RangeError for anything else. */
+  /** Puts back a saved state: `{ swaps }` with one 0 or 1 per swap; anything else is a FormatError naming the field. */
   restoreState(s: unknown): void {
-    const st = s as { swaps?: unknown } | null;
-    if (!st || !Array.isArray(st.swaps)) throw new RangeError('llama world state must be { swaps: number[] }');
-    this.setSwapStates(st.swaps as number[]);
+    const v = new Saved(s, 'state').object(['swaps']);
+    const swaps = v.get('swaps').array(this.swapState.length, this.swapState.length).map((x) => x.int(0, 1));
+    this.setSwapStates(swaps);
   }
 
   /** Restores all swap states (e.g. from a saved state); the array must have swapCount entries. */
