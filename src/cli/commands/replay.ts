@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs, UsageError, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { print, printJson, readInputFile } from '../io.js';
+import { inFile, print, printJson, readInputFile } from '../io.js';
 import { readReplay, replayToJson, type Replay } from '../../replay/format.js';
 import { BUTTON_MASK } from '../../systems/input.js';
 import { parseFileSource } from '../../replay/world-identity.js';
@@ -82,7 +82,7 @@ export const command: Command = {
     if (!sub || !['info', 'export', 'verify', 'seek'].includes(sub)) throw new UsageError('expected a subcommand: info, export, verify or seek');
     if (!file) throw new UsageError(`replay ${sub} needs a FILE`);
     if (rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
-    const rp = readReplay(readInputFile(file), BUTTON_MASK);
+    const rp = inFile(file, () => readReplay(readInputFile(file), BUTTON_MASK));
     const json = o['json'] === true;
     switch (sub) {
       case 'info': {
