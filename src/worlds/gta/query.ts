@@ -25,9 +25,16 @@ export interface GtaPlacement {
 
 /** Options of a ColScene. */
 export interface ColSceneOptions {
-  /** Build the broad phase over placements (default true); false walks every placement in every query. */
+  /**
+   * true: queries go through the broad phase over placements; false: they walk every placement in order (the
+   * reference). By default the broad phase is used above BROAD_PHASE_MIN_PLACEMENTS placements, where it pays.
+   * The answers are the same either way.
+   */
   broadPhase?: boolean;
 }
+
+/** Fewest placements for which a scene builds its broad phase by default (below, walking them all is faster). */
+export const BROAD_PHASE_MIN_PLACEMENTS = 24;
 
 /** What a segment hit: a mesh face, a sphere, a box, or '' for nothing. */
 export type GtaHitKind = 'face' | 'sphere' | 'box' | '';
@@ -114,8 +121,8 @@ export class ColScene {
   private readonly nextCand: Int32Array;
 
   /**
-   * Places `models` (each once at the origin when `placements` is not given). With `broadPhase: false` the
-   * queries walk every placement in order (the reference the broad phase is tested against; same answers).
+   * Places `models` (each once at the origin when `placements` is not given). See ColSceneOptions for the
+   * broad phase (on by default from BROAD_PHASE_MIN_PLACEMENTS placements).
    */
   constructor(models: readonly ColModel[], placements?: readonly GtaPlacement[], options: ColSceneOptions = {}) {
     this.models = models;
@@ -148,7 +155,8 @@ export class ColScene {
     let maxFaces = 0;
     for (const c of this.colliders) if (c.faceCount > maxFaces) maxFaces = c.faceCount;
     this.near = new Int32Array(maxFaces);
-    this.broad = options.broadPhase === false ? null : new InstanceBroadPhase(n, this.instModel, this.instPos, this.instRot, this.instBox);
+    const broad = options.broadPhase ?? n >= BROAD_PHASE_MIN_PLACEMENTS;
+    this.broad = !broad ? null : new InstanceBroadPhase(n, this.instModel, this.instPos, this.instRot, this.instBox);
     const classes = this.broad ? this.broad.classCount : 0;
     this.cand = new Int32Array(classes);
     this.nextCand = new Int32Array(classes);
@@ -361,7 +369,8 @@ export class ColScene {
    *
    * Each pass resolves the placements whose box the sphere touches in ascending order. Through the broad phase
    * the candidates are found again whenever the sphere moves; a placement that leaves the sphere where it is
-   * would do the same for every later copy of it until the sphere moves, so those copies are skipped.
+   * (touching nothing, or wedged with every contact slot filled) would do the same for every later copy of
+   * it until the sphere moves, so those copies are skipped.
    */
   pushOutSphere(x: number, y: number, z: number, r: number, horizontalOnly = false): number {
     const broad = this.broad;
@@ -388,9 +397,13 @@ export class ColScene {
         let at = -1;
         for (let j = 0; j < m; j++) {
           const i = next[j]!;
-          const f = this.sphereInstanceContact(i, P.x, P.y, P.z, r, horizontalOnly, false);
+          const x0 = P.x, y0 = P.y, z0 = P.z;
+          const f = this.sphereInstanceContact(i, x0, y0, z0, r, horizontalOnly, false);
           if (f > 0) {
             moved += f;
+            // Wedged: pushed, yet left exactly where it was, with no room for more contacts. Every later copy
+            // would do the same (push, move nothing, record nothing), so the class is done until it moves.
+            if (P.count >= MAX_CONTACTS && Object.is(P.x, x0) && Object.is(P.y, y0) && Object.is(P.z, z0)) continue;
             at = i;
             break;
           }

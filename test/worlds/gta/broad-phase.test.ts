@@ -8,11 +8,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Vec3 } from '../../../src/worlds/world.js';
-import { ColScene, type GtaPlacement } from '../../../src/worlds/gta/query.js';
+import { BROAD_PHASE_MIN_PLACEMENTS, ColScene, type GtaPlacement } from '../../../src/worlds/gta/query.js';
 import { InstanceBroadPhase, sortAscending } from '../../../src/worlds/gta/instance-bvh.js';
 import { GtaWorld, newGtaGroundResult } from '../../../src/worlds/gta/collision-world.js';
 import { MeshBuilder, computeBounds } from '../../../src/worlds/gta/build.js';
 import { emptyModel, type ColModel } from '../../../src/worlds/gta/model.js';
+import { parseColFile } from '../../../src/worlds/gta/parse.js';
+import { readFileSync } from 'node:fs';
 import { newMoveResult } from '../../../src/worlds/world.js';
 
 /** Numbers as text, -0 apart from 0, so two answers compare bit for bit. */
@@ -84,7 +86,7 @@ describe('the placement broad phase', () => {
     let hits = 0, overlaps = 0, pushes = 0, cases = 0;
     fc.assert(
       fc.property(sceneArb, fc.array(segArb, { minLength: 1, maxLength: 12 }), fc.array(sphereArb, { minLength: 1, maxLength: 12 }), ({ models, placements }, segs, spheres) => {
-        const fast = new ColScene(models, placements);
+        const fast = new ColScene(models, placements, { broadPhase: true });
         const slow = new ColScene(models, placements, { broadPhase: false });
         expect(fast.broad).not.toBeNull();
         expect(slow.broad).toBeNull();
@@ -119,7 +121,7 @@ describe('the placement broad phase', () => {
     fc.assert(
       fc.property(sceneArb, fc.array(fc.tuple(queryPt, pt), { minLength: 1, maxLength: 8 }), ({ models, placements }, moves) => {
         const file = { models, modelOffsets: [], trailingBytes: 0, trailing: new Uint8Array(0), trailingZero: true };
-        const fast = new GtaWorld('fast', file, placements);
+        const fast = new GtaWorld('fast', file, placements, { broadPhase: true });
         const slow = new GtaWorld('slow', file, placements, { broadPhase: false });
         for (const [p, d] of moves) {
           const g1 = fast.ground(p, newGtaGroundResult());
@@ -138,6 +140,25 @@ describe('the placement broad phase', () => {
     expect(contacts).toBeGreaterThan(50);
   });
 
+  it('a sphere wedged in a corner of 2,000 copies of a house is pushed out exactly as the linear walk does', () => {
+    const file = parseColFile(new Uint8Array(readFileSync(new URL('../../../assets/worlds/gta/town.col', import.meta.url))));
+    const placements: GtaPlacement[] = Array.from({ length: 2000 }, () => ({ model: 'town_house', position: [4, -6, 0] }));
+    const fast = new ColScene(file.models, placements);
+    const slow = new ColScene(file.models, placements, { broadPhase: false });
+    let wedged = 0;
+    // Around the inside corner where each copy pushes the sphere and leaves it where it was.
+    for (let k = 0; k < 25; k++) {
+      const x = 7.55 + (k % 5) * 0.05, y = -8.75 + Math.floor(k / 5) * 0.05;
+      for (const horizontal of [true, false]) {
+        const n1 = fast.pushOutSphere(x, y, 3.2, 0.35, horizontal);
+        expect(canon([n1, fast.push])).toBe(canon([slow.pushOutSphere(x, y, 3.2, 0.35, horizontal), slow.push]));
+        if (n1 === 16 && new Set(Array.from(fast.push.instance)).size === 16) wedged++;
+      }
+    }
+    // Some of these are the wedged case: sixteen contacts from sixteen different copies.
+    expect(wedged).toBeGreaterThan(0);
+  });
+
   it('copies of one placement are one class; the tree holds every class that has something solid', () => {
     const m = emptyModel(3, 'cube');
     m.mesh = new MeshBuilder().box([-1, -1, -1], [1, 1, 1]).build();
@@ -147,6 +168,7 @@ describe('the placement broad phase', () => {
     for (let i = 0; i < 50; i++) placements.push({ model: i % 7 === 3 ? 1 : 0, position: i % 5 === 0 ? [i, 0, 0] : [0, 0, 0] });
     placements.push({ model: 0, position: [-0, 0, 0] }); // -0 is not 0 bit for bit: a class of its own
     const s = new ColScene([m, hollow], placements);
+    expect(placements.length).toBeGreaterThanOrEqual(BROAD_PHASE_MIN_PLACEMENTS);
     const bp = s.broad!;
     const classes = new Set(placements.map((p) => canon(p)));
     expect(bp.classCount).toBe(classes.size);
@@ -181,8 +203,17 @@ describe('the placement broad phase', () => {
     );
   });
 
+  it('by default a scene builds its broad phase from BROAD_PHASE_MIN_PLACEMENTS placements on', () => {
+    const m = emptyModel(3, 'm');
+    const at = (n: number): GtaPlacement[] => Array.from({ length: n }, (_, i) => ({ model: 0, position: [i, 0, 0] }));
+    expect(new ColScene([m], at(BROAD_PHASE_MIN_PLACEMENTS - 1)).broad).toBeNull();
+    expect(new ColScene([m], at(BROAD_PHASE_MIN_PLACEMENTS)).broad).not.toBeNull();
+    expect(new ColScene([m], at(BROAD_PHASE_MIN_PLACEMENTS), { broadPhase: false }).broad).toBeNull();
+    expect(new ColScene([m], at(1), { broadPhase: true }).broad).not.toBeNull();
+  });
+
   it('a scene of nothing solid has an empty tree and never hits', () => {
-    const s = new ColScene([emptyModel(3, 'none')], [{ model: 0, position: [0, 0, 0] }]);
+    const s = new ColScene([emptyModel(3, 'none')], [{ model: 0, position: [0, 0, 0] }], { broadPhase: true });
     expect(s.broad).toBeInstanceOf(InstanceBroadPhase);
     expect(s.broad!.nodes).toBe(0);
     expect(s.segmentFraction(0, 0, 5, 0, 0, -5)).toBe(-1);
