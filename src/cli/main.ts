@@ -64,7 +64,8 @@ export function describeError(e: unknown): { code: number; error: CliError; line
   if (e instanceof FormatError) {
     const file = e.file ?? null;
     const line = file !== null && !message.includes(file) ? `${file}: ${message}` : message;
-    return { code: 1, error: { kind: 'format', message, file, offset: e.offset >= 0 ? e.offset : null }, line };
+    const kind = e.format.startsWith('scenario') ? 'scenario' : 'format';
+    return { code: 1, error: { kind, message, file, offset: e.offset >= 0 ? e.offset : null }, line };
   }
   if (e instanceof ScenarioError || e instanceof ParamError) return { code: 1, error: { kind: 'scenario', message, file: null, offset: null }, line: message };
   if (e instanceof RangeError || e instanceof TypeError) {
