@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { UsageError } from './args.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { inFile } from '../binary/format-error.js';
@@ -26,6 +26,21 @@ export function readInputFile(path: string, maxBytes = DEFAULT_MAX_FILE_BYTES, c
   if (checkSize) inFile(path, () => checkSize(size));
   const b = readFileSync(path);
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/**
+ * Writes an output file whole: into a temporary file beside it, then renamed over it, so that a reader (a
+ * `replay verify` of the file, started while it is written) sees the old file or the new one, never a part.
+ */
+export function writeOutputFile(path: string, data: Uint8Array | string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** Prints a value as one line of JSON on stdout. */

@@ -1,7 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import { parseArgs, parseNumber, UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { inFile, print, printJson, readInputFile } from '../io.js';
+import { inFile, print, printJson, readInputFile, writeOutputFile } from '../io.js';
 import { eeFromNumber, eeToNumber } from '../../numeric/ee-float.js';
 import { FIELD_STAGES, type FieldParams, type FieldStage } from '../../worlds/piney/field-state.js';
 import { generateField } from '../../worlds/piney/generate.js';
@@ -112,7 +111,7 @@ export const command: Command = {
       }));
     }
     if (options.png !== undefined) {
-      writeFileSync(options.png as string, fieldPng(f));
+      writeOutputFile(options.png as string, fieldPng(f));
       summary.png = options.png;
     }
     if (options.json) {

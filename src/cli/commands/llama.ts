@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { expectPositionals, numArg, parseArgs, UsageError, type OptionSpec } from '../args.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { inFile, print, printJson, readInputFile } from '../io.js';
+import { inFile, print, printJson, readInputFile, writeOutputFile } from '../io.js';
 import { checkLevel } from '../../worlds/llama/check.js';
 import { LlamaWorld } from '../../worlds/llama/collision-world.js';
 import type { LlamaConventions } from '../../worlds/llama/conventions.js';
@@ -214,8 +213,8 @@ function build(argv: string[]): number {
     if (e instanceof SyntaxError || e instanceof RangeError) throw new UsageError(`${descPath}: ${e.message}`);
     throw e;
   }
-  writeFileSync(trakPath!, built.trakBytes);
-  writeFileSync(mapPath!, built.mapBytes);
+  writeOutputFile(trakPath!, built.trakBytes);
+  writeOutputFile(mapPath!, built.mapBytes);
   const out = { trak: { path: trakPath, bytes: built.trakBytes.length }, map: { path: mapPath, bytes: built.mapBytes.length }, tiles: desc.tiles.length, models: desc.models.length };
   if (options['json']) printJson(out);
   else print(`${trakPath}: ${out.trak.bytes} bytes, ${mapPath}: ${out.map.bytes} bytes (${out.tiles} tiles, ${out.models} models)`);
