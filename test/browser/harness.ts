@@ -109,7 +109,7 @@ export async function startFirefox(): Promise<FirefoxHarness> {
       headless: true,
       userDataDir: profile,
       env,
-      timeout: 120_000,
+      timeout: 300_000,
       protocolTimeout: 300_000,
       extraPrefsFirefox: {
         'app.update.enabled': false,
@@ -143,8 +143,8 @@ export async function openSandboxInFirefox(ff: FirefoxHarness, url: string, quer
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   const q = new URLSearchParams({ mute: '1', ...query }).toString();
-  await page.goto(`${url}?${q}`, { timeout: 120_000 });
-  await page.waitForFunction(() => (window as unknown as { retrosim?: unknown }).retrosim !== undefined, { timeout: 120_000 });
+  await page.goto(`${url}?${q}`, { timeout: 300_000 });
+  await page.waitForFunction(() => (window as unknown as { retrosim?: unknown }).retrosim !== undefined, { timeout: 300_000 });
   await page.evaluate(() => window.retrosim.ready);
   if (errors.length) throw new Error(`the page reported errors: ${errors.join('; ')}`);
   return page;
@@ -158,7 +158,7 @@ export async function openSandbox(h: Harness, query: Record<string, string>, siz
   page.on('pageerror', (e) => errors.push(String(e)));
   const q = new URLSearchParams({ mute: '1', ...query }).toString();
   await page.goto(`${h.url}?${q}`);
-  await page.waitForFunction(() => (window as unknown as { retrosim?: unknown }).retrosim !== undefined, null, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as { retrosim?: unknown }).retrosim !== undefined, null, { timeout: 300_000 });
   await page.evaluate(() => window.retrosim.ready);
   if (errors.length) throw new Error(`the page reported errors: ${errors.join('; ')}`);
   return page;

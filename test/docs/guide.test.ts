@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from '../cli/run-cli.js';
+import { PROCESS_TIMEOUT_MS, repoRoot, runCli } from '../cli/run-cli.js';
 
 const guide = readFileSync(join(repoRoot, 'docs/guide.md'), 'utf8');
 const BLOCK = /<!-- (example: ([^\s]+)|run) -->\n```[a-z]*\n([\s\S]*?)\n```/g;
@@ -48,7 +48,7 @@ describe('README.md', () => {
     const dir = mkdtempSync(join(repoRoot, 'out', 'readme-'));
     const file = join(dir, 'readme-snippet.mjs');
     writeFileSync(file, js);
-    const r = spawnSync(process.execPath, [file], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [file], { cwd: repoRoot, encoding: 'utf8', timeout: PROCESS_TIMEOUT_MS });
     rmSync(dir, { recursive: true, force: true });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^true 0x[0-9a-f]{16}\n$/);

@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from '../cli/run-cli.js';
+import { PROCESS_TIMEOUT_MS, repoRoot, runCli } from '../cli/run-cli.js';
 import { readReplay } from '../../src/replay/format.js';
 import { hashHex } from '../../src/ecs/state-hash.js';
 import { loadWorld } from '../../src/node/world-files.js';
@@ -17,7 +17,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'retrosim-examples-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function node(args: string[]): { code: number; lines: Record<string, any>[]; stderr: string } {
-  const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
+  const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', timeout: PROCESS_TIMEOUT_MS });
   const lines = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
   return { code: r.status ?? -1, lines, stderr: r.stderr };
 }

@@ -51,7 +51,7 @@ describe('soak', async () => {
     expect(soak.retainedFootprint(c)).toBe(16 + 8);
   });
 
-  it('30,000 frames of the default scenario: two runs agree every 1,000 frames and memory does not grow', { timeout: 600_000 }, async () => {
+  it('30,000 frames of the default scenario: two runs agree every 1,000 frames and memory does not grow', async () => {
     const s = await soak.runSoak({ frames: 30_000, checkEvery: 1000, warmupFraction: 0.34 });
     expect(s.scenario).toBe('piney-field');
     expect(s.world).toBe('builtin:piney-default');
