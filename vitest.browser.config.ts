@@ -8,8 +8,9 @@ export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
+    // A net for a hang, not a speed check (see vitest.config.ts).
+    testTimeout: 900_000,
+    hookTimeout: 900_000,
     pool: 'forks',
     // One browser at a time: the machine is small and each file builds and serves the app.
     fileParallelism: false,

@@ -1,12 +1,16 @@
 /**
  * GTA collision files: parsing speed (goal ≥ 200 MB/s) and segments against the 4,050-face benchmark model
- * (goal ≥ 1,000,000 segments/s), through the face groups and through the project's own tree.
+ * (goal ≥ 1,000,000 segments/s), through the face groups and through the project's own tree; and the
+ * placements' broad phase against walking every placement (the reference path), on 100,000 placements at one
+ * spot, on a 316 × 316 grid of them, and on the eight placements of the town.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consume, opsPerSecond, type Bench } from './harness.js';
+import { consume, cpuOpsPerSecond, lcg, opsPerSecond, type Bench, type BenchResult } from './harness.js';
 import { parseColFile } from '../src/worlds/gta/parse.js';
-import { ColScene } from '../src/worlds/gta/query.js';
+import { ColScene, type GtaPlacement } from '../src/worlds/gta/query.js';
+import { GtaWorld } from '../src/worlds/gta/collision-world.js';
+import { newGroundResult, newMoveResult, type Vec3 } from '../src/worlds/world.js';
 import { gtaAssetsDir } from '../src/node/assets.js';
 
 function asset(name: string): Uint8Array {
@@ -71,3 +75,55 @@ export const benches: Bench[] = [
     },
   },
 ];
+
+/** Ground queries and body moves per second through the broad phase and through the linear walk, on `placements`. */
+function broadVsLinear(label: string, placements: GtaPlacement[], points: Vec3[], note: string): BenchResult[] {
+  const file = parseColFile(asset('town.col'));
+  const fast = new GtaWorld('fast', file, placements, { broadPhase: true });
+  const slow = new GtaWorld('slow', file, placements, { broadPhase: false });
+  const g = newGroundResult();
+  const grounds = (w: GtaWorld) => (n: number): void => {
+    let acc = 0;
+    for (let k = 0; k < n; k++) acc += w.ground(points[k % points.length]!, g).hasFloor ? 1 : 0;
+    consume(acc);
+  };
+  const body = { radius: 0.35, height: 1.8, stepHeight: 0.4 };
+  const m = newMoveResult();
+  const moves = (w: GtaWorld) => (n: number): void => {
+    let acc = 0;
+    for (let k = 0; k < n; k++) {
+      const p = points[k % points.length]!;
+      acc += w.move(body, p, [0.1, 0.05, -0.05], m).contacts.length;
+    }
+    consume(acc);
+  };
+  const out: BenchResult[] = [];
+  for (const [what, run, linearN] of [['ground queries', grounds, 2], ['body moves', moves, 1]] as const) {
+    const b = cpuOpsPerSecond(run(fast));
+    // The linear walk is slow on the big scenes: a fixed small count, one warm-up, three samples.
+    const l = cpuOpsPerSecond(run(slow), placements.length > 1000 ? linearN : undefined, 3);
+    out.push({ name: `gta placements, ${label}: ${what} (broad phase)`, value: b, unit: `${what.split(' ').pop()}/s`, note: `CPU time; ${note}` });
+    out.push({ name: `gta placements, ${label}: ${what} (every placement)`, value: l, unit: `${what.split(' ').pop()}/s`, note: `CPU time; broad phase ${(b / l).toFixed(1)}× faster` });
+  }
+  return out;
+}
+
+benches.push({
+  name: 'gta placements broad phase',
+  run() {
+    const rnd = lcg(99);
+    const spot: Vec3 = [4, -6, 0];
+    const atSpot: GtaPlacement[] = Array.from({ length: 100_000 }, () => ({ model: 'town_house', position: spot }));
+    const near = Array.from({ length: 256 }, (): Vec3 => [spot[0] + rnd() * 16 - 8, spot[1] + rnd() * 16 - 8, rnd() * 10]);
+    const grid: GtaPlacement[] = [];
+    for (let i = 0; i < 316; i++) for (let j = 0; j < 316; j++) grid.push({ model: j % 3 === 0 ? 'town_tower' : 'town_house', position: [i * 24, j * 24, 0], rotation: [0, 0, (i + j) % 2 ? 0.7071067811865476 : 0, (i + j) % 2 ? 0.7071067811865476 : 1] });
+    const across = Array.from({ length: 256 }, (): Vec3 => [rnd() * 316 * 24, rnd() * 316 * 24, rnd() * 10]);
+    const town = JSON.parse(new TextDecoder().decode(asset('town.placements.json'))) as { placements: GtaPlacement[] };
+    const inTown = Array.from({ length: 256 }, (): Vec3 => [rnd() * 100 - 50, rnd() * 100 - 50, rnd() * 10]);
+    return [
+      ...broadVsLinear('100,000 at one spot', atSpot, near, '100,000 copies of one house at one spot, points around it'),
+      ...broadVsLinear('316 × 316 grid', grid, across, `${grid.length} houses and towers 24 m apart, half turned, points anywhere over them`),
+      ...broadVsLinear('the town', town.placements, inTown, `the town's ${town.placements.length} placements (below BROAD_PHASE_MIN_PLACEMENTS a scene walks them by default)`),
+    ];
+  },
+});

@@ -4,11 +4,14 @@
  * The long soak: two independent runs of the default scenario (the generated Piney field with its weather,
  * a player and the wandering agents, driven by the stand-in player's buttons, exactly as `retrosim run`),
  * each in its own worker thread (its own V8 isolate, so no module state is shared between them). Every K
- * frames each run hashes its state and, after a forced full garbage collection, samples its heap and its
- * ArrayBuffer memory; the main thread compares the two hashes of every checkpoint and stops at the first
- * difference. At the end it fits a least-squares line to each run's memory samples (after a warm-up) and
- * reports the slope in bytes per million frames: memory "grows" when the fitted growth over a million frames
- * is above --max-growth (default 4 MiB).
+ * frames each run hashes its state, counts what the simulation holds (`retainedFootprint`: a walk of its
+ * objects, the same number in every run) and, after a forced full garbage collection, samples its heap and
+ * its ArrayBuffer memory; the main thread compares the two hashes of every checkpoint and stops at the first
+ * difference. At the end it fits a least-squares line to each run's samples (after a warm-up) and reports the
+ * slope per million frames: memory "grows" when the fitted growth over a million frames is above --max-growth
+ * (default 4 MiB), for the footprint and, in this long soak, for the heap and ArrayBuffers too (a library
+ * caller of runSoak judges those only with `judgeHeap`, as their short-run slopes move with the machine's
+ * load).
  *
  * Prints a JSON summary on stdout (also written to --out, default out/soak.json); progress goes to stderr
  * when it is a terminal. Exit code 0 when every check matched and memory did not grow, 1 otherwise.
@@ -35,6 +38,8 @@ export interface SoakSample {
   rss: number;
   /** V8 heap reserved by this run's isolate (used or not). */
   heapTotal: number;
+  /** What the simulation holds, counted by walking it (see retainedFootprint): the same in every run. */
+  footprint: number;
 }
 
 export interface SoakOptions {
@@ -46,6 +51,12 @@ export interface SoakOptions {
   maxGrowthPerMillionFrames?: number;
   /** Fraction of the run (by frames) left out of the slope fit, while code warms up. */
   warmupFraction?: number;
+  /**
+   * Also judge the V8 heap and ArrayBuffer slopes (default false: only the footprint is judged). Those move
+   * with when code gets compiled and when collections run, which a loaded machine shifts; over a long soak
+   * (`npm run soak`, which judges them) such a step is too small to count, over a short one it is not.
+   */
+  judgeHeap?: boolean;
   /** Called on each matched checkpoint (progress). */
   onCheck?: (frame: number, checks: number) => void;
 }
@@ -68,6 +79,8 @@ export interface SoakRunSummary {
   arrayBuffers: MemoryTrend;
   /** Heap reserved by the isolate: reported, not judged (V8 sizes it by its own policy). */
   heapTotal: MemoryTrend;
+  /** retainedFootprint of the simulation (objects, entries and bytes, not heap bytes). */
+  footprint: MemoryTrend;
 }
 
 export interface SoakSummary {
@@ -90,8 +103,8 @@ export interface SoakSummary {
   /** Measures whose fitted growth is over the bound, e.g. "a.arrayBuffers". */
   growing: string[];
   ok: boolean;
-  /** Every checkpoint of each run: frame, heap used, ArrayBuffer bytes, heap reserved, process RSS. */
-  samples: { a: [number, number, number, number, number][]; b: [number, number, number, number, number][] };
+  /** Every checkpoint of each run: frame, heap used, ArrayBuffer bytes, heap reserved, process RSS, footprint. */
+  samples: { a: [number, number, number, number, number, number][]; b: [number, number, number, number, number, number][] };
 }
 
 const DEFAULT_MAX_GROWTH = 4 * 1024 * 1024;
@@ -138,7 +151,8 @@ async function workerMain(job: WorkerJob): Promise<void> {
     gc();
     const m = process.memoryUsage();
     const heap = getHeapStatistics();
-    post({ type: 'sample', frame, hash, heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size, arrayBuffers: m.arrayBuffers, rss: m.rss });
+    const footprint = retainedFootprint(sim);
+    post({ type: 'sample', frame, hash, heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size, arrayBuffers: m.arrayBuffers, rss: m.rss, footprint });
   };
   const t0 = Date.now();
   sample(0);
@@ -150,6 +164,55 @@ async function workerMain(job: WorkerJob): Promise<void> {
 }
 
 // ------------------------------------------------------------------------------------------------ main side
+
+/**
+ * A deterministic measure, roughly in bytes, of what an object graph holds: each object reachable from `root`
+ * through its own data properties (array elements included) and Map and Set entries counts once with a slot
+ * per property or entry, plus the bytes of every typed array and ArrayBuffer and the length of every string.
+ * Getters are not called and prototypes not followed. It depends on neither the garbage collector nor the compiler, so it is the same
+ * number in every run of the same simulation: a structure that keeps growing shows, while heap measurements
+ * move with when code gets compiled and collections run.
+ */
+export function retainedFootprint(root: unknown): number {
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  let total = 0;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      total += FOOTPRINT.string + v.length;
+      continue;
+    }
+    if ((typeof v !== 'object' && typeof v !== 'function') || v === null || seen.has(v)) continue;
+    seen.add(v);
+    total += FOOTPRINT.object;
+    if (ArrayBuffer.isView(v)) {
+      total += v.byteLength;
+      continue;
+    }
+    if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer)) {
+      total += v.byteLength;
+      continue;
+    }
+    if (v instanceof Map) {
+      total += FOOTPRINT.entry * 2 * v.size;
+      for (const [k, x] of v) stack.push(k, x);
+    } else if (v instanceof Set) {
+      total += FOOTPRINT.entry * v.size;
+      for (const x of v) stack.push(x);
+    }
+    for (const k of Reflect.ownKeys(v)) {
+      const d = Object.getOwnPropertyDescriptor(v, k);
+      if (!d || !('value' in d)) continue;
+      total += FOOTPRINT.entry;
+      stack.push(d.value);
+    }
+  }
+  return total;
+}
+
+/** The weights of retainedFootprint, roughly V8's sizes in bytes: an object's header, a slot, a string's header. */
+const FOOTPRINT = { object: 16, entry: 8, string: 16 };
 
 /** Least-squares slope of y over x (0 for fewer than two points). */
 export function slope(xs: readonly number[], ys: readonly number[]): number {
@@ -216,11 +279,14 @@ export function runSoak(o: SoakOptions): Promise<SoakSummary> {
           heapUsed: memoryTrend(samples[r], (s) => s.heapUsed, warmupFrame),
           arrayBuffers: memoryTrend(samples[r], (s) => s.arrayBuffers, warmupFrame),
           heapTotal: memoryTrend(samples[r], (s) => s.heapTotal, warmupFrame),
+          footprint: memoryTrend(samples[r], (s) => s.footprint, warmupFrame),
         };
       };
       const runs = { a: trends('a'), b: trends('b') };
       const growing: string[] = [];
       for (const r of ['a', 'b'] as const) {
+        if (runs[r].footprint.slopePerMillionFrames > maxGrowth) growing.push(`${r}.footprint`);
+        if (!o.judgeHeap) continue;
         if (runs[r].heapUsed.slopePerMillionFrames > maxGrowth) growing.push(`${r}.heapUsed`);
         if (runs[r].arrayBuffers.slopePerMillionFrames > maxGrowth) growing.push(`${r}.arrayBuffers`);
       }
@@ -241,8 +307,8 @@ export function runSoak(o: SoakOptions): Promise<SoakSummary> {
         memoryGrows: growing.length > 0,
         growing,
         samples: {
-          a: samples.a.map((s) => [s.frame, s.heapUsed, s.arrayBuffers, s.heapTotal, s.rss]),
-          b: samples.b.map((s) => [s.frame, s.heapUsed, s.arrayBuffers, s.heapTotal, s.rss]),
+          a: samples.a.map((s) => [s.frame, s.heapUsed, s.arrayBuffers, s.heapTotal, s.rss, s.footprint]),
+          b: samples.b.map((s) => [s.frame, s.heapUsed, s.arrayBuffers, s.heapTotal, s.rss, s.footprint]),
         },
         ok: mismatch === null && finalHash !== null && growing.length === 0,
       });
@@ -274,7 +340,7 @@ export function runSoak(o: SoakOptions): Promise<SoakSummary> {
       workers.push(w);
       w.on('message', (m: WorkerMessage) => {
         if (m.type === 'ready') info = { agents: m.agents, scenario: m.scenario, world: m.world };
-        else if (m.type === 'sample') samples[role].push({ frame: m.frame, hash: m.hash, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers, rss: m.rss, heapTotal: m.heapTotal });
+        else if (m.type === 'sample') samples[role].push({ frame: m.frame, hash: m.hash, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers, rss: m.rss, heapTotal: m.heapTotal, footprint: m.footprint });
         else done[role] = { finalHash: m.finalHash, seconds: m.seconds };
         compare();
       });
@@ -308,6 +374,7 @@ async function main(): Promise<number> {
     checkEvery,
     ...(o['agents'] === undefined ? {} : { agents: o['agents'] as number }),
     ...(o['max-growth'] === undefined ? {} : { maxGrowthPerMillionFrames: o['max-growth'] as number }),
+    judgeHeap: true,
     onCheck: (frame, checks) => {
       if (!tty && !lines) return;
       const s = (Date.now() - t0) / 1000;

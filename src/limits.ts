@@ -43,7 +43,8 @@ export interface Limits {
     /** Models in one COL file (a real IMG archive's largest COL holds a few hundred). Each model's own
      * counts are bounded by its size field (and COL2+ counts are 16-bit). */
     models: number;
-    /** Placed instances from a placements file. */
+    /** Placed instances from a placements file (GTA San Andreas places well under 100,000 in its whole map).
+     * A placements file may hold at most this many × 256 bytes, checked before it is read. */
     placements: number;
   };
   piney: {
@@ -93,7 +94,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = deepFreeze({
   rugrats: { normals: 1 << 20, cellsAndTiles: 1 << 22 },
   llama: { models: 1 << 16, tiles: 1 << 20, gridCells: 1 << 22 },
   colbin: { floors: 1 << 22, walls: 1 << 22, gridCells: 1 << 22 },
-  gta: { models: 1 << 16, placements: 1 << 20 },
+  gta: { models: 1 << 16, placements: 1 << 18 },
   piney: { specBytes: 64 * 1024, tablesBytes: 4 * 1024 * 1024 },
   replay: {
     frames: 1 << 26,

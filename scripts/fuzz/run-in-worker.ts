@@ -1,7 +1,12 @@
 /**
- * Runs a fuzz target in a worker thread with a watchdog: a case that takes longer than `caseTimeoutMs` is a
- * hang; the worker is terminated and the case reported. A worker that runs out of its memory limit is
- * reported too.
+ * Runs a fuzz target in a worker thread with a watchdog: a case that takes longer than `caseTimeoutMs` of
+ * CPU time is a hang; the worker is terminated and the case reported. A worker that runs out of its memory
+ * limit is reported too.
+ *
+ * The watchdog counts this process's CPU time, not the clock: on a loaded machine a case gets a fraction of a
+ * core and its wall time stretches, but a hang is a case that keeps computing. (The fuzz worker is the only
+ * thread here doing work, so the process's CPU time is the case's, plus a little.) A case that makes no
+ * progress for WALL_BACKSTOP_FACTOR times the limit by the clock is a hang too, whatever its CPU time.
  */
 import { Worker } from 'node:worker_threads';
 import type { FuzzReport } from './engine.js';
@@ -23,6 +28,15 @@ export interface WorkerFuzzOptions {
  */
 export const STARTUP_TIMEOUT_MS = 120_000;
 
+/** A case stuck this many times its CPU-time limit by the clock is a hang even when it is not computing. */
+export const WALL_BACKSTOP_FACTOR = 60;
+
+/** This process's CPU time (user + system, all threads), in milliseconds. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 export function runFuzzInWorker(o: WorkerFuzzOptions): Promise<FuzzReport> {
   const heartbeat = new SharedArrayBuffer(8);
   const beat = new Int32Array(heartbeat);
@@ -34,6 +48,7 @@ export function runFuzzInWorker(o: WorkerFuzzOptions): Promise<FuzzReport> {
   return new Promise((resolve, reject) => {
     let lastCount = -1;
     let lastChange = Date.now();
+    let lastChangeCpu = cpuMs();
     let settled = false;
     const finish = (f: () => void) => {
       if (settled) return;
@@ -56,9 +71,14 @@ export function runFuzzInWorker(o: WorkerFuzzOptions): Promise<FuzzReport> {
       if (count !== lastCount) {
         lastCount = count;
         lastChange = Date.now();
+        lastChangeCpu = cpuMs();
         o.onProgress?.(count);
-      } else if (Date.now() - lastChange > (count === 0 ? STARTUP_TIMEOUT_MS : timeout)) {
-        const r = hang(`case ran longer than ${timeout} ms (hang)`);
+        return;
+      }
+      const limit = count === 0 ? STARTUP_TIMEOUT_MS : timeout;
+      const cpu = cpuMs() - lastChangeCpu, wall = Date.now() - lastChange;
+      if (cpu > limit || wall > limit * WALL_BACKSTOP_FACTOR) {
+        const r = hang(`case ran longer than ${timeout} ms of CPU time (hang)`);
         void worker.terminate();
         finish(() => resolve(r));
       }

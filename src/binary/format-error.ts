@@ -4,6 +4,8 @@
  */
 export class FormatError extends Error {
   override readonly name = 'FormatError';
+  /** The file the bytes came from, when whoever read it knows (the parsers see bytes, not paths). */
+  file?: string;
   constructor(
     /** Which format or chunk was being read, e.g. "rugrats COL" or "replay chunk INPT". */
     readonly format: string,
@@ -18,4 +20,14 @@ export class FormatError extends Error {
 
 export function isFormatError(e: unknown): e is FormatError {
   return e instanceof FormatError;
+}
+
+/** Runs `f`; a FormatError it throws that names no file yet gets `file` (the parsers see bytes, not paths). */
+export function inFile<T>(file: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof FormatError && e.file === undefined) e.file = file;
+    throw e;
+  }
 }

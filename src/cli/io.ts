@@ -1,12 +1,18 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { UsageError } from './args.js';
 import { DEFAULT_LIMITS } from '../limits.js';
+import { inFile } from '../binary/format-error.js';
+
+export { inFile };
 
 /** Default ceiling on an input file's size (limits.fileBytes): far above any real level, far below what would exhaust memory. */
 export const DEFAULT_MAX_FILE_BYTES = DEFAULT_LIMITS.fileBytes;
 
-/** Reads a whole file for a command, with a clear one-line error for a missing, unreadable or huge file. */
-export function readInputFile(path: string, maxBytes = DEFAULT_MAX_FILE_BYTES): Uint8Array {
+/**
+ * Reads a whole file for a command, with a clear one-line error for a missing, unreadable or huge file.
+ * `checkSize`, when given, sees the size before anything is read (to apply a bound of the file's own kind).
+ */
+export function readInputFile(path: string, maxBytes = DEFAULT_MAX_FILE_BYTES, checkSize?: (size: number) => void): Uint8Array {
   let size: number;
   try {
     const st = statSync(path);
@@ -17,8 +23,24 @@ export function readInputFile(path: string, maxBytes = DEFAULT_MAX_FILE_BYTES): 
     throw new UsageError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (size > maxBytes) throw new UsageError(`${path}: ${size} bytes is over the ${maxBytes}-byte limit`);
+  if (checkSize) inFile(path, () => checkSize(size));
   const b = readFileSync(path);
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/**
+ * Writes an output file whole: into a temporary file beside it, then renamed over it, so that a reader (a
+ * `replay verify` of the file, started while it is written) sees the old file or the new one, never a part.
+ */
+export function writeOutputFile(path: string, data: Uint8Array | string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** Prints a value as one line of JSON on stdout. */

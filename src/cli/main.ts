@@ -1,6 +1,8 @@
 import { UsageError } from './args.js';
 import type { Command } from './command.js';
 import { FormatError } from '../binary/format-error.js';
+import { ScenarioError } from '../sim/scenario.js';
+import { ParamError } from '../sim/params.js';
 
 /**
  * The `retrosim` command. Each subcommand lives in its own module under ./commands and is loaded only when
@@ -45,6 +47,39 @@ function ignoreClosedPipe(): void {
   });
 }
 
+/** What a failing command reports: a kind, a message, and the file and byte offset when known. */
+export interface CliError {
+  /** "usage" (exit 2), "format" (bad bytes in a file), "scenario" (a scenario module or its parameters),
+   * "input" (any other refused input), or "internal" (a fault in retrosim itself, exit 70). */
+  kind: 'usage' | 'format' | 'scenario' | 'input' | 'internal';
+  message: string;
+  file: string | null;
+  offset: number | null;
+}
+
+/** The exit code and report of an error thrown by a command. */
+export function describeError(e: unknown): { code: number; error: CliError; line: string } {
+  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof UsageError) return { code: 2, error: { kind: 'usage', message, file: null, offset: null }, line: message };
+  if (e instanceof FormatError) {
+    const file = e.file ?? null;
+    const line = file !== null && !message.includes(file) ? `${file}: ${message}` : message;
+    const kind = e.format.startsWith('scenario') ? 'scenario' : 'format';
+    return { code: 1, error: { kind, message, file, offset: e.offset >= 0 ? e.offset : null }, line };
+  }
+  if (e instanceof ScenarioError || e instanceof ParamError) return { code: 1, error: { kind: 'scenario', message, file: null, offset: null }, line: message };
+  if (e instanceof RangeError || e instanceof TypeError) {
+    return { code: 70, error: { kind: 'internal', message, file: null, offset: null }, line: `internal error: ${(e as Error).stack ?? message}` };
+  }
+  return { code: 1, error: { kind: 'input', message, file: null, offset: null }, line: message };
+}
+
+/** True when the arguments ask for JSON (before any "--", after which everything is a positional). */
+function wantsJson(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
 export async function main(argv: string[]): Promise<number> {
   ignoreClosedPipe();
   const [name, ...rest] = argv;
@@ -65,19 +100,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     return await cmd.run(rest);
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`retrosim: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof FormatError) {
-      process.stderr.write(`retrosim: ${e.message}\n`);
-      return 1;
-    }
-    if (e instanceof RangeError || e instanceof TypeError) {
-      process.stderr.write(`retrosim: internal error: ${(e as Error).stack ?? e}\n`);
-      return 70;
-    }
-    process.stderr.write(`retrosim: ${(e as Error).message ?? e}\n`);
-    return 1;
+    // One line on stderr always; with --json also one line of JSON on stdout, so scripts can parse failures.
+    const { code, error, line } = describeError(e);
+    process.stderr.write(`retrosim: ${line}\n`);
+    if (wantsJson(argv)) process.stdout.write(JSON.stringify({ error }) + '\n');
+    return code;
   }
 }

@@ -53,6 +53,15 @@ function registerHooks(): void {
  * const { scenario } = await loadScenarioFile('examples/guards/guards.mjs');
  */
 export async function loadScenarioFile(path: string, source = path): Promise<LoadedScenario> {
+  try {
+    return await readScenarioFile(path, source);
+  } catch (e) {
+    if (e instanceof FormatError) e.file ??= path;
+    throw e;
+  }
+}
+
+async function readScenarioFile(path: string, source: string): Promise<LoadedScenario> {
   const what = `scenario module ${path}`;
   const ext = extname(path).toLowerCase();
   if (ext === '.ts' || ext === '.mts' || ext === '.cts') throw new FormatError(what, -1, 'is TypeScript: compile it to JavaScript (.mjs or .js) first (tsc, esbuild)');

@@ -8,9 +8,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { FormatError } from '../binary/format-error.js';
+import { FormatError, inFile } from '../binary/format-error.js';
 import { checkFileBytes, DEFAULT_LIMITS } from '../limits.js';
-import { parseGtaPlacements } from '../worlds/gta/collision-world.js';
+import { checkGtaPlacementsSize, gtaPlacementsByteLimit, parseGtaPlacements } from '../worlds/gta/placements.js';
 import { detectWorldFile, loadWorldBytes, type LoadWorldOptions } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import { defaultPineyTables } from './assets.js';
@@ -48,15 +48,40 @@ export function loadWorldFile(path: string, options: LoadWorldOptions = {}, name
   } else if (kind === 'gta' && !o.placements) {
     const p = gtaPlacementsPath(path);
     if (p) {
-      const text = new TextDecoder().decode(readWorldBytes(p, 'GTA placements', max));
-      o.placements = parseGtaPlacements(text, options.limits);
+      const limits = options.limits ?? DEFAULT_LIMITS;
+      // Sized before it is read: the placements' own bound is far below the file limit.
+      const bound = Math.min(max, gtaPlacementsByteLimit(limits));
+      const size = fileSize(p, 'gta placements');
+      checkGtaPlacementsSize(size, limits, p);
+      const text = new TextDecoder().decode(readWorldBytes(p, 'gta placements', bound));
+      o.placements = inFile(p, () => parseGtaPlacements(text, limits));
       partners.push(p);
     }
   } else if (kind === 'piney' && !o.pineyTables) {
     o.pineyTables = defaultPineyTables();
   }
-  const world = loadWorldBytes(bytes, name ?? basename(path), o);
+  let world: CollisionWorld;
+  try {
+    world = loadWorldBytes(bytes, name ?? basename(path), o);
+  } catch (e) {
+    // A fault in a partner names the partner: the Llama loader's errors say which of the two files it read.
+    if (e instanceof FormatError && e.file === undefined) {
+      const partner = kind === 'llama-trak' && e.format.startsWith('llama MAP') ? partners[0] : kind === 'llama-map' && e.format.startsWith('llama TRAK') ? partners[0] : undefined;
+      e.file = partner ?? path;
+    }
+    throw e;
+  }
   return { world, bytes, partners, options: o };
+}
+
+function fileSize(path: string, what: string): number {
+  try {
+    return statSync(path).size;
+  } catch (e) {
+    const err = new FormatError(what, -1, `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    err.file = path;
+    throw err;
+  }
 }
 
 /** Largest world file read by default (limits.fileBytes): a bigger one is refused before reading. */
@@ -69,8 +94,9 @@ function readWorldBytes(path: string, what: string, maxBytes = MAX_WORLD_FILE_BY
     if (size > maxBytes) throw new FormatError(what, -1, `${path} is ${size} bytes, over the limit of ${maxBytes} bytes (limits.fileBytes)`);
     buf = readFileSync(path);
   } catch (e) {
-    if (e instanceof FormatError) throw e;
-    throw new FormatError(what, -1, `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    const err = e instanceof FormatError ? e : new FormatError(what, -1, `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    err.file ??= path;
+    throw err;
   }
   checkFileBytes(what, buf.length, { ...DEFAULT_LIMITS, fileBytes: maxBytes });
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);

@@ -1,13 +1,15 @@
 /**
- * Determinism across Node and Chromium: for the default scenario and each of the five demo worlds, a replay
- * is recorded in Node, then re-simulated from its settings and inputs both in Node and in the page (through
- * the simulation code the sandbox bundles: the session's replay player), and every frame's state hash is
- * compared: page = Node re-simulation = the hash recorded in the file.
+ * Determinism across Node, Chromium and Firefox (V8 twice, then SpiderMonkey, whose Math and number printing
+ * are its own): for the default scenario and each of the five demo worlds, a replay is recorded in Node, then
+ * re-simulated from its settings and inputs in Node and in the page in both browsers (through the simulation
+ * code the sandbox bundles: the session's replay player), and every frame's state hash is compared: each
+ * browser = Node re-simulation = the hash recorded in the file.
  *
  * The other direction (a replay recorded in the page, verified in Node) is in sandbox.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import type { Page as FirefoxPage } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hex64, readReplay } from '../../src/replay/format.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
@@ -17,7 +19,7 @@ import { demoButtons } from '../../src/sim/demo-input.js';
 import { ReplayRecorder } from '../../src/replay/recorder.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
-import { openSandbox, startHarness, type Harness } from './harness.js';
+import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
 
 const read = (p: string) => new Uint8Array(readFileSync(p));
 
@@ -61,10 +63,16 @@ async function resimulateInNode(bytes: Uint8Array): Promise<string[]> {
   return out;
 }
 
+/** Either browser's page: both drivers evaluate a function with one serialisable argument. */
+type AnyPage = Page | FirefoxPage;
+const evaluate = <R, A>(page: AnyPage, fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> =>
+  (page as unknown as { evaluate(f: (arg: A) => R | Promise<R>, a: A): Promise<R> }).evaluate(fn, arg);
+
 /** The page's re-simulation: loads the replay into the sandbox session and plays it, hash by hash. */
-async function resimulateInPage(page: Page, bytes: Uint8Array): Promise<{ hashes: string[]; matches: (boolean | null)[]; initial: string }> {
-  await page.evaluate((b) => window.retrosim.loadReplay(b), Array.from(bytes));
-  return page.evaluate(() => {
+async function resimulateInPage(page: AnyPage, bytes: Uint8Array): Promise<{ hashes: string[]; matches: (boolean | null)[]; initial: string }> {
+  // As base64: one string crosses the protocol, not an array of numbers.
+  await evaluate(page, (b64: string) => window.retrosim.loadReplay(Array.from(atob(b64), (c) => c.charCodeAt(0))), Buffer.from(bytes).toString('base64'));
+  return evaluate(page, () => {
     const r = window.retrosim;
     const initial = r.state()['hash'] as string;
     const hashes: string[] = [];
@@ -76,23 +84,35 @@ async function resimulateInPage(page: Page, bytes: Uint8Array): Promise<{ hashes
       hashes.push(r.state()['hash'] as string);
     }
     return { hashes, matches, initial };
-  });
+  }, undefined);
 }
 
 let h: Harness;
-let page: Page;
+let ff: FirefoxHarness;
+const pages: { name: string; page: AnyPage }[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
-  page = await openSandbox(h, { world: 'piney-default', agents: '10' });
-  await page.evaluate(() => window.retrosim.pause());
+  const chromiumPage = await openSandbox(h, { world: 'piney-default', agents: '10' });
+  ff = await startFirefox();
+  const firefoxPage = await openSandboxInFirefox(ff, h.url, { world: 'piney-default', agents: '10' });
+  pages.push({ name: 'Chromium', page: chromiumPage }, { name: 'Firefox', page: firefoxPage });
+  for (const { page } of pages) await evaluate(page, () => window.retrosim.pause(), undefined);
 });
 
 afterAll(async () => {
+  await ff?.close();
   await h?.close();
 });
 
-describe('the same replay hashes the same on every frame in Node and in Chromium', () => {
+describe('the same replay hashes the same on every frame in Node, Chromium and Firefox', () => {
+  test('the two browsers are two engines: Chromium (V8) and Firefox (SpiderMonkey)', async () => {
+    const agents = await Promise.all(pages.map(({ page }) => evaluate(page, () => navigator.userAgent, undefined)));
+    expect(agents[0]).toMatch(/Chrome\//);
+    expect(agents[1]).toMatch(/Firefox\/\d+/);
+    expect(agents[1]).not.toMatch(/Chrome/);
+  });
+
   test.each(CASES)('$label', async ({ source, agents, frames }) => {
     const bytes = await recordInNode(source, agents, frames);
     const rp = readReplay(bytes, BUTTON_MASK);
@@ -102,17 +122,17 @@ describe('the same replay hashes the same on every frame in Node and in Chromium
     expect(new Set(recorded).size).toBeGreaterThan(frames / 2);
 
     const node = await resimulateInNode(bytes);
-    const inPage = await resimulateInPage(page, bytes);
-    expect(inPage.initial).toBe(hex64(rp.keyframes[0]!.hashHi, rp.keyframes[0]!.hashLo));
-    expect(inPage.hashes.length).toBe(frames);
-    // Frame by frame, so a failure names the first frame that differs.
-    for (let f = 0; f < frames; f++) {
-      expect(node[f], `Node, frame ${f + 1}`).toBe(recorded[f]);
-      expect(inPage.hashes[f], `Chromium, frame ${f + 1}`).toBe(recorded[f]);
+    for (let f = 0; f < frames; f++) expect(node[f], `Node, frame ${f + 1}`).toBe(recorded[f]);
+    for (const { name, page } of pages) {
+      const inPage = await resimulateInPage(page, bytes);
+      expect(inPage.initial, `${name}, frame 0`).toBe(hex64(rp.keyframes[0]!.hashHi, rp.keyframes[0]!.hashLo));
+      expect(inPage.hashes.length).toBe(frames);
+      // Frame by frame, so a failure names the browser and the first frame that differs.
+      for (let f = 0; f < frames; f++) expect(inPage.hashes[f], `${name}, frame ${f + 1}`).toBe(recorded[f]);
+      expect(inPage.matches.every((m) => m === true), `${name}: the page's own comparison`).toBe(true);
+      const st = await evaluate(page, () => window.retrosim.state(), undefined);
+      expect(st['source']).toBe(source);
+      expect(st['desyncFrame']).toBe(-1);
     }
-    expect(inPage.matches.every((m) => m === true)).toBe(true);
-    const st = await page.evaluate(() => window.retrosim.state());
-    expect(st['source']).toBe(source);
-    expect(st['desyncFrame']).toBe(-1);
   });
 });

@@ -1,14 +1,16 @@
 /**
- * The browser tests' harness: builds the sandbox (vite build, the same as `npm run build:web`), serves the
- * static build with `vite preview` on 127.0.0.1 (a free port), and drives Debian's Chromium through
- * playwright-core (never a downloaded browser), with the flags of ../shared/reference/ecosystem.md §5 and a
- * new empty profile each run.
+ * The browser tests' harness: builds the sandbox (vite build, the same as `npm run build:web`, but into a
+ * folder of this run's own, so that another run of the suite cannot empty it under this one), serves it with
+ * `vite preview` on 127.0.0.1 (a free port), and drives Debian's Chromium through playwright-core and Debian's
+ * Firefox ESR through puppeteer-core over WebDriver BiDi (never a downloaded browser), each on a new empty
+ * profile.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import puppeteer, { type Browser as FirefoxBrowser, type Page as FirefoxPage } from 'puppeteer-core';
 import { build, preview, type PreviewServer } from 'vite';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -35,18 +37,42 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The built sandbox served on 127.0.0.1. */
+export interface SandboxServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds the sandbox into a new temporary folder and serves it; close() stops the server and removes it. */
+export async function serveSandbox(): Promise<SandboxServer> {
+  const outDir = mkdtempSync(join(tmpdir(), 'retrosim-web-'));
+  try {
+    await build({ configFile: CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    const server: PreviewServer = await preview({ configFile: CONFIG, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
+    const addr = server.httpServer.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${addr.port}/`,
+      async close() {
+        await server.close();
+        rmSync(outDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    rmSync(outDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
 export async function startHarness(): Promise<Harness> {
-  await build({ configFile: CONFIG, logLevel: 'error' });
-  const server: PreviewServer = await preview({ configFile: CONFIG, logLevel: 'error', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-  const addr = server.httpServer.address() as AddressInfo;
-  const url = `http://127.0.0.1:${addr.port}/`;
+  const server = await serveSandbox();
   const profile = mkdtempSync(join(tmpdir(), 'retrosim-chromium-'));
   const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, acceptDownloads: true }).catch(async (e: unknown) => {
     await server.close();
+    rmSync(profile, { recursive: true, force: true });
     throw e;
   });
   return {
-    url,
+    url: server.url,
     browser,
     async close() {
       await browser.close();
@@ -54,6 +80,74 @@ export async function startHarness(): Promise<Harness> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+export const FIREFOX = process.env['FIREFOX_PATH'] ?? '/usr/bin/firefox-esr';
+
+/** Firefox on a fresh profile, with a HOME of its own (it writes there even headless, and CI runs as root). */
+export interface FirefoxHarness {
+  browser: FirefoxBrowser;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts headless Firefox ESR over WebDriver BiDi. Its profile and HOME are new empty folders; updates,
+ * telemetry and other background traffic are off, and the only address it is sent to is the local server.
+ * Timeouts are generous: on a loaded machine Firefox takes several seconds to start.
+ */
+export async function startFirefox(): Promise<FirefoxHarness> {
+  const home = mkdtempSync(join(tmpdir(), 'retrosim-firefox-home-'));
+  const profile = mkdtempSync(join(tmpdir(), 'retrosim-firefox-profile-'));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  Object.assign(env, { HOME: home, MOZ_HEADLESS: '1', MOZ_CRASHREPORTER_DISABLE: '1', XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config') });
+  let browser: FirefoxBrowser;
+  try {
+    browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: FIREFOX,
+      headless: true,
+      userDataDir: profile,
+      env,
+      timeout: 300_000,
+      protocolTimeout: 300_000,
+      extraPrefsFirefox: {
+        'app.update.enabled': false,
+        'browser.shell.checkDefaultBrowser': false,
+        'datareporting.policy.dataSubmissionEnabled': false,
+        'toolkit.telemetry.enabled': false,
+        'network.captive-portal-service.enabled': false,
+        'network.connectivity-service.enabled': false,
+        'media.autoplay.default': 0,
+      },
+    });
+  } catch (e) {
+    rmSync(home, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
+    throw e;
+  }
+  return {
+    browser,
+    async close() {
+      await browser.close();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the sandbox in Firefox on a world and waits until the app is ready (errors on the page fail the wait). */
+export async function openSandboxInFirefox(ff: FirefoxHarness, url: string, query: Record<string, string>, size = { width: 1024, height: 720 }): Promise<FirefoxPage> {
+  const page = await ff.browser.newPage();
+  await page.setViewport(size);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const q = new URLSearchParams({ mute: '1', ...query }).toString();
+  await page.goto(`${url}?${q}`, { timeout: 300_000 });
+  await page.waitForFunction(() => (window as unknown as { retrosim?: unknown }).retrosim !== undefined, { timeout: 300_000 });
+  await page.evaluate(() => window.retrosim.ready);
+  if (errors.length) throw new Error(`the page reported errors: ${errors.join('; ')}`);
+  return page;
 }
 
 /** Opens the sandbox on a world and waits until the app is ready (errors on the page fail the wait). */
@@ -64,7 +158,7 @@ export async function openSandbox(h: Harness, query: Record<string, string>, siz
   page.on('pageerror', (e) => errors.push(String(e)));
   const q = new URLSearchParams({ mute: '1', ...query }).toString();
   await page.goto(`${h.url}?${q}`);
-  await page.waitForFunction(() => (window as unknown as { retrosim?: unknown }).retrosim !== undefined, null, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as { retrosim?: unknown }).retrosim !== undefined, null, { timeout: 300_000 });
   await page.evaluate(() => window.retrosim.ready);
   if (errors.length) throw new Error(`the page reported errors: ${errors.join('; ')}`);
   return page;

@@ -291,7 +291,7 @@ describe('the page controls', () => {
     await page.click('#record');
     await page.waitForFunction(() => window.retrosim.state()['recording'] === true);
     await page.keyboard.down('ArrowUp');
-    await page.waitForFunction(() => (window.retrosim.state()['frame'] as number) >= 20, null, { timeout: 60_000 });
+    await page.waitForFunction(() => (window.retrosim.state()['frame'] as number) >= 20, null, { timeout: 300_000 });
     await page.keyboard.up('ArrowUp');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#record')]);
     expect(download.suggestedFilename()).toMatch(/^llama-[0-9a-f]{8}\.rsr$/);
@@ -309,13 +309,13 @@ describe('the page controls', () => {
 
   test('files given to the page open: a world file, a TRAK with its MAP, a replay', async () => {
     await page.setInputFiles('#files', 'assets/worlds/rugrats/hand.col');
-    await page.waitForFunction(() => window.retrosim.state()['source'] === 'file:hand.col', null, { timeout: 30_000 });
+    await page.waitForFunction(() => window.retrosim.state()['source'] === 'file:hand.col', null, { timeout: 300_000 });
     expect((await state())['kind']).toBe('rugrats');
     await page.setInputFiles('#files', ['assets/worlds/llama/minimal.trak', 'assets/worlds/llama/minimal.map']);
-    await page.waitForFunction(() => window.retrosim.state()['source'] === 'file:minimal.trak;map:minimal.map', null, { timeout: 30_000 });
+    await page.waitForFunction(() => window.retrosim.state()['source'] === 'file:minimal.trak;map:minimal.map', null, { timeout: 300_000 });
     expect((await state())['kind']).toBe('llama');
     await page.setInputFiles('#files', join(REPLAYS, 'browser-colbin-demo.rsr'));
-    await page.waitForFunction(() => window.retrosim.state()['mode'] === 'replay', null, { timeout: 30_000 });
+    await page.waitForFunction(() => window.retrosim.state()['mode'] === 'replay', null, { timeout: 300_000 });
     const s = await state();
     expect(s['kind']).toBe('colbin');
     expect(s['replayLength']).toBe(140);
@@ -351,7 +351,7 @@ describe('the traveller and the sound files', () => {
     expect(weather['tobj']).toBeGreaterThan(0);
     expect(weather['hum']).toBeGreaterThan(0);
     expect((s['sounds'] as Record<string, number>)['hum'] ?? 0).toBeGreaterThan(before);
-    await page.waitForFunction(() => Object.values(window.retrosim.state()['soundsLoaded'] as Record<string, boolean>).every(Boolean), null, { timeout: 30_000 });
+    await page.waitForFunction(() => Object.values(window.retrosim.state()['soundsLoaded'] as Record<string, boolean>).every(Boolean), null, { timeout: 300_000 });
     expect(Object.keys((await state())['soundsLoaded'] as object).sort()).toEqual(['footstep', 'hum', 'steam', 'thunder']);
   });
 

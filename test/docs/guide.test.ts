@@ -3,10 +3,10 @@
  * and every command of a block marked `<!-- run -->` runs (with the built CLI) and exits 0.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from '../cli/run-cli.js';
+import { PROCESS_TIMEOUT_MS, repoRoot, runCli } from '../cli/run-cli.js';
 
 const guide = readFileSync(join(repoRoot, 'docs/guide.md'), 'utf8');
 const BLOCK = /<!-- (example: ([^\s]+)|run) -->\n```[a-z]*\n([\s\S]*?)\n```/g;
@@ -42,10 +42,14 @@ describe('README.md', () => {
   it("the library snippet runs as written and its replay verifies", () => {
     const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
     const js = /```js\n([\s\S]*?)\n```/.exec(readme)![1]!;
+    // A file of this run's own inside the repository (so that 'retrosim' resolves to it): another run of the
+    // suite must not be rewriting it while this one runs it.
     mkdirSync(join(repoRoot, 'out'), { recursive: true });
-    const file = join(repoRoot, 'out', 'readme-snippet.mjs');
+    const dir = mkdtempSync(join(repoRoot, 'out', 'readme-'));
+    const file = join(dir, 'readme-snippet.mjs');
     writeFileSync(file, js);
-    const r = spawnSync(process.execPath, [file], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [file], { cwd: repoRoot, encoding: 'utf8', timeout: PROCESS_TIMEOUT_MS });
+    rmSync(dir, { recursive: true, force: true });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^true 0x[0-9a-f]{16}\n$/);
   });

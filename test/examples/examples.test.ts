@@ -3,11 +3,11 @@
  * their output checked against the runtime's own answers.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from '../cli/run-cli.js';
+import { PROCESS_TIMEOUT_MS, repoRoot, runCli } from '../cli/run-cli.js';
 import { readReplay } from '../../src/replay/format.js';
 import { hashHex } from '../../src/ecs/state-hash.js';
 import { loadWorld } from '../../src/node/world-files.js';
@@ -17,7 +17,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'retrosim-examples-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function node(args: string[]): { code: number; lines: Record<string, any>[]; stderr: string } {
-  const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
+  const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', timeout: PROCESS_TIMEOUT_MS });
   const lines = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
   return { code: r.status ?? -1, lines, stderr: r.stderr };
 }
@@ -127,14 +127,27 @@ describe('examples/gta-queries', () => {
 
 describe('examples/typed', () => {
   it('compiles with strict TypeScript against the declarations and runs: its replay verifies, its synctest passes', () => {
-    const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'examples/typed'], { cwd: repoRoot, encoding: 'utf8' });
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.status).toBe(0);
-    const r = node(['examples/typed/out/main.js']);
-    expect(r.code).toBe(0);
-    const out = r.lines[0]!;
-    expect(out).toMatchObject({ world: 'llama', frames: 300, verified: true, synctestFailures: 0 });
-    expect(out['verifiedHash']).toBe(out['hash']);
-    expect(out['longestStanding']).toBeGreaterThan(0);
+    // Into a folder of this run's own (inside the repository, so that 'retrosim' resolves to it), never into
+    // examples/typed/out where another run of the suite could be writing while this one runs the program.
+    mkdirSync(join(repoRoot, 'out'), { recursive: true });
+    const outDir = mkdtempSync(join(repoRoot, 'out', 'typed-'));
+    try {
+      const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'examples/typed', '--outDir', outDir], { cwd: repoRoot, encoding: 'utf8' });
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+      checkTypedRun(node([join(outDir, 'main.js')]));
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
   });
 });
+
+/** The typed example's output: its replay verified, its synctest passed, a body stood on the ground. */
+function checkTypedRun(r: { code: number; lines: Record<string, any>[]; stderr: string }): void {
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const out = r.lines[0]!;
+  expect(out).toMatchObject({ world: 'llama', frames: 300, verified: true, synctestFailures: 0 });
+  expect(out['verifiedHash']).toBe(out['hash']);
+  expect(out['longestStanding']).toBeGreaterThan(0);
+}

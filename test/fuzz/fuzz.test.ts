@@ -20,7 +20,7 @@ describe('fuzzing every parser', async () => {
 
   for (const name of Object.keys(TARGETS)) {
     const cases = HEAVY[name] ?? CASES;
-    it(`${name}: ${cases} cases end in a parsed world or a FormatError`, { timeout: 240_000 }, async () => {
+    it(`${name}: ${cases} cases end in a parsed world or a FormatError`, async () => {
       const report = await runFuzzInWorker({ target: name, cases, seed: 20261129, caseTimeoutMs: 5000 });
       expect(report.failures.slice(0, 5)).toEqual([]);
       expect(report.cases).toBe(cases);

@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../cli/run-cli.js';
+import { PROCESS_TIMEOUT_MS, repoRoot } from '../cli/run-cli.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-pack-'));
@@ -20,7 +20,7 @@ const app = join(tmp, 'app');
 let packed: { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] };
 
 function run(cmd: string, args: string[], cwd = app): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: PROCESS_TIMEOUT_MS, env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -40,7 +40,7 @@ beforeAll(() => {
   });
   const inst = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(tmp, packed.filename), ...deps]);
   if (inst.code !== 0) throw new Error(`npm install --offline failed (${inst.code}):\n${inst.stderr}`);
-}, 300_000);
+});
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -23,7 +23,7 @@ function floorAt(x0: number, y0: number, z: number): Uint8Array {
 
 describe('worlds far from the origin', () => {
   for (const z of [0, -7.66e15, 3e16, -1e30, 1e38]) {
-    it(`GTA: spawnPoint and sampleOpen end over a floor at z = ${z}`, { timeout: 20_000 }, () => {
+    it(`GTA: spawnPoint and sampleOpen end over a floor at z = ${z}`, () => {
       const w = loadGtaWorld(floorAt(0, 0, Math.fround(z)), 'far');
       const s = w.spawnPoint();
       expect(s).toHaveLength(3);

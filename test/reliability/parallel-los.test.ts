@@ -71,7 +71,7 @@ describe('parallel LOS equals serial LOS', () => {
   const pools = new Map<DemoKind, { world: CollisionWorld; pool: LosPool }>();
   beforeAll(async () => {
     for (const kind of DEMO_KINDS) pools.set(kind, { world: openDemo(kind), pool: await LosPool.create(demoSource(kind), THREADS) });
-  }, 120_000);
+  });
   afterAll(async () => {
     for (const { pool } of pools.values()) await pool.close();
   });

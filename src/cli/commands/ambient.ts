@@ -1,7 +1,7 @@
 import { openSync, writeSync, closeSync } from 'node:fs';
 import { parseArgs, parseNumber, UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { printJson, print, readInputFile } from '../io.js';
+import { inFile, printJson, print, readInputFile } from '../io.js';
 import { loadPineyTables } from '../../worlds/piney/tables.js';
 import { defaultPineyTables } from '../../node/assets.js';
 import { pineySite } from '../../systems/piney-ambient/site.js';
@@ -111,7 +111,7 @@ export const command: Command = {
       menu = [m[0]!, m[1]!];
     }
 
-    const tables = options.tables === undefined ? defaultPineyTables() : loadPineyTables(readInputFile(options.tables as string));
+    const tables = options.tables === undefined ? defaultPineyTables() : inFile(options.tables as string, () => loadPineyTables(readInputFile(options.tables as string)));
     const rng = { fieldrand: new FieldRand(), ccrand: new CcRand(), streams: new RandomStreams(seed) };
     const scheduler = new Scheduler(rng, createEventBus());
     let inst;

@@ -1,12 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { numArg, parseArgs, UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { print, printJson, readInputFile } from '../io.js';
+import { DEFAULT_MAX_FILE_BYTES, inFile, print, printJson, readInputFile } from '../io.js';
+import { DEFAULT_LIMITS } from '../../limits.js';
 import type { Vec3 } from '../../worlds/world.js';
 import { parseColFile } from '../../worlds/gta/parse.js';
-import { GtaWorld, parseGtaPlacements, type GtaGroundResult } from '../../worlds/gta/collision-world.js';
+import { GtaWorld, type GtaGroundResult } from '../../worlds/gta/collision-world.js';
+import { checkGtaPlacementsSize, parseGtaPlacements } from '../../worlds/gta/placements.js';
 import type { GtaPlacement } from '../../worlds/gta/query.js';
-import { COL_FOURCC, type ColModel } from '../../worlds/gta/model.js';
+import { COL_FOURCC, type ColFile, type ColModel } from '../../worlds/gta/model.js';
 
 const usage = `usage:
   retrosim col info FILE [--json]
@@ -53,19 +54,21 @@ function numbers(p: string[], names: string[]): number[] {
   return names.map((n, i) => numArg(p[i]!, n));
 }
 
-function loadWorld(file: string, placementsPath: string | undefined): GtaWorld {
+/** Parses a COL file; a file with no model in it is refused by the parser. Errors name the file. */
+function readCol(file: string): ColFile {
   const bytes = readInputFile(file);
+  return inFile(file, () => parseColFile(bytes));
+}
+
+function loadWorld(file: string, placementsPath: string | undefined): GtaWorld {
+  const col = readCol(file);
   let placements: GtaPlacement[] | undefined;
   if (placementsPath !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(placementsPath, 'utf8');
-    } catch (e) {
-      throw new UsageError(`${placementsPath}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    placements = parseGtaPlacements(text);
+    // Sized before it is read, against the placements' own bound (far below the file limit).
+    const text = new TextDecoder().decode(readInputFile(placementsPath, DEFAULT_MAX_FILE_BYTES, (size) => checkGtaPlacementsSize(size, DEFAULT_LIMITS, placementsPath)));
+    placements = inFile(placementsPath, () => parseGtaPlacements(text));
   }
-  return new GtaWorld(file, parseColFile(bytes), placements);
+  return inFile(placementsPath ?? file, () => new GtaWorld(file, col, placements));
 }
 
 const fmt = (v: readonly number[]): string => `(${v.map((x) => +x.toFixed(4)).join(', ')})`;
@@ -85,7 +88,7 @@ export const command: Command = {
     if (sub === 'info') {
       const [file] = want(['FILE']);
       if (placements !== undefined) throw new UsageError('col info takes no --placements');
-      const f = parseColFile(readInputFile(file!));
+      const f = readCol(file!);
       const out = { models: f.models.map(modelInfo), trailingBytes: f.trailingBytes };
       if (json) printJson(out);
       else {

@@ -1,6 +1,6 @@
 import { expectPositionals, numArg, parseArgs, UsageError, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
-import { print, printJson, readInputFile } from '../io.js';
+import { inFile, print, printJson, readInputFile } from '../io.js';
 import { parseColbin } from '../../worlds/colbin/parse.js';
 import { checkGrid } from '../../worlds/colbin/check.js';
 import { describeColbin } from '../../worlds/colbin/describe.js';
@@ -30,7 +30,7 @@ const up: OptionSpec = { type: 'int', min: -1, max: 1 };
 function loadWorld(path: string, upOpt: unknown, touchSeparates = false): ColbinWorld {
   if (upOpt === 0) throw new UsageError('--up must be -1 or 1');
   const bytes = readInputFile(path);
-  return new ColbinWorld(parseColbin(bytes), path, { upSign: upOpt === 1 ? 1 : -1, wallResponse: touchSeparates ? 'touch-separates' : 'engine' });
+  return inFile(path, () => new ColbinWorld(parseColbin(bytes), path, { upSign: upOpt === 1 ? 1 : -1, wallResponse: touchSeparates ? 'touch-separates' : 'engine' }));
 }
 
 function vec(args: string[], at: number, names: string[]): Vec3 {
@@ -47,7 +47,7 @@ export const command: Command = {
         const { positionals, options } = parseArgs(rest, { json: { type: 'flag' }, list: { type: 'flag' } });
         const [path] = expectPositionals(positionals, ['FILE']);
         const bytes = readInputFile(path!);
-        const file = parseColbin(bytes);
+        const file = inFile(path!, () => parseColbin(bytes));
         const world = new ColbinWorld(file, path!);
         const d = describeColbin(file, options.list ? Infinity : 0);
         const info = {
@@ -132,7 +132,7 @@ export const command: Command = {
       case 'check': {
         const { positionals, options } = parseArgs(rest, { json: { type: 'flag' } });
         const [path] = expectPositionals(positionals, ['FILE']);
-        const file = parseColbin(readInputFile(path!));
+        const file = inFile(path!, () => parseColbin(readInputFile(path!)));
         const c = checkGrid(file);
         const h = file.grid?.height ?? 1;
         const out = {

@@ -1,7 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import { parseArgs, parseNumber, UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { print, printJson, readInputFile } from '../io.js';
+import { inFile, print, printJson, readInputFile, writeOutputFile } from '../io.js';
 import { eeFromNumber, eeToNumber } from '../../numeric/ee-float.js';
 import { FIELD_STAGES, type FieldParams, type FieldStage } from '../../worlds/piney/field-state.js';
 import { generateField } from '../../worlds/piney/generate.js';
@@ -62,7 +61,7 @@ export const command: Command = {
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     let params: FieldParams;
     if (options.spec !== undefined) {
-      params = parsePineyFieldSpec(readInputFile(options.spec as string));
+      params = inFile(options.spec as string, () => parsePineyFieldSpec(readInputFile(options.spec as string)));
       for (const [k, p] of [['seed', 'seed'], ['type', 'fieldType'], ['weather', 'weather'], ['ground', 'ground'], ['object', 'object'], ['event', 'event']] as const) {
         if (options[k] !== undefined) (params as unknown as Record<string, number>)[p] = options[k] as number;
       }
@@ -96,7 +95,7 @@ export const command: Command = {
         points.push([parseNumber(xy[0]!, '--height X'), parseNumber(xy[1]!, '--height Y')]);
       }
     }
-    const tables = options.tables !== undefined ? loadPineyTables(readInputFile(options.tables as string)) : defaultPineyTables();
+    const tables = options.tables !== undefined ? inFile(options.tables as string, () => loadPineyTables(readInputFile(options.tables as string))) : defaultPineyTables();
     const f = generateField(params, tables, stop as FieldStage);
     const summary: Record<string, unknown> = { ...fieldSummary(f) };
     if (points.length) {
@@ -112,7 +111,7 @@ export const command: Command = {
       }));
     }
     if (options.png !== undefined) {
-      writeFileSync(options.png as string, fieldPng(f));
+      writeOutputFile(options.png as string, fieldPng(f));
       summary.png = options.png;
     }
     if (options.json) {

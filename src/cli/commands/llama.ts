@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { expectPositionals, numArg, parseArgs, UsageError, type OptionSpec } from '../args.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { print, printJson, readInputFile } from '../io.js';
+import { inFile, print, printJson, readInputFile, writeOutputFile } from '../io.js';
 import { checkLevel } from '../../worlds/llama/check.js';
 import { LlamaWorld } from '../../worlds/llama/collision-world.js';
 import type { LlamaConventions } from '../../worlds/llama/conventions.js';
@@ -77,8 +76,8 @@ function conventionsOf(o: ParsedArgs["options"]): Partial<LlamaConventions> {
 }
 
 function load(trakPath: string, mapPath: string, o: ParsedArgs["options"]): LlamaWorld {
-  const trak = parseTrak(readInputFile(trakPath));
-  const map = parseMap(readInputFile(mapPath), trak.models.map((m) => m.vertices.length / 6));
+  const trak = inFile(trakPath, () => parseTrak(readInputFile(trakPath)));
+  const map = inFile(mapPath, () => parseMap(readInputFile(mapPath), trak.models.map((m) => m.vertices.length / 6)));
   const name = mapPath.split(/[\\/]/).pop()!;
   const world = new LlamaWorld(trak, map, name, conventionsOf(o));
   const swaps = o['swaps'];
@@ -174,8 +173,8 @@ function move(argv: string[]): number {
 function check(argv: string[]): number {
   const { positionals, options } = parseArgs(argv, COMMON);
   const [t, m] = expectPositionals(positionals, ['TRAK', 'MAP']);
-  const trak = parseTrak(readInputFile(t!));
-  const map = parseMap(readInputFile(m!), trak.models.map((x) => x.vertices.length / 6));
+  const trak = inFile(t!, () => parseTrak(readInputFile(t!)));
+  const map = inFile(m!, () => parseMap(readInputFile(m!), trak.models.map((x) => x.vertices.length / 6)));
   const report = checkLevel(trak, map, conventionsOf(options));
   if (options['json']) printJson(report);
   else {
@@ -209,13 +208,13 @@ function build(argv: string[]): number {
   let built: ReturnType<typeof buildLevel>;
   try {
     desc = asLevelDescription(JSON.parse(new TextDecoder().decode(readInputFile(descPath!))));
-    built = buildLevel(desc);
+    built = inFile(descPath!, () => buildLevel(desc));
   } catch (e) {
     if (e instanceof SyntaxError || e instanceof RangeError) throw new UsageError(`${descPath}: ${e.message}`);
     throw e;
   }
-  writeFileSync(trakPath!, built.trakBytes);
-  writeFileSync(mapPath!, built.mapBytes);
+  writeOutputFile(trakPath!, built.trakBytes);
+  writeOutputFile(mapPath!, built.mapBytes);
   const out = { trak: { path: trakPath, bytes: built.trakBytes.length }, map: { path: mapPath, bytes: built.mapBytes.length }, tiles: desc.tiles.length, models: desc.models.length };
   if (options['json']) printJson(out);
   else print(`${trakPath}: ${out.trak.bytes} bytes, ${mapPath}: ${out.map.bytes} bytes (${out.tiles} tiles, ${out.models} models)`);

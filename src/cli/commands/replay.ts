@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs, UsageError, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { print, printJson, readInputFile } from '../io.js';
+import { inFile, print, printJson, readInputFile } from '../io.js';
 import { readReplay, replayToJson, type Replay } from '../../replay/format.js';
 import { BUTTON_MASK } from '../../systems/input.js';
 import { parseFileSource } from '../../replay/world-identity.js';
@@ -112,7 +112,7 @@ export const command: Command = {
     if (!file) throw new UsageError(`replay ${sub} needs a FILE`);
     if (rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     const limits = limitsFrom(o);
-    const rp = readReplay(readInputFile(file, limits.fileBytes), BUTTON_MASK, limits);
+    const rp = inFile(file, () => readReplay(readInputFile(file, limits.fileBytes), BUTTON_MASK, limits));
     const json = o['json'] === true;
     switch (sub) {
       case 'info': {

@@ -1,6 +1,6 @@
 import { expectPositionals, intArg, parseArgs, UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { print, printJson, readInputFile } from '../io.js';
+import { inFile, print, printJson, readInputFile } from '../io.js';
 import { crc32 } from '../../binary/crc32.js';
 import { buildColIndex } from '../../worlds/rugrats/col-index.js';
 import { isHalved } from '../../worlds/rugrats/layout.js';
@@ -94,7 +94,7 @@ export const command: Command = {
     switch (sub) {
       case 'info': {
         const [file] = expectPositionals(rest, ['FILE']);
-        const r = info(file!, readInputFile(file!));
+        const r = inFile(file!, () => info(file!, readInputFile(file!)));
         if (json) printJson(r);
         else {
           print(`${r.file}: ${r.bytes} bytes, crc32 ${r.crc32}`);
@@ -159,6 +159,6 @@ export const command: Command = {
 };
 
 function fromFile(path: string): Parameters<typeof buildColIndex> {
-  const p = parseColWithOffsets(readInputFile(path));
+  const p = inFile(path, () => parseColWithOffsets(readInputFile(path)));
   return [p.data, p.offsets];
 }

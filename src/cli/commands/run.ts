@@ -2,11 +2,11 @@
  * `retrosim run`: the main job. Runs the default scenario (or --world FILE) for --frames frames with the
  * stand-in player's buttons, writes a replay, and prints a summary.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs, UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { printJson, print, readInputFile } from '../io.js';
+import { printJson, print, readInputFile, writeOutputFile } from '../io.js';
 import { DEFAULT_KEYFRAME_INTERVAL } from '../../replay/format.js';
 import { DEFAULT_WORLD } from '../../worlds/builtin.js';
 import { BUILTIN_SCENARIOS, createSimulation, scenarioForWorld, simulationFromSettings } from '../../scenarios/builtin.js';
@@ -116,7 +116,7 @@ export const command: Command = {
     if (rec) {
       const bytes = rec.finish();
       mkdirSync(dirname(outPath), { recursive: true });
-      writeFileSync(outPath, bytes);
+      writeOutputFile(outPath, bytes);
       replay = { path: outPath, bytes: bytes.length, keyframeInterval: interval };
     }
     const draws = sim.scheduler.drawCounts();

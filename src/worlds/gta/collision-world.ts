@@ -7,7 +7,6 @@
  * sideways through a stack of spheres, and the feet are put on the highest walkable surface found by a
  * vertical probe. Everything is float64 + - * / (square roots through the deterministic routine).
  */
-import { FormatError } from '../../binary/format-error.js';
 import {
   newGroundResult,
   newMoveResult,
@@ -23,8 +22,10 @@ import {
 import { setGroundMiss } from '../results.js';
 import { colVersionOf, type ColFile } from './model.js';
 import { parseColFile } from './parse.js';
-import { ColScene, WALKABLE_NZ2, newGtaHit, type GtaHit, type GtaPlacement } from './query.js';
-import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { ColScene, WALKABLE_NZ2, newGtaHit, type ColSceneOptions, type GtaHit, type GtaPlacement } from './query.js';
+import { checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
+
+export { parseGtaPlacements } from './placements.js';
 
 /** True when the bytes start like a GTA collision file (FourCC COLL, COL2, COL3 or COL4 and a size). */
 export function detectGtaCol(bytes: Uint8Array): boolean {
@@ -82,8 +83,9 @@ export class GtaWorld implements CollisionWorld {
     readonly name: string,
     readonly file: ColFile,
     placements?: readonly GtaPlacement[],
+    options: ColSceneOptions = {},
   ) {
-    this.scene = new ColScene(file.models, placements);
+    this.scene = new ColScene(file.models, placements, options);
     const b = this.scene.box;
     this.bounds = { min: [b[0]!, b[1]!, b[2]!], max: [b[3]!, b[4]!, b[5]!] };
   }
@@ -303,38 +305,4 @@ export class GtaWorld implements CollisionWorld {
 export function loadGtaWorld(bytes: Uint8Array, name: string, placements?: readonly GtaPlacement[], limits: Readonly<Limits> = DEFAULT_LIMITS): GtaWorld {
   if (placements) checkLimit('gta placements', -1, 'placements', placements.length, limits.gta.placements, 'gta.placements');
   return new GtaWorld(name, parseColFile(bytes, limits), placements);
-}
-
-/**
- * Reads placements from JSON: an array of {model, position: [x, y, z], rotation?: [x, y, z, w]}, or an object
- * with such an array under "placements". Anything else is a FormatError naming the entry.
- */
-export function parseGtaPlacements(text: string, limits: Readonly<Limits> = DEFAULT_LIMITS): GtaPlacement[] {
-  checkFileBytes('gta placements', text.length, limits, 'placements text');
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new FormatError('gta placements', -1, `not JSON: ${(e as Error).message}`);
-  }
-  const list = Array.isArray(v) ? v : (v as { placements?: unknown } | null)?.placements;
-  if (!Array.isArray(list)) throw new FormatError('gta placements', -1, 'expected an array of placements');
-  checkLimit('gta placements', -1, 'placements', list.length, limits.gta.placements, 'gta.placements');
-  const num = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x);
-  return list.map((p: unknown, i: number) => {
-    const o = p as Record<string, unknown> | null;
-    if (!o || typeof o !== 'object') throw new FormatError('gta placements', -1, `placement ${i} is not an object`);
-    if (typeof o.model !== 'string' && !(typeof o.model === 'number' && Number.isInteger(o.model))) {
-      throw new FormatError('gta placements', -1, `placement ${i}: model must be a name or an index`);
-    }
-    const pos = o.position;
-    if (!Array.isArray(pos) || pos.length !== 3 || !pos.every(num)) throw new FormatError('gta placements', -1, `placement ${i}: position must be 3 numbers`);
-    const rot = o.rotation;
-    if (rot !== undefined && (!Array.isArray(rot) || rot.length !== 4 || !rot.every(num))) {
-      throw new FormatError('gta placements', -1, `placement ${i}: rotation must be a quaternion of 4 numbers`);
-    }
-    const out: GtaPlacement = { model: o.model as string | number, position: [pos[0], pos[1], pos[2]] as Vec3 };
-    if (rot) out.rotation = [rot[0], rot[1], rot[2], rot[3]] as [number, number, number, number];
-    return out;
-  });
 }

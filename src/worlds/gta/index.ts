@@ -36,6 +36,7 @@ export {
 export { parseColFile, parseColModel, COL_FORMAT } from './parse.js';
 export { writeColFile, writeColFileOf, writeColModel, ColWriteError } from './write.js';
 export { MeshBuilder, computeBounds, groupFaces, withFaceGroups, solidSurface, MAX_FACES_PER_GROUP } from './build.js';
-export { ColScene, newGtaHit, type GtaHit, type GtaHitKind, type GtaPlacement } from './query.js';
+export { BROAD_PHASE_MIN_PLACEMENTS, ColScene, newGtaHit, type ColSceneOptions, type GtaHit, type GtaHitKind, type GtaPlacement } from './query.js';
 export { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE } from './bvh.js';
-export { GtaWorld, detectGtaCol, loadGtaWorld, parseGtaPlacements, newGtaGroundResult, DEFAULT_BODY, DEFAULT_STEP_HEIGHT, type GtaGroundResult } from './collision-world.js';
+export { GtaWorld, detectGtaCol, loadGtaWorld, newGtaGroundResult, DEFAULT_BODY, DEFAULT_STEP_HEIGHT, type GtaGroundResult } from './collision-world.js';
+export { parseGtaPlacements, checkGtaPlacementsSize, gtaPlacementsByteLimit, GTA_PLACEMENT_ENTRY_BYTES } from './placements.js';

@@ -51,7 +51,8 @@ const FACE_GROUP_BYTES = 28;
 /**
  * Reads a whole `.col` file: models back to back while a FourCC (COLL, COL2, COL3, COL4) starts one, then the
  * trailing bytes. Throws a FormatError (format COL_FORMAT) naming the byte offset on any fault, and refuses a
- * file or a count beyond `limits`.
+ * file or a count beyond `limits`. A file that does not start with a model (an empty file, a text, a picture)
+ * is a FormatError at offset 0, not an empty world.
  */
 export function parseColFile(data: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): ColFile {
   checkFileBytes(COL_FORMAT, data.length, limits);
@@ -72,6 +73,10 @@ export function parseColFile(data: Uint8Array, limits: Readonly<Limits> = DEFAUL
     models.push(parseColModelAt(data, view, pos, end, version));
     modelOffsets.push(pos);
     pos = end;
+  }
+  if (models.length === 0) {
+    const what = len < 8 ? `${len} byte(s), too short for a model header` : `it starts with bytes ${Array.from(data.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ')}`;
+    throw new FormatError(COL_FORMAT, 0, `no collision model (a COL file starts with the FourCC COLL, COL2, COL3 or COL4 and a size; ${what})`);
   }
   const trailing = data.slice(pos);
   let trailingZero = true;

@@ -13,6 +13,7 @@ import { setPointAlong, setSegmentMiss } from '../results.js';
 import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, ModelCollider, rayHit } from './bvh.js';
 import { detSqrt } from '../../numeric/det-math.js';
 import { colNameKey, type ColModel } from './model.js';
+import { InstanceBroadPhase, sortAscending } from './instance-bvh.js';
 
 /** One placed model: the model by name (case-insensitive, first match) or index, a position and a rotation. */
 export interface GtaPlacement {
@@ -21,6 +22,19 @@ export interface GtaPlacement {
   /** Unit quaternion x, y, z, w (identity when absent). A non-unit one is used as its normalised rotation. */
   rotation?: [number, number, number, number];
 }
+
+/** Options of a ColScene. */
+export interface ColSceneOptions {
+  /**
+   * true: queries go through the broad phase over placements; false: they walk every placement in order (the
+   * reference). By default the broad phase is used above BROAD_PHASE_MIN_PLACEMENTS placements, where it pays.
+   * The answers are the same either way.
+   */
+  broadPhase?: boolean;
+}
+
+/** Fewest placements for which a scene builds its broad phase by default (below, walking them all is faster). */
+export const BROAD_PHASE_MIN_PLACEMENTS = 24;
 
 /** What a segment hit: a mesh face, a sphere, a box, or '' for nothing. */
 export type GtaHitKind = 'face' | 'sphere' | 'box' | '';
@@ -101,8 +115,16 @@ export class ColScene {
     normal: new Float64Array(MAX_CONTACTS * 3),
   };
   private readonly near: Int32Array;
+  /** @internal The broad phase over placements (null when queries walk every placement, the reference path). */
+  readonly broad: InstanceBroadPhase | null;
+  private readonly cand: Int32Array;
+  private readonly nextCand: Int32Array;
 
-  constructor(models: readonly ColModel[], placements?: readonly GtaPlacement[]) {
+  /**
+   * Places `models` (each once at the origin when `placements` is not given). See ColSceneOptions for the
+   * broad phase (on by default from BROAD_PHASE_MIN_PLACEMENTS placements).
+   */
+  constructor(models: readonly ColModel[], placements?: readonly GtaPlacement[], options: ColSceneOptions = {}) {
     this.models = models;
     this.colliders = models.map((m) => new ModelCollider(m));
     const places: readonly GtaPlacement[] = placements ?? models.map((_, i) => ({ model: i, position: [0, 0, 0] as Vec3 }));
@@ -133,6 +155,11 @@ export class ColScene {
     let maxFaces = 0;
     for (const c of this.colliders) if (c.faceCount > maxFaces) maxFaces = c.faceCount;
     this.near = new Int32Array(maxFaces);
+    const broad = options.broadPhase ?? n >= BROAD_PHASE_MIN_PLACEMENTS;
+    this.broad = !broad ? null : new InstanceBroadPhase(n, this.instModel, this.instPos, this.instRot, this.instBox);
+    const classes = this.broad ? this.broad.classCount : 0;
+    this.cand = new Int32Array(classes);
+    this.nextCand = new Int32Array(classes);
   }
 
   private placeBox(i: number, world: Float64Array): void {
@@ -166,54 +193,49 @@ export class ColScene {
   /**
    * The fraction in [0, 1] along from→to of the nearest solid hit, or -1 when the segment is clear (and for
    * non-finite input, or a segment so long its direction overflows). Fills `last`. Allocates nothing.
+   *
+   * Placements are tried in ascending order and the first of equal hits is kept. Through the broad phase only
+   * the placements whose box the segment enters are tried, and of placements exactly alike only the first: a
+   * later copy is tried with a bound no larger than its first was, so it can never find a nearer hit.
    */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    const broad = this.broad;
+    if (broad === null) return this.segmentFractionLinear(fx, fy, fz, tx, ty, tz);
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
     if (!(finite(fx) && finite(fy) && finite(fz) && finite(dx) && finite(dy) && finite(dz))) return -1;
     const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
-    const IB = this.instBox, R = this.instRot, P = this.instPos;
+    const k = broad.segmentClasses(fx, fy, fz, ix, iy, iz, this.cand);
     let best = 2;
     let hit = -1;
-    const nx0 = ix >= 0 ? 0 : 3, ny0 = iy >= 0 ? 1 : 4, nz0 = iz >= 0 ? 2 : 5;
-    const fx0 = 3 - nx0, fy0 = 5 - ny0, fz0 = 7 - nz0;
-    for (let i = 0, n = this.instanceCount; i < n; i++) {
-      // Slab test on the placement's box, near and far planes by the direction's sign (as in the model tree).
-      const b = i * 6;
-      let t0 = 0, t1 = best < 1 ? best : 1;
-      let v = (IB[b + nx0]! - fx) * ix;
-      if (v > t0) t0 = v;
-      v = (IB[b + fx0]! - fx) * ix;
-      if (v < t1) t1 = v;
-      v = (IB[b + ny0]! - fy) * iy;
-      if (v > t0) t0 = v;
-      v = (IB[b + fy0]! - fy) * iy;
-      if (v < t1) t1 = v;
-      v = (IB[b + nz0]! - fz) * iz;
-      if (v > t0) t0 = v;
-      v = (IB[b + fz0]! - fz) * iz;
-      if (v < t1) t1 = v;
-      if (!(t0 <= t1)) continue;
-      // Into model space: local = Rᵀ (world − position); directions by Rᵀ alone, so t is unchanged.
-      const r = i * 9;
-      const px = fx - P[i * 3]!, py = fy - P[i * 3 + 1]!, pz = fz - P[i * 3 + 2]!;
-      const ox = R[r]! * px + R[r + 3]! * py + R[r + 6]! * pz;
-      const oy = R[r + 1]! * px + R[r + 4]! * py + R[r + 7]! * pz;
-      const oz = R[r + 2]! * px + R[r + 5]! * py + R[r + 8]! * pz;
-      const ldx = R[r]! * dx + R[r + 3]! * dy + R[r + 6]! * dz;
-      const ldy = R[r + 1]! * dx + R[r + 4]! * dy + R[r + 7]! * dz;
-      const ldz = R[r + 2]! * dx + R[r + 5]! * dy + R[r + 8]! * dz;
-      const nb = this.colliders[this.instModel[i]!]!.raycast(ox, oy, oz, ldx, ldy, ldz, best);
+    for (let j = 0; j < k; j++) {
+      const i = broad.first(this.cand[j]!);
+      const nb = this.segmentInstance(i, fx, fy, fz, dx, dy, dz, ix, iy, iz, best);
       if (nb < best) {
         best = nb;
         hit = i;
-        const L = this.last;
-        L.kind = rayHit.kind;
-        L.index = rayHit.index;
-        L.nx = rayHit.nx;
-        L.ny = rayHit.ny;
-        L.nz = rayHit.nz;
       }
     }
+    return this.finishSegment(hit, best);
+  }
+
+  /** segmentFraction by trying every placement in order: the reference for the broad phase. */
+  segmentFractionLinear(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    const dx = tx - fx, dy = ty - fy, dz = tz - fz;
+    if (!(finite(fx) && finite(fy) && finite(fz) && finite(dx) && finite(dy) && finite(dz))) return -1;
+    const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
+    let best = 2;
+    let hit = -1;
+    for (let i = 0, n = this.instanceCount; i < n; i++) {
+      const nb = this.segmentInstance(i, fx, fy, fz, dx, dy, dz, ix, iy, iz, best);
+      if (nb < best) {
+        best = nb;
+        hit = i;
+      }
+    }
+    return this.finishSegment(hit, best);
+  }
+
+  private finishSegment(hit: number, best: number): number {
     this.last.instance = hit;
     if (hit < 0) {
       this.last.kind = HIT_NONE;
@@ -221,6 +243,51 @@ export class ColScene {
       return -1;
     }
     return best;
+  }
+
+  /**
+   * Placement i against the segment with the best fraction so far: its new best (and `last` filled) when it
+   * has a nearer hit, else `best` unchanged.
+   */
+  private segmentInstance(i: number, fx: number, fy: number, fz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, best: number): number {
+    const IB = this.instBox, R = this.instRot, P = this.instPos;
+    // Slab test on the placement's box, near and far planes by the direction's sign (as in the model tree).
+    const nx0 = ix >= 0 ? 0 : 3, ny0 = iy >= 0 ? 1 : 4, nz0 = iz >= 0 ? 2 : 5;
+    const fx0 = 3 - nx0, fy0 = 5 - ny0, fz0 = 7 - nz0;
+    const b = i * 6;
+    let t0 = 0, t1 = best < 1 ? best : 1;
+    let v = (IB[b + nx0]! - fx) * ix;
+    if (v > t0) t0 = v;
+    v = (IB[b + fx0]! - fx) * ix;
+    if (v < t1) t1 = v;
+    v = (IB[b + ny0]! - fy) * iy;
+    if (v > t0) t0 = v;
+    v = (IB[b + fy0]! - fy) * iy;
+    if (v < t1) t1 = v;
+    v = (IB[b + nz0]! - fz) * iz;
+    if (v > t0) t0 = v;
+    v = (IB[b + fz0]! - fz) * iz;
+    if (v < t1) t1 = v;
+    if (!(t0 <= t1)) return best;
+    // Into model space: local = Rᵀ (world − position); directions by Rᵀ alone, so t is unchanged.
+    const r = i * 9;
+    const px = fx - P[i * 3]!, py = fy - P[i * 3 + 1]!, pz = fz - P[i * 3 + 2]!;
+    const ox = R[r]! * px + R[r + 3]! * py + R[r + 6]! * pz;
+    const oy = R[r + 1]! * px + R[r + 4]! * py + R[r + 7]! * pz;
+    const oz = R[r + 2]! * px + R[r + 5]! * py + R[r + 8]! * pz;
+    const ldx = R[r]! * dx + R[r + 3]! * dy + R[r + 6]! * dz;
+    const ldy = R[r + 1]! * dx + R[r + 4]! * dy + R[r + 7]! * dz;
+    const ldz = R[r + 2]! * dx + R[r + 5]! * dy + R[r + 8]! * dz;
+    const nb = this.colliders[this.instModel[i]!]!.raycast(ox, oy, oz, ldx, ldy, ldz, best);
+    if (nb < best) {
+      const L = this.last;
+      L.kind = rayHit.kind;
+      L.index = rayHit.index;
+      L.nx = rayHit.nx;
+      L.ny = rayHit.ny;
+      L.nz = rayHit.nz;
+    }
+    return nb;
   }
 
   /** The nearest hit with its point, unit normal, material and model name (same hit as segmentFraction). */
@@ -276,6 +343,16 @@ export class ColScene {
 
   /** True when a sphere overlaps anything solid (touching counts as not overlapping). */
   sphereOverlaps(x: number, y: number, z: number, r: number): boolean {
+    const broad = this.broad;
+    if (broad === null) return this.sphereOverlapsLinear(x, y, z, r);
+    if (!(finite(x) && finite(y) && finite(z) && finite(r)) || !(r > 0)) return false;
+    const k = broad.sphereClasses(x, y, z, r, this.cand);
+    for (let j = 0; j < k; j++) if (this.sphereInstanceContact(broad.first(this.cand[j]!), x, y, z, r, false, true) > 0) return true;
+    return false;
+  }
+
+  /** sphereOverlaps by testing every placement in order: the reference for the broad phase. */
+  sphereOverlapsLinear(x: number, y: number, z: number, r: number): boolean {
     if (!(finite(x) && finite(y) && finite(z) && finite(r)) || !(r > 0)) return false;
     for (let i = 0; i < this.instanceCount; i++) {
       if (!this.sphereTouchesInstanceBox(i, x, y, z, r)) continue;
@@ -289,8 +366,58 @@ export class ColScene {
    * PUSH_OUT_PASSES passes. With `horizontalOnly` (walls against an upright body) floors and ceilings are left
    * alone and the sphere moves only sideways. Results in `push` (moved centre, contacts); returns the contact
    * count. Non-finite input leaves the centre where it is with no contacts.
+   *
+   * Each pass resolves the placements whose box the sphere touches in ascending order. Through the broad phase
+   * the candidates are found again whenever the sphere moves; a placement that leaves the sphere where it is
+   * (touching nothing, or wedged with every contact slot filled) would do the same for every later copy of
+   * it until the sphere moves, so those copies are skipped.
    */
   pushOutSphere(x: number, y: number, z: number, r: number, horizontalOnly = false): number {
+    const broad = this.broad;
+    if (broad === null) return this.pushOutSphereLinear(x, y, z, r, horizontalOnly);
+    const P = this.push;
+    P.x = x;
+    P.y = y;
+    P.z = z;
+    P.count = 0;
+    if (!(finite(x) && finite(y) && finite(z) && finite(r)) || !(r > 0)) return 0;
+    const cand = this.cand, next = this.nextCand;
+    for (let pass = 0; pass < PUSH_OUT_PASSES; pass++) {
+      let moved = 0;
+      let from = 0;
+      for (;;) {
+        // The next placement of each class touching the sphere where it now is, in ascending order.
+        const k = broad.sphereClasses(P.x, P.y, P.z, r, cand);
+        let m = 0;
+        for (let j = 0; j < k; j++) {
+          const i = broad.nextMember(cand[j]!, from);
+          if (i >= 0) next[m++] = i;
+        }
+        sortAscending(next, m);
+        let at = -1;
+        for (let j = 0; j < m; j++) {
+          const i = next[j]!;
+          const x0 = P.x, y0 = P.y, z0 = P.z;
+          const f = this.sphereInstanceContact(i, x0, y0, z0, r, horizontalOnly, false);
+          if (f > 0) {
+            moved += f;
+            // Wedged: pushed, yet left exactly where it was, with no room for more contacts. Every later copy
+            // would do the same (push, move nothing, record nothing), so the class is done until it moves.
+            if (P.count >= MAX_CONTACTS && Object.is(P.x, x0) && Object.is(P.y, y0) && Object.is(P.z, z0)) continue;
+            at = i;
+            break;
+          }
+        }
+        if (at < 0) break;
+        from = at + 1;
+      }
+      if (moved === 0) break;
+    }
+    return P.count;
+  }
+
+  /** pushOutSphere by visiting every placement in order: the reference for the broad phase. */
+  pushOutSphereLinear(x: number, y: number, z: number, r: number, horizontalOnly = false): number {
     const P = this.push;
     P.x = x;
     P.y = y;

@@ -5,6 +5,7 @@ import { REGION_COUNT, SWAP_FIELDS, type LlamaMap } from './map-parse.js';
 import { writeMapFile } from './map-write.js';
 import { BBOX_FLOATS, MAX_MODEL_VERTICES, FACE_BATCH_START, FACE_QUAD_HALF, FACE_SECOND_HALF, MAX_BATCH_FACES, POLYGON_QUAD, type Trak, type TrakModel } from './trak-parse.js';
 import { writeTrakFile } from './trak-write.js';
+import { checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /**
  * A readable level description and the builder that turns it into TRAK and MAP bytes. Coordinates in a
@@ -274,7 +275,9 @@ export interface BuiltLevel {
 
 /**
  * Builds the TRAK and MAP of a level description. Throws RangeError for a description that cannot be written
- * (a degenerate polygon, a plane beyond ±8 tiles of its tile, too many vertices, a bad convention).
+ * (a degenerate polygon, a plane beyond ±8 tiles of its tile, too many vertices, a bad convention), and a
+ * FormatError naming the limit for one whose grid, tiles, models or vertex colours are over `limits` (checked
+ * before anything is allocated by them).
  *
  * @example
  * ```ts
@@ -282,11 +285,16 @@ export interface BuiltLevel {
  * const world = loadLlamaWorld(trakBytes, mapBytes, 'minimal');
  * ```
  */
-export function buildLevel(desc: LevelDescription): BuiltLevel {
+export function buildLevel(desc: LevelDescription, limits: Readonly<Limits> = DEFAULT_LIMITS): BuiltLevel {
   const conv = resolveConventions(desc.conventions);
   const W = desc.width, H = desc.height;
   if (!Number.isInteger(W) || !Number.isInteger(H) || W < 0 || H < 0) throw new RangeError('width and height must be non-negative integers');
+  // Every size the builder allocates by is checked against the limits a reader would apply, before allocating.
+  checkLimit(DESCRIPTION, -1, `grid of ${W}×${H} cells`, W * H, limits.llama.gridCells, 'llama.gridCells');
+  checkLimit(DESCRIPTION, -1, 'tiles', desc.tiles.length, limits.llama.tiles, 'llama.tiles');
+  checkLimit(DESCRIPTION, -1, 'models', desc.models.length, limits.llama.models, 'llama.models');
   const models = desc.models.map((m, i) => buildModel(m, conv, i));
+  checkColourWords(desc, models, limits);
   const trak: Trak = { models, payloadOffset: -1 };
   const tiles = desc.tiles;
   const n = tiles.length;
@@ -356,6 +364,25 @@ export function buildLevel(desc: LevelDescription): BuiltLevel {
     offsets: { payload: -1, floatBlock: -1, regions: -1, cellRegions: -1, fixedBlock: -1, modelIndex: -1, swaps: -1, colours: -1, tail: -1, end: -1 },
   };
   return { trak, map, trakBytes: writeTrakFile(trak), mapBytes: writeMapFile(map), conventions: conv };
+}
+
+/** The format named by the builder's limit errors. */
+const DESCRIPTION = 'llama level description';
+
+/**
+ * The vertex colours the MAP will hold (per tile, its sets × its model's vertices, and the same for a swap
+ * model) must fit in a file a reader accepts (limits.fileBytes, 4 bytes each): checked before any is made.
+ */
+function checkColourWords(desc: LevelDescription, models: readonly TrakModel[], limits: Readonly<Limits>): void {
+  const vcount = (mi: number | undefined): number => (mi !== undefined && models[mi] ? models[mi]!.vertices.length / 6 : 0);
+  let words = 0;
+  for (const t of desc.tiles) {
+    const sets = t.colours ? t.colours.length : 1;
+    words += sets * vcount(t.raw?.modelIndex ?? t.model);
+    if (t.swapModel !== undefined) words += (t.swapColours ? t.swapColours.length : sets) * vcount(t.swapModel);
+  }
+  const max = Math.floor(limits.fileBytes / 4);
+  checkLimit(DESCRIPTION, -1, 'vertex colours (tiles × sets × model vertices)', words, max, 'fileBytes / 4');
 }
 
 /**

@@ -134,8 +134,15 @@ describe('GTA .col writer and reader', () => {
     expect(f.models).toHaveLength(1);
     expect(f.trailingBytes).toBe(junk.length);
     expect(f.trailingZero).toBe(false);
-    expect(parseColFile(new Uint8Array(0)).models).toHaveLength(0);
-    expect(parseColFile(Uint8Array.from([0x43, 0x4f, 0x4c, 0x4c, 1, 0, 0])).trailingBytes).toBe(7); // fewer than 8 bytes
+  });
+
+  it('refuses a file with no model at its start (empty, too short for a header, a text, a picture)', () => {
+    const text = new TextEncoder().encode('# a README, not a collision file\n');
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+    for (const bytes of [new Uint8Array(0), Uint8Array.from([0x43, 0x4f, 0x4c, 0x4c, 1, 0, 0]), text, png]) {
+      const e = expectFormatError(() => parseColFile(bytes), /no collision model/);
+      expect(e.offset).toBe(0);
+    }
   });
 
   it('keeps name bytes after the NUL and reads non-ASCII names as Latin-1', () => {

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: compiles the project as `tsc -p tsconfig.build.json` does, through the same compiler, but
+ * never rewrites a file of dist/ in place. A file whose compiled text is unchanged is left alone; a changed one
+ * is written beside it and renamed over it, which replaces it whole. So a process reading dist/ while a build
+ * runs (a test spawning the CLI while `npm run fuzz` or a second `npm test` rebuilds) always reads complete
+ * files, and a rebuild of the same sources changes nothing on disk.
+ *
+ * Plain JavaScript, as it runs before anything is compiled. Usage: node scripts/build.mjs [tsconfig]
+ */
+import { readFileSync, renameSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import ts from 'typescript';
+
+const project = process.argv[2] ?? 'tsconfig.build.json';
+const host = {
+  getCanonicalFileName: (f) => (ts.sys.useCaseSensitiveFileNames ? f : f.toLowerCase()),
+  getCurrentDirectory: () => ts.sys.getCurrentDirectory(),
+  getNewLine: () => ts.sys.newLine,
+};
+
+function report(diagnostics) {
+  if (diagnostics.length === 0) return;
+  const text = process.stderr.isTTY ? ts.formatDiagnosticsWithColorAndContext(diagnostics, host) : ts.formatDiagnostics(diagnostics, host);
+  process.stderr.write(text);
+}
+
+const config = ts.getParsedCommandLineOfConfigFile(project, {}, {
+  ...ts.sys,
+  onUnRecoverableConfigFileDiagnostic: (d) => {
+    report([d]);
+    process.exit(1);
+  },
+});
+if (!config) process.exit(1);
+if (config.errors.length) {
+  report(config.errors);
+  process.exit(1);
+}
+
+let written = 0;
+let unchanged = 0;
+/** Writes `text` to `file` whole: unchanged files are not touched, changed ones are renamed into place. */
+function writeWhole(file, text, bom) {
+  const data = bom ? '\uFEFF' + text : text;
+  try {
+    if (readFileSync(file, 'utf8') === data) {
+      unchanged++;
+      return;
+    }
+  } catch {
+    // missing: write it
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  written++;
+}
+
+const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });
+const emitted = program.emit(undefined, (file, text, bom) => writeWhole(file, text, bom));
+const diagnostics = ts.sortAndDeduplicateDiagnostics([...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]);
+report(diagnostics);
+const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
+if (process.env.RETROSIM_BUILD_VERBOSE) process.stderr.write(`build: ${written} file(s) written, ${unchanged} unchanged\n`);
+// As tsc: exit 2 when there were errors (the files are emitted all the same), 0 otherwise.
+process.exit(errors > 0 ? 2 : 0);
