@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from './args.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 
@@ -28,4 +29,18 @@ export function printJson(v: unknown): void {
 
 export function print(line: string): void {
   process.stdout.write(line + '\n');
+}
+
+/**
+ * Writes a command's output file (its folder made when missing), with a one-line usage error when it cannot be
+ * written. Refuses to overwrite `inputPath`, the file the command read.
+ */
+export function writeOutputFile(path: string, bytes: Uint8Array, inputPath?: string): void {
+  if (inputPath !== undefined && resolve(path) === resolve(inputPath)) throw new UsageError(`--out ${path} is the input file: write to another file`);
+  try {
+    mkdirSync(dirname(resolve(path)), { recursive: true });
+    writeFileSync(path, bytes);
+  } catch (e) {
+    throw new UsageError(`${path}: cannot write (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
 }

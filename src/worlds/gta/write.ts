@@ -68,7 +68,16 @@ function checkSurface(m: ColModel, s: ColSurface, what: string): void {
   checkByte(m, s.light, `${what} light`);
 }
 
-function validate(m: ColModel): void {
+/**
+ * Checks that a model's version can hold it exactly (the rules writeColModel applies) and throws ColWriteError
+ * naming the model and the value when it cannot. With `canonicalFlagsOnly` false the flags may be any u32 (a
+ * layout-keeping write stores them as they are); the writer itself always requires the canonical flags.
+ */
+export function validateColModel(m: ColModel, canonicalFlagsOnly = true): void {
+  validate(m, canonicalFlagsOnly);
+}
+
+function validate(m: ColModel, canonicalFlagsOnly = true): void {
   if (m.nameBytes.length !== COL_NAME_BYTES) fail(m, `name bytes must be ${COL_NAME_BYTES}, got ${m.nameBytes.length}`);
   if (!Number.isInteger(m.modelId) || m.modelId < 0 || m.modelId > 0xffff) fail(m, `model id ${m.modelId} is not a u16`);
   checkVec(m, m.bounds.min, 'bounds min');
@@ -109,7 +118,8 @@ function validate(m: ColModel): void {
       }
     });
   }
-  if (m.flags !== canonicalFlags(m)) fail(m, `flags ${m.flags} are not the canonical ${canonicalFlags(m)} for its contents`);
+  if (!Number.isInteger(m.flags) || m.flags < 0 || m.flags > 0xffffffff) fail(m, `flags ${m.flags} are not a u32`);
+  if (canonicalFlagsOnly && m.flags !== canonicalFlags(m)) fail(m, `flags ${m.flags} are not the canonical ${canonicalFlags(m)} for its contents`);
 }
 
 function checkMesh(m: ColModel, mesh: ColMesh, what: string): void {
