@@ -10,6 +10,7 @@ import { loadWorldFile, type OpenedWorldFile } from '../../node/world-files.js';
 import { newGroundResult, newMoveResult, newSegmentResult, type Body, type Vec3 } from '../../worlds/world.js';
 import { readInputFile } from '../io.js';
 import { runWorldWrite } from '../world/write.js';
+import { runWorldExport } from '../world/export.js';
 
 const usage = `usage:
   retrosim world info FILE [--map FILE | --trak FILE] [--json]
@@ -17,6 +18,7 @@ const usage = `usage:
   retrosim world segment FILE x0 y0 z0 x1 y1 z1 [--json]
   retrosim world move FILE x y z dx dy dz [--radius R] [--height H] [--step S] [--steps N] [--json]
   retrosim world write FILE --out OUT [--keep-layout] [--trak FILE] [--json]
+  retrosim world export FILE --out OUT.glb|OUT.gltf|OUT.obj [--map FILE | --trak FILE] [--json]
 
 Any world file: a Piney field spec (.json), COLBIN, GTA COL, a Llama TRAK or MAP, a Rugrats COL. The format is
 recognised by the file's content, not its name. A Llama world's partner file (TRAK <-> MAP) is found beside it
@@ -31,12 +33,17 @@ Numbers are in the world's native units and axes (see "info": up, scale, integer
            the original one (section order, padding, gaps, extra chunks, JSON spacing), byte-identical for an
            unchanged world; the ways the canonical layout differs from the input are listed either way (a
            Llama MAP is read with its TRAK: --trak, or the sibling with the same stem)
+  export   the collision geometry as triangles for Blender: glTF (.glb, or .gltf with the buffer inside) or
+           OBJ (+ OUT.mtl); metres, +Y up, one part per kind (floors, ceilings, walls, spheres, boxes, mesh,
+           shadow hidden, terrain, objects), named materials, and the id world ground reports as _FLOOR_ID
 --json prints one line of JSON (non-finite numbers as null):
   info:    {"kind","name","bounds":{"min","max"},"up":{"axis","sign"},"scale","integer","spawn","files"}
   ground:  {"hasFloor","floor","ceiling","material","id","status"}
   segment: {"hit","fraction","point","normal","id","material","what","status"}
   move:    {"position","grounded","steps","contacts":[{"step","kind","normal","id","material"}]}
-  write:   {"kind","file","out","bytes","identical","keepLayout","differences":[{"offset","reason"}]}`;
+  write:   {"kind","file","out","bytes","identical","keepLayout","differences":[{"offset","reason"}]}
+  export:  {"kind","file","files","format","triangles","parts":[{"group","name","hidden","triangles"}],"materials",
+           "bounds":{"min","max"},"floorId"}`;
 
 const SPEC: Record<string, OptionSpec> = {
   json: { type: 'flag' },
@@ -148,6 +155,10 @@ export const command: Command = {
         for (const c of contacts) print(`  step ${c.step}: ${c.kind} ${c.id} normal ${JSON.stringify(c.normal)}`);
       }
       return 0;
+    }
+    if (sub === 'export') {
+      expectPositionals(p, ['export', 'FILE']);
+      return runWorldExport(p[1]!, openWorld(p[1]!, o), o);
     }
     if (sub === 'write') {
       expectPositionals(p, ['write', 'FILE']);
