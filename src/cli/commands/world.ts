@@ -11,6 +11,7 @@ import { newGroundResult, newMoveResult, newSegmentResult, type Body, type Vec3 
 import { readInputFile } from '../io.js';
 import { runWorldWrite } from '../world/write.js';
 import { runWorldExport } from '../world/export.js';
+import { runWorldPng } from '../world/png.js';
 
 const usage = `usage:
   retrosim world info FILE [--map FILE | --trak FILE] [--json]
@@ -19,6 +20,7 @@ const usage = `usage:
   retrosim world move FILE x y z dx dy dz [--radius R] [--height H] [--step S] [--steps N] [--json]
   retrosim world write FILE --out OUT [--keep-layout] [--trak FILE] [--json]
   retrosim world export FILE --out OUT.glb|OUT.gltf|OUT.obj [--map FILE | --trak FILE] [--json]
+  retrosim world png FILE --out OUT.png [--size N] [--agents N [--frames F]] [--json]
 
 Any world file: a Piney field spec (.json), COLBIN, GTA COL, a Llama TRAK or MAP, a Rugrats COL. The format is
 recognised by the file's content, not its name. A Llama world's partner file (TRAK <-> MAP) is found beside it
@@ -36,6 +38,10 @@ Numbers are in the world's native units and axes (see "info": up, scale, integer
   export   the collision geometry as triangles for Blender: glTF (.glb, or .gltf with the buffer inside) or
            OBJ (+ OUT.mtl); metres, +Y up, one part per kind (floors, ceilings, walls, spheres, boxes, mesh,
            shadow hidden, terrain, objects), named materials, and the id world ground reports as _FLOOR_ID
+  png      a top-down picture: heights shaded, edges between surfaces and the format's walls, boxes and
+           objects drawn, materials tinted as in the sandbox, a scale bar and a legend; --size pixels along
+           the longer side (default 512); --agents N runs the world's default scenario with N agents for
+           --frames F frames (default 0) and draws them with their sight
 --json prints one line of JSON (non-finite numbers as null):
   info:    {"kind","name","bounds":{"min","max"},"up":{"axis","sign"},"scale","integer","spawn","files"}
   ground:  {"hasFloor","floor","ceiling","material","id","status"}
@@ -43,7 +49,8 @@ Numbers are in the world's native units and axes (see "info": up, scale, integer
   move:    {"position","grounded","steps","contacts":[{"step","kind","normal","id","material"}]}
   write:   {"kind","file","out","bytes","identical","keepLayout","differences":[{"offset","reason"}]}
   export:  {"kind","file","files","format","triangles","parts":[{"group","name","hidden","triangles"}],"materials",
-           "bounds":{"min","max"},"floorId"}`;
+           "bounds":{"min","max"},"floorId"}
+  png:     {"kind","file","out","width","height","bytes","agents","frames","scaleBarMetres","legend"}`;
 
 const SPEC: Record<string, OptionSpec> = {
   json: { type: 'flag' },
@@ -54,6 +61,9 @@ const SPEC: Record<string, OptionSpec> = {
   step: { type: 'number', min: 0 },
   steps: { type: 'int', min: 1, max: 1_000_000 },
   out: { type: 'string' },
+  size: { type: 'int', min: 64, max: 2048 },
+  agents: { type: 'int', min: 0, max: 100_000 },
+  frames: { type: 'int', min: 0, max: 100_000 },
   'keep-layout': { type: 'flag' },
 };
 
@@ -155,6 +165,10 @@ export const command: Command = {
         for (const c of contacts) print(`  step ${c.step}: ${c.kind} ${c.id} normal ${JSON.stringify(c.normal)}`);
       }
       return 0;
+    }
+    if (sub === 'png') {
+      expectPositionals(p, ['png', 'FILE']);
+      return runWorldPng(p[1]!, openWorld(p[1]!, o), o);
     }
     if (sub === 'export') {
       expectPositionals(p, ['export', 'FILE']);
