@@ -186,7 +186,8 @@ export function overlayColModel(m: ColModel, layout: ColModelLayout): Uint8Array
   o.at(32).vec(m.bounds.min).vec(m.bounds.max).vec(m.bounds.center).f32(m.bounds.radius);
   o.u16(m.spheres.length).u16(m.boxes.length).u16(m.mesh.faceCount);
   o.at(80).u32(m.flags);
-  if (m.version >= 3) o.at(108).u32(m.shadow ? m.shadow.faceCount : 0);
+  // Without a shadow mesh the count stays as the template has it (SA reads none while an offset is 0).
+  if (m.shadow) o.at(108).u32(m.shadow.faceCount);
   if (m.version === 4) o.at(120).u32(m.col4Unknown);
   if (layout.spheres >= 0) {
     o.at(layout.spheres);

@@ -49,7 +49,8 @@ function chunksOf(original: Uint8Array): ChunkRef[] {
 /**
  * The contents written into the original file's container: the TRAK, WFPC and MAP chunks' payloads replaced
  * by the written ones (each chunk's size field kept when its payload length is unchanged, so an overrunning
- * MAP size stays), every other byte as it was. A chunk the contents hold but the file lacks is appended.
+ * MAP size stays), every other byte as it was. A chunk the contents hold but the file lacks is appended (a
+ * WFPC chunk only when the flags are not 0, the value a file without one has).
  * For the contents parsed from `original`, unchanged, this is `original`. Throws FormatError.
  */
 export function writeLlamaFileKeepingLayout(contents: LlamaFileContents, original: Uint8Array): Uint8Array {
@@ -75,7 +76,8 @@ export function writeLlamaFileKeepingLayout(contents: LlamaFileContents, origina
   }
   parts.push(original.subarray(at));
   for (const [name, p] of payloads) {
-    if (done.has(name)) continue;
+    // A file without a WFPC chunk has flags 0: the layout keeps it without one while the flags are 0.
+    if (done.has(name) || (name === 'WFPC' && contents.map?.wfpc === 0)) continue;
     parts.push(Uint8Array.from(chunkTagBytes(name)), new BinaryWriter(4).u32(p.length).finish(), p);
   }
   const out = concat(parts);
