@@ -24,7 +24,7 @@ export function runWorldPng(file: string, opened: OpenedWorldFile, o: ParsedArgs
   const pic = worldPicture(world, { ...(o['size'] !== undefined ? { size: o['size'] as number } : {}), ...(sim ? { sim } : {}) });
   const png = new PNG({ width: pic.width, height: pic.height });
   png.data.set(pic.rgba);
-  const buf = PNG.sync.write(png, { colorType: 2 });
+  const buf = PNG.sync.write(png, { colorType: 2, deflateLevel: 9 });
   writeOutputFile(out, new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), file);
   const report = { kind: world.kind, file, out, width: pic.width, height: pic.height, bytes: buf.length, agents: agents ?? 0, frames: sim ? sim.frame : 0, scaleBarMetres: pic.scaleBarMetres, legend: pic.legend.map((l) => l.label) };
   if (o['json'] === true) printJson(report);

@@ -23,8 +23,9 @@ import type { PineyWorld } from '../piney/collision-world.js';
 import { CELL_UNITS, CELLS, CHIP_UNITS } from '../piney/field-state.js';
 import { MaterialTable, nonEmpty, PartBuilder, stableColour, type ExportScene } from './scene.js';
 
-/** Rings and segments of a tessellated GTA sphere: 2 × 12 × (8 − 1) = 168 triangles each. */
+/** Rings (pole to pole) of a tessellated GTA sphere. */
 export const SPHERE_RINGS = 8;
+/** Segments (around) of a tessellated GTA sphere: 2 × 12 × (8 − 1) = 168 triangles each. */
 export const SPHERE_SEGMENTS = 12;
 /** Triangles per tessellated sphere. */
 export const SPHERE_TRIANGLES = 2 * SPHERE_SEGMENTS * (SPHERE_RINGS - 1);
