@@ -21,6 +21,7 @@ export type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveResult, S
 export { newGroundResult, newMoveResult, newSegmentResult } from './worlds/world.js';
 export { detectWorldFile, detectWorldKind, loadWorldBytes, type LoadWorldOptions, type WorldFileKind } from './worlds/load.js';
 export { BUILTIN_WORLDS, DEFAULT_WORLD } from './worlds/builtin.js';
+export { rewriteWorldFile, type RewriteOptions, type RewrittenWorld, type LayoutDifference } from './worlds/rewrite.js';
 export { loadPineyTables, type PineyTables } from './worlds/piney/tables.js';
 
 // ---- line of sight ----

@@ -159,6 +159,32 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
       query: (w, ps) => exerciseWorld(w as CollisionWorld, ps),
     };
   },
+  // Every format at once: each mutated file that parses is written back and parsed again (scripts/fuzz/roundtrip.ts).
+  'world-roundtrip': async () => {
+    const { roundTrip } = await import('./roundtrip.js');
+    const llamaWads = ['demo', 'minimal', 'broken'].map((n) => {
+      const t = read(`assets/worlds/llama/${n}.trak`);
+      const m = read(`assets/worlds/llama/${n}.map`);
+      const both = new Uint8Array(t.length + m.length);
+      both.set(t);
+      both.set(m, t.length);
+      return both;
+    });
+    return {
+      name: 'world-roundtrip',
+      corpus: () => [
+        ...filesIn('assets/worlds/rugrats', '.col'),
+        ...filesIn('assets/worlds/colbin', '.colbin'),
+        ...filesIn('assets/worlds/gta', '.col'),
+        ...filesIn('../shared/fixtures/gta-col', '.col'),
+        ...filesIn('assets/worlds/llama', '.trak'),
+        ...llamaWads,
+        ...filesIn('assets/worlds/piney', '.field.json'),
+      ],
+      json: true,
+      parse: (b) => roundTrip(b),
+    };
+  },
   replay: async () => {
     const { readReplay } = await import('../../src/replay/format.js');
     const corpus = (await recordReplays(LONG_REPLAYS)).map((r) => r.bytes);

@@ -77,6 +77,17 @@ export class BinaryWriter {
     this.length += n;
     return this;
   }
+  /**
+   * Reserves the next `n` bytes (zeroed) and returns a DataView over them, for writers that fill a large
+   * array in one go; the length moves past them.
+   */
+  span(n: number): DataView {
+    this.grow(n);
+    this.buf.fill(0, this.length, this.length + n);
+    const v = new DataView(this.buf.buffer, this.length, n);
+    this.length += n;
+    return v;
+  }
   fourcc(s: string): this {
     if (s.length !== 4) throw new Error(`FourCC must be 4 characters: ${JSON.stringify(s)}`);
     for (let i = 0; i < 4; i++) this.u8(s.charCodeAt(i));

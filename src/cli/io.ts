@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from './args.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { inFile } from '../binary/format-error.js';
@@ -28,21 +29,6 @@ export function readInputFile(path: string, maxBytes = DEFAULT_MAX_FILE_BYTES, c
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
-/**
- * Writes an output file whole: into a temporary file beside it, then renamed over it, so that a reader (a
- * `replay verify` of the file, started while it is written) sees the old file or the new one, never a part.
- */
-export function writeOutputFile(path: string, data: Uint8Array | string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
-
 /** Prints a value as one line of JSON on stdout. */
 export function printJson(v: unknown): void {
   process.stdout.write(JSON.stringify(v) + '\n');
@@ -50,4 +36,23 @@ export function printJson(v: unknown): void {
 
 export function print(line: string): void {
   process.stdout.write(line + '\n');
+}
+
+/**
+ * Writes a command's output file whole (its folder made when missing): into a temporary file beside it, then
+ * renamed over it, so that a reader (a `replay verify` of the file, started while it is written) sees the old
+ * file or the new one, never a part. A one-line usage error when it cannot be written; refuses to overwrite
+ * `inputPath`, the file the command read.
+ */
+export function writeOutputFile(path: string, data: Uint8Array | string, inputPath?: string): void {
+  if (inputPath !== undefined && resolve(path) === resolve(inputPath)) throw new UsageError(`--out ${path} is the input file: write to another file`);
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(resolve(path)), { recursive: true });
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new UsageError(`${path}: cannot write (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
 }

@@ -71,6 +71,9 @@ describe('layers', () => {
           continue;
         }
         if (from === to) continue;
+        // The CLI draws pictures of worlds from the renderer's pure scene data (render/scene/: no pixi.js, checked
+        // below), as the sandbox does; the rest of render/ stays out of its reach.
+        if (from === 'cli' && relative(SRC, target).startsWith(join('render', 'scene'))) continue;
         const max = from === 'render' ? RENDER_MAX : RANK[from];
         const rank = to === 'render' ? Infinity : RANK[to];
         if (max === undefined || rank === undefined) bad.push(`${relative(SRC, f)}: unknown layer of ${from} or ${to}`);
@@ -106,6 +109,18 @@ describe('layers', () => {
       expect(ui, entry).toEqual([]);
       expect([...g.modules].filter((m) => part(m) === 'render'), entry).toEqual([]);
     }
+  });
+
+  it("render/scene (the CLI's picture code) reaches no pixi.js, howler or node: module", () => {
+    const dir = join(SRC, 'render', 'scene');
+    let modules = 0;
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+      const g = graph(join(dir, f));
+      modules += g.modules.size;
+      expect([...g.packages].filter((p) => /^(pixi\.js|howler)(\/|$)/.test(p) || p.startsWith('node:')), f).toEqual([]);
+      expect([...g.modules].filter((m) => part(m) === 'render' && !relative(SRC, m).startsWith(join('render', 'scene'))), f).toEqual([]);
+    }
+    expect(modules).toBeGreaterThan(20);
   });
 
   it('the core entry reaches no node: module (it runs in browsers)', () => {

@@ -8,12 +8,15 @@ import { GtaWorld, type GtaGroundResult } from '../../worlds/gta/collision-world
 import { checkGtaPlacementsSize, parseGtaPlacements } from '../../worlds/gta/placements.js';
 import type { GtaPlacement } from '../../worlds/gta/query.js';
 import { COL_FOURCC, type ColFile, type ColModel } from '../../worlds/gta/model.js';
+import { runBuild, runConvert } from '../col/convert-build.js';
 
 const usage = `usage:
   retrosim col info FILE [--json]
   retrosim col ray FILE fx fy fz tx ty tz [--placements P.json] [--json]
   retrosim col sphere FILE x y z r [--placements P.json] [--json]
   retrosim col ground FILE x y z [--placements P.json] [--json]
+  retrosim col convert FILE --to COLL|COL2|COL3 --out OUT [--lossy] [--face-groups auto|build|keep|none] [--json]
+  retrosim col build DESC.json|MODEL.obj --out OUT [--version COLL|COL2|COL3] [--up y|z] [--name NAME] [--json]
 
 GTA collision files (.col: COLL, COL2, COL3, COL4), in metres with z up.
   info    every model's version, name, id, flags, section counts and stored bounds, and the bytes after the
@@ -22,6 +25,15 @@ GTA collision files (.col: COLL, COL2, COL3, COL4), in metres with z up.
           (shadow meshes are not solid)
   sphere  whether a sphere overlaps anything solid, and where push-out moves it
   ground  the floor at or below a point and the ceiling above it
+  convert every model to another version, saying what is lost: COL2/COL3 store vertices as int16 × 1/128
+          (a coordinate beyond ±256 or finer than 1/128 cannot survive) and have no room for COLL's face piece
+          and brightness bytes or its lines; COLL has no face groups, no shadow mesh and no light values; COL2
+          has no shadow mesh. Refuses when anything would be lost unless --lossy (then it warns with counts).
+          For COL2/COL3, face groups (at most 50 consecutive faces each, with their boxes) are kept when valid
+          or built when a mesh has more than 50 faces, faces reordered by group (the order is reported)
+  build   models from a JSON description (spheres, boxes, a mesh with surfaces, a shadow mesh; see
+          docs/formats/gta-col.md) or an OBJ file (o = model, g shadow = shadow mesh, usemtl N = material N;
+          --up y, the default, reads Blender's Y-up OBJ), bounds computed, face groups built for COL2/COL3
 Models sit at the origin unless --placements gives a JSON list of {"model", "position", "rotation"?}
 (rotation a quaternion x, y, z, w).
 --json prints one line of JSON:
@@ -29,11 +41,15 @@ Models sit at the origin unless --placements gives a JSON list of {"model", "pos
            "shadowFaces","shadowVertices","bounds":{"min","max","center","radius"}}],"trailingBytes":N}
   ray:    {"hit","fraction","point","normal","what","id","material","model","instance"}
   sphere: {"overlaps","position","contacts":[{"what","id","model","instance","normal"}]}
-  ground: {"hasFloor","floor","ceiling","material","id","model","instance","normal"} (null for none)`;
+  ground: {"hasFloor","floor","ceiling","material","id","model","instance","normal"} (null for none)
+  convert: {"out","bytes","to","models":[{"name","from","to","losses":[{"kind","count","detail"}],"faceGroups",
+           "groups","faceOrder","boundsRecomputed"}]}   (faceOrder[new] = old face index, null when unchanged)
+  build:  {"out","bytes","snapped","models":[<info of each model>]}`;
 
 const KINDS = ['', 'face', 'sphere', 'box'];
 
-function modelInfo(m: ColModel) {
+/** The `info` JSON of one model. */
+export function modelInfo(m: ColModel) {
   return {
     version: m.version,
     name: m.name,
@@ -74,11 +90,21 @@ function loadWorld(file: string, placementsPath: string | undefined): GtaWorld {
 const fmt = (v: readonly number[]): string => `(${v.map((x) => +x.toFixed(4)).join(', ')})`;
 
 export const command: Command = {
-  summary: 'GTA collision files: info, ray, sphere and ground queries',
+  summary: 'GTA collision files: info, ray, sphere and ground queries; convert between versions, build from JSON or OBJ',
   usage,
   run(argv) {
     const [sub, ...rest] = argv;
-    const { positionals, options } = parseArgs(rest, { json: { type: 'flag' }, placements: { type: 'string' } });
+    const { positionals, options } = parseArgs(rest, {
+      json: { type: 'flag' },
+      placements: { type: 'string' },
+      to: { type: 'string' },
+      out: { type: 'string' },
+      lossy: { type: 'flag' },
+      'face-groups': { type: 'string' },
+      version: { type: 'string' },
+      up: { type: 'string' },
+      name: { type: 'string' },
+    });
     const json = options.json === true;
     const placements = options.placements as string | undefined;
     const want = (names: string[]): string[] => {
@@ -151,6 +177,14 @@ export const command: Command = {
       else print(`${g.hasFloor ? `floor ${g.floor} (${JSON.stringify(g.model)} ${g.id}, material ${g.material})` : 'no floor'}; ${Number.isNaN(g.ceiling) ? 'no ceiling' : `ceiling ${g.ceiling}`}`);
       return 0;
     }
-    throw new UsageError(sub === undefined ? 'col needs a subcommand: info, ray, sphere or ground' : `unknown col subcommand ${JSON.stringify(sub)}`);
+    if (sub === 'convert') {
+      const [file] = want(['FILE']);
+      return runConvert(file!, options);
+    }
+    if (sub === 'build') {
+      const [file] = want(['DESC']);
+      return runBuild(file!, options);
+    }
+    throw new UsageError(sub === undefined ? 'col needs a subcommand: info, ray, sphere, ground, convert or build' : `unknown col subcommand ${JSON.stringify(sub)}`);
   },
 };

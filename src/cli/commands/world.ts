@@ -9,12 +9,18 @@ import { type LoadWorldOptions } from '../../worlds/load.js';
 import { loadWorldFile, type OpenedWorldFile } from '../../node/world-files.js';
 import { newGroundResult, newMoveResult, newSegmentResult, type Body, type Vec3 } from '../../worlds/world.js';
 import { readInputFile } from '../io.js';
+import { runWorldWrite } from '../world/write.js';
+import { runWorldExport } from '../world/export.js';
+import { runWorldPng } from '../world/png.js';
 
 const usage = `usage:
   retrosim world info FILE [--map FILE | --trak FILE] [--json]
   retrosim world ground FILE x y z [--json]
   retrosim world segment FILE x0 y0 z0 x1 y1 z1 [--json]
   retrosim world move FILE x y z dx dy dz [--radius R] [--height H] [--step S] [--steps N] [--json]
+  retrosim world write FILE --out OUT [--keep-layout] [--trak FILE] [--json]
+  retrosim world export FILE --out OUT.glb|OUT.gltf|OUT.obj [--map FILE | --trak FILE] [--json]
+  retrosim world png FILE --out OUT.png [--size N] [--agents N [--frames F]] [--json]
 
 Any world file: a Piney field spec (.json), COLBIN, GTA COL, a Llama TRAK or MAP, a Rugrats COL. The format is
 recognised by the file's content, not its name. A Llama world's partner file (TRAK <-> MAP) is found beside it
@@ -25,11 +31,26 @@ Numbers are in the world's native units and axes (see "info": up, scale, integer
   segment  the first hit from (x0 y0 z0) to (x1 y1 z1): fraction, point, normal, what was hit
   move     a body (feet at x y z) moved by (dx dy dz), N times, by the world's own rules; the body defaults
            to 0.3 m radius, 1 m high, 0.3 m step, in native units (--radius/--height/--step override)
+  write    parse the file and write it with its format's writer: the canonical layout, or with --keep-layout
+           the original one (section order, padding, gaps, extra chunks, JSON spacing), byte-identical for an
+           unchanged world; the ways the canonical layout differs from the input are listed either way (a
+           Llama MAP is read with its TRAK: --trak, or the sibling with the same stem)
+  export   the collision geometry as triangles for Blender: glTF (.glb, or .gltf with the buffer inside) or
+           OBJ (+ OUT.mtl); metres, +Y up, one part per kind (floors, ceilings, walls, spheres, boxes, mesh,
+           shadow hidden, terrain, objects), named materials, and the id world ground reports as _FLOOR_ID
+  png      a top-down picture: heights shaded, edges between surfaces and the format's walls, boxes and
+           objects drawn, materials tinted as in the sandbox, a scale bar and a legend; --size pixels along
+           the longer side (default 512); --agents N runs the world's default scenario with N agents for
+           --frames F frames (default 0) and draws them with their sight
 --json prints one line of JSON (non-finite numbers as null):
   info:    {"kind","name","bounds":{"min","max"},"up":{"axis","sign"},"scale","integer","spawn","files"}
   ground:  {"hasFloor","floor","ceiling","material","id","status"}
   segment: {"hit","fraction","point","normal","id","material","what","status"}
-  move:    {"position","grounded","steps","contacts":[{"step","kind","normal","id","material"}]}`;
+  move:    {"position","grounded","steps","contacts":[{"step","kind","normal","id","material"}]}
+  write:   {"kind","file","out","bytes","identical","keepLayout","differences":[{"offset","reason"}]}
+  export:  {"kind","file","files","format","triangles","parts":[{"group","name","hidden","triangles"}],"materials",
+           "bounds":{"min","max"},"floorId"}
+  png:     {"kind","file","out","width","height","bytes","agents","frames","scaleBarMetres","legend"}`;
 
 const SPEC: Record<string, OptionSpec> = {
   json: { type: 'flag' },
@@ -39,6 +60,11 @@ const SPEC: Record<string, OptionSpec> = {
   height: { type: 'number', min: 0 },
   step: { type: 'number', min: 0 },
   steps: { type: 'int', min: 1, max: 1_000_000 },
+  out: { type: 'string' },
+  size: { type: 'int', min: 64, max: 2048 },
+  agents: { type: 'int', min: 0, max: 100_000 },
+  frames: { type: 'int', min: 0, max: 100_000 },
+  'keep-layout': { type: 'flag' },
 };
 
 /** JSON has no NaN or Infinity: those become null. */
@@ -60,7 +86,7 @@ function nums(p: string[], from: number, names: string[]): number[] {
 }
 
 export const command: Command = {
-  summary: 'any world file (format by content): info, ground, segment, move in native units',
+  summary: 'any world file (format by content): info, ground, segment, move; write it back, export it, draw it',
   usage,
   run(argv) {
     const { positionals: p, options: o } = parseArgs(argv, SPEC);
@@ -140,6 +166,18 @@ export const command: Command = {
       }
       return 0;
     }
-    throw new UsageError(sub === undefined ? 'world needs a subcommand: info, ground, segment or move' : `unknown world subcommand ${JSON.stringify(sub)}`);
+    if (sub === 'png') {
+      expectPositionals(p, ['png', 'FILE']);
+      return runWorldPng(p[1]!, openWorld(p[1]!, o), o);
+    }
+    if (sub === 'export') {
+      expectPositionals(p, ['export', 'FILE']);
+      return runWorldExport(p[1]!, openWorld(p[1]!, o), o);
+    }
+    if (sub === 'write') {
+      expectPositionals(p, ['write', 'FILE']);
+      return runWorldWrite(p[1]!, o);
+    }
+    throw new UsageError(sub === undefined ? 'world needs a subcommand: info, ground, segment, move, write, export or png' : `unknown world subcommand ${JSON.stringify(sub)}`);
   },
 };

@@ -15,9 +15,9 @@ export const MAX_FACES_PER_GROUP = 50;
 /**
  * Splits the faces into groups of at most `maxPerGroup` by recursive median splits of their centroids along the
  * widest axis (ties by face index), reorders the faces group by group, and boxes each group around its faces'
- * vertices. Returns a new mesh and the groups.
+ * vertices. Returns a new mesh, the groups and the new order (`faceOrder[new index] = old index`).
  */
-export function groupFaces(mesh: ColMesh, maxPerGroup = MAX_FACES_PER_GROUP): { mesh: ColMesh; groups: ColFaceGroup[] } {
+export function groupFaces(mesh: ColMesh, maxPerGroup = MAX_FACES_PER_GROUP): { mesh: ColMesh; groups: ColFaceGroup[]; faceOrder: Uint32Array } {
   const n = mesh.faceCount;
   const V = mesh.vertices, I = mesh.indices;
   const cent = new Float64Array(n * 3);
@@ -67,7 +67,7 @@ export function groupFaces(mesh: ColMesh, maxPerGroup = MAX_FACES_PER_GROUP): { 
     }
     return { min, max, first: lo, last: hi - 1 };
   });
-  return { mesh: { vertexCount: mesh.vertexCount, vertices: mesh.vertices.slice(), faceCount: n, indices, surfaces }, groups };
+  return { mesh: { vertexCount: mesh.vertexCount, vertices: mesh.vertices.slice(), faceCount: n, indices, surfaces }, groups, faceOrder: Uint32Array.from(order) };
 }
 
 /** A copy of a COL2+ model with face groups built (faces reordered) and flags made canonical. */

@@ -1,7 +1,8 @@
 /**
  * `retrosim/worlds/gta`: GTA collision files (`.col`: COLL for GTA III and Vice City, COL2/COL3 for San
  * Andreas, COL4): spheres, boxes, triangle meshes, face groups and shadow meshes. Parse and write every
- * version, convert between them, build models, place models (as an IPL does) and query them: the nearest
+ * version (canonically, or keeping a parsed file's layout), convert between them saying what is lost, build
+ * models (in code, from JSON or OBJ), place models (as an IPL does) and query them: the nearest
  * hit of a segment, a sphere's overlap and push-out, the ground under a point, and bodies walking as a
  * CollisionWorld.
  *
@@ -34,7 +35,22 @@ export {
   type ColVersion,
 } from './model.js';
 export { parseColFile, parseColModel, COL_FORMAT } from './parse.js';
-export { writeColFile, writeColFileOf, writeColModel, ColWriteError } from './write.js';
+export { writeColFile, writeColFileOf, writeColModel, validateColModel, ColWriteError } from './write.js';
+export {
+  colLayoutOf,
+  colLayoutDifferences,
+  overlayColModel,
+  writeColFileKeepingLayout,
+  writeColFileCanonical,
+  canonicalColModel,
+  type ColCounts,
+  type ColFileLayout,
+  type ColModelLayout,
+  type KeptLayoutWrite,
+  type LayoutDifference,
+} from './layout.js';
+export { convertColModel, conversionLosses, faceGroupsValid, ColConvertError, type ColLoss, type ColTargetVersion, type ConvertOptions, type ConvertedModel, type FaceGroupPolicy } from './convert.js';
+export { buildColFromDescription, buildColFromJson, buildColFromObj, COL_DESCRIPTION_FORMAT, MAX_DESCRIPTION_ELEMENTS, type BuiltCol, type ObjBuildOptions } from './describe.js';
 export { MeshBuilder, computeBounds, groupFaces, withFaceGroups, solidSurface, MAX_FACES_PER_GROUP } from './build.js';
 export { BROAD_PHASE_MIN_PLACEMENTS, ColScene, newGtaHit, type ColSceneOptions, type GtaHit, type GtaHitKind, type GtaPlacement } from './query.js';
 export { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE } from './bvh.js';

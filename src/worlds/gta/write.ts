@@ -12,7 +12,7 @@
  */
 import { BinaryWriter } from '../../binary/writer.js';
 import type { Vec3 } from '../world.js';
-import { COL_FOURCC, COL_NAME_BYTES, canonicalFlags, isPackable, referencedVertexCount, type ColFile, type ColMesh, type ColModel, type ColSurface } from './model.js';
+import { COL_FOURCC, COL_NAME_BYTES, canonicalFlags, type ColFile, type ColMesh, type ColModel, type ColSurface } from './model.js';
 import { HEADER_BYTES_AFTER_PREFIX, MODEL_PREFIX_BYTES, OFFSET_BASE } from './parse.js';
 
 /** Thrown by the writer for a model its version cannot store exactly; the message names the model and the value. */
@@ -28,7 +28,9 @@ export const VERTEX_ARRAY_ALIGN = 4;
  * with). Throws ColWriteError for a model its version cannot hold exactly (convertModel makes one representable).
  */
 export function writeColFile(models: readonly ColModel[], trailing: Uint8Array = new Uint8Array(0)): Uint8Array {
-  const w = new BinaryWriter(4096);
+  let guess = 4096 + trailing.length;
+  for (const m of models) guess += 256 + 40 * (m.spheres.length + m.boxes.length) + 12 * m.mesh.vertexCount + 16 * m.mesh.faceCount;
+  const w = new BinaryWriter(guess);
   for (const m of models) writeModelInto(w, m);
   w.bytes(trailing);
   return w.finish();
@@ -68,7 +70,16 @@ function checkSurface(m: ColModel, s: ColSurface, what: string): void {
   checkByte(m, s.light, `${what} light`);
 }
 
-function validate(m: ColModel): void {
+/**
+ * Checks that a model's version can hold it exactly (the rules writeColModel applies) and throws ColWriteError
+ * naming the model and the value when it cannot. With `canonicalFlagsOnly` false the flags may be any u32 (a
+ * layout-keeping write stores them as they are); the writer itself always requires the canonical flags.
+ */
+export function validateColModel(m: ColModel, canonicalFlagsOnly = true): void {
+  validate(m, canonicalFlagsOnly);
+}
+
+function validate(m: ColModel, canonicalFlagsOnly = true): void {
   if (m.nameBytes.length !== COL_NAME_BYTES) fail(m, `name bytes must be ${COL_NAME_BYTES}, got ${m.nameBytes.length}`);
   if (!Number.isInteger(m.modelId) || m.modelId < 0 || m.modelId > 0xffff) fail(m, `model id ${m.modelId} is not a u16`);
   checkVec(m, m.bounds.min, 'bounds min');
@@ -109,22 +120,36 @@ function validate(m: ColModel): void {
       }
     });
   }
-  if (m.flags !== canonicalFlags(m)) fail(m, `flags ${m.flags} are not the canonical ${canonicalFlags(m)} for its contents`);
+  if (!Number.isInteger(m.flags) || m.flags < 0 || m.flags > 0xffffffff) fail(m, `flags ${m.flags} are not a u32`);
+  if (canonicalFlagsOnly && m.flags !== canonicalFlags(m)) fail(m, `flags ${m.flags} are not the canonical ${canonicalFlags(m)} for its contents`);
 }
 
 function checkMesh(m: ColModel, mesh: ColMesh, what: string): void {
   if (mesh.vertices.length !== mesh.vertexCount * 3) fail(m, `${what} has ${mesh.vertices.length} vertex floats for ${mesh.vertexCount} vertices`);
   if (mesh.indices.length !== mesh.faceCount * 3 || mesh.surfaces.length !== mesh.faceCount * 4) fail(m, `${what} face arrays do not match ${mesh.faceCount} faces`);
-  for (let i = 0; i < mesh.faceCount * 3; i++) if (mesh.indices[i]! >= mesh.vertexCount) fail(m, `${what} face ${Math.floor(i / 3)} refers to vertex ${mesh.indices[i]} of ${mesh.vertexCount}`);
+  // One pass over the indices: in range, and the highest (COL2+ stores no vertex count: it is that + 1).
+  const I = mesh.indices;
+  const nv = mesh.vertexCount;
+  let max = -1;
+  for (let i = 0; i < mesh.faceCount * 3; i++) {
+    const k = I[i]!;
+    if (k >= nv) fail(m, `${what} face ${Math.floor(i / 3)} refers to vertex ${k} of ${nv}`);
+    if (k > max) max = k;
+  }
   if (m.version === 1) return;
   // COL2+: no vertex count in the file, u16 indices, int16 / 128 vertices, faces carry material and light only.
-  if (mesh.vertexCount !== referencedVertexCount(mesh.indices, mesh.faceCount)) {
-    fail(m, `${what}: COL2+ stores no vertex count, so it must be the highest face index + 1 (${referencedVertexCount(mesh.indices, mesh.faceCount)}), not ${mesh.vertexCount}`);
+  if (nv !== max + 1) fail(m, `${what}: COL2+ stores no vertex count, so it must be the highest face index + 1 (${max + 1}), not ${nv}`);
+  if (nv > 0x10000) fail(m, `${what} has more vertices than u16 indices reach`);
+  const V = mesh.vertices;
+  for (let i = 0; i < V.length; i++) {
+    const x = V[i]!;
+    const v = x * 128;
+    // isPackable inlined: an integer int16 after × 128, and not −0 (it reads back as 0).
+    if (v !== Math.trunc(v) || v < -32768 || v > 32767 || (x === 0 && 1 / x < 0)) fail(m, `${what} vertex ${Math.floor(i / 3)} value ${x} is not an int16 / 128`);
   }
-  if (mesh.vertexCount > 0x10000) fail(m, `${what} has more vertices than u16 indices reach`);
-  for (let i = 0; i < mesh.vertices.length; i++) if (!isPackable(mesh.vertices[i]!)) fail(m, `${what} vertex ${Math.floor(i / 3)} value ${mesh.vertices[i]} is not an int16 / 128`);
+  const S = mesh.surfaces;
   for (let f = 0; f < mesh.faceCount; f++) {
-    if (mesh.surfaces[f * 4 + 1] !== 0 || mesh.surfaces[f * 4 + 2] !== 0) fail(m, `${what} face ${f} has flag/brightness bytes COL2+ faces cannot hold`);
+    if ((S[f * 4 + 1]! | S[f * 4 + 2]!) !== 0) fail(m, `${what} face ${f} has flag/brightness bytes COL2+ faces cannot hold`);
   }
 }
 
@@ -177,15 +202,22 @@ function writeCollBody(w: BinaryWriter, m: ColModel): void {
 }
 
 function writePackedVertices(w: BinaryWriter, mesh: ColMesh): void {
-  for (let i = 0; i < mesh.vertices.length; i++) w.i16(mesh.vertices[i]! * 128);
-  const r = (mesh.vertices.length * 2) % VERTEX_ARRAY_ALIGN;
-  if (r !== 0) w.zeros(VERTEX_ARRAY_ALIGN - r);
+  const V = mesh.vertices;
+  const n = V.length;
+  const r = (n * 2) % VERTEX_ARRAY_ALIGN;
+  const d = w.span(n * 2 + (r === 0 ? 0 : VERTEX_ARRAY_ALIGN - r)); // the pad stays zero
+  for (let i = 0; i < n; i++) d.setInt16(i * 2, V[i]! * 128, true);
 }
 
 function writePackedFaces(w: BinaryWriter, mesh: ColMesh): void {
-  for (let f = 0; f < mesh.faceCount; f++) {
-    w.u16(mesh.indices[f * 3]!).u16(mesh.indices[f * 3 + 1]!).u16(mesh.indices[f * 3 + 2]!);
-    w.u8(mesh.surfaces[f * 4]!).u8(mesh.surfaces[f * 4 + 3]!);
+  const I = mesh.indices, S = mesh.surfaces;
+  const d = w.span(mesh.faceCount * 8);
+  for (let f = 0, p = 0; f < mesh.faceCount; f++, p += 8) {
+    d.setUint16(p, I[f * 3]!, true);
+    d.setUint16(p + 2, I[f * 3 + 1]!, true);
+    d.setUint16(p + 4, I[f * 3 + 2]!, true);
+    d.setUint8(p + 6, S[f * 4]!);
+    d.setUint8(p + 7, S[f * 4 + 3]!);
   }
 }
 

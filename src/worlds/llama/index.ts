@@ -22,6 +22,7 @@ export { detectTrak, parseTrak, type Trak, type TrakModel } from './trak-parse.j
 export { writeTrakFile } from './trak-write.js';
 export { detectMap, parseMap, vertexColourRgb, type LlamaMap } from './map-parse.js';
 export { writeMapFile } from './map-write.js';
+export { writeLlamaFile, writeLlamaFileKeepingLayout, llamaFileDifferences, type LlamaFileContents } from './file-write.js';
 export { asLevelDescription, buildLevel, type BuiltLevel, type LevelDescription, type ModelDescription, type PolygonDescription, type TileDescription, type V3 } from './level-builder.js';
 export { LlamaWorld, loadLlamaWorld } from './collision-world.js';
 export { checkLevel, checkLevelBytes, type CheckProblem, type CheckReport, type CheckRule } from './check.js';

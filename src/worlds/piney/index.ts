@@ -51,6 +51,7 @@ export {
 export { generateField, checkFieldParams, mapFnv, FieldParamError } from './generate.js';
 export { getHeight, surfaceHeight, isHiddenAt, HIDDEN_HEIGHT, MISS_HEIGHT } from './get-height.js';
 export { PINEY_FIELD_FORMAT, detectPineyField, parsePineyFieldSpec, type PineyFieldSpec } from './spec.js';
+export { PINEY_SPEC_KEYS, readPineyFieldSpec, writePineyFieldSpec, writePineyFieldSpecKeepingLayout, pineySpecDifferences, type PineyFieldSpecValues } from './spec-write.js';
 export { PineyWorld, loadPineyWorld, wrapField, OBJECT_BLOCK_HEIGHT, PINEY_SCALE } from './collision-world.js';
 export { pineyScene, pineyColours, type PineyScene } from './scene.js';
 export { fieldLight, type FieldLight } from './colours.js';

@@ -1,0 +1,251 @@
+/**
+ * Writing a GTA .col keeping its layout: files of every version laid out the way other tools lay them out
+ * (sections in any order, gaps with junk, unpadded or over-long vertex arrays, non-zero offsets of empty
+ * sections, a line count, non-canonical flags, bytes after the last section) come back byte for byte with the
+ * layout kept, their differences from the canonical layout are listed with offsets, and a model changed after
+ * parsing is written into its layout and reads back as changed.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BinaryWriter } from '../../../src/binary/writer.js';
+import { canonicalFlags, COL_FLAG_FACE_GROUPS, type ColModel, type ColVersion } from '../../../src/worlds/gta/model.js';
+import { parseColFile } from '../../../src/worlds/gta/parse.js';
+import { writeColModel } from '../../../src/worlds/gta/write.js';
+import { canonicalColModel, colLayoutDifferences, colLayoutOf, writeColFileCanonical, writeColFileKeepingLayout } from '../../../src/worlds/gta/layout.js';
+import { rewriteWorldFile } from '../../../src/worlds/rewrite.js';
+import { modelArb } from './arbitrary.js';
+
+/** Choices for laying a COL2+ model out the way some other tool might. */
+interface LayoutChoice {
+  order: number[];
+  gaps: number[];
+  junk: number;
+  extraVertices: number;
+  lineByte: number;
+  padByte: number;
+  junkOffsets: boolean;
+  flagNoise: number;
+  tail: number;
+}
+
+const layoutArb: fc.Arbitrary<LayoutChoice> = fc.record({
+  order: fc.shuffledSubarray([0, 1, 2, 3, 4, 5], { minLength: 6, maxLength: 6 }),
+  gaps: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 7, maxLength: 7 }),
+  junk: fc.integer({ min: 0, max: 255 }),
+  extraVertices: fc.integer({ min: 0, max: 3 }),
+  lineByte: fc.integer({ min: 0, max: 255 }),
+  padByte: fc.integer({ min: 0, max: 255 }),
+  junkOffsets: fc.boolean(),
+  flagNoise: fc.constantFrom(0, 2, 16, 18, 1, 0x100),
+  tail: fc.integer({ min: 0, max: 6 }),
+});
+
+/**
+ * A COL2+ model's bytes in a free layout: units (spheres, boxes, vertices + extra vertices, face groups + faces,
+ * shadow vertices, shadow faces) in `order`, each after a gap of junk; header junk as chosen.
+ */
+function layOut(m: ColModel, c: LayoutChoice): Uint8Array {
+  const w = new BinaryWriter(1024);
+  const head = { 2: 108, 3: 120, 4: 124 }[m.version as 2 | 3 | 4];
+  w.fourcc(m.version === 2 ? 'COL2' : m.version === 3 ? 'COL3' : 'COL4').u32(0).bytes(m.nameBytes).u16(m.modelId);
+  const v3 = (v: readonly number[]) => w.f32(v[0]!).f32(v[1]!).f32(v[2]!);
+  v3(m.bounds.min);
+  v3(m.bounds.max);
+  v3(m.bounds.center);
+  w.f32(m.bounds.radius);
+  w.u16(m.spheres.length).u16(m.boxes.length).u16(m.mesh.faceCount).u8(c.lineByte).u8(c.padByte);
+  const groups = m.faceGroups !== null;
+  let flags = (m.flags ^ c.flagNoise) >>> 0;
+  flags = groups ? flags | COL_FLAG_FACE_GROUPS : flags & ~COL_FLAG_FACE_GROUPS;
+  w.u32(flags);
+  const junkOff = (n: number) => (c.junkOffsets ? 0x1000 + n : 0);
+  for (let i = 0; i < 6; i++) w.u32(junkOff(i));
+  if (m.version >= 3) w.u32(m.shadow ? m.shadow.faceCount : 0).u32(junkOff(7)).u32(junkOff(8));
+  if (m.version === 4) w.u32(m.col4Unknown);
+  expect(w.length).toBe(head);
+  const rel = () => w.length - 4;
+  const verts = (mesh: ColModel['mesh'], extra: number) => {
+    for (let i = 0; i < mesh.vertices.length; i++) w.i16(mesh.vertices[i]! * 128);
+    for (let i = 0; i < extra * 3; i++) w.i16(c.junk * 97 + i);
+  };
+  const faces = (mesh: ColModel['mesh']) => {
+    for (let f = 0; f < mesh.faceCount; f++) w.u16(mesh.indices[f * 3]!).u16(mesh.indices[f * 3 + 1]!).u16(mesh.indices[f * 3 + 2]!).u8(mesh.surfaces[f * 4]!).u8(mesh.surfaces[f * 4 + 3]!);
+  };
+  const units: (() => void)[] = [
+    () => {
+      if (m.spheres.length === 0) return;
+      w.setU32At(84, rel());
+      for (const s of m.spheres) {
+        v3(s.center);
+        w.f32(s.radius).u8(s.surface.material).u8(s.surface.flag).u8(s.surface.brightness).u8(s.surface.light);
+      }
+    },
+    () => {
+      if (m.boxes.length === 0) return;
+      w.setU32At(88, rel());
+      for (const b of m.boxes) {
+        v3(b.min);
+        v3(b.max);
+        w.u8(b.surface.material).u8(b.surface.flag).u8(b.surface.brightness).u8(b.surface.light);
+      }
+    },
+    () => {
+      if (m.mesh.faceCount === 0) return;
+      w.setU32At(96, rel());
+      verts(m.mesh, c.extraVertices);
+    },
+    () => {
+      if (m.mesh.faceCount === 0) return;
+      if (m.faceGroups) {
+        for (const g of m.faceGroups) {
+          v3(g.min);
+          v3(g.max);
+          w.u16(g.first).u16(g.last);
+        }
+        w.u32(m.faceGroups.length);
+      }
+      w.setU32At(100, rel());
+      faces(m.mesh);
+    },
+    () => {
+      if (!m.shadow) return;
+      w.setU32At(112, rel());
+      verts(m.shadow, c.extraVertices);
+    },
+    () => {
+      if (!m.shadow) return;
+      w.setU32At(116, rel());
+      faces(m.shadow);
+    },
+  ];
+  c.order.forEach((u, k) => {
+    for (let g = 0; g < c.gaps[k]!; g++) w.u8((c.junk + g * 31) & 0xff);
+    units[u]!();
+  });
+  for (let g = 0; g < c.tail; g++) w.u8(0xee);
+  w.setU32At(4, w.length - 8);
+  return w.finish();
+}
+
+/** A parsed model's identity: everything it holds (flags aside, which a free layout may set otherwise). */
+const view = (m: ColModel) => ({ ...m, flags: 0, name: m.name });
+
+describe('GTA COL: writing a file back keeping its layout', () => {
+  for (const version of [2, 3, 4] as ColVersion[]) {
+    it(`COL${version}: any layout comes back byte for byte; its differences from the canonical layout are listed`, () => {
+      let reordered = 0;
+      let canonicalSeen = 0;
+      fc.assert(
+        fc.property(modelArb(version), layoutArb, (m, c) => {
+          // Shadow vertices laid out before the shadow faces' reader sees them only when faces exist.
+          const bytes = layOut(m, c);
+          const file = parseColFile(bytes);
+          expect(file.models).toHaveLength(1);
+          const p = file.models[0]!;
+          expect(view(p)).toEqual(view(m));
+          const kept = writeColFileKeepingLayout(file.models, colLayoutOf(bytes, file));
+          expect(kept.canonical).toEqual([]);
+          expect(Buffer.from(kept.bytes).equals(Buffer.from(bytes))).toBe(true);
+          const canon = writeColFileCanonical(file);
+          const diffs = colLayoutDifferences(bytes, file);
+          if (Buffer.from(canon).equals(Buffer.from(bytes))) {
+            canonicalSeen++;
+            expect(diffs).toEqual([]);
+          } else {
+            expect(diffs.length).toBeGreaterThan(0);
+            for (const d of diffs) {
+              expect(d.offset).toBeGreaterThanOrEqual(0);
+              expect(d.offset).toBeLessThan(bytes.length);
+              expect(d.reason).toMatch(/^model 0 \(COL/);
+            }
+            if (c.order.join() !== '0,1,2,3,4,5' && diffs.some((d) => /canonical order/.test(d.reason))) reordered++;
+          }
+          // The canonical bytes read back as the same model, its flags made canonical.
+          expect(parseColFile(canon).models[0]).toEqual(canonicalColModel(p));
+        }),
+        { numRuns: 150 },
+      );
+      expect(reordered).toBeGreaterThan(0);
+      void canonicalSeen;
+    });
+  }
+
+  it('a model changed after parsing is written into its layout and reads back as changed', () => {
+    let ran = 0;
+    fc.assert(
+      fc.property(modelArb(3), layoutArb, fc.integer({ min: -32768, max: 32767 }), (m, c, raw) => {
+        fc.pre(m.mesh.faceCount > 0 && m.spheres.length > 0);
+        ran++;
+        const bytes = layOut(m, c);
+        const file = parseColFile(bytes);
+        const p = file.models[0]!;
+        const changed: ColModel = { ...p, mesh: { ...p.mesh, vertices: p.mesh.vertices.slice() }, spheres: p.spheres.map((s) => ({ ...s, radius: Math.fround(s.radius + 1) })) };
+        changed.mesh.vertices[0] = raw / 128;
+        const kept = writeColFileKeepingLayout([changed], colLayoutOf(bytes, file));
+        expect(kept.canonical).toEqual([]);
+        expect(kept.bytes.length).toBe(bytes.length);
+        expect(parseColFile(kept.bytes).models[0]).toEqual(changed);
+        // Only the changed values' bytes differ from the original.
+        let differing = 0;
+        for (let i = 0; i < bytes.length; i++) if (bytes[i] !== kept.bytes[i]) differing++;
+        expect(differing).toBeLessThanOrEqual(2 + 4 * p.spheres.length);
+      }),
+      { numRuns: 200 },
+    );
+    expect(ran).toBeGreaterThan(20);
+  });
+
+  it('a model whose counts changed is written in the canonical layout (and says so)', () => {
+    fc.assert(
+      fc.property(modelArb(3), layoutArb, (m, c) => {
+        const bytes = layOut(m, c);
+        const file = parseColFile(bytes);
+        const p = file.models[0]!;
+        const grown: ColModel = { ...p, spheres: [...p.spheres, { center: [1, 2, 3], radius: 4, surface: { material: 1, flag: 0, brightness: 0, light: 0 } }] };
+        grown.flags = canonicalFlags(grown);
+        const kept = writeColFileKeepingLayout([grown], colLayoutOf(bytes, file));
+        expect(kept.canonical).toEqual([0]);
+        expect(Buffer.from(kept.bytes).equals(Buffer.from(writeColModel(grown)))).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('a signalling NaN with a payload is kept with the layout, and listed when the canonical writer changes it', () => {
+    const m = parseColFile(writeColModel({ ...canonicalColModel({ ...emptyish(), version: 1, flags: 0 }) })).models[0]!;
+    const bytes = writeColModel(m);
+    new DataView(bytes.buffer).setUint32(32, 0x7fa00001, true); // the bounds radius
+    const r = rewriteWorldFile(bytes);
+    const kept = rewriteWorldFile(bytes, { keepLayout: true });
+    expect(kept.identical).toBe(true);
+    if (r.identical) expect(r.differences).toEqual([]);
+    else expect(r.differences.map((d) => [d.offset, /NaN/.test(d.reason)])).toEqual([[32, true]]);
+  });
+
+  it('world write lists the reasons for an unpadded vertex array (as DragonFF writes it) and a line count', () => {
+    const m = parseColFile(writeColModel(odd())).models[0]!;
+    const c: LayoutChoice = { order: [0, 1, 2, 3, 4, 5], gaps: [0, 0, 0, 0, 0, 0, 0], junk: 0, extraVertices: 0, lineByte: 3, padByte: 0, junkOffsets: false, flagNoise: 0, tail: 0 };
+    const bytes = layOut(m, c);
+    const r = rewriteWorldFile(bytes);
+    expect(r.identical).toBe(false);
+    const reasons = r.differences.map((d) => `${d.offset} ${d.reason}`);
+    expect(reasons.some((s) => /^78 .*line count byte 3/.test(s))).toBe(true);
+    expect(reasons.some((s) => /without the 2-byte pad/.test(s))).toBe(true);
+    expect(rewriteWorldFile(bytes, { keepLayout: true }).identical).toBe(true);
+  });
+});
+
+function emptyish(): ColModel {
+  return {
+    version: 1, name: 'n', nameBytes: new Uint8Array(22), modelId: 0, bounds: { min: [0, 0, 0], max: [1, 1, 1], center: [0.5, 0.5, 0.5], radius: 1 }, flags: 0,
+    spheres: [], boxes: [], lines: new Float32Array(0), mesh: { vertexCount: 0, vertices: new Float32Array(0), faceCount: 0, indices: new Uint32Array(0), surfaces: new Uint8Array(0) },
+    faceGroups: null, shadow: null, col4Unknown: 0,
+  };
+}
+
+/** A COL3 model with an odd vertex count (3 vertices, one face). */
+function odd(): ColModel {
+  const m: ColModel = { ...emptyish(), version: 3, mesh: { vertexCount: 3, vertices: Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0]), faceCount: 1, indices: Uint32Array.from([0, 1, 2]), surfaces: Uint8Array.from([4, 0, 0, 0]) } };
+  m.flags = canonicalFlags(m);
+  return m;
+}
