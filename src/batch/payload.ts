@@ -5,7 +5,7 @@
  *
  * A payload read back from Redis is outside data: `checkPayload` checks its shape before anything runs.
  */
-import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { DEFAULT_LIMITS, RUNTIME_VERSION, type Limits } from '../index.js';
 import type { ParamValue } from '../systems/system.js';
 import { INPUTS, MEASURES, type InputMode, type Measure } from './schema.js';
 
@@ -43,6 +43,8 @@ export interface RunSettings {
 export interface RunPayload {
   kind: 'run';
   key: string;
+  /** The runtime the batch was planned with (`RUNTIME_VERSION`): a worker of another version refuses the job. */
+  runtime: string;
   world: WorldInput;
   scenario: ScenarioInput;
   settings: RunSettings;
@@ -57,6 +59,7 @@ export interface RunPayload {
 export interface VerifyPayload {
   kind: 'verify';
   key: string;
+  runtime: string;
   /** The replay file's path as matched (relative to the batch file), for the result. */
   file: string;
   replay: BlobRef;
@@ -91,6 +94,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
   };
   const o = obj(v, 'the payload', bad);
   if (typeof o['key'] !== 'string' || !SHA.test(o['key'])) bad('key must be 64 hex digits');
+  if (o['runtime'] !== RUNTIME_VERSION) bad(`the batch was planned by ${typeof o['runtime'] === 'string' ? o['runtime'].slice(0, 64) : 'another runtime'}, this worker is ${RUNTIME_VERSION}: run workers of the same version`);
   const world = worldInput(o['world'], bad);
   if (o['kind'] === 'run') {
     const s = obj(o['settings'], 'settings', bad);
@@ -110,6 +114,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
     return {
       kind: 'run',
       key: o['key'] as string,
+      runtime: RUNTIME_VERSION,
       world,
       scenario: scenarioInput(o['scenario'], bad),
       settings,
@@ -124,6 +129,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
     return {
       kind: 'verify',
       key: o['key'] as string,
+      runtime: RUNTIME_VERSION,
       file: str(o['file'], 'file', 4096, bad),
       replay: blobRef(o['replay'], 'replay', bad),
       world,

@@ -101,7 +101,7 @@ export function canonicalJson(v: unknown): string {
 /** A job's key: SHA-256 of its payload without the key, with the runtime and key versions. */
 export function jobKey(payload: Omit<JobPayload, 'key'> | Record<string, unknown>): string {
   const { key: _drop, ...rest } = payload as Record<string, unknown>;
-  return createHash('sha256').update(canonicalJson({ keyVersion: KEY_VERSION, runtime: RUNTIME_VERSION, ...rest })).digest('hex');
+  return createHash('sha256').update(canonicalJson({ keyVersion: KEY_VERSION, ...rest, runtime: RUNTIME_VERSION })).digest('hex');
 }
 
 interface WorldFound {
@@ -203,7 +203,7 @@ class Planner {
     if (r.ccRandInit !== undefined) settings.ccRandInit = r.ccRandInit;
     if (r.capacity !== undefined) settings.capacity = r.capacity;
     const losEvery = r.measure.includes('los') ? r.losEvery : 0;
-    const body: Omit<RunPayload, 'key'> = { kind: 'run', world: w.input, scenario: sc.input, settings, frames: r.frames, input: r.input, measure: r.measure, losEvery: r.losEvery, keepReplay: r.keepReplay };
+    const body: Omit<RunPayload, 'key'> = { kind: 'run', runtime: RUNTIME_VERSION, world: w.input, scenario: sc.input, settings, frames: r.frames, input: r.input, measure: r.measure, losEvery: r.losEvery, keepReplay: r.keepReplay };
     // The sampling interval matters only to a job that samples: without "los" it does not change the key.
     const key = jobKey({ ...body, losEvery });
     const job: Record<string, unknown> = { world: w.input.source, scenario: 'builtin' in sc.input ? `builtin:${sc.input.builtin}` : `file:${sc.input.source}` };
@@ -280,7 +280,7 @@ class Planner {
       }
       job['world'] = world.source;
       job['scenario'] = scenario ? ('builtin' in scenario ? `builtin:${scenario.builtin}` : `file:${scenario.source}`) : header.scenario.source;
-      const body: Omit<VerifyPayload, 'key'> = { kind: 'verify', file, replay, world, scenario };
+      const body: Omit<VerifyPayload, 'key'> = { kind: 'verify', runtime: RUNTIME_VERSION, file, replay, world, scenario };
       const key = jobKey(body);
       out.push({ index, key, kind: 'verify', job, payload: { ...body, key }, frames });
     }

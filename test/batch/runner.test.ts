@@ -14,7 +14,7 @@ import { runJob, sha256Hex, type JobOutput } from '../../src/batch/runner.js';
 import { checkBatchFile } from '../../src/batch/schema.js';
 import { WorkerEnv } from '../../src/batch/worker-env.js';
 import { crc32 } from '../../src/binary/crc32.js';
-import { createSimulation, demoButtons, eyeHeight, loadScenarioFile, openWorld } from '../../src/index.js';
+import { createSimulation, demoButtons, eyeHeight, loadScenarioFile, openWorld, RUNTIME_VERSION } from '../../src/index.js';
 import { repoRoot } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-runner-'));
@@ -139,7 +139,7 @@ describe('batch job runner', () => {
 
     const verifyWith = async (bytes: Uint8Array): Promise<JobOutput> => {
       const blobs = new BlobStore();
-      const payload: VerifyPayload = { kind: 'verify', key: 'f'.repeat(64), file: 'x.replay', replay: blobs.add(bytes), world: (p.jobs[0]!.payload as RunPayload).world, scenario: null };
+      const payload: VerifyPayload = { kind: 'verify', key: 'f'.repeat(64), runtime: RUNTIME_VERSION, file: 'x.replay', replay: blobs.add(bytes), world: (p.jobs[0]!.payload as RunPayload).world, scenario: null };
       blobs.add(p.blobs.get(payload.world.parts[0]!.blob.sha256));
       return run({ ...p.jobs[0]!, kind: 'verify', payload }, blobs);
     };
