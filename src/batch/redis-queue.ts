@@ -63,6 +63,8 @@ async function bull(): Promise<typeof import('bullmq')> {
 export class RedisExecutor implements Executor {
   readonly mode = 'redis';
   private readonly seen = new Set<string>();
+  /** Milliseconds from each job's enqueueing to its collected result, in the order results came (for the benchmark). */
+  readonly latenciesMs: number[] = [];
   private readonly clients: RedisClient[] = [];
   private queue: Queue | null = null;
   private events: QueueEvents | null = null;
@@ -74,6 +76,15 @@ export class RedisExecutor implements Executor {
   }
 
   async run(jobs: PlannedJob[], blobs: BlobStore, retries: number, ev: ExecutorEvents, signal: AbortSignal): Promise<void> {
+    // Each run has its own connections, closed when it ends (an executor may run several batches).
+    try {
+      await this.runOnce(jobs, blobs, retries, ev, signal);
+    } finally {
+      await this.close();
+    }
+  }
+
+  private async runOnce(jobs: PlannedJob[], blobs: BlobStore, retries: number, ev: ExecutorEvents, signal: AbortSignal): Promise<void> {
     const { Queue, QueueEvents } = await bull();
     const reporter = new ConnectionReporter(this.o.url, (l) => ev.note(l));
     const main = await redisClient(this.o.url, 'batch', reporter);
@@ -94,6 +105,7 @@ export class RedisExecutor implements Executor {
     /** How many pending jobs use each input (an input used once is deleted with its job's result). */
     const uses = new Map<string, number>();
     const collecting = new Set<string>();
+    const enqueuedAt = new Map<string, number>();
     let next = 0;
     let failure: Error | null = null;
     let wake: (() => void) | null = null;
@@ -140,6 +152,8 @@ export class RedisExecutor implements Executor {
         add.push(j);
       }
       if (add.length) {
+        const t = performance.now();
+        for (const j of add) enqueuedAt.set(jobId(j.key), t);
         await queue.addBulk(
           add.map((j) => ({
             name: j.kind,
@@ -160,6 +174,8 @@ export class RedisExecutor implements Executor {
     const finish = async (id: string, job: Job, o: Outcome): Promise<void> => {
       const planned = byId.get(id)!;
       if (!pending.delete(id)) return;
+      const t = enqueuedAt.get(id);
+      if (t !== undefined) this.latenciesMs.push(performance.now() - t);
       ev.outcome(planned, o);
       await job.remove().catch(() => undefined);
       for (const r of payloadBlobs(planned.payload!)) {
@@ -303,9 +319,12 @@ export class RedisExecutor implements Executor {
     if (failure) throw failure;
   }
   async close(): Promise<void> {
-    await this.events?.close().catch(() => undefined);
-    await this.queue?.close().catch(() => undefined);
-    await Promise.all(this.clients.map(closeClient));
+    const events = this.events, queue = this.queue, clients = this.clients.splice(0);
+    this.events = null;
+    this.queue = null;
+    await events?.close().catch(() => undefined);
+    await queue?.close().catch(() => undefined);
+    await Promise.all(clients.map(closeClient));
   }
 }
 
