@@ -138,3 +138,24 @@ describe('examples/typed', () => {
     expect(out['longestStanding']).toBeGreaterThan(0);
   });
 });
+
+describe('examples/batch', () => {
+  it('the line-of-sight sweep runs from a clone with no Redis, and its report draws the chart', () => {
+    const out = join(tmp, 'batch', 'los-sweep.jsonl');
+    const r = runCli(['batch', 'examples/batch/los-sweep.json', '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as Record<string, any>;
+    expect(s).toMatchObject({ name: 'los-sweep', mode: 'local', jobs: 24, done: 24, failed: 0 });
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(new Set(lines.map((l) => l.job.world))).toEqual(new Set(['builtin:rugrats-demo', 'builtin:piney-default', 'file:../../assets/worlds/gta/town.col']));
+    // More agents, more pairs in sight: on every world, the mean at 80 agents is above the mean at 10.
+    const mean = (world: string, agents: number) => {
+      const xs = lines.filter((l) => l.job.world === world && l.job.agents === agents).map((l) => l.result.los.pairsPerFrame as number);
+      return xs.reduce((a, b) => a + b, 0) / xs.length;
+    };
+    for (const w of ['builtin:rugrats-demo', 'builtin:piney-default', 'file:../../assets/worlds/gta/town.col']) expect(mean(w, 80)).toBeGreaterThan(mean(w, 10));
+    const rep = runCli(['batch', 'report', out, '--json']);
+    expect(rep.code).toBe(0);
+    expect(JSON.parse(rep.stdout).chart).toMatchObject({ x: 'agents', y: 'los.pairsPerFrame', series: 'world', points: 24 });
+  });
+});
