@@ -40,7 +40,7 @@ export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Proc {
 }
 
 /** Runs the CLI to the end: exit code and output. */
-export async function runCliAsync(args: string[], timeoutMs = 240_000): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCliAsync(args: string[], timeoutMs = 600_000): Promise<{ code: number; stdout: string; stderr: string }> {
   const p = cli(args);
   const t = setTimeout(() => p.child.kill('SIGKILL'), timeoutMs);
   const code = await p.exited;
@@ -49,7 +49,7 @@ export async function runCliAsync(args: string[], timeoutMs = 240_000): Promise<
 }
 
 /** Polls `cond` until it holds (every `everyMs`), failing after a generous `timeoutMs` with `what`. */
-export async function waitFor<T>(what: string, cond: () => T | Promise<T>, timeoutMs = 120_000, everyMs = 25): Promise<NonNullable<T>> {
+export async function waitFor<T>(what: string, cond: () => T | Promise<T>, timeoutMs = 300_000, everyMs = 25): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await cond();

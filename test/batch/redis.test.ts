@@ -65,16 +65,17 @@ beforeAll(async () => {
   reference = join(tmp, 'local', 'out', 'cmp.jsonl');
   const r = await runCliAsync(['batch', file, '--workers', '2', '--out', reference, '--json']);
   expect(json(r.stdout)).toMatchObject({ done: RUNNABLE, failed: 1 });
-});
+}, 600_000);
 
 afterAll(async () => {
   client?.disconnect();
   await killAll();
   await redis?.stop();
   rmSync(tmp, { recursive: true, force: true });
-});
+}, 120_000);
 
-describe('retrosim batch --redis with worker processes', () => {
+// A loaded machine can make these several times slower: generous timeouts (every wait is on a condition).
+describe('retrosim batch --redis with worker processes', { timeout: 600_000 }, () => {
   for (const n of [1, 2, 3]) {
     it(`${n} worker process${n > 1 ? 'es' : ''}: the local results byte for byte, the inputs gone from disk before any worker starts`, async () => {
       const queue = `cmp${n}`;

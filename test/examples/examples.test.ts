@@ -142,7 +142,9 @@ describe('examples/typed', () => {
 describe('examples/batch', () => {
   it('the line-of-sight sweep runs from a clone with no Redis, and its report draws the chart', () => {
     const out = join(tmp, 'batch', 'los-sweep.jsonl');
-    const r = runCli(['batch', 'examples/batch/los-sweep.json', '--out', out, '--json']);
+    // 24 jobs of 600 frames: a minute or more on a loaded machine, so a longer leash than runCli's.
+    const b = spawnSync(process.execPath, ['bin/retrosim.js', 'batch', 'examples/batch/los-sweep.json', '--out', out, '--json'], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000 });
+    const r = { code: b.status ?? -1, stdout: b.stdout, stderr: b.stderr };
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout) as Record<string, any>;
     expect(s).toMatchObject({ name: 'los-sweep', mode: 'local', jobs: 24, done: 24, failed: 0 });
@@ -157,5 +159,5 @@ describe('examples/batch', () => {
     const rep = runCli(['batch', 'report', out, '--json']);
     expect(rep.code).toBe(0);
     expect(JSON.parse(rep.stdout).chart).toMatchObject({ x: 'agents', y: 'los.pairsPerFrame', series: 'world', points: 24 });
-  });
+  }, 600_000);
 });
