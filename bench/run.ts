@@ -4,7 +4,7 @@
  * which docs/benchmarks.md is written. `npm run bench` and `retrosim bench` both come here.
  */
 import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { Bench, BenchResult } from './harness.js';
@@ -12,7 +12,7 @@ import type { Bench, BenchResult } from './harness.js';
 const here = dirname(fileURLToPath(import.meta.url));
 
 export interface BenchRun {
-  machine: { cpu: string; cores: number; memoryGiB: number; node: string; date: string };
+  machine: { cpu: string; cores: number; memoryGiB: number; node: string; date: string; loadAverage: number[] };
   results: { bench: string; file: string; results: BenchResult[] }[];
 }
 
@@ -31,6 +31,8 @@ function benchFiles(): string[] {
 }
 
 export async function runBenches(filter: string | undefined, json: boolean): Promise<BenchRun> {
+  // The load average when the run starts: the machine may be shared, and the figures say so.
+  const load = loadavg().map((v) => Math.round(v * 100) / 100);
   const all: BenchRun['results'] = [];
   for (const f of benchFiles()) {
     const mod = (await import(pathToFileURL(join(here, f)).href)) as { benches: Bench[] };
@@ -48,6 +50,7 @@ export async function runBenches(filter: string | undefined, json: boolean): Pro
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     date: new Date().toISOString().slice(0, 10),
+    loadAverage: load,
   };
   const run = { machine, results: all };
   mkdirSync('out', { recursive: true });

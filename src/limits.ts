@@ -83,6 +83,22 @@ export interface Limits {
   agents: number;
   /** A scenario module file, bytes. */
   scenarioBytes: number;
+  batch: {
+    /** A batch file (JSON), bytes. */
+    fileBytes: number;
+    /** Jobs one batch file may describe, after its sweeps are multiplied out and its replay globs expanded. */
+    jobs: number;
+    /** Files a replay folder or glob may visit while it is expanded. */
+    globEntries: number;
+    /** One job's description as it travels to a worker (JSON, inputs named by hash), bytes. */
+    payloadBytes: number;
+    /** One input (a world file, a partner file, a scenario module, a replay) put in Redis, bytes. */
+    blobBytes: number;
+    /** One job's result (JSON, without its replay), bytes. */
+    resultBytes: number;
+    /** A replay a job keeps, bytes. */
+    replayBytes: number;
+  };
 }
 
 /**
@@ -109,6 +125,15 @@ export const DEFAULT_LIMITS: Readonly<Limits> = deepFreeze({
   },
   agents: 100_000,
   scenarioBytes: 4 * 1024 * 1024,
+  batch: {
+    fileBytes: 1024 * 1024,
+    jobs: 100_000,
+    globEntries: 1_000_000,
+    payloadBytes: 64 * 1024,
+    blobBytes: 64 * 1024 * 1024,
+    resultBytes: 256 * 1024,
+    replayBytes: 64 * 1024 * 1024,
+  },
 });
 
 /** Limits with some values replaced: every other value is the default's. */

@@ -151,3 +151,26 @@ function checkTypedRun(r: { code: number; lines: Record<string, any>[]; stderr: 
   expect(out['verifiedHash']).toBe(out['hash']);
   expect(out['longestStanding']).toBeGreaterThan(0);
 }
+
+describe('examples/batch', () => {
+  it('the line-of-sight sweep runs from a clone with no Redis, and its report draws the chart', () => {
+    const out = join(tmp, 'batch', 'los-sweep.jsonl');
+    // 24 jobs of 600 frames: a minute or more on a loaded machine, so a longer leash than runCli's.
+    const b = spawnSync(process.execPath, ['bin/retrosim.js', 'batch', 'examples/batch/los-sweep.json', '--out', out, '--json'], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000 });
+    const r = { code: b.status ?? -1, stdout: b.stdout, stderr: b.stderr };
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as Record<string, any>;
+    expect(s).toMatchObject({ name: 'los-sweep', mode: 'local', jobs: 24, done: 24, failed: 0 });
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(new Set(lines.map((l) => l.job.world))).toEqual(new Set(['builtin:rugrats-demo', 'builtin:piney-default', 'file:../../assets/worlds/gta/town.col']));
+    // More agents, more pairs in sight: on every world, the mean at 80 agents is above the mean at 10.
+    const mean = (world: string, agents: number) => {
+      const xs = lines.filter((l) => l.job.world === world && l.job.agents === agents).map((l) => l.result.los.pairsPerFrame as number);
+      return xs.reduce((a, b) => a + b, 0) / xs.length;
+    };
+    for (const w of ['builtin:rugrats-demo', 'builtin:piney-default', 'file:../../assets/worlds/gta/town.col']) expect(mean(w, 80)).toBeGreaterThan(mean(w, 10));
+    const rep = runCli(['batch', 'report', out, '--json']);
+    expect(rep.code).toBe(0);
+    expect(JSON.parse(rep.stdout).chart).toMatchObject({ x: 'agents', y: 'los.pairsPerFrame', series: 'world', points: 24 });
+  }, 600_000);
+});

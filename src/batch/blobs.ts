@@ -1,0 +1,49 @@
+/**
+ * The inputs of a batch by content: each set of bytes is named by its SHA-256 and kept once however many
+ * jobs use it. Small shared inputs (worlds, scenario modules) stay in memory; replays to verify, which are
+ * many and each used once, are remembered by path and read again when a job needs them (and checked to
+ * be the same bytes).
+ */
+import { readFileSync } from 'node:fs';
+import type { BlobRef } from './payload.js';
+import { sha256Hex } from './runner.js';
+
+export class BlobStore {
+  private readonly memory = new Map<string, Uint8Array>();
+  private readonly files = new Map<string, string>();
+
+  /** Keeps `bytes` in memory; returns their name. */
+  add(bytes: Uint8Array): BlobRef {
+    const sha256 = sha256Hex(bytes);
+    if (!this.memory.has(sha256)) this.memory.set(sha256, bytes);
+    return { sha256, bytes: bytes.length };
+  }
+
+  /** Remembers that `path` holds `bytes` (read again on `get`); returns their name. */
+  addFile(path: string, bytes: Uint8Array): BlobRef {
+    const sha256 = sha256Hex(bytes);
+    if (!this.memory.has(sha256) && !this.files.has(sha256)) this.files.set(sha256, path);
+    return { sha256, bytes: bytes.length };
+  }
+
+  has(sha256: string): boolean {
+    return this.memory.has(sha256) || this.files.has(sha256);
+  }
+
+  /** The bytes named `sha256`; throws when unknown or when a file changed since it was read. */
+  get(sha256: string): Uint8Array {
+    const m = this.memory.get(sha256);
+    if (m) return m;
+    const path = this.files.get(sha256);
+    if (path === undefined) throw new Error(`input ${sha256} is not known`);
+    let b: Uint8Array;
+    try {
+      const buf = readFileSync(path);
+      b = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    } catch (e) {
+      throw new Error(`cannot read ${path} again (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    if (sha256Hex(b) !== sha256) throw new Error(`${path} changed since the batch started`);
+    return b;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * How a batch's jobs get run: an Executor takes the jobs that need running and reports each one's outcome
+ * as it finishes, in whatever order. Two exist: local threads (local-executor.ts) and a BullMQ queue on
+ * Redis (redis-queue.ts, loaded only when `--redis` is given).
+ */
+import type { BlobStore } from './blobs.js';
+import type { PlannedJob } from './plan.js';
+
+/** How one job ended. `body` is the result's JSON text, exactly as the runner made it. */
+export interface Outcome {
+  status: 'done' | 'failed';
+  body?: string;
+  error?: string;
+  /** The kept replay's bytes, when the job keeps one. */
+  replay?: Uint8Array | null;
+  /** Attempts started (1 when it ran once; a retry or a recovered stalled job adds one). */
+  attempts: number;
+  seconds?: number;
+  framesPerSecond?: number;
+  /** Which worker ran it (a thread number, or a worker process's name). */
+  worker?: string;
+}
+
+/** What an executor tells the coordinator while it works. */
+export interface ExecutorEvents {
+  /** A job finished, done or failed after its retries. */
+  outcome(job: PlannedJob, o: Outcome): void;
+  /** An attempt failed and the job will be tried again (or a stalled job was handed to another worker). */
+  retry(job: PlannedJob, reason: string): void;
+  /** Something to tell the user (a lost connection, a worker seen). */
+  note(line: string): void;
+}
+
+export interface Executor {
+  /** "local" or "redis". */
+  readonly mode: string;
+  /** Workers it runs on (threads, or worker processes seen). */
+  workers(): number;
+  /**
+   * Runs `jobs` (distinct keys), each up to `retries` + 1 attempts, reporting through `events`. Resolves
+   * when every job has an outcome; rejects when it cannot go on (then the outcomes so far stand).
+   */
+  run(jobs: PlannedJob[], blobs: BlobStore, retries: number, events: ExecutorEvents, signal: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,56 @@
+/**
+ * The embedded default: a batch's jobs on local worker threads (pool.ts), in job order, as many at a time
+ * as there are threads. A failed attempt is tried again up to the batch's retries, as a queue would.
+ */
+import type { BlobStore } from './blobs.js';
+import type { Executor, ExecutorEvents } from './executor.js';
+import type { PlannedJob } from './plan.js';
+import { JobAbortedError, ThreadPool } from './pool.js';
+
+export class LocalExecutor implements Executor {
+  readonly mode = 'local';
+  private readonly pool: ThreadPool;
+
+  constructor(readonly threads: number) {
+    this.pool = new ThreadPool(threads);
+  }
+
+  workers(): number {
+    return this.threads;
+  }
+
+  async run(jobs: PlannedJob[], blobs: BlobStore, retries: number, events: ExecutorEvents, signal: AbortSignal): Promise<void> {
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < jobs.length && !signal.aborted) {
+        const job = jobs[next++]!;
+        let attempts = 0;
+        for (;;) {
+          attempts++;
+          let error: string;
+          try {
+            const a = await this.pool.run(job.payload!, (sha) => blobs.get(sha), signal);
+            if (a.ok) {
+              events.outcome(job, { status: 'done', body: a.body, replay: a.replay, attempts, seconds: a.seconds, framesPerSecond: a.framesPerSecond, worker: 'local' });
+              break;
+            }
+            error = a.error;
+          } catch (e) {
+            if (e instanceof JobAbortedError) return;
+            error = (e as Error).message;
+          }
+          if (attempts > retries) {
+            events.outcome(job, { status: 'failed', error, attempts, worker: 'local' });
+            break;
+          }
+          events.retry(job, error);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.threads, jobs.length) }, lane));
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * A batch worker thread (see pool.ts): keeps the inputs it is sent, runs one job at a time with the
+ * runner, and answers with the result body as JSON text (checked against limits.batch.resultBytes), the
+ * kept replay's bytes, and the timing.
+ */
+import { parentPort } from 'node:worker_threads';
+import { DEFAULT_LIMITS } from '../index.js';
+import type { JobPayload } from './payload.js';
+import { runJob } from './runner.js';
+import { WorkerEnv } from './worker-env.js';
+import type { ThreadAnswer, ThreadRequest } from './pool.js';
+
+const port = parentPort!;
+const env = new WorkerEnv();
+
+port.on('message', (m: ThreadRequest) => {
+  void handle(m);
+});
+
+async function handle(m: ThreadRequest): Promise<void> {
+  for (const [sha, bytes] of m.blobs) env.blobs.set(sha, bytes);
+  let answer: ThreadAnswer;
+  try {
+    const out = await runJob(m.payload as JobPayload, env);
+    const body = JSON.stringify(out.body);
+    const limits = DEFAULT_LIMITS.batch;
+    const size = Buffer.byteLength(body);
+    if (size > limits.resultBytes) throw new Error(`the result is ${size} bytes, over the limit of ${limits.resultBytes} bytes (limits.batch.resultBytes)`);
+    if (out.replay && out.replay.length > limits.replayBytes) throw new Error(`the replay is ${out.replay.length} bytes, over the limit of ${limits.replayBytes} bytes (limits.batch.replayBytes)`);
+    answer = { id: m.id, ok: true, body, replay: out.replay, seconds: out.seconds, framesPerSecond: out.framesPerSecond };
+  } catch (e) {
+    answer = { id: m.id, ok: false, error: errorText(e) };
+  } finally {
+    for (const sha of m.forget) env.blobs.delete(sha);
+  }
+  port.postMessage(answer, answer.ok && answer.replay ? [answer.replay.buffer as ArrayBuffer] : []);
+}
+
+/** One line saying what failed: the error's message (a FormatError names the file and offset). */
+function errorText(e: unknown): string {
+  if (e instanceof Error) return (e.message || e.name).split('\n')[0]!.slice(0, 2000);
+  return String(e).slice(0, 2000);
+}

@@ -1,0 +1,158 @@
+/**
+ * A pool of worker threads that run batch jobs, one job per thread at a time: the embedded default of
+ * `retrosim batch` (no queue needed), and what a `retrosim worker` process runs its queue's jobs on (so
+ * its own thread stays free to keep its Redis locks alive).
+ *
+ * A thread is sent each input once (by SHA-256) and keeps it; a replay to verify, used by one job only,
+ * is dropped after its job. A thread that dies (a crash, an out-of-memory) fails its job and is replaced;
+ * an aborted job's thread is terminated and replaced.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { payloadBlobs, type JobPayload } from './payload.js';
+
+/** What the pool sends a thread. */
+export interface ThreadRequest {
+  id: number;
+  payload: JobPayload;
+  /** Inputs the thread does not have yet: [sha256, bytes]. */
+  blobs: [string, Uint8Array][];
+  /** Inputs to drop after this job. */
+  forget: string[];
+}
+
+/** What a thread answers: the result body as JSON text, or one line saying what failed. */
+export type ThreadAnswer =
+  | { id: number; ok: true; body: string; replay: Uint8Array | null; seconds: number; framesPerSecond: number }
+  | { id: number; ok: false; error: string };
+
+/** Most threads a pool takes. */
+export const MAX_POOL_THREADS = 256;
+
+/** A job given up because its caller aborted it (the thread was terminated). */
+export class JobAbortedError extends Error {
+  override readonly name = 'JobAbortedError';
+}
+
+interface Slot {
+  worker: Worker | null;
+  busy: boolean;
+  blobs: Set<string>;
+  settle: ((a: ThreadAnswer | Error) => void) | null;
+}
+
+/** The compiled thread module beside this one; from the TypeScript sources (tests), the one in dist/. */
+export function threadUrl(): URL {
+  const here = new URL('./pool-thread.js', import.meta.url);
+  if (existsSync(fileURLToPath(here))) return here;
+  const path = fileURLToPath(here);
+  const compiled = path.replace(/([\\/])src([\\/]batch[\\/]pool-thread\.js)$/, '$1dist$1src$2');
+  if (compiled !== path && existsSync(compiled)) return pathToFileURL(compiled);
+  throw new Error(`the compiled batch thread is missing (${path}); build first: npx tsc -p tsconfig.build.json`);
+}
+
+export class ThreadPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: ((s: Slot) => void)[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly url = threadUrl();
+
+  constructor(readonly size: number) {
+    if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_THREADS) throw new RangeError(`a pool has 1..${MAX_POOL_THREADS} threads, not ${size}`);
+    for (let i = 0; i < size; i++) this.slots.push({ worker: null, busy: false, blobs: new Set(), settle: null });
+  }
+
+  /** Jobs running now. */
+  get busy(): number {
+    return this.slots.filter((s) => s.busy).length;
+  }
+
+  private spawn(slot: Slot): Worker {
+    const w = new Worker(this.url);
+    slot.blobs = new Set();
+    w.on('message', (a: ThreadAnswer) => slot.settle?.(a));
+    w.on('error', (e) => {
+      if (slot.worker === w) slot.worker = null;
+      slot.settle?.(new Error(`the worker thread stopped: ${e.message.split('\n')[0]}`));
+    });
+    w.on('exit', (code) => {
+      if (slot.worker === w) slot.worker = null;
+      slot.settle?.(new Error(`the worker thread exited (code ${code})`));
+    });
+    slot.worker = w;
+    return w;
+  }
+
+  private acquire(): Promise<Slot> {
+    if (this.closed) return Promise.reject(new Error('the pool is closed'));
+    const free = this.slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise((resolve) => this.queue.push(resolve));
+  }
+
+  private release(slot: Slot): void {
+    const next = this.queue.shift();
+    if (next) next(slot);
+    else slot.busy = false;
+  }
+
+  /**
+   * Runs one attempt of a job on a free thread (waiting for one). `blob` gives an input's bytes by
+   * SHA-256. Resolves with the thread's answer; rejects when the thread dies (an Error saying so) or when
+   * `signal` aborts (JobAbortedError, after terminating the thread).
+   */
+  async run(payload: JobPayload, blob: (sha256: string) => Uint8Array, signal?: AbortSignal): Promise<ThreadAnswer> {
+    const slot = await this.acquire();
+    try {
+      if (signal?.aborted) throw new JobAbortedError('aborted before it started');
+      const w = slot.worker ?? this.spawn(slot);
+      const once = payload.kind === 'verify' ? payload.replay.sha256 : null;
+      const send: [string, Uint8Array][] = [];
+      for (const ref of payloadBlobs(payload)) {
+        if (slot.blobs.has(ref.sha256) || send.some(([s]) => s === ref.sha256)) continue;
+        send.push([ref.sha256, blob(ref.sha256)]);
+      }
+      const id = this.nextId++;
+      const answer = await new Promise<ThreadAnswer | Error>((resolve) => {
+        const onAbort = () => {
+          slot.settle = null;
+          slot.worker = null;
+          void w.terminate();
+          resolve(new JobAbortedError('aborted'));
+        };
+        slot.settle = (a) => {
+          if (!(a instanceof Error) && a.id !== id) return;
+          slot.settle = null;
+          signal?.removeEventListener('abort', onAbort);
+          resolve(a);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        const req: ThreadRequest = { id, payload, blobs: send, forget: once ? [once] : [] };
+        w.postMessage(req);
+        for (const [sha] of send) if (sha !== once) slot.blobs.add(sha);
+      });
+      if (answer instanceof Error) {
+        if (slot.worker === w && !(answer instanceof JobAbortedError)) {
+          slot.worker = null;
+          void w.terminate();
+        }
+        throw answer;
+      }
+      return answer;
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  /** Stops every thread (a job still running is cut off). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker?.terminate()));
+    for (const s of this.slots) s.worker = null;
+  }
+}

@@ -1,0 +1,406 @@
+/**
+ * The queue path (loaded only with `--redis`): a batch's jobs on a BullMQ queue, run by `retrosim worker`
+ * processes wherever they are, and `batch status` / `batch cancel`.
+ *
+ * - Inputs travel by content: each world file, partner file, scenario module and replay is put in Redis
+ *   once under its SHA-256 (`retrosim:<queue>:blob:<sha256>`, with an expiry), and a job's data names them.
+ * - A job's BullMQ id is its key, so the same job submitted twice is one job; a completed job found on
+ *   the queue is collected without running again.
+ * - At most MAX_OUTSTANDING jobs are on the queue at a time; more are added as results come back, so
+ *   Redis holds a bounded number of jobs and inputs however large the batch.
+ * - Results are collected on the queue's events and by a periodic sweep (which also notices jobs lost by
+ *   a Redis restart and submits them again, and a `batch cancel`), then removed from the queue.
+ * - Delivery is at least once (a stalled job may run twice); the first result of a key is the one kept,
+ *   and every attempt started beyond the first is counted as a retry.
+ */
+import type { Job, Queue, QueueEvents } from 'bullmq';
+import type { Redis as RedisClient } from 'ioredis';
+import { DEFAULT_LIMITS } from '../index.js';
+import type { BlobStore } from './blobs.js';
+import type { Executor, ExecutorEvents, Outcome } from './executor.js';
+import { payloadBlobs, type JobPayload } from './payload.js';
+import type { PlannedJob } from './plan.js';
+import { closeClient, ConnectionReporter, isConnectionError, redisClient, safeUrl, whenReady } from './redis-connection.js';
+
+/** Jobs on the queue at once, per batch. */
+export const MAX_OUTSTANDING = 2000;
+/** How long inputs and kept replays stay in Redis unless refreshed, seconds. */
+export const BLOB_TTL_SECONDS = 7 * 24 * 3600;
+/** Finished jobs left behind (by a batch that stopped) are removed by BullMQ after this long, seconds. */
+export const FINISHED_JOB_AGE_SECONDS = 7 * 24 * 3600;
+/** Milliseconds between sweeps of the jobs a batch waits for. */
+export const SWEEP_MS = 1000;
+
+export const blobKey = (queue: string, sha256: string) => `retrosim:${queue}:blob:${sha256}`;
+export const replayKey = (queue: string, jobKey: string) => `retrosim:${queue}:replay:${jobKey}`;
+export const cancelKey = (queue: string) => `retrosim:${queue}:cancel`;
+/** A job's BullMQ id: its key with a letter in front (BullMQ refuses ids that read as integers). */
+export const jobId = (key: string) => `j${key}`;
+
+/** What a worker returns for a job (the queue stores it as the job's return value). */
+export interface WorkerReturn {
+  body: string;
+  seconds: number;
+  framesPerSecond: number;
+  /** A kept replay, put in Redis under `replayKey`. */
+  replay: { sha256: string; bytes: number } | null;
+  worker: string;
+}
+
+export interface RedisOptions {
+  url: string;
+  queue: string;
+  /** Give up when Redis stays unreachable this long. */
+  timeoutSeconds: number;
+  /** Run jobs again even when a finished result of theirs is still on the queue. */
+  force?: boolean;
+}
+
+async function bull(): Promise<typeof import('bullmq')> {
+  return import('bullmq');
+}
+
+export class RedisExecutor implements Executor {
+  readonly mode = 'redis';
+  private readonly seen = new Set<string>();
+  /** Milliseconds from each job's enqueueing to its collected result, in the order results came (for the benchmark). */
+  readonly latenciesMs: number[] = [];
+  private readonly clients: RedisClient[] = [];
+  private queue: Queue | null = null;
+  private events: QueueEvents | null = null;
+
+  constructor(private readonly o: RedisOptions) {}
+
+  workers(): number {
+    return this.seen.size;
+  }
+
+  async run(jobs: PlannedJob[], blobs: BlobStore, retries: number, ev: ExecutorEvents, signal: AbortSignal): Promise<void> {
+    // Each run has its own connections, closed when it ends (an executor may run several batches).
+    try {
+      await this.runOnce(jobs, blobs, retries, ev, signal);
+    } finally {
+      await this.close();
+    }
+  }
+
+  private async runOnce(jobs: PlannedJob[], blobs: BlobStore, retries: number, ev: ExecutorEvents, signal: AbortSignal): Promise<void> {
+    const { Queue, QueueEvents } = await bull();
+    const reporter = new ConnectionReporter(this.o.url, (l) => ev.note(l));
+    const main = await redisClient(this.o.url, 'batch', reporter);
+    const evc = await redisClient(this.o.url, 'batch-events', reporter);
+    this.clients.push(main, evc);
+    await whenReady(main, this.o.url, this.o.timeoutSeconds, reporter);
+    const queue = (this.queue = new Queue(this.o.queue, { connection: main }));
+    queue.on('error', (e) => reporter.error(e));
+    const qe = (this.events = new QueueEvents(this.o.queue, { connection: evc }));
+    qe.on('error', (e) => reporter.error(e));
+    await qe.waitUntilReady();
+    const q = this.o.queue;
+    const limits = DEFAULT_LIMITS.batch;
+    const cancelledAt = await main.get(cancelKey(q));
+
+    const byId = new Map<string, PlannedJob>();
+    const pending = new Set<string>();
+    /** How many pending jobs use each input (an input used once is deleted with its job's result). */
+    const uses = new Map<string, number>();
+    const collecting = new Set<string>();
+    const enqueuedAt = new Map<string, number>();
+    let next = 0;
+    let failure: Error | null = null;
+    let wake: (() => void) | null = null;
+    const poke = () => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+
+    const putBlobs = async (p: JobPayload): Promise<void> => {
+      for (const ref of payloadBlobs(p)) {
+        if (ref.bytes > limits.blobBytes) throw new Error(`an input of ${ref.bytes} bytes is over the limit of ${limits.blobBytes} bytes for Redis (limits.batch.blobBytes)`);
+        const k = blobKey(q, ref.sha256);
+        const set = await main.set(k, Buffer.from(blobs.get(ref.sha256)), 'EX', BLOB_TTL_SECONDS, 'NX');
+        if (set === null) await main.expire(k, BLOB_TTL_SECONDS);
+      }
+    };
+
+    const submit = async (list: PlannedJob[], again = false): Promise<void> => {
+      if (!again) {
+        for (const j of list) {
+          const id = jobId(j.key);
+          byId.set(id, j);
+          pending.add(id);
+          for (const r of payloadBlobs(j.payload!)) uses.set(r.sha256, (uses.get(r.sha256) ?? 0) + 1);
+        }
+      }
+      const states = await Promise.all(list.map((j) => queue.getJobState(jobId(j.key))));
+      const add: PlannedJob[] = [];
+      const found: string[] = [];
+      for (let i = 0; i < list.length; i++) {
+        const j = list[i]!;
+        const id = jobId(j.key);
+        const st = states[i];
+        // A job left on the queue by an earlier run: a success stands (unless forced), a failure runs again.
+        if (st === 'failed' || (st === 'completed' && this.o.force === true && !again)) await queue.remove(id);
+        else if (st !== 'unknown') {
+          if (st === 'completed') found.push(id);
+          continue;
+        }
+        const size = Buffer.byteLength(JSON.stringify(j.payload));
+        if (size > limits.payloadBytes) throw new Error(`job ${j.index}: its description is ${size} bytes, over the limit of ${limits.payloadBytes} bytes (limits.batch.payloadBytes)`);
+        await putBlobs(j.payload!);
+        add.push(j);
+      }
+      if (add.length) {
+        const t = performance.now();
+        for (const j of add) enqueuedAt.set(jobId(j.key), t);
+        await queue.addBulk(
+          add.map((j) => ({
+            name: j.kind,
+            data: j.payload,
+            opts: {
+              jobId: jobId(j.key),
+              attempts: retries + 1,
+              backoff: { type: 'fixed', delay: 0 },
+              removeOnComplete: { age: FINISHED_JOB_AGE_SECONDS },
+              removeOnFail: { age: FINISHED_JOB_AGE_SECONDS },
+            },
+          })),
+        );
+      }
+      for (const id of found) void collect(id);
+    };
+
+    const finish = async (id: string, job: Job, o: Outcome): Promise<void> => {
+      const planned = byId.get(id)!;
+      if (!pending.delete(id)) return;
+      const t = enqueuedAt.get(id);
+      if (t !== undefined) this.latenciesMs.push(performance.now() - t);
+      ev.outcome(planned, o);
+      await job.remove().catch(() => undefined);
+      for (const r of payloadBlobs(planned.payload!)) {
+        const n = (uses.get(r.sha256) ?? 1) - 1;
+        if (n > 0) uses.set(r.sha256, n);
+        else {
+          uses.delete(r.sha256);
+          // Replays to verify are used by one job: free them now. Worlds and modules stay for later batches.
+          if (planned.payload!.kind === 'verify' && r.sha256 === planned.payload!.replay.sha256) await main.del(blobKey(q, r.sha256));
+        }
+      }
+    };
+
+    const collect = async (id: string): Promise<void> => {
+      if (!pending.has(id) || collecting.has(id)) return;
+      collecting.add(id);
+      try {
+        const job = await queue.getJob(id);
+        if (!job) {
+          // Gone without a result: cancelled, or lost by Redis (a restart without persistence): then submit it again.
+          if (await cancelled()) return;
+          ev.note(`job ${byId.get(id)!.index} is no longer on the queue; submitting it again`);
+          await submit([byId.get(id)!], true);
+          return;
+        }
+        const state = await job.getState();
+        const attempts = Math.max(1, job.attemptsStarted ?? job.attemptsMade ?? 1);
+        if (state === 'completed') {
+          const rv = job.returnvalue as WorkerReturn | null;
+          if (!rv || typeof rv.body !== 'string') {
+            await finish(id, job, { status: 'failed', error: 'the worker returned no result', attempts });
+            return;
+          }
+          this.seen.add(rv.worker ?? job.processedBy ?? '?');
+          let replay: Uint8Array | null = null;
+          if (rv.replay) {
+            const b = await main.getBuffer(replayKey(q, byId.get(id)!.key));
+            if (!b) {
+              await finish(id, job, { status: 'failed', error: 'the kept replay is missing from Redis', attempts });
+              return;
+            }
+            replay = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+            await main.del(replayKey(q, byId.get(id)!.key));
+          }
+          await finish(id, job, { status: 'done', body: rv.body, replay, attempts, seconds: rv.seconds, framesPerSecond: rv.framesPerSecond, worker: rv.worker });
+        } else if (state === 'failed') {
+          if (job.processedBy) this.seen.add(job.processedBy);
+          await finish(id, job, { status: 'failed', error: job.failedReason || 'failed', attempts, ...(job.processedBy ? { worker: job.processedBy } : {}) });
+        }
+      } catch (e) {
+        if (!failure && !isConnectionError(e)) failure = e as Error;
+      } finally {
+        collecting.delete(id);
+        poke();
+      }
+    };
+
+    qe.on('completed', ({ jobId: id }) => void collect(id));
+    qe.on('failed', ({ jobId: id }) => void collect(id));
+    qe.on('stalled', ({ jobId: id }) => {
+      const j = byId.get(id);
+      if (j && pending.has(id)) {
+        ev.note(`job ${j.index} stalled (its worker stopped or lost its lock): handed to another worker`);
+        ev.retry(j, 'stalled');
+      }
+    });
+
+    const cancelled = async (): Promise<boolean> => {
+      if ((await main.get(cancelKey(q))) === cancelledAt) return false;
+      failure ??= new Error(`the queue ${q} was cancelled (retrosim batch cancel); the results so far are kept`);
+      return true;
+    };
+
+    const sweep = async (): Promise<void> => {
+      if (await cancelled()) return;
+      const ids = [...pending];
+      for (let i = 0; i < ids.length; i += 200) {
+        const chunk = ids.slice(i, i + 200);
+        const states = await Promise.all(chunk.map((id) => queue.getJobState(id)));
+        await Promise.all(chunk.map((id, k) => (states[k] === 'completed' || states[k] === 'failed' || states[k] === 'unknown' ? collect(id) : undefined)));
+      }
+    };
+
+    // Every wait below also ends when Redis has been unreachable too long (commands queue while offline).
+    let watchdog: ReturnType<typeof setInterval> | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      watchdog = setInterval(() => {
+        if (reporter.lostFor() > this.o.timeoutSeconds) {
+          reject(new Error(`Redis at ${safeUrl(this.o.url)} unreachable for ${this.o.timeoutSeconds} s (${reporter.reason()}); the results so far are kept, run the batch again to go on`));
+        }
+      }, 250);
+    });
+    gaveUp.catch(() => undefined);
+    const guard = <T>(p: Promise<T>): Promise<T> => Promise.race([p, gaveUp]);
+    const pause = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(t);
+          wake = null;
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const t = setTimeout(done, ms);
+        wake = done;
+        signal.addEventListener('abort', done, { once: true });
+      });
+
+    let lastSweep = 0;
+    try {
+      while (!failure && !signal.aborted) {
+        if (next < jobs.length && pending.size < MAX_OUTSTANDING) {
+          const room = Math.min(jobs.length - next, MAX_OUTSTANDING - pending.size, 500);
+          const list = jobs.slice(next, next + room);
+          next += room;
+          await guard(submit(list));
+          continue;
+        }
+        if (pending.size === 0) break;
+        const now = performance.now();
+        if (now - lastSweep >= SWEEP_MS) {
+          lastSweep = now;
+          await guard(sweep());
+          continue;
+        }
+        await guard(pause(SWEEP_MS - (now - lastSweep)));
+      }
+      if (signal.aborted) {
+        // Ours and not started: take them off the queue (a later run submits them again).
+        await guard(
+          Promise.all(
+            [...pending].map(async (id) => {
+              const job = await queue.getJob(id).catch(() => undefined);
+              if (job && (await job.getState().catch(() => '')) === 'waiting') await job.remove().catch(() => undefined);
+            }),
+          ),
+        );
+      }
+    } finally {
+      clearInterval(watchdog);
+    }
+    if (failure) throw failure;
+  }
+  async close(): Promise<void> {
+    const events = this.events, queue = this.queue, clients = this.clients.splice(0);
+    this.events = null;
+    this.queue = null;
+    await events?.close().catch(() => undefined);
+    await queue?.close().catch(() => undefined);
+    await Promise.all(clients.map(closeClient));
+  }
+}
+
+/** What `batch status` prints. */
+export interface QueueStatus {
+  redis: string;
+  queue: string;
+  queued: number;
+  active: number;
+  done: number;
+  failed: number;
+  /** Worker processes connected to the queue now. */
+  workers: { name: string; address: string }[];
+}
+
+async function openQueue(o: RedisOptions): Promise<{ queue: Queue; client: RedisClient; close: () => Promise<void> }> {
+  const { Queue } = await bull();
+  const reporter = new ConnectionReporter(o.url, (l) => process.stderr.write(`${l}\n`));
+  const client = await redisClient(o.url, 'status', reporter);
+  try {
+    await whenReady(client, o.url, o.timeoutSeconds, reporter);
+  } catch (e) {
+    client.disconnect();
+    throw e;
+  }
+  const queue = new Queue(o.queue, { connection: client });
+  queue.on('error', (e) => reporter.error(e));
+  return {
+    queue,
+    client,
+    close: async () => {
+      await queue.close().catch(() => undefined);
+      await closeClient(client);
+    },
+  };
+}
+
+export async function queueStatus(o: RedisOptions): Promise<QueueStatus> {
+  const { queue, close } = await openQueue(o);
+  try {
+    const c = await queue.getJobCounts('waiting', 'delayed', 'prioritized', 'waiting-children', 'active', 'completed', 'failed');
+    const workers = (await queue.getWorkers()).map((w) => {
+      const raw = String(w['rawname'] ?? w['name'] ?? '');
+      const i = raw.indexOf(':w:');
+      return { name: i >= 0 ? raw.slice(i + 3) : raw, address: String(w['addr'] ?? '') };
+    });
+    return {
+      redis: safeUrl(o.url),
+      queue: o.queue,
+      queued: (c['waiting'] ?? 0) + (c['delayed'] ?? 0) + (c['prioritized'] ?? 0) + (c['waiting-children'] ?? 0),
+      active: c['active'] ?? 0,
+      done: c['completed'] ?? 0,
+      failed: c['failed'] ?? 0,
+      workers: workers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    };
+  } finally {
+    await close();
+  }
+}
+
+/** What `batch cancel` did. */
+export interface CancelResult {
+  queue: string;
+  removed: number;
+  active: number;
+}
+
+export async function cancelQueue(o: RedisOptions): Promise<CancelResult> {
+  const { queue, client, close } = await openQueue(o);
+  try {
+    const before = await queue.getJobCounts('waiting', 'delayed', 'prioritized');
+    await queue.drain(true);
+    await client.incr(cancelKey(o.queue));
+    const active = (await queue.getJobCounts('active'))['active'] ?? 0;
+    return { queue: o.queue, removed: (before['waiting'] ?? 0) + (before['delayed'] ?? 0) + (before['prioritized'] ?? 0), active };
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * `retrosim worker`: takes jobs from a batch queue on Redis and runs them on its own worker threads
+ * (pool.ts), `concurrency` at a time. The process's own thread only talks to Redis, so BullMQ keeps the
+ * jobs' locks alive however long a job computes; if the process dies (killed, the machine lost), its
+ * locks expire and another worker's stalled-job check hands its jobs on.
+ *
+ * Inputs are fetched from Redis by SHA-256 the first time a job needs them, checked against that hash,
+ * and kept (up to WORKER_BLOB_CACHE_BYTES, least recently used first out).
+ *
+ * Shutdown: the first SIGTERM or SIGINT stops taking jobs and finishes the running ones, then exits 0; a
+ * second one releases the running jobs back to the queue at once (another worker takes them) and exits.
+ * A lost connection is reported once, retried with backoff for as long as it takes, and reported again
+ * when it is back.
+ */
+import { hostname } from 'node:os';
+import type { Job } from 'bullmq';
+import type { Redis as RedisClient } from 'ioredis';
+import { checkPayload, payloadBlobs, PayloadError } from './payload.js';
+import { JobAbortedError, ThreadPool } from './pool.js';
+import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
+import { BLOB_TTL_SECONDS, blobKey, replayKey, type WorkerReturn } from './redis-queue.js';
+import { sha256Hex } from './runner.js';
+
+/** Inputs a worker keeps in memory between jobs, bytes. */
+export const WORKER_BLOB_CACHE_BYTES = 512 * 1024 * 1024;
+
+export interface WorkerOptions {
+  url: string;
+  queue: string;
+  concurrency: number;
+  /** How long a job's lock lasts without renewal (BullMQ renews it at half this), ms. */
+  lockMs: number;
+  /** How often this worker looks for stalled jobs (locks that expired), ms. */
+  stalledMs: number;
+  /** Times a job may stall and be handed on before it fails. */
+  maxStalled: number;
+  name: string;
+  /** One line per event on stdout as JSON, instead of text on stderr. */
+  json: boolean;
+}
+
+export function defaultWorkerName(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
+/** Runs until stopped by a signal; resolves with the exit code. */
+export async function runWorker(o: WorkerOptions): Promise<number> {
+  const say = (event: string, text: string, extra: Record<string, unknown> = {}) => {
+    if (o.json) process.stdout.write(JSON.stringify({ event, worker: o.name, ...extra, message: text }) + '\n');
+    else process.stderr.write(`worker ${o.name}: ${text}\n`);
+  };
+  const { Worker, WaitingError, UnrecoverableError } = await import('bullmq');
+  const reporter = new ConnectionReporter(o.url, (l) => say('connection', l));
+  const store = await redisClient(o.url, 'worker-store', reporter);
+  const conn = await redisClient(o.url, 'worker', reporter);
+  const pool = new ThreadPool(o.concurrency);
+  const cache = new BlobCache(store, o.queue, WORKER_BLOB_CACHE_BYTES);
+  const running = new Map<string, AbortController>();
+  let done = 0;
+  let failed = 0;
+
+  const processor = async (job: Job, token?: string): Promise<WorkerReturn> => {
+    let payload;
+    try {
+      payload = checkPayload(job.data);
+    } catch (e) {
+      throw new UnrecoverableError(e instanceof PayloadError ? e.message : String(e));
+    }
+    const blobs = new Map<string, Uint8Array>();
+    for (const ref of payloadBlobs(payload)) blobs.set(ref.sha256, await cache.get(ref.sha256));
+    const ac = new AbortController();
+    running.set(job.id!, ac);
+    try {
+      const a = await pool.run(payload, (sha) => blobs.get(sha)!, ac.signal);
+      if (!a.ok) throw new Error(a.error);
+      let replay: WorkerReturn['replay'] = null;
+      if (a.replay) {
+        await store.set(replayKey(o.queue, payload.key), Buffer.from(a.replay.buffer, a.replay.byteOffset, a.replay.byteLength), 'EX', BLOB_TTL_SECONDS);
+        replay = { sha256: sha256Hex(a.replay), bytes: a.replay.length };
+      }
+      return { body: a.body, seconds: a.seconds, framesPerSecond: a.framesPerSecond, replay, worker: o.name };
+    } catch (e) {
+      if (e instanceof JobAbortedError) {
+        // Released on shutdown: back to the queue for another worker, not counted as a failure.
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      throw e;
+    } finally {
+      running.delete(job.id!);
+    }
+  };
+
+  const worker = new Worker(o.queue, processor, {
+    connection: conn,
+    concurrency: o.concurrency,
+    lockDuration: o.lockMs,
+    stalledInterval: o.stalledMs,
+    maxStalledCount: o.maxStalled,
+    name: o.name,
+    autorun: false,
+  });
+  worker.on('error', (e) => reporter.error(e));
+  worker.on('completed', () => void done++);
+  worker.on('failed', (job, e) => {
+    if (e && (e as Error).name === 'WaitingError') return;
+    failed++;
+    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) say('failed', `job ${job.id} failed: ${(e as Error)?.message ?? 'failed'}`, { job: job.id });
+  });
+
+  let stopping = 0;
+  const stopped = new Promise<void>((resolve) => {
+    const onSignal = (sig: NodeJS.Signals) => {
+      stopping++;
+      if (stopping === 1) {
+        say('stopping', `${sig}: finishing ${running.size} running job${running.size === 1 ? '' : 's'}, taking no more (again to release them at once)`, { running: running.size });
+        void worker.close().then(resolve, resolve);
+      } else {
+        say('stopping', `${sig}: releasing ${running.size} running job${running.size === 1 ? '' : 's'} back to the queue`, { running: running.size });
+        for (const ac of running.values()) ac.abort();
+        void worker.close(true).then(resolve, resolve);
+      }
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+
+  say('ready', `taking jobs from queue ${o.queue} on ${safeUrl(o.url)}, ${o.concurrency} at a time`, { queue: o.queue, concurrency: o.concurrency });
+  void worker.run().catch((e: Error) => say('error', e.message.split('\n')[0]!));
+  await stopped;
+  await pool.close();
+  await closeClient(store);
+  await closeClient(conn);
+  say('stopped', `stopped after ${done} job${done === 1 ? '' : 's'} done, ${failed} failed attempt${failed === 1 ? '' : 's'}`, { done, failed });
+  return 0;
+}
+
+/** Inputs fetched from Redis by SHA-256, checked, and kept up to a byte budget (least recently used out). */
+class BlobCache {
+  private readonly map = new Map<string, Uint8Array>();
+  private bytes = 0;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly queue: string,
+    private readonly budget: number,
+  ) {}
+
+  async get(sha256: string): Promise<Uint8Array> {
+    const hit = this.map.get(sha256);
+    if (hit) {
+      this.map.delete(sha256);
+      this.map.set(sha256, hit);
+      return hit;
+    }
+    const b = await this.redis.getBuffer(blobKey(this.queue, sha256));
+    if (!b) throw new Error(`input ${sha256} is not in Redis (expired, or lost in a restart): run the batch again`);
+    const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    if (sha256Hex(bytes) !== sha256) throw new Error(`input ${sha256} in Redis does not have that hash`);
+    this.map.set(sha256, bytes);
+    this.bytes += bytes.length;
+    for (const [k, v] of this.map) {
+      if (this.bytes <= this.budget || k === sha256) break;
+      this.map.delete(k);
+      this.bytes -= v.length;
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Runs one batch job through the public API: a simulation (createSimulation, the world from its bytes,
+ * the scenario built in or from its module, the stand-in player's buttons, a ReplayRecorder when the job
+ * keeps its replay) or a replay verification (verifyReplay). It touches nothing outside what it is given:
+ * inputs come from `env` by content hash, and the result is plain data.
+ *
+ * The result body depends only on the payload: no clock, no path of this machine, no worker name. The
+ * timing (seconds, frames per second) is returned beside it and never enters it.
+ */
+import { createHash } from 'node:crypto';
+import {
+  builtinScenario,
+  createSimulation,
+  demoButtons,
+  detectWorldFile,
+  loadWorldBytes,
+  readReplay,
+  ReplayRecorder,
+  scenarioIdentity,
+  verifyReplay,
+  worldIdentity,
+  BUTTON_MASK,
+  type CollisionWorld,
+  type LoadWorldOptions,
+  type OpenedWorld,
+  type PineyTables,
+  type ScenarioDef,
+  type SimulationInit,
+} from '../index.js';
+import { parseGtaPlacements } from '../worlds/gta/index.js';
+import { LosStats } from './los-stats.js';
+import type { BlobRef, JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
+
+/** What a job runs with: its inputs by content hash, the field tables, module loading, a clock for the timing. */
+export interface RunnerEnv {
+  /** The bytes of an input; throws when they are not there. */
+  blob(ref: BlobRef): Uint8Array;
+  /** The Piney field tables (for a field spec world). */
+  pineyTables(): PineyTables;
+  /** A scenario module from its bytes, recorded as `file:<source>`. */
+  scenarioModule(source: string, blob: BlobRef): Promise<ScenarioDef>;
+  /** Milliseconds, for the timing only. */
+  now(): number;
+}
+
+/** A job's answer: the result body (compared across runs), a kept replay, and the timing (not compared). */
+export interface JobOutput {
+  body: Record<string, unknown>;
+  replay: Uint8Array | null;
+  seconds: number;
+  framesPerSecond: number;
+}
+
+/** Where a job keeps its replay, relative to the results file's folder. */
+export function replayFileFor(key: string): string {
+  return `replays/${key}.replay`;
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Runs one job. Throws an Error whose message says what failed (a bad world file, an unknown parameter...). */
+export async function runJob(p: JobPayload, env: RunnerEnv): Promise<JobOutput> {
+  return p.kind === 'run' ? runSimulation(p, env) : verify(p, env);
+}
+
+/** Loads a world from its parts, with the identity `openWorld` would give it. */
+export function openWorldInput(w: WorldInput, env: RunnerEnv): OpenedWorld {
+  const parts = w.parts.map((p) => ({ role: p.role, bytes: env.blob(p.blob) }));
+  const main = parts.find((p) => p.role === 'main');
+  if (!main) throw new Error(`world ${w.source}: no main file among its parts`);
+  const options: LoadWorldOptions = {};
+  for (const p of parts) {
+    if (p.role === 'map') options.map = p.bytes;
+    else if (p.role === 'trak') options.trak = p.bytes;
+    else if (p.role === 'placements') options.placements = parseGtaPlacements(new TextDecoder().decode(p.bytes));
+  }
+  // Only a field spec needs the tables; reading them for other worlds would be wasted work.
+  if (detectWorldFile(main.bytes) === 'piney') options.pineyTables = env.pineyTables();
+  const world: CollisionWorld = loadWorldBytes(main.bytes, w.name, options);
+  const all = concat(parts.map((p) => p.bytes));
+  return { world, identity: worldIdentity(world, all, w.source), bytes: all };
+}
+
+async function scenarioOf(s: ScenarioInput, env: RunnerEnv): Promise<ScenarioDef> {
+  return 'builtin' in s ? builtinScenario(s.builtin) : env.scenarioModule(s.source, s.blob);
+}
+
+async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> {
+  const opened = openWorldInput(p.world, env);
+  const scenario = await scenarioOf(p.scenario, env);
+  const init: SimulationInit = { scenario, params: { ...p.settings.params } };
+  const s = p.settings;
+  if (s.agents !== undefined) init.agents = s.agents;
+  if (s.streamSeed !== undefined) init.streamSeed = s.streamSeed;
+  if (s.fieldSeed !== undefined) init.fieldSeed = s.fieldSeed;
+  if (s.ccRandInit !== undefined) init.ccRandInit = s.ccRandInit;
+  if (s.capacity !== undefined) init.capacity = s.capacity;
+  const sim = createSimulation(opened.world, init);
+  const measure = new Set(p.measure);
+  const events = { death: 0, exit: 0, signal: 0, sound: 0, flash: 0 };
+  const signals = new Map<string, number>();
+  if (measure.has('events')) {
+    sim.events.on('death', () => void events.death++);
+    sim.events.on('exit', () => void events.exit++);
+    sim.events.on('sound', () => void events.sound++);
+    sim.events.on('flash', () => void events.flash++);
+    sim.events.on('signal', (e) => {
+      events.signal++;
+      signals.set(e.name, (signals.get(e.name) ?? 0) + 1);
+    });
+  }
+  const los = measure.has('los') ? new LosStats(sim, p.losEvery) : null;
+  const rec = p.keepReplay ? new ReplayRecorder(sim, opened.identity) : null;
+  const t0 = env.now();
+  for (let f = 1; f <= p.frames; f++) {
+    const b = p.input === 'demo' ? demoButtons(f) : 0;
+    if (rec) rec.step(b);
+    else sim.step(b);
+    los?.afterFrame(f);
+  }
+  const seconds = (env.now() - t0) / 1000;
+  const body: Record<string, unknown> = {
+    world: opened.identity,
+    scenario: scenarioIdentity(scenario),
+    settings: { ...sim.settings, params: { ...sim.settings.params } },
+    agents: sim.agentsPlaced,
+    frames: p.frames,
+    finalHash: sim.hashHex(),
+  };
+  if (measure.has('draws')) {
+    const d = sim.scheduler.drawCounts();
+    const streams: Record<string, number> = {};
+    for (const st of sim.rng.streams.save().streams) streams[st.name] = st.draws;
+    body['draws'] = { fieldrand: d.fieldrand, ccrand: d.ccrand, streams };
+  }
+  if (measure.has('events')) {
+    const named: Record<string, number> = {};
+    for (const k of [...signals.keys()].sort()) named[k] = signals.get(k)!;
+    body['events'] = { ...events, signals: named };
+  }
+  if (los) body['los'] = los.result();
+  let replay: Uint8Array | null = null;
+  if (rec) {
+    replay = rec.finish();
+    body['replay'] = { file: replayFileFor(p.key), bytes: replay.length, sha256: sha256Hex(replay) };
+  }
+  return { body, replay, seconds, framesPerSecond: seconds > 0 ? p.frames / seconds : 0 };
+}
+
+async function verify(p: VerifyPayload, env: RunnerEnv): Promise<JobOutput> {
+  const rp = readReplay(env.blob(p.replay), BUTTON_MASK);
+  const world = openWorldInput(p.world, env);
+  const scenario = p.scenario ? await scenarioOf(p.scenario, env) : undefined;
+  const t0 = env.now();
+  const v = verifyReplay(rp, { world, ...(scenario ? { scenario } : {}) });
+  const seconds = (env.now() - t0) / 1000;
+  const body: Record<string, unknown> = {
+    replay: { file: p.file, bytes: p.replay.bytes, sha256: p.replay.sha256 },
+    world: rp.header.world,
+    scenario: rp.header.scenario,
+    settings: rp.header.settings,
+    ok: v.ok,
+    frames: v.frames,
+    recordedFrames: rp.frames.count,
+    finalHash: v.finalHash,
+    divergence: v.divergence ?? null,
+    warnings: v.warnings,
+  };
+  return { body, replay: null, seconds, framesPerSecond: seconds > 0 ? v.frames / seconds : 0 };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of parts) {
+    out.set(b, at);
+    at += b.length;
+  }
+  return out;
+}

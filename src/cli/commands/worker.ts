@@ -1,0 +1,64 @@
+/**
+ * `retrosim worker --redis URL`: a batch worker process, taking jobs from a BullMQ queue (see
+ * src/batch/redis-worker.ts). Start as many as you like, on any machines with the project installed.
+ */
+import { availableParallelism } from 'node:os';
+import { parseArgs, UsageError } from '../args.js';
+import type { Command } from '../command.js';
+
+const usage = `usage: retrosim worker --redis URL [options]
+
+Takes jobs of \`retrosim batch FILE --redis URL\` from the queue and runs them, CONCURRENCY at a time, on
+worker threads. Inputs (worlds, scenario modules, replays) come from Redis: no shared disk is needed.
+Runs until stopped: the first SIGTERM (or Ctrl-C) finishes the running jobs and exits; a second one
+releases them back to the queue at once.
+
+options:
+  --redis URL          the Redis holding the queue (redis://host:port)
+  --queue NAME         the queue (default retrosim)
+  --concurrency N      jobs at a time (default 1; the number of cores is a good choice for a machine of its own)
+  --name NAME          how this worker is listed by batch status (default host:pid)
+  --lock-ms N          a job's lock lifetime; a worker that dies loses its jobs to others after about this long
+                       plus --stalled-ms (default 30000)
+  --stalled-ms N       how often this worker looks for jobs whose worker died (default 30000)
+  --max-stalled N      times a job may be handed on after its worker died before it fails (default 3)
+  --json               events as JSON lines on stdout instead of text on stderr
+`;
+
+export const command: Command = {
+  summary: 'take jobs of a batch from a BullMQ queue on Redis and run them (on any machine)',
+  usage,
+  async run(argv) {
+    const { positionals, options: o } = parseArgs(argv, {
+      redis: { type: 'string' },
+      queue: { type: 'string' },
+      concurrency: { type: 'int', min: 1, max: 256 },
+      name: { type: 'string' },
+      'lock-ms': { type: 'int', min: 500, max: 3_600_000 },
+      'stalled-ms': { type: 'int', min: 100, max: 3_600_000 },
+      'max-stalled': { type: 'int', min: 1, max: 100 },
+      json: { type: 'flag' },
+    });
+    if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    const url = o['redis'] as string | undefined;
+    if (url === undefined) throw new UsageError('worker needs --redis URL');
+    if (!/^rediss?:\/\/[^\s]+$/.test(url)) throw new UsageError(`--redis ${JSON.stringify(url)}: expected redis://host:port (or rediss:// for TLS)`);
+    const queue = (o['queue'] as string | undefined) ?? 'retrosim';
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(queue)) throw new UsageError(`--queue ${JSON.stringify(queue)}: 1 to 64 letters, digits, '.', '_' or '-'`);
+    const name = o['name'] as string | undefined;
+    if (name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: 1 to 128 letters, digits, '.', '_', ':', '@' or '-'`);
+    const { runWorker, defaultWorkerName } = await import('../../batch/redis-worker.js');
+    const concurrency = (o['concurrency'] as number | undefined) ?? 1;
+    if (concurrency > availableParallelism() * 4) process.stderr.write(`worker: --concurrency ${concurrency} is far above this machine's ${availableParallelism()} cores\n`);
+    return runWorker({
+      url,
+      queue,
+      concurrency,
+      lockMs: (o['lock-ms'] as number | undefined) ?? 30_000,
+      stalledMs: (o['stalled-ms'] as number | undefined) ?? 30_000,
+      maxStalled: (o['max-stalled'] as number | undefined) ?? 3,
+      name: name ?? defaultWorkerName(),
+      json: o['json'] === true,
+    });
+  },
+};
