@@ -8,6 +8,7 @@ export { buildColIndex, loadColIndex, tileIndexOfOffset, FLAT_FLOOR_NORMAL, FLAT
 export type { ColIndex } from './col-index.js';
 export * from './query.js';
 export * from './segment.js';
+export * from './segment-stop.js';
 export * from './plane.js';
 export * from './trace.js';
 export * from './collision-world.js';
