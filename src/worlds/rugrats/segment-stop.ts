@@ -36,12 +36,10 @@ export class SegmentStopWalker {
    */
   private readonly flatStack: Int32Array;
   /**
-   * Per cell: the open span (ceiling, floor) of the first tile of a cell that every part with both ends
-   * strictly inside it passes: the cell is not halved and lies inside the bounds on x and z, its first tile is
-   * flat (normals (0, ∓4096, 0)) with a ceiling more than 1024 above the s32 minimum (the stack walk's
-   * prefilter cannot wrap) and a span under 2^19 (the plane distances cannot wrap). Then the stack walk takes
-   * that tile, the start is not under its floor, and both plane tests see both ends on the open side. Other
-   * cells hold an empty span (low 2^31 − 1, high −2^31).
+   * Per cell: an open span (low, high) of y such that every part of a walk in the cell with both ends strictly
+   * inside it gets through: the cell lies inside the bounds on x and z, and the span is within the first
+   * tile's (of each half's, in a halved cell) `tileOpenSpan`. Other cells hold an empty span (low 2^31 − 1,
+   * high −2^31).
    */
   private readonly openLow: Int32Array;
   private readonly openHigh: Int32Array;
@@ -79,17 +77,24 @@ export class SegmentStopWalker {
     }
     this.openLow = new Int32Array(n).fill(0x7fffffff);
     this.openHigh = new Int32Array(n).fill(-0x80000000);
+    const span = new Int32Array(2);
     for (let col = 0; col < 512; col++) {
       const x0 = ix.minX + col * 1024;
       for (let k = ix.colCellStart[col]!; k < ix.colCellStart[col + 1]!; k++) {
         const z0 = ix.minZ + ix.cellZ[k]! * 1024;
-        const t = ix.cellStackA[k]!;
-        const c = ix.tileCeiling[t]!, f = ix.tileFloor[t]!;
-        const inside = x0 >= ix.minX && x0 + 1023 <= ix.maxX && z0 >= ix.minZ && z0 + 1023 <= ix.maxZ;
-        const flatNormals = ix.tileFloorNormal[t * 3 + 1] === -4096 && ix.tileCeilingNormal[t * 3 + 1] === 4096;
-        if (inside && (ix.tileFlags[t]! & FLAG_HALVED) === 0 && this.flatTile[t] === 1 && flatNormals && c >= -0x80000000 + CEILING_PREFILTER && f - c < 1 << 19) {
-          this.openLow[k] = c;
-          this.openHigh[k] = f;
+        if (!(x0 + 1023 <= ix.maxX && z0 + 1023 <= ix.maxZ)) continue; // a cell the bounds cut
+        const a = ix.cellStackA[k]!;
+        if (!tileOpenSpan(ix, a, span)) continue;
+        let low = span[0]!, high = span[1]!;
+        if (ix.tileFlags[a]! & FLAG_HALVED) {
+          // Both halves: a part may run in either, up to or from the diagonal.
+          if (!tileOpenSpan(ix, ix.cellStackB[k]!, span)) continue;
+          if (span[0]! > low) low = span[0]!;
+          if (span[1]! < high) high = span[1]!;
+        }
+        if (low < high) {
+          this.openLow[k] = low;
+          this.openHigh[k] = high;
         }
       }
     }
@@ -331,6 +336,51 @@ function diagonalCrossing(flags: number, cx: number, cz: number, nx: number, nz:
   pz = pz < 0 ? 0 : pz > 1023 ? 1023 : pz;
   cross[0] = baseX + px;
   cross[1] = baseZ + pz;
+  return true;
+}
+
+/** What a plane test may add to the distance, in 4.12 units, from the other two axes (offsets up to 1025). */
+const CORNER_REACH = 1025;
+
+/**
+ * The y span (low, high), into `out`, inside which any part starting in tile t's cell (as the first tile of
+ * its stack or half) with both ends strictly inside gets through testPart; false when there is none. Each bound
+ * decides one rule for every such part:
+ * - low, the ceiling's side: the stack walk takes t (the start is at or below its ceiling, sloped or not,
+ *   with the prefilter; a sloped height is within 1024 of the flat one) and the ceiling plane test misses
+ *   (both distances positive). A flat ceiling gives its height; a sloped one (normal n, n.y > 0) its height
+ *   plus max(1024, ⌈(4096 + (|n.x| + |n.z|) × 1025) / n.y⌉): there n·(p − corner) ≥ 4096, so the distance
+ *   after the shift is at least 1.
+ * - high, the floor's side: the start is not under the floor and the floor plane test misses; a flat floor
+ *   gives its height, a sloped one (n.y < 0) its height minus the same margin.
+ * Flat planes are tested on their normal's y alone (∓4096 needed). Every product stays far inside 32 bits
+ * (checked here), so the wrapping arithmetic is exact over the span.
+ */
+export function tileOpenSpan(ix: ColIndex, t: number, out: Int32Array): boolean {
+  const c = ix.tileCeiling[t]!;
+  const f = ix.tileFloor[t]!;
+  if (!(c >= -0x7ffff000 && f <= 0x7ffff000 && f - c < 1 << 18)) return false;
+  const reach = f - c + 2048;
+  const k = t * 3;
+  let low = c;
+  if (ix.tileCeilingSloped[t] !== 0) {
+    const n = ix.tileCeilingNormal;
+    const nx = Math.abs(n[k]!), ny = n[k + 1]!, nz = Math.abs(n[k + 2]!);
+    if (!(ny > 0) || (nx + ny + nz) * reach >= 1 << 30) return false;
+    const margin = Math.ceil((4096 + (nx + nz) * CORNER_REACH) / ny);
+    low = c + (margin > CEILING_PREFILTER ? margin : CEILING_PREFILTER);
+  } else if (ix.tileCeilingNormal[k + 1] !== 4096) return false;
+  let high = f;
+  if (ix.tileFloorSloped[t] !== 0) {
+    const n = ix.tileFloorNormal;
+    const nx = Math.abs(n[k]!), ny = -n[k + 1]!, nz = Math.abs(n[k + 2]!);
+    if (!(ny > 0) || (nx + ny + nz) * reach >= 1 << 30) return false;
+    const margin = Math.ceil((4096 + (nx + nz) * CORNER_REACH) / ny);
+    high = f - (margin > CEILING_PREFILTER ? margin : CEILING_PREFILTER);
+  } else if (ix.tileFloorNormal[k + 1] !== -4096) return false;
+  if (!(low < high)) return false;
+  out[0] = low;
+  out[1] = high;
   return true;
 }
 

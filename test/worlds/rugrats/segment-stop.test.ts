@@ -15,6 +15,7 @@ import {
   SEGMENT_OUT_LENGTH,
   SegmentStopWalker,
   S_POINT,
+  tileOpenSpan,
   type ColIndex,
   type LevelDescription,
   type RoomDescription,
@@ -208,6 +209,42 @@ describe('the fast line-of-sight walk equals vectorwalk', () => {
       { numRuns: 3000 },
     );
     expect(cases).toBeGreaterThan(10000);
+  });
+
+  it('lets through every segment inside one cell with both ends in its tile open span (slopes and halves included)', () => {
+    const span = new Int32Array(2);
+    let spans = 0;
+    let sloped = 0;
+    fc.assert(
+      fc.property(
+        cell.filter((c) => c !== null),
+        fc.integer({ min: -3000, max: 3000 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 1023 }), fc.integer({ min: 0, max: 1023 }), fc.integer({ min: 0, max: 1023 }), fc.integer({ min: 0, max: 1023 }), fc.nat(), fc.nat()), { minLength: 1, maxLength: 10 }),
+        (c, maxY, parts) => {
+          const ix = buildColIndex(buildLevel({ min: [0, maxY - 40000, 0], max: [1023, maxY, 1023], cells: [{ x: 0, z: 0, ...c! }] }));
+          const a = ix.cellStackA[0]!;
+          fc.pre(tileOpenSpan(ix, a, span));
+          let low = span[0]!, high = span[1]!;
+          if (ix.cellStackB[0]! >= 0) {
+            fc.pre(tileOpenSpan(ix, ix.cellStackB[0]!, span));
+            low = Math.max(low, span[0]!);
+            high = Math.min(high, span[1]!);
+          }
+          fc.pre(high - low >= 2);
+          spans++;
+          if (ix.tileFloorSloped[a] || ix.tileCeilingSloped[a]) sloped++;
+          for (const [x0, z0, x1, z1, u, v] of parts) {
+            const y0 = low + 1 + (u % (high - low - 1));
+            const y1 = low + 1 + (v % (high - low - 1));
+            if (segmentCol(ix, x0, y0, z0, x1, y1, z1, ref) !== 0) return false;
+          }
+          return true;
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    expect(spans).toBeGreaterThan(300);
+    expect(sloped).toBeGreaterThan(30);
   });
 
   it('keeps no state between worlds: each world has its own walker and start memory', () => {
