@@ -33,6 +33,7 @@ import { HeightCache } from './height-cache.js';
 import { type PineyTables } from './tables.js';
 import { fieldColours, fieldLight, type FieldLight } from './colours.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { FieldSegmentCaster, MAX_SEGMENT_CELLS } from './segment-cast.js';
 
 export const PINEY_FIELD_FORMAT = 'retrosim-piney-field';
 const FORMAT = 'piney field spec';
@@ -46,8 +47,7 @@ const MAX_SPEC_BYTES = DEFAULT_LIMITS.piney.specBytes;
 export const OBJECT_BLOCK_HEIGHT = 1200;
 /** Native units per metre, roughly (a .hack character is about 180 units tall). */
 export const PINEY_SCALE = 100;
-/** Segments are followed for at most this many cells (two laps of the torus each way); beyond, no hit. */
-export const MAX_SEGMENT_CELLS = 4 * CELLS;
+export { MAX_SEGMENT_CELLS } from './segment-cast.js';
 /** A move is split into steps no longer than this, so a body cannot jump over a one-chip object. */
 const MOVE_STEP = CHIP_UNITS / 4;
 const MAX_MOVE_STEPS = 4096;
@@ -165,6 +165,8 @@ export class PineyWorld implements CollisionWorld {
   readonly heightCache: HeightCache;
   private colourCache: Uint8Array | undefined;
   private readonly maxTop: number;
+  /** The fast cast behind segmentFraction (the same answers as `cast`, its reference). */
+  private readonly caster: FieldSegmentCaster;
   // The last cast's hit, kept in fields so segmentFraction allocates nothing.
   private hitWhat: 'floor' | 'object' = 'floor';
   private hitId = -1;
@@ -198,6 +200,7 @@ export class PineyWorld implements CollisionWorld {
     });
     this.maxTop = top;
     this.bounds = { min: [0, 0, 0], max: [FIELD_SIZE, FIELD_SIZE, top] };
+    this.caster = new FieldSegmentCaster(this.heights, this.blocker, this.blockerTop, top);
   }
 
   /** The lit vertex colours (RGB per cell) under the field's light; computed on first use. */
@@ -326,7 +329,16 @@ export class PineyWorld implements CollisionWorld {
     return out;
   }
 
+  /**
+   * The first hit's fraction along the segment, or −1: the fast cast (`FieldSegmentCaster`), equal to the
+   * cast `segment` makes (see `segmentFractionReference`).
+   */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    return this.caster.cast(fx, fy, fz, tx, ty, tz);
+  }
+
+  /** `segmentFraction` through the cast `segment` makes, testing every cell: the oracle of the fast cast. */
+  segmentFractionReference(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
     return this.cast(fx, fy, fz, tx, ty, tz);
   }
 

@@ -8,4 +8,5 @@ export { objectCount, tooSteep } from './objects.js';
 export * from './colours.js';
 export { fieldPng } from './png.js';
 export * from './collision-world.js';
+export { FieldSegmentCaster } from './segment-cast.js';
 export { fieldSummary, type FieldSummary } from './summary.js';
