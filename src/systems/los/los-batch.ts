@@ -7,6 +7,9 @@
  * along from→to of the first hit (1 when visible), exactly what the world's own `segment` gives.
  */
 import type { CollisionWorld } from '../../worlds/world.js';
+import { AgentPairGrid, type PairCursor } from './agent-pairs.js';
+
+export type { PairCursor } from './agent-pairs.js';
 
 /** Numbers per segment in a batch: from x, y, z, to x, y, z. */
 export const SEGMENT_STRIDE = 6;
@@ -107,12 +110,6 @@ export class VisibilityMatrix {
   }
 }
 
-/** Where a pair walk stands: the next pair to consider is (i, j). Start at {i: 0, j: 1}. */
-export interface PairCursor {
-  i: number;
-  j: number;
-}
-
 /**
  * Writes the eye-to-eye segment of every pair i < j of the first `n` agents that are within `range` into
  * `segments` (6 numbers each) and the pair into `pairs` (i, j), in the order (0,1), (0,2), ..., (1,2), ...;
@@ -120,6 +117,9 @@ export interface PairCursor {
  * squared (no root). With a `cursor`, it stops after `max` pairs and the cursor says where to go on, so any
  * number of agents can be walked in batches of bounded size (done when `cursor.i >= n − 1`); without one,
  * `segments` and `pairs` must have room for every pair, n(n−1)/2.
+ *
+ * Many agents are sorted into a grid first (`AgentPairGrid`), so the cost follows the pairs in range rather
+ * than n²; the answers are exactly the double loop's (`pairSegmentsReference`).
  */
 export function pairSegments(
   world: CollisionWorld,
@@ -134,6 +134,28 @@ export function pairSegments(
 ): number {
   if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
   if (!(max >= 0) || segments.length < max * SEGMENT_STRIDE || pairs.length < max * 2) throw new RangeError(`room for ${max} pairs needed`);
+  const k = pairGrid.walk(world, feet, n, eyeHeight, range, segments, pairs, cursor, max);
+  return k >= 0 ? k : pairSegmentsReference(world, feet, n, eyeHeight, range, segments, pairs, cursor, max);
+}
+
+/** One grid for the calls of this thread (its buffers are kept between calls). */
+const pairGrid = new AgentPairGrid();
+
+/**
+ * `pairSegments` by the plain double loop over every pair (i, j), i < j: the reference the grid walk is
+ * checked against, and what runs when the grid does not apply. Same arguments and answers.
+ */
+export function pairSegmentsReference(
+  world: CollisionWorld,
+  feet: ArrayLike<number>,
+  n: number,
+  eyeHeight: number,
+  range: number,
+  segments: Float64Array,
+  pairs: Uint32Array,
+  cursor: PairCursor = { i: 0, j: 1 },
+  max = (n * (n - 1)) / 2,
+): number {
   const axis = world.up.axis;
   const lift = world.up.sign * eyeHeight;
   const lx = axis === 0 ? lift : 0, ly = axis === 1 ? lift : 0, lz = axis === 2 ? lift : 0;
