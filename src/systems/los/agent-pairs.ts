@@ -61,11 +61,11 @@ export class AgentPairGrid {
   private reach = 1;
 
   /**
-   * Writes the segments and pairs of every pair within range from `cursor` on, at most `max`, exactly as the
-   * double loop does (see `pairSegments`); returns how many, the cursor moved on. Returns −1 without writing
+   * Writes the segments and pairs of every pair within range from `cursor` on, at most `max`, rows below
+   * `rowEnd` only, exactly as the double loop does (see `pairSegments`); returns how many, the cursor moved on. Returns −1 without writing
    * anything when the grid does not apply (the caller runs the double loop).
    */
-  walk(world: CollisionWorld, feet: ArrayLike<number>, n: number, eyeHeight: number, range: number, segments: Float64Array, pairs: Uint32Array, cursor: PairCursor, max: number): number {
+  walk(world: CollisionWorld, feet: ArrayLike<number>, n: number, eyeHeight: number, range: number, segments: Float64Array, pairs: Uint32Array, cursor: PairCursor, max: number, rowEnd = n - 1): number {
     const r2 = range * range;
     if (n < PAIR_GRID_MIN_AGENTS || !(range > 0) || !(r2 < Infinity)) return -1;
     if (!(Number.isInteger(cursor.i) && Number.isInteger(cursor.j) && cursor.i >= 0 && cursor.j >= 0)) return -1;
@@ -93,7 +93,8 @@ export class AgentPairGrid {
     let k = 0;
     let i = cursor.i;
     let jFrom = cursor.j;
-    for (; i < n - 1; i++, jFrom = i + 1) {
+    const last = rowEnd < n - 1 ? rowEnd : n - 1;
+    for (; i < last; i++, jFrom = i + 1) {
       const c = cellOf[i]!;
       if (i !== cursor.i && c >= 0) passed[c]!++;
       if (c < 0) continue; // not finite: within range of no one
