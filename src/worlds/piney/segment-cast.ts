@@ -8,7 +8,8 @@
  *   reaches (`cellTop`: its highest corner with a margin far above the rounding of the plane's few operations,
  *   or its chip's object column), and a segment whose z, computed as the cell test computes it, is above that
  *   at both ends of its stretch in the cell would find neither terrain (the surface there is at most the
- *   highest corner, so every sample of z − surface is positive) nor the column.
+ *   highest corner, so every sample of z − surface is positive) nor the column. (Only while the cell index is
+ *   a 32-bit integer, where the cell test's chip, (i >> 1) wrapped, is the wrapped cell's chip.)
  * - The cell test is written out in one function with the segment in fields, so nothing is boxed across calls
  *   (no allocation per segment); its operations are the reference's, in the reference's order.
  *
@@ -98,11 +99,14 @@ export class FieldSegmentCaster {
     const dtX = stepX !== 0 ? CELL_UNITS * Math.abs(invX) : Infinity;
     const dtY = stepY !== 0 ? CELL_UNITS * Math.abs(invY) : Infinity;
     const tops = this.cellTop;
+    // The cell test finds a cell's chip as (i >> 1) wrapped, which is the wrapped cell's chip only while the
+    // cell index is a 32-bit integer: far beyond (huge coordinates) every cell is tested.
+    const skip = ix > -0x40000000 && ix < 0x40000000 && iy > -0x40000000 && iy < 0x40000000;
     let ta = t0;
     for (let guard = 0; guard <= 2 * MAX_SEGMENT_CELLS + 4 && ta <= t1; guard++) {
       const tb = Math.min(nextX, nextY, t1);
       // The cell test's own z at both ends of the stretch: above the cell's top at both, it finds nothing.
-      const top = tops[wrapCell(ix) * CELLS + wrapCell(iy)]!;
+      const top = skip ? tops[wrapCell(ix) * CELLS + wrapCell(iy)]! : Infinity;
       if (!(fz + dz * ta > top && fz + dz * tb > top)) {
         this.ta = ta;
         this.tb = tb;

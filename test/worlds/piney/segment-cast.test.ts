@@ -56,6 +56,13 @@ const segment = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(across, across, up, across).map(([x, y, z, x2]) => [x, y, z, x2, y, z] as const) },
   { weight: 1, arbitrary: fc.tuple(across, across, up, up).map(([x, y, z, z2]) => [x, y, z, x, y, z2] as const) },
   { weight: 1, arbitrary: fc.tuple(across, across, up, fc.double({ min: -1e6, max: 1e6, noNaN: true })).map(([x, y, z, d]) => [x, y, z, x + d, y - d / 3, z] as const) },
+  // Far off the field (cell indices past 32 bits, where the cell test's chip index wraps), short or reaching in.
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(1e12, -3e12, 2 ** 41, 1e15, -1e15), fc.double({ min: -3000, max: 3000, noNaN: true }), up, fc.double({ min: -3000, max: 3000, noNaN: true }), up, fc.boolean())
+      .map(([far, y, z, d, z2, reach]) => [reach ? 0 : far, y, z, reach ? far : far + d, y + d, z2] as const),
+  },
 );
 
 describe("the field's fast cast equals the cast that tests every cell", () => {
@@ -96,6 +103,32 @@ describe("the field's fast cast equals the cast that tests every cell", () => {
       { numRuns: 3000 },
     );
     expect(cases).toBeGreaterThan(1500);
+  });
+
+  it('far off the field (cell indices past 32 bits), at the heights of the object columns', () => {
+    const w = field(77, 2, 3, 2, 2);
+    const tops = Array.from(w.blockerTop);
+    expect(tops.length).toBeGreaterThan(0);
+    let hits = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(1e12, -3e12, 2 ** 41, 1e15, -1e15, 5e14),
+        fc.double({ min: 0, max: FIELD_SIZE, noNaN: true }),
+        fc.nat(tops.length - 1),
+        fc.double({ min: -40, max: 40, noNaN: true }),
+        fc.double({ min: -3000, max: 3000, noNaN: true }),
+        fc.double({ min: -3000, max: 3000, noNaN: true }),
+        fc.double({ min: -80, max: 40, noNaN: true }),
+        (far, y, k, dz0, dx, dy, dz1) => {
+          const z = tops[k]! + dz0;
+          const a = w.segmentFraction(far, y, z, far + dx, y + dy, z + dz1);
+          if (a >= 0) hits++;
+          return Object.is(a, w.segmentFractionReference(far, y, z, far + dx, y + dy, z + dz1));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(hits).toBeGreaterThan(100);
   });
 
   it('agrees with segment (the same fraction, hit or not)', () => {
