@@ -3,6 +3,7 @@
  * Each bench file under bench/ exports `benches: Bench[]`; `npm run bench` runs them all (or those whose
  * name contains the filter given after `--`) and prints a table with the goal each must reach.
  */
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 export interface BenchResult {
@@ -105,4 +106,9 @@ export function cpuOpsPerSecond(fn: (iterations: number) => void, n?: number, sa
   }
   rates.sort((a, b) => a - b);
   return rates[rates.length >> 1]!;
+}
+
+/** The 1-, 5- and 15-minute load averages ("1.2 / 0.8 / 0.5"), for the notes: the machine is shared. */
+export function loadNote(): string {
+  return loadavg().map((v) => v.toFixed(1)).join(' / ');
 }

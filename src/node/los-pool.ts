@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { detectWorldFile, loadWorldBytes, type LoadWorldOptions } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import { losBatch, SEGMENT_STRIDE, type LosOutput } from '../systems/los/los-batch.js';
+import { PairRowsCaster, pairRowSlice } from '../systems/los/pair-rows.js';
 import { defaultPineyTables } from './assets.js';
 
 /** What every thread loads its world from. */
@@ -31,7 +32,13 @@ export const CTRL_COUNT = 1;
 export const CTRL_DONE = 2;
 export const CTRL_STOP = 3;
 export const CTRL_ERROR = 4;
+/** What a wake-up asks: JOB_BATCH (cast the shared segments) or JOB_MATRIX (walk and cast slices of rows). */
+export const CTRL_JOB = 5;
+/** For JOB_MATRIX: room for answers per thread. */
+export const CTRL_CAPACITY = 6;
 export const CTRL_WORDS = 8;
+export const JOB_BATCH = 0;
+export const JOB_MATRIX = 1;
 
 /** How long a batch may go without any worker finishing before the pool gives up on it. */
 export const JOIN_TIMEOUT_MS = 30_000;
@@ -45,6 +52,28 @@ export function sliceFor(count: number, threads: number, t: number): [number, nu
   const extra = count % threads;
   const start = t * base + Math.min(t, extra);
   return [start, start + base + (t < extra ? 1 : 0)];
+}
+
+/**
+ * Buffers of the matrix job, shared with the workers (replaced, and re-sent, when more agents or answers
+ * come): the agents' feet, the eye height and range, each thread's answers (thread t's from t × capacity)
+ * and each thread's pair count.
+ */
+interface MatrixShared {
+  agents: number;
+  capacity: number;
+  feet: Float64Array;
+  params: Float64Array;
+  visible: Uint8Array;
+  fraction: Float64Array;
+  counts: Int32Array;
+}
+
+/** The answers of the last matrix: `count` pairs, in pair order (the order of `pairSegments`). */
+export interface MatrixAnswers {
+  count: number;
+  visible: Uint8Array;
+  fraction: Float64Array;
 }
 
 /** Buffers shared with the workers (replaced, and re-sent, when a bigger batch comes). */
@@ -87,6 +116,10 @@ export class LosPool {
   private readonly workers: Worker[] = [];
   private readonly control = new Int32Array(new SharedArrayBuffer(CTRL_WORDS * 4));
   private shared: Shared = { capacity: 0, segments: new Float64Array(0), visible: new Uint8Array(0), fraction: new Float64Array(0) };
+  private matrixShared: MatrixShared | null = null;
+  private readonly rows = new PairRowsCaster();
+  /** The answers of the last `matrix` (pool-owned, grown as needed). */
+  readonly answers: MatrixAnswers = { count: 0, visible: new Uint8Array(0), fraction: new Float64Array(0) };
   private closed = false;
 
   private constructor(world: CollisionWorld, threads: number) {
@@ -194,30 +227,109 @@ export class LosPool {
     if (out.visible.length < count || out.fraction.length < count) throw new RangeError(`output arrays hold fewer than ${count} answers`);
     const c = this.control;
     const T = this.threads;
-    if (T > 1) {
-      Atomics.store(c, CTRL_COUNT, count);
-      Atomics.store(c, CTRL_DONE, 0);
-      Atomics.add(c, CTRL_GENERATION, 1);
-      Atomics.notify(c, CTRL_GENERATION);
-    }
+    this.wake(JOB_BATCH, count, 0);
     const [a, b] = sliceFor(count, T, 0);
     const mine: LosOutput = { visible: s.visible, fraction: s.fraction };
     losBatch(this.world, s.segments, mine, a, b);
-    if (T > 1) {
-      // This thread blocks (so a worker that died cannot tell it by a message): give up after
-      // JOIN_TIMEOUT_MS with no progress instead of waiting forever.
-      let quiet = 0;
-      for (;;) {
-        const done = Atomics.load(c, CTRL_DONE);
-        if (done >= T - 1) break;
-        if (Atomics.wait(c, CTRL_DONE, done, 100) === 'timed-out' && (quiet += 100) >= JOIN_TIMEOUT_MS) {
-          throw new Error(`LOS workers did not finish a batch within ${JOIN_TIMEOUT_MS} ms`);
-        } else if (Atomics.load(c, CTRL_DONE) !== done) quiet = 0;
-      }
-      if (Atomics.load(c, CTRL_ERROR) !== 0) throw new Error('a LOS worker failed during a batch');
-    }
+    this.join();
     out.visible.set(s.visible.subarray(0, count));
     out.fraction.set(s.fraction.subarray(0, count));
+  }
+
+  /** Starts the workers on a job. */
+  private wake(job: number, count: number, capacity: number): void {
+    if (this.threads === 1) return;
+    const c = this.control;
+    Atomics.store(c, CTRL_JOB, job);
+    Atomics.store(c, CTRL_COUNT, count);
+    Atomics.store(c, CTRL_CAPACITY, capacity);
+    Atomics.store(c, CTRL_DONE, 0);
+    Atomics.add(c, CTRL_GENERATION, 1);
+    Atomics.notify(c, CTRL_GENERATION);
+  }
+
+  /**
+   * Waits for every worker to finish the job. This thread blocks (so a worker that died cannot tell it by a
+   * message): it gives up after JOIN_TIMEOUT_MS with no progress instead of waiting forever.
+   */
+  private join(): void {
+    const T = this.threads;
+    if (T === 1) return;
+    const c = this.control;
+    let quiet = 0;
+    for (;;) {
+      const done = Atomics.load(c, CTRL_DONE);
+      if (done >= T - 1) break;
+      if (Atomics.wait(c, CTRL_DONE, done, 100) === 'timed-out' && (quiet += 100) >= JOIN_TIMEOUT_MS) {
+        throw new Error(`LOS workers did not finish a batch within ${JOIN_TIMEOUT_MS} ms`);
+      } else if (Atomics.load(c, CTRL_DONE) !== done) quiet = 0;
+    }
+    if (Atomics.load(c, CTRL_ERROR) !== 0) throw new Error('a LOS worker failed during a batch');
+  }
+
+  /** Makes room in the matrix buffers for `agents` agents and `capacity` answers per thread. */
+  private async reserveMatrix(agents: number, capacity: number): Promise<MatrixShared> {
+    const m = this.matrixShared;
+    if (m && agents <= m.agents && capacity <= m.capacity) return m;
+    const a = Math.max(agents, m ? m.agents : 0, 64);
+    const cap = Math.max(capacity, m ? m.capacity : 0, 1024);
+    const T = this.threads;
+    const next: MatrixShared = {
+      agents: a,
+      capacity: cap,
+      feet: new Float64Array(new SharedArrayBuffer(a * 3 * 8)),
+      params: new Float64Array(new SharedArrayBuffer(2 * 8)),
+      visible: new Uint8Array(new SharedArrayBuffer(T * cap)),
+      fraction: new Float64Array(new SharedArrayBuffer(T * cap * 8)),
+      counts: new Int32Array(new SharedArrayBuffer(T * 4)),
+    };
+    this.matrixShared = next;
+    await this.broadcast({ type: 'matrix', feet: next.feet, params: next.params, visible: next.visible, fraction: next.fraction, counts: next.counts }, 'matrix');
+    return next;
+  }
+
+  /**
+   * Line of sight between every pair of the first `n` agents within `range` (eyes `eyeHeight` above the feet,
+   * as `pairSegments` makes them), walked and cast on every thread at once: each takes a slice of rows
+   * (`pairRowSlice`). The answers, in pair order, exactly those of `pairSegments` and then `losBatch` on one
+   * thread, are in `answers` (count, visible, fraction) until the next call.
+   */
+  async matrix(feet: ArrayLike<number>, n: number, eyeHeight: number, range: number): Promise<MatrixAnswers> {
+    if (this.closed) throw new Error('the LOS pool is closed');
+    if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
+    const T = this.threads;
+    let m = await this.reserveMatrix(n, this.matrixShared?.capacity ?? 1024);
+    for (;;) {
+      for (let i = 0; i < 3 * n; i++) m.feet[i] = feet[i]!;
+      m.params[0] = eyeHeight;
+      m.params[1] = range;
+      this.wake(JOB_MATRIX, n, m.capacity);
+      const [a, b] = pairRowSlice(n, T, 0);
+      m.counts[0] = this.rows.run(this.world, m.feet, n, eyeHeight, range, a, b, m.visible, m.fraction, m.capacity);
+      this.join();
+      let most = 0;
+      for (let t = 0; t < T; t++) if (m.counts[t]! > most) most = m.counts[t]!;
+      if (most <= m.capacity) break;
+      // A slice had more pairs than room: make room (a quarter more) and cast again.
+      m = await this.reserveMatrix(n, Math.ceil(most * 1.25));
+    }
+    let total = 0;
+    for (let t = 0; t < T; t++) total += m.counts[t]!;
+    const ans = this.answers;
+    if (ans.visible.length < total) {
+      ans.visible = new Uint8Array(Math.max(total, 2 * ans.visible.length));
+      ans.fraction = new Float64Array(ans.visible.length);
+    }
+    let at = 0;
+    for (let t = 0; t < T; t++) {
+      const k = m.counts[t]!;
+      const from = t * m.capacity;
+      ans.visible.set(m.visible.subarray(from, from + k), at);
+      ans.fraction.set(m.fraction.subarray(from, from + k), at);
+      at += k;
+    }
+    ans.count = total;
+    return ans;
   }
 
   /** Stops the workers; the pool cannot be used afterwards. Closing twice does nothing. */

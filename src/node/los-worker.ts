@@ -6,7 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadWorldBytes } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import { losBatch, type LosOutput } from '../systems/los/los-batch.js';
-import { CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_GENERATION, CTRL_STOP, sliceFor, type WorldSource } from './los-pool.js';
+import { PairRowsCaster, pairRowSlice } from '../systems/los/pair-rows.js';
+import { CTRL_CAPACITY, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_GENERATION, CTRL_JOB, CTRL_STOP, JOB_MATRIX, sliceFor, type WorldSource } from './los-pool.js';
 
 interface Data {
   source: WorldSource;
@@ -27,12 +28,30 @@ try {
 
 let segments: Float64Array = new Float64Array(0);
 let out: LosOutput = { visible: new Uint8Array(0), fraction: new Float64Array(0) };
+// The matrix job: the shared agents and parameters, this thread's answers (views of its region) and counts.
+let feet: Float64Array = new Float64Array(0);
+let params: Float64Array = new Float64Array(2);
+let allVisible: Uint8Array = new Uint8Array(0);
+let allFraction: Float64Array = new Float64Array(0);
+let counts: Int32Array = new Int32Array(0);
+let regionCapacity = -1;
+let myVisible: Uint8Array = new Uint8Array(0);
+let myFraction: Float64Array = new Float64Array(0);
+const rows = new PairRowsCaster();
 const c = data.control;
 let seen = Atomics.load(c, CTRL_GENERATION);
 
-port.on('message', (m: { type: string; segments?: Float64Array; visible?: Uint8Array; fraction?: Float64Array; state?: unknown }) => {
+port.on('message', (m: { type: string; segments?: Float64Array; visible?: Uint8Array; fraction?: Float64Array; state?: unknown; feet?: Float64Array; params?: Float64Array; counts?: Int32Array }) => {
   try {
-    if (m.type === 'buffers') {
+    if (m.type === 'matrix') {
+      feet = m.feet!;
+      params = m.params!;
+      allVisible = m.visible!;
+      allFraction = m.fraction!;
+      counts = m.counts!;
+      regionCapacity = -1;
+      port.postMessage({ type: 'matrix' });
+    } else if (m.type === 'buffers') {
       segments = m.segments!;
       out = { visible: m.visible!, fraction: m.fraction! };
       port.postMessage({ type: 'buffers' });
@@ -64,15 +83,30 @@ function loop(): void {
     }
     seen = Atomics.load(c, CTRL_GENERATION);
     const count = Atomics.load(c, CTRL_COUNT);
-    const [a, b] = sliceFor(count, data.threads, data.index);
     try {
-      losBatch(world, segments, out, a, b);
+      if (Atomics.load(c, CTRL_JOB) === JOB_MATRIX) matrixSlice(count, Atomics.load(c, CTRL_CAPACITY));
+      else {
+        const [a, b] = sliceFor(count, data.threads, data.index);
+        losBatch(world, segments, out, a, b);
+      }
     } catch {
       Atomics.store(c, CTRL_ERROR, 1);
     }
     Atomics.add(c, CTRL_DONE, 1);
     Atomics.notify(c, CTRL_DONE);
   }
+}
+
+/** This thread's slice of the matrix job: its rows walked and cast into its region of the answers. */
+function matrixSlice(n: number, capacity: number): void {
+  if (capacity !== regionCapacity) {
+    const from = data.index * capacity;
+    myVisible = allVisible.subarray(from, from + capacity);
+    myFraction = allFraction.subarray(from, from + capacity);
+    regionCapacity = capacity;
+  }
+  const [a, b] = pairRowSlice(n, data.threads, data.index);
+  counts[data.index] = rows.run(world, feet, n, params[0]!, params[1]!, a, b, myVisible, myFraction, capacity);
 }
 
 port.postMessage({ type: 'ready' });

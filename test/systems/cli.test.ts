@@ -63,6 +63,8 @@ describe('retrosim los', () => {
       const two = json(['los', '--world', demoPath(kind), '--agents', '60', '--frames', '5', '--threads', '2', '--json']);
       expect(one.segments).toBeGreaterThan(0);
       expect(one.segmentsPerSecond).toBeGreaterThan(0);
+      expect(one.matrixMs).toBeGreaterThan(0);
+      expect(two.matrixMs).toBeGreaterThan(0);
       expect(one.checksum).toMatch(/^0x[0-9a-f]{16}$/);
       expect(two.checksum).toBe(one.checksum);
       expect(two.segments).toBe(one.segments);

@@ -1,8 +1,9 @@
 /**
  * `retrosim los`: line of sight over a running simulation. Agents are scattered and wander (the "wander"
- * scenario); every frame, every pair of agents within range looks eye to eye, in one batch (on one thread,
- * or split across worker threads). Prints the segments cast per second (the batches alone are timed, not
- * the simulation) and a checksum of every answer, which is the same for any number of threads.
+ * scenario); every frame, every pair of agents within range looks eye to eye: the visibility matrix, walked
+ * and cast on one thread or on several (each takes a slice of the pairs). Prints the segments cast per second
+ * and the time of a matrix (finding the pairs and casting them are timed, not the simulation) and a checksum
+ * of every answer, which is the same for any number of threads.
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs, UsageError, type OptionSpec } from '../args.js';
@@ -20,12 +21,15 @@ const usage = `usage:
   retrosim los --world FILE [--agents N] [--frames F] [--threads T] [--range METRES] [--seed S] [--map FILE] [--json]
 
 Scatters N agents (default 200) over the world and lets them wander for F frames (default 60). Every frame
-each pair of agents within --range metres (default 20) looks eye to eye (eyes at 0.9 of the body height):
-one batch of segments through the world's segmentFraction, on --threads threads (default 1; the batch is
-split into contiguous slices, one per thread). Only the batches are timed.
+each pair of agents within --range metres (default 20) looks eye to eye (eyes at 0.9 of the body height),
+through the world's segmentFraction: the visibility matrix, on --threads threads (default 1; each thread
+finds and casts the pairs of a slice of the agents). Only the matrices are timed: finding the pairs and
+casting them.
 --json prints one line:
-  {"world","kind","agents","frames","threads","range","segments","visible","seconds","segmentsPerSecond","checksum"}
-checksum: 64-bit hash (hex) of every answer (visible flag and hit fraction, in batch order), the same for any
+  {"world","kind","agents","frames","threads","range","segments","visible","seconds","segmentsPerSecond",
+   "matrixMs","checksum"}
+matrixMs: the time of one frame's matrix, in milliseconds (seconds / frames).
+checksum: 64-bit hash (hex) of every answer (visible flag and hit fraction, in pair order), the same for any
 thread count.`;
 
 /** Most segments cast in one batch. */
@@ -80,7 +84,6 @@ export const command: Command = {
     let visible = 0;
     let seconds = 0;
     try {
-      if (pool) await pool.reserve(batch);
       for (let f = 1; f <= frames; f++) {
         sim.step(0);
         // Agents by ascending id (the player, id 1, is not one of them).
@@ -93,18 +96,28 @@ export const command: Command = {
           feet[3 * i + 2] = c.Position.z[e]!;
         }
         const eye = n > 0 ? eyeHeight(world, c.BodySize.height[ids[0]!]!) : 0;
-        cursor.i = 0;
-        cursor.j = 1;
-        while (cursor.i < n - 1) {
-          const count = pairSegments(world, feet, n, eye, range, pool ? pool.segmentBuffer : segments, pairs, cursor, batch);
+        if (pool) {
           const t0 = performance.now();
-          if (pool) pool.runShared(count, out);
-          else losBatch(world, segments, out, 0, count);
+          const ans = await pool.matrix(feet, n, eye, range);
           seconds += (performance.now() - t0) / 1000;
-          total += count;
-          for (let i = 0; i < count; i++) {
-            visible += out.visible[i]!;
-            h.u32(out.visible[i]!).number(out.fraction[i]!);
+          total += ans.count;
+          for (let i = 0; i < ans.count; i++) {
+            visible += ans.visible[i]!;
+            h.u32(ans.visible[i]!).number(ans.fraction[i]!);
+          }
+        } else {
+          cursor.i = 0;
+          cursor.j = 1;
+          while (cursor.i < n - 1) {
+            const t0 = performance.now();
+            const count = pairSegments(world, feet, n, eye, range, segments, pairs, cursor, batch);
+            losBatch(world, segments, out, 0, count);
+            seconds += (performance.now() - t0) / 1000;
+            total += count;
+            for (let i = 0; i < count; i++) {
+              visible += out.visible[i]!;
+              h.u32(out.visible[i]!).number(out.fraction[i]!);
+            }
           }
         }
       }
@@ -124,12 +137,13 @@ export const command: Command = {
       visible,
       seconds,
       segmentsPerSecond: seconds > 0 ? total / seconds : 0,
+      matrixMs: (seconds / frames) * 1000,
       checksum: hashHex(d[0]!, d[1]!),
     };
     if (o['json'] === true) printJson(result);
     else {
       print(`${result.kind} world ${result.world}: ${n} agents, ${frames} frames, ${threads} thread(s)`);
-      print(`${total} segments (${visible} clear) in ${seconds.toFixed(3)} s: ${Math.round(result.segmentsPerSecond)} segments/s`);
+      print(`${total} segments (${visible} clear) in ${seconds.toFixed(3)} s: ${Math.round(result.segmentsPerSecond)} segments/s, ${result.matrixMs.toFixed(1)} ms a frame`);
       print(`checksum ${result.checksum}`);
     }
     return 0;

@@ -7,6 +7,9 @@
  * along from→to of the first hit (1 when visible), exactly what the world's own `segment` gives.
  */
 import type { CollisionWorld } from '../../worlds/world.js';
+import { AgentPairGrid, type PairCursor } from './agent-pairs.js';
+
+export type { PairCursor } from './agent-pairs.js';
 
 /** Numbers per segment in a batch: from x, y, z, to x, y, z. */
 export const SEGMENT_STRIDE = 6;
@@ -71,6 +74,7 @@ export class VisibilityMatrix {
   private segments = new Float64Array(0);
   private pairs = new Uint32Array(0);
   private out: LosOutput = newLosOutput(0);
+  private readonly cursor: PairCursor = { i: 0, j: 1 };
 
   /**
    * Computes the matrix for the first `n` agents and returns it (row-major n × n, kept in `matrix`): one segment
@@ -84,38 +88,43 @@ export class VisibilityMatrix {
    */
   compute(world: CollisionWorld, feet: ArrayLike<number>, n: number, eyeHeight: number, range: number): Uint8Array {
     if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
-    const maxPairs = (n * (n - 1)) / 2;
+    // Pairs are walked and cast in batches of bounded size, so memory follows n², not the pair buffers.
+    const batch = Math.max(1, Math.min(MATRIX_BATCH, (n * (n - 1)) / 2));
     if (this.matrix.length < n * n) this.matrix = new Uint8Array(n * n);
-    if (this.pairs.length < maxPairs * 2) {
-      this.pairs = new Uint32Array(maxPairs * 2);
-      this.segments = new Float64Array(maxPairs * SEGMENT_STRIDE);
-      this.out = newLosOutput(maxPairs);
+    if (this.pairs.length < batch * 2) {
+      this.pairs = new Uint32Array(batch * 2);
+      this.segments = new Float64Array(batch * SEGMENT_STRIDE);
+      this.out = newLosOutput(batch);
     }
     const m = this.matrix;
     m.fill(0, 0, n * n);
     this.n = n;
     for (let i = 0; i < n; i++) m[i * n + i] = 1;
-    const k = pairSegments(world, feet, n, eyeHeight, range, this.segments, this.pairs);
-    this.cast = k;
-    losBatch(world, this.segments, this.out, 0, k);
+    const cursor = this.cursor;
+    cursor.i = 0;
+    cursor.j = 1;
+    let cast = 0;
     const vis = this.out.visible;
     const pairs = this.pairs;
-    for (let p = 0; p < k; p++) {
-      if (vis[p] === 1) {
-        const i = pairs[2 * p]!, j = pairs[2 * p + 1]!;
-        m[i * n + j] = 1;
-        m[j * n + i] = 1;
+    while (cursor.i < n - 1) {
+      const k = pairSegments(world, feet, n, eyeHeight, range, this.segments, pairs, cursor, batch);
+      cast += k;
+      losBatch(world, this.segments, this.out, 0, k);
+      for (let p = 0; p < k; p++) {
+        if (vis[p] === 1) {
+          const i = pairs[2 * p]!, j = pairs[2 * p + 1]!;
+          m[i * n + j] = 1;
+          m[j * n + i] = 1;
+        }
       }
     }
+    this.cast = cast;
     return m.subarray(0, n * n);
   }
 }
 
-/** Where a pair walk stands: the next pair to consider is (i, j). Start at {i: 0, j: 1}. */
-export interface PairCursor {
-  i: number;
-  j: number;
-}
+/** Most pairs a VisibilityMatrix walks and casts at a time. */
+export const MATRIX_BATCH = 1 << 14;
 
 /**
  * Writes the eye-to-eye segment of every pair i < j of the first `n` agents that are within `range` into
@@ -123,7 +132,11 @@ export interface PairCursor {
  * returns how many. Eyes are `eyeHeight` above the feet along the world's up axis; distances are compared
  * squared (no root). With a `cursor`, it stops after `max` pairs and the cursor says where to go on, so any
  * number of agents can be walked in batches of bounded size (done when `cursor.i >= n − 1`); without one,
- * `segments` and `pairs` must have room for every pair, n(n−1)/2.
+ * `segments` and `pairs` must have room for every pair, n(n−1)/2. With `rowEnd`, only the rows i < rowEnd are
+ * walked (a slice of the walk, e.g. one thread's; done when `cursor.i >= rowEnd`).
+ *
+ * Many agents are sorted into a grid first (`AgentPairGrid`), so the cost follows the pairs in range rather
+ * than n²; the answers are exactly the double loop's (`pairSegmentsReference`).
  */
 export function pairSegments(
   world: CollisionWorld,
@@ -135,9 +148,33 @@ export function pairSegments(
   pairs: Uint32Array,
   cursor: PairCursor = { i: 0, j: 1 },
   max = (n * (n - 1)) / 2,
+  rowEnd = n - 1,
 ): number {
   if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
   if (!(max >= 0) || segments.length < max * SEGMENT_STRIDE || pairs.length < max * 2) throw new RangeError(`room for ${max} pairs needed`);
+  const k = pairGrid.walk(world, feet, n, eyeHeight, range, segments, pairs, cursor, max, rowEnd);
+  return k >= 0 ? k : pairSegmentsReference(world, feet, n, eyeHeight, range, segments, pairs, cursor, max, rowEnd);
+}
+
+/** One grid for the calls of this thread (its buffers are kept between calls). */
+const pairGrid = new AgentPairGrid();
+
+/**
+ * `pairSegments` by the plain double loop over every pair (i, j), i < j: the reference the grid walk is
+ * checked against, and what runs when the grid does not apply. Same arguments and answers.
+ */
+export function pairSegmentsReference(
+  world: CollisionWorld,
+  feet: ArrayLike<number>,
+  n: number,
+  eyeHeight: number,
+  range: number,
+  segments: Float64Array,
+  pairs: Uint32Array,
+  cursor: PairCursor = { i: 0, j: 1 },
+  max = (n * (n - 1)) / 2,
+  rowEnd = n - 1,
+): number {
   const axis = world.up.axis;
   const lift = world.up.sign * eyeHeight;
   const lx = axis === 0 ? lift : 0, ly = axis === 1 ? lift : 0, lz = axis === 2 ? lift : 0;
@@ -145,7 +182,8 @@ export function pairSegments(
   let k = 0;
   let i = cursor.i;
   let j = cursor.j;
-  for (; i < n - 1; i++, j = i + 1) {
+  const last = rowEnd < n - 1 ? rowEnd : n - 1;
+  for (; i < last; i++, j = i + 1) {
     const ix = feet[3 * i]! + lx, iy = feet[3 * i + 1]! + ly, iz = feet[3 * i + 2]! + lz;
     for (; j < n; j++) {
       const jx = feet[3 * j]! + lx, jy = feet[3 * j + 1]! + ly, jz = feet[3 * j + 2]! + lz;

@@ -19,6 +19,9 @@ export const BVH_LEAF_FACES = 4;
 const BOX_PAD = 1 / (1 << 20);
 const STACK_SIZE = 256;
 
+/** `packRoot` of a model without triangles. */
+export const PACK_NONE = 0x7fffffff;
+
 /** The hit kind code for nothing (ColScene's `last.kind` and `push.kind`, with an index within the model). */
 export const HIT_NONE = 0;
 /** The hit kind code for a mesh face. */
@@ -65,6 +68,20 @@ export class ModelCollider {
   readonly order: Uint32Array;
   /** True when the tree's top levels are the model's face groups. */
   readonly usesFaceGroups: boolean;
+  /**
+   * The tree packed for the walk: per inner node (numbered in the order the walk may reach them) its two
+   * children's boxes side by side, left then right (12 numbers: min xyz, max xyz each), so a visit reads one
+   * run of memory.
+   */
+  readonly packBox: Float64Array;
+  /** Per packed inner node, its left and right child: an inner node's number, or ~leaf for a leaf. */
+  readonly packChild: Int32Array;
+  /** Per leaf: its first leaf position (into `tri` and `order`) and its face count. */
+  readonly leafFirst: Int32Array;
+  readonly leafCount: Int32Array;
+  /** The root's box and reference (an inner node, ~leaf, or PACK_NONE for no tree). */
+  readonly rootBox: Float64Array;
+  readonly packRoot: number;
   private readonly stack = new Int32Array(STACK_SIZE);
   private readonly tstack = new Float64Array(STACK_SIZE);
 
@@ -120,6 +137,13 @@ export class ModelCollider {
     this.nodeCount = built.count;
     this.order = built.order;
     this.usesFaceGroups = built.usesGroups;
+    const packed = packTree(built);
+    this.packBox = packed.box;
+    this.packChild = packed.child;
+    this.leafFirst = packed.leafFirst;
+    this.leafCount = packed.leafCount;
+    this.rootBox = built.count > 0 ? built.box.slice(0, 6) : new Float64Array(6);
+    this.packRoot = packed.root;
     const leafTri = new Float64Array(n * 9);
     for (let k = 0; k < n; k++) leafTri.set(tri.subarray(built.order[k]! * 9, built.order[k]! * 9 + 9), k * 9);
     this.tri = leafTri;
@@ -151,8 +175,203 @@ export class ModelCollider {
    * Nearest hit of the segment o + t·d, 0 ≤ t ≤ 1, that is nearer than `best` (pass a number above 1 for
    * "none yet"). Returns the new best t (unchanged when nothing nearer was found) and fills `rayHit` when it
    * finds one. Triangles are two-sided; a segment that starts inside a sphere or box hits it at t = 0.
+   *
+   * The tree is walked in its packed form (`packBox`, `packChild`): the same nodes in the same order with the
+   * same arithmetic as `raycastReference`, so the answers (t, and what `rayHit` says) are the same.
    */
   raycast(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, best: number): number {
+    const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
+    if (this.spheres.length !== 0 || this.boxes.length !== 0) best = this.raycastSolids(ox, oy, oz, dx, dy, dz, ix, iy, iz, best);
+    const root = this.packRoot;
+    if (root === PACK_NONE) return best;
+
+    // Near and far planes by the direction's signs (offsets into a 6-number box).
+    const nx0 = ix >= 0 ? 0 : 3, ny0 = iy >= 0 ? 1 : 4, nz0 = iz >= 0 ? 2 : 5;
+    const fx0 = 3 - nx0, fy0 = 5 - ny0, fz0 = 7 - nz0;
+    const PB = this.packBox, PC = this.packChild, LF = this.leafFirst, LC = this.leafCount, T = this.tri;
+    const stack = this.stack, tstack = this.tstack;
+    let sp = 0;
+    // The root's box (slabEnter, written out).
+    let ref = PACK_NONE;
+    {
+      const RB = this.rootBox;
+      let t0 = 0, t1 = best < 1 ? best : 1;
+      let v = (RB[nx0]! - ox) * ix;
+      if (v > t0) t0 = v;
+      v = (RB[fx0]! - ox) * ix;
+      if (v < t1) t1 = v;
+      v = (RB[ny0]! - oy) * iy;
+      if (v > t0) t0 = v;
+      v = (RB[fy0]! - oy) * iy;
+      if (v < t1) t1 = v;
+      v = (RB[nz0]! - oz) * iz;
+      if (v > t0) t0 = v;
+      v = (RB[fz0]! - oz) * iz;
+      if (v < t1) t1 = v;
+      if (t0 <= t1) ref = root;
+    }
+    while (ref !== PACK_NONE) {
+      if (ref >= 0) {
+        // An inner node: both children's boxes, side by side; the nearer first, ties to the left.
+        const b = ref * 12;
+        const limit = best < 1 ? best : 1;
+        let t0 = 0, t1 = limit;
+        let v = (PB[b + nx0]! - ox) * ix;
+        if (v > t0) t0 = v;
+        v = (PB[b + fx0]! - ox) * ix;
+        if (v < t1) t1 = v;
+        v = (PB[b + ny0]! - oy) * iy;
+        if (v > t0) t0 = v;
+        v = (PB[b + fy0]! - oy) * iy;
+        if (v < t1) t1 = v;
+        v = (PB[b + nz0]! - oz) * iz;
+        if (v > t0) t0 = v;
+        v = (PB[b + fz0]! - oz) * iz;
+        if (v < t1) t1 = v;
+        const tl = t0 <= t1 ? t0 : Infinity;
+        t0 = 0;
+        t1 = limit;
+        v = (PB[b + 6 + nx0]! - ox) * ix;
+        if (v > t0) t0 = v;
+        v = (PB[b + 6 + fx0]! - ox) * ix;
+        if (v < t1) t1 = v;
+        v = (PB[b + 6 + ny0]! - oy) * iy;
+        if (v > t0) t0 = v;
+        v = (PB[b + 6 + fy0]! - oy) * iy;
+        if (v < t1) t1 = v;
+        v = (PB[b + 6 + nz0]! - oz) * iz;
+        if (v > t0) t0 = v;
+        v = (PB[b + 6 + fz0]! - oz) * iz;
+        if (v < t1) t1 = v;
+        const tr = t0 <= t1 ? t0 : Infinity;
+        if (tl <= tr) {
+          if (tl !== Infinity) {
+            if (tr !== Infinity) {
+              stack[sp] = PC[2 * ref + 1]!;
+              tstack[sp++] = tr;
+            }
+            ref = PC[2 * ref]!;
+            continue;
+          }
+        } else {
+          if (tl !== Infinity) {
+            stack[sp] = PC[2 * ref]!;
+            tstack[sp++] = tl;
+          }
+          ref = PC[2 * ref + 1]!;
+          continue;
+        }
+      } else {
+        const leaf = ~ref;
+        best = this.leafTriangles(LF[leaf]!, LC[leaf]!, T, ox, oy, oz, dx, dy, dz, best);
+      }
+      // Next: the most recently kept node that a hit found meanwhile does not rule out.
+      ref = PACK_NONE;
+      while (sp > 0) {
+        sp--;
+        if (tstack[sp]! <= best) {
+          ref = stack[sp]!;
+          break;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** The spheres and boxes of raycastReference, in the same order (they come before the triangles). */
+  private raycastSolids(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, best: number): number {
+    // Spheres: |o + t d - c|² = r².
+    const S = this.spheres;
+    for (let i = 0, n = S.length; i < n; i += 4) {
+      const mx = ox - S[i]!, my = oy - S[i + 1]!, mz = oz - S[i + 2]!, r = S[i + 3]!;
+      const c = mx * mx + my * my + mz * mz - r * r;
+      let t: number;
+      if (c <= 0) t = 0;
+      else {
+        const a = dx * dx + dy * dy + dz * dz;
+        const b = mx * dx + my * dy + mz * dz;
+        if (!(b < 0) || !(a > 0)) continue;
+        const disc = b * b - a * c;
+        if (!(disc >= 0)) continue;
+        t = (-b - detSqrt(disc)) / a;
+      }
+      if (t >= 0 && t <= 1 && t < best) {
+        best = t;
+        rayHit.kind = HIT_SPHERE;
+        rayHit.index = this.sphereIndex[i >> 2]!;
+        rayHit.nx = mx + t * dx;
+        rayHit.ny = my + t * dy;
+        rayHit.nz = mz + t * dz;
+        if (c <= 0) sphereInsideNormal(mx, my, mz, dx, dy, dz);
+      }
+    }
+    // Boxes: slab test, remembering the axis entered.
+    const B = this.boxes;
+    for (let i = 0, n = B.length; i < n; i += 6) {
+      let t0 = 0, t1 = 1, axis = -1;
+      let lo = (B[i]! - ox) * ix, hi = (B[i + 3]! - ox) * ix;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) { t0 = lo; axis = 0; }
+      if (hi < t1) t1 = hi;
+      lo = (B[i + 1]! - oy) * iy; hi = (B[i + 4]! - oy) * iy;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) { t0 = lo; axis = 1; }
+      if (hi < t1) t1 = hi;
+      lo = (B[i + 2]! - oz) * iz; hi = (B[i + 5]! - oz) * iz;
+      if (lo > hi) { const s = lo; lo = hi; hi = s; }
+      if (lo > t0) { t0 = lo; axis = 2; }
+      if (hi < t1) t1 = hi;
+      if (!(t0 <= t1) || !(t0 < best)) continue;
+      if (axis < 0 && !insideBox(B, i, ox, oy, oz)) continue;
+      best = t0;
+      rayHit.kind = HIT_BOX;
+      rayHit.index = this.boxIndex[(i / 6) | 0]!;
+      if (axis < 0) boxInsideNormal(dx, dy, dz);
+      else {
+        const sign = (axis === 0 ? dx : axis === 1 ? dy : dz) > 0 ? -1 : 1;
+        rayHit.nx = axis === 0 ? sign : 0;
+        rayHit.ny = axis === 1 ? sign : 0;
+        rayHit.nz = axis === 2 ? sign : 0;
+      }
+    }
+    return best;
+  }
+
+  /** A leaf's triangles (leaf positions first .. first + count − 1), as raycastReference tests them. */
+  private leafTriangles(first: number, count: number, T: Float64Array, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, best: number): number {
+    for (let k = first, end = first + count; k < end; k++) {
+      const p = k * 9;
+      const e1x = T[p + 3]!, e1y = T[p + 4]!, e1z = T[p + 5]!;
+      const e2x = T[p + 6]!, e2y = T[p + 7]!, e2z = T[p + 8]!;
+      const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
+      const det = e1x * px + e1y * py + e1z * pz;
+      if (det === 0 || det !== det) continue;
+      const inv = 1 / det;
+      const sx = ox - T[p]!, sy = oy - T[p + 1]!, sz = oz - T[p + 2]!;
+      const u = (sx * px + sy * py + sz * pz) * inv;
+      if (!(u >= 0 && u <= 1)) continue;
+      const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
+      const v = (dx * qx + dy * qy + dz * qz) * inv;
+      if (!(v >= 0 && u + v <= 1)) continue;
+      const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
+      if (!(t >= 0 && t <= 1 && t < best)) continue;
+      best = t;
+      rayHit.kind = HIT_FACE;
+      rayHit.index = this.order[k]!;
+      let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+      if (nx * dx + ny * dy + nz * dz > 0) { nx = 0 - nx; ny = 0 - ny; nz = 0 - nz; } // 0 - x, not -x: no negative zeros in results
+      rayHit.nx = nx;
+      rayHit.ny = ny;
+      rayHit.nz = nz;
+    }
+    return best;
+  }
+
+  /**
+   * `raycast` walking the tree as built (nodeBox, nodeLeft, nodeRight): the reference the packed walk is
+   * checked against. Same arguments and answers.
+   */
+  raycastReference(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, best: number): number {
     const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
     // Spheres: |o + t d - c|² = r².
     const S = this.spheres;
@@ -337,6 +556,41 @@ function slabEnter(
   v = (NB[b + fz0]! - oz) * iz;
   if (v < t1) t1 = v;
   return t0 <= t1 ? t0 : Infinity;
+}
+
+/**
+ * The tree in packed form (see ModelCollider.packBox): inner nodes numbered breadth first from the root,
+ * each holding its children's boxes; leaves numbered in the same pass.
+ */
+function packTree(t: BuiltTree): { box: Float64Array; child: Int32Array; leafFirst: Int32Array; leafCount: Int32Array; root: number } {
+  if (t.count === 0) return { box: new Float64Array(0), child: new Int32Array(0), leafFirst: new Int32Array(0), leafCount: new Int32Array(0), root: PACK_NONE };
+  const inner: number[] = [];
+  const leaves: number[] = [];
+  const ref = new Int32Array(t.count);
+  const queue = [0];
+  for (let q = 0; q < queue.length; q++) {
+    const node = queue[q]!;
+    if (t.left[node]! >= 0) {
+      ref[node] = inner.length;
+      inner.push(node);
+      queue.push(t.left[node]!, t.right[node]!);
+    } else {
+      ref[node] = ~leaves.length;
+      leaves.push(node);
+    }
+  }
+  const box = new Float64Array(inner.length * 12);
+  const child = new Int32Array(inner.length * 2);
+  inner.forEach((node, k) => {
+    const l = t.left[node]!, r = t.right[node]!;
+    box.set(t.box.subarray(l * 6, l * 6 + 6), k * 12);
+    box.set(t.box.subarray(r * 6, r * 6 + 6), k * 12 + 6);
+    child[2 * k] = ref[l]!;
+    child[2 * k + 1] = ref[r]!;
+  });
+  const leafFirst = Int32Array.from(leaves, (node) => t.right[node]!);
+  const leafCount = Int32Array.from(leaves, (node) => t.info[node]!);
+  return { box, child, leafFirst, leafCount, root: ref[0]! };
 }
 
 function widen(box: Float64Array, axis: number, v: number): void {

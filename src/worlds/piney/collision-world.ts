@@ -31,6 +31,7 @@ import { HeightCache } from './height-cache.js';
 import { type PineyTables } from './tables.js';
 import { parsePineyFieldSpec, type PineyFieldSpec } from './spec.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { FieldSegmentCaster, MAX_SEGMENT_CELLS } from './segment-cast.js';
 
 /** The spec parser, also reachable here for modules that import it with the loader (its home is spec.ts). */
 
@@ -41,8 +42,7 @@ import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 export const OBJECT_BLOCK_HEIGHT = 1200;
 /** Native units per metre, roughly (a .hack character is about 180 units tall). */
 export const PINEY_SCALE = 100;
-/** Segments are followed for at most this many cells (two laps of the torus each way); beyond, no hit. */
-export const MAX_SEGMENT_CELLS = 4 * CELLS;
+export { MAX_SEGMENT_CELLS } from './segment-cast.js';
 /** A move is split into steps no longer than this, so a body cannot jump over a one-chip object. */
 const MOVE_STEP = CHIP_UNITS / 4;
 const MAX_MOVE_STEPS = 4096;
@@ -87,6 +87,8 @@ export class PineyWorld implements CollisionWorld {
   /** @internal GetHeight's fast path over the same map (bit-identical too), every cell prepared at load. */
   readonly heightCache: HeightCache;
   private readonly maxTop: number;
+  /** The fast cast behind segmentFraction (the same answers as `cast`, its reference). */
+  private readonly caster: FieldSegmentCaster;
   // The last cast's hit, kept in fields so segmentFraction allocates nothing.
   private hitWhat: 'floor' | 'object' = 'floor';
   private hitId = -1;
@@ -120,6 +122,7 @@ export class PineyWorld implements CollisionWorld {
     });
     this.maxTop = top;
     this.bounds = { min: [0, 0, 0], max: [FIELD_SIZE, FIELD_SIZE, top] };
+    this.caster = new FieldSegmentCaster(this.heights, this.blocker, this.blockerTop, top);
   }
 
   /** GetHeight's triangle height at (x, y) (wrapped onto the torus), as a double. */
@@ -203,8 +206,16 @@ export class PineyWorld implements CollisionWorld {
     return out;
   }
 
-  /** The fraction along the segment of its first hit on the terrain or an object, or −1; allocates nothing. */
+  /**
+   * The first hit's fraction along the segment, or −1: the fast cast (`FieldSegmentCaster`), equal to the
+   * cast `segment` makes (see `segmentFractionReference`).
+   */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    return this.caster.cast(fx, fy, fz, tx, ty, tz);
+  }
+
+  /** `segmentFraction` through the cast `segment` makes, testing every cell: the oracle of the fast cast. */
+  segmentFractionReference(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
     return this.cast(fx, fy, fz, tx, ty, tz);
   }
 

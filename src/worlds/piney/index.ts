@@ -56,4 +56,5 @@ export { PineyWorld, loadPineyWorld, wrapField, OBJECT_BLOCK_HEIGHT, PINEY_SCALE
 export { pineyScene, pineyColours, type PineyScene } from './scene.js';
 export { fieldLight, type FieldLight } from './colours.js';
 export { fieldPng } from './png.js';
+export { FieldSegmentCaster } from './segment-cast.js';
 export { fieldSummary, type FieldSummary } from './summary.js';

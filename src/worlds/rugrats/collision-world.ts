@@ -13,6 +13,7 @@ import { MAX_NORMALS_GAP, parseColWithOffsets } from './parse.js';
 import { floorAt, locateCell, queryCol, stackForPoint, toS32, Q_CEILING, Q_FLOOR, Q_RESULT, Q_TILE } from './query.js';
 import { tileIndexOfOffset } from './col-index.js';
 import { SEGMENT_OUT_LENGTH, S_NORMAL, S_POINT, S_RESULT, S_TILE, S_WRITTEN, WROTE_DEPTH, segmentCol } from './segment.js';
+import { SegmentStopWalker } from './segment-stop.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /** Native units per metre, roughly: one 1024-unit tile is taken as about a metre. */
@@ -66,12 +67,15 @@ export class RugratsWorld implements CollisionWorld {
   readonly up: UpAxis = { axis: 1, sign: -1 };
   readonly scale = RUGRATS_SCALE;
   readonly integer = true;
+  /** vectorwalk's result and stop point alone (the line-of-sight path; `segmentCol` is its reference). */
+  private readonly walker: SegmentStopWalker;
 
   constructor(
     readonly index: ColIndex,
     readonly name: string,
   ) {
     this.bounds = { min: [index.minX, index.minY, index.minZ], max: [index.maxX, index.maxY, index.maxZ] };
+    this.walker = new SegmentStopWalker(index);
   }
 
   /** The query: hasFloor when the point is in the open; floor and ceiling of the tile found (NaN for none). */
@@ -101,17 +105,30 @@ export class RugratsWorld implements CollisionWorld {
     out.normal[1] = so[S_NORMAL + 1]!;
     out.normal[2] = so[S_NORMAL + 2]!;
     out.id = so[S_TILE]! !== 0 ? so[S_TILE]! : -1;
-    out.fraction = r === 2 ? 0 : stopFraction(from[0], from[1], from[2], to[0], to[1], to[2]);
+    out.fraction = r === 2 ? 0 : stopFraction(from[0], from[1], from[2], to[0], to[1], to[2], so[S_POINT]!, so[S_POINT + 1]!, so[S_POINT + 2]!);
     out.what = r === 2 ? 'start' : so[S_WRITTEN]! & WROTE_DEPTH ? 'wall' : so[S_NORMAL + 1]! < 0 ? 'floor' : 'ceiling';
     return out;
   }
 
-  /** The stop point's fraction along from → to; −1 when the segment gets through, 0 when from is not open. */
+  /**
+   * The stop point's fraction along from → to; −1 when the segment gets through, 0 when from is not open.
+   * The fast walk (`SegmentStopWalker`), equal to vectorwalk's answer: see `segmentFractionReference`.
+   */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    const w = this.walker;
+    const r = w.walk(fx, fy, fz, tx, ty, tz);
+    if (r === 0) return -1;
+    if (r === 2) return 0;
+    const p = w.stop;
+    return stopFraction(fx, fy, fz, tx, ty, tz, p[0]!, p[1]!, p[2]!);
+  }
+
+  /** `segmentFraction` through the rule-exact `segmentCol`: the oracle the fast walk is checked against. */
+  segmentFractionReference(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
     const r = segmentCol(this.index, fx, fy, fz, tx, ty, tz, so);
     if (r === 0) return -1;
     if (r === 2) return 0;
-    return stopFraction(fx, fy, fz, tx, ty, tz);
+    return stopFraction(fx, fy, fz, tx, ty, tz, so[S_POINT]!, so[S_POINT + 1]!, so[S_POINT + 2]!);
   }
 
   /**
@@ -243,16 +260,16 @@ export class RugratsWorld implements CollisionWorld {
   }
 }
 
-/** The fraction along from → to of the stop point in `so`, measured on the axis that moves most. */
-function stopFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+/** The fraction along from → to of the stop point (px, py, pz), measured on the axis that moves most. */
+function stopFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, px: number, py: number, pz: number): number {
   fx = toS32(fx); fy = toS32(fy); fz = toS32(fz);
   const dx = toS32(tx) - fx;
   const dy = toS32(ty) - fy;
   const dz = toS32(tz) - fz;
   const ax = Math.abs(dx), ay = Math.abs(dy), az = Math.abs(dz);
   let f: number;
-  if (ax >= ay && ax >= az) f = ax === 0 ? 0 : (so[S_POINT]! - fx) / dx;
-  else if (ay >= az) f = (so[S_POINT + 1]! - fy) / dy;
-  else f = (so[S_POINT + 2]! - fz) / dz;
+  if (ax >= ay && ax >= az) f = ax === 0 ? 0 : (px - fx) / dx;
+  else if (ay >= az) f = (py - fy) / dy;
+  else f = (pz - fz) / dz;
   return f < 0 ? 0 : f > 1 ? 1 : f;
 }

@@ -42,3 +42,4 @@ export {
 } from './segment.js';
 export { parseTrace, verifyTrace, TRACE_FORMAT, type QueryExpect, type SegmentExpect, type TraceDifference, type TraceEntry, type TraceHeader, type TraceReport } from './trace.js';
 export { RugratsWorld, detectRugrats, loadRugratsWorld, DEFAULT_STEP_HEIGHT, RUGRATS_SCALE } from './collision-world.js';
+export { SegmentStopWalker, tileOpenSpan } from './segment-stop.js';

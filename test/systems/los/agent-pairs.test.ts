@@ -1,0 +1,127 @@
+/**
+ * The grid pair walk (AgentPairGrid, behind pairSegments) against the double loop over every pair
+ * (pairSegmentsReference): the same segments (to the bit, the sign of zero included), the same pairs in the
+ * same order, the same cursor, for crowds of any shape, odd coordinates and ranges, cursors and batch sizes.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AgentPairGrid, PAIR_GRID_MIN_AGENTS } from '../../../src/systems/los/agent-pairs.js';
+import { pairSegments, pairSegmentsReference, SEGMENT_STRIDE } from '../../../src/systems/los/los-batch.js';
+import type { CollisionWorld } from '../../../src/worlds/world.js';
+
+/** Only `up` is read by the pair walks. */
+const worldWithUp = (axis: 0 | 1 | 2, sign: 1 | -1) => ({ up: { axis, sign } }) as unknown as CollisionWorld;
+
+const odd = fc.constantFrom(NaN, Infinity, -Infinity, -0, 1e300, -1e300, 2 ** 53, 5e-324);
+/** Crowds: spread, clustered (many in range of each other), on a line, stacked on one spot; a few odd numbers. */
+const crowd = fc
+  .record({
+    n: fc.integer({ min: PAIR_GRID_MIN_AGENTS - 4, max: 260 }),
+    shape: fc.constantFrom('spread', 'cluster', 'line', 'spot', 'huge'),
+    seed: fc.integer({ min: 1, max: 1 << 30 }),
+    odd: fc.array(fc.tuple(fc.nat(), fc.nat(2), odd), { maxLength: 6 }),
+  })
+  .map(({ n, shape, seed, odd: oddOnes }) => {
+    let s = seed >>> 0;
+    const r = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+    const size = shape === 'spread' ? 400 : shape === 'cluster' ? 30 : shape === 'huge' ? 1e12 : 100;
+    const feet = new Float64Array(3 * n);
+    for (let i = 0; i < n; i++) {
+      feet[3 * i] = shape === 'spot' ? 5 : r() * size - size / 2;
+      feet[3 * i + 1] = shape === 'line' || shape === 'spot' ? 5 : r() * size - size / 2;
+      feet[3 * i + 2] = r() * 10;
+      if (shape === 'spot' && i % 3 === 0) feet[3 * i + 2] = 0;
+    }
+    for (const [i, a, v] of oddOnes) feet[3 * (i % n) + a] = v;
+    return { n, feet };
+  });
+const rangeArb = fc.oneof(
+  { weight: 6, arbitrary: fc.double({ min: 0.5, max: 60, noNaN: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, -1, NaN, Infinity, 1e200, 1e-200, 1e160) },
+);
+
+function same(a: Float64Array | Uint32Array, b: Float64Array | Uint32Array, count: number): boolean {
+  for (let i = 0; i < count; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+describe('the grid pair walk equals the double loop', () => {
+  it('on random crowds, whole walks: segments, pairs and cursor', () => {
+    let withGrid = 0;
+    let pairsSeen = 0;
+    fc.assert(
+      fc.property(crowd, rangeArb, fc.constantFrom<0 | 1 | 2>(0, 1, 2), fc.constantFrom<1 | -1>(1, -1), fc.oneof(fc.double({ min: 0, max: 5, noNaN: true }), fc.constant(NaN)), ({ n, feet }, range, axis, sign, eye) => {
+        const world = worldWithUp(axis, sign);
+        const all = (n * (n - 1)) / 2;
+        const segA = new Float64Array(all * SEGMENT_STRIDE), segB = new Float64Array(all * SEGMENT_STRIDE);
+        const pA = new Uint32Array(all * 2), pB = new Uint32Array(all * 2);
+        const cA = { i: 0, j: 1 }, cB = { i: 0, j: 1 };
+        const a = pairSegments(world, feet, n, eye, range, segA, pA, cA);
+        const b = pairSegmentsReference(world, feet, n, eye, range, segB, pB, cB);
+        if (new AgentPairGrid().walk(world, feet, n, eye, range, new Float64Array(all * 6), new Uint32Array(all * 2), { i: 0, j: 1 }, all) >= 0) withGrid++;
+        pairsSeen += b;
+        return a === b && same(segA, segB, b * SEGMENT_STRIDE) && same(pA, pB, 2 * b) && cA.i === cB.i && cA.j === cB.j;
+      }),
+      { numRuns: 500 },
+    );
+    expect(withGrid).toBeGreaterThan(250);
+    expect(pairsSeen).toBeGreaterThan(100_000);
+  });
+
+  it('in batches through a cursor, from any cursor (odd ones too), with the same buffers as the whole walk', () => {
+    let batches = 0;
+    fc.assert(
+      fc.property(
+        crowd,
+        fc.double({ min: 1, max: 40, noNaN: true }),
+        fc.integer({ min: 0, max: 300 }),
+        fc.oneof(fc.record({ i: fc.integer({ min: 0, max: 270 }), j: fc.integer({ min: 0, max: 270 }) }), fc.record({ i: fc.constantFrom(-1, 0.5, 1e9), j: fc.constantFrom(-3, 1.5, 2) })),
+        ({ n, feet }, range, max, from) => {
+          const world = worldWithUp(2, 1);
+          const segA = new Float64Array(Math.max(max, 1) * SEGMENT_STRIDE), segB = new Float64Array(Math.max(max, 1) * SEGMENT_STRIDE);
+          const pA = new Uint32Array(Math.max(max, 1) * 2), pB = new Uint32Array(Math.max(max, 1) * 2);
+          const cA = { ...from }, cB = { ...from };
+          // A few batches on from the same cursor: each must agree, and so must the cursor after it.
+          for (let round = 0; round < 4; round++) {
+            const a = pairSegments(world, feet, n, 1.5, range, segA, pA, cA, max);
+            const b = pairSegmentsReference(world, feet, n, 1.5, range, segB, pB, cB, max);
+            if (!(a === b && same(segA, segB, b * SEGMENT_STRIDE) && same(pA, pB, 2 * b) && Object.is(cA.i, cB.i) && Object.is(cA.j, cB.j))) return false;
+            batches++;
+            if (!(cB.i < n - 1) || max === 0) break;
+          }
+          return true;
+        },
+      ),
+      { numRuns: 400 },
+    );
+    expect(batches).toBeGreaterThan(500);
+  });
+
+  it('keeps up when the agents move between calls, or their number changes (the grid is rebuilt)', () => {
+    const world = worldWithUp(1, -1);
+    const grid = new AgentPairGrid();
+    const feet = new Float64Array(3 * 300);
+    for (let i = 0; i < feet.length; i++) feet[i] = ((i * 7919) % 1000) / 10;
+    const room = 300 * 299;
+    const seg = new Float64Array(room * 3), seg2 = new Float64Array(room * 3);
+    const p = new Uint32Array(room), p2 = new Uint32Array(room);
+    for (const [n, nudge] of [[300, 0], [300, 0.25], [280, 0], [300, -0.5], [300, -0.5]] as const) {
+      feet[3 * 17] = (feet[3 * 17] ?? 0) + nudge;
+      const a = grid.walk(world, feet, n, 0.9, 12, seg, p, { i: 0, j: 1 }, room / 2);
+      const b = pairSegmentsReference(world, feet, n, 0.9, 12, seg2, p2, { i: 0, j: 1 }, room / 2);
+      expect(a).toBe(b);
+      expect(same(seg, seg2, a * 6) && same(p, p2, 2 * a)).toBe(true);
+    }
+  });
+
+  it('is not used below its threshold or for ranges it cannot trust (the double loop answers then)', () => {
+    const world = worldWithUp(2, 1);
+    const feet = new Float64Array(3 * 100);
+    const seg = new Float64Array(6 * 5000), p = new Uint32Array(2 * 5000);
+    const grid = new AgentPairGrid();
+    expect(grid.walk(world, feet, PAIR_GRID_MIN_AGENTS - 1, 1, 10, seg, p, { i: 0, j: 1 }, 100)).toBe(-1);
+    for (const range of [0, -5, NaN, Infinity, 1e200]) expect(grid.walk(world, feet, 100, 1, range, seg, p, { i: 0, j: 1 }, 100)).toBe(-1);
+    expect(grid.walk(world, feet, 100, 1, 10, seg, p, { i: 0.5, j: 1 }, 100)).toBe(-1);
+    expect(grid.walk(world, feet, 100, 1, 10, seg, p, { i: 0, j: 1 }, 4950)).toBe(4950); // 100 agents on one spot
+  });
+});
