@@ -10,4 +10,4 @@ export { openWorld, openBuiltinWorld, openWorldFile } from './node/open-world.js
 export { loadScenarioFile, type LoadedScenario } from './node/scenario-file.js';
 export { defaultPineyTables, packageRoot } from './node/assets.js';
 export { loadGtaTown } from './node/gta-town.js';
-export { LosPool, type WorldSource } from './node/los-pool.js';
+export { LosPool, type MatrixAnswers, type WorldSource } from './node/los-pool.js';
