@@ -66,11 +66,13 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     } catch (e) {
       throw new UnrecoverableError(e instanceof PayloadError ? e.message : String(e));
     }
-    const blobs = new Map<string, Uint8Array>();
-    for (const ref of payloadBlobs(payload)) blobs.set(ref.sha256, await cache.get(ref.sha256));
+    // Running from the moment it is taken (fetching its inputs included), so that a signal then counts it.
     const ac = new AbortController();
     running.set(job.id!, ac);
     try {
+      const blobs = new Map<string, Uint8Array>();
+      for (const ref of payloadBlobs(payload)) blobs.set(ref.sha256, await cache.get(ref.sha256));
+      if (ac.signal.aborted) throw new JobAbortedError();
       const a = await pool.run(payload, (sha) => blobs.get(sha)!, ac.signal);
       if (!a.ok) throw new Error(a.error);
       let replay: WorkerReturn['replay'] = null;

@@ -166,8 +166,9 @@ describe('retrosim batch --redis with worker processes', { timeout: 600_000 }, (
 
   it('batch status lists the queued jobs and the workers; batch cancel empties the queue and stops the batch; a second SIGTERM releases a job', async () => {
     const queue = 'ops';
-    // Long jobs: the worker holds its first one through everything below.
-    const file = inputsCopy('ops', { batch: 1, name: 'cmp', defaults: { frames: 50_000 }, sweep: { world: 'level.col', agents: 20, seed: { from: 1, count: 8 } } });
+    // Jobs far longer than anything below can take, however loaded the machine (hours each): the worker still
+    // holds its first one when the second SIGTERM releases it.
+    const file = inputsCopy('ops', { batch: 1, name: 'cmp', defaults: { frames: 50_000_000 }, sweep: { world: 'level.col', agents: 20, seed: { from: 1, count: 8 } } });
     const batch = cli(['batch', file, '--redis', redis.url, '--queue', queue, '--out', join(tmp, 'ops', 'out', 'cmp.jsonl'), '--json']);
     await waitFor('the jobs on the queue', async () => (await client.llen(`bull:${queue}:wait`)) === 8);
     const st = await runCliAsync(['batch', 'status', '--redis', redis.url, '--queue', queue, '--json']);

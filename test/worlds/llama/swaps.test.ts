@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FormatError } from '../../../src/binary/format-error.js';
 import { LlamaWorld } from '../../../src/worlds/llama/collision-world.js';
 import { DEMO_CELLS, demoLevel } from '../../../src/worlds/llama/demo-levels.js';
 import { buildLevel } from '../../../src/worlds/llama/level-builder.js';
@@ -32,7 +33,8 @@ describe('llama tile swaps as world run-time state', () => {
     w.setSwap(0, false);
     w.restoreState(s);
     expect(w.swapStates()).toEqual([1]);
-    expect(() => w.restoreState({})).toThrow(RangeError);
+    expect(() => w.restoreState({})).toThrow(FormatError);
+    expect(() => w.restoreState({})).toThrow(/missing swaps/);
   });
 });
 
