@@ -12,12 +12,12 @@ import type { Simulation } from '../../sim/simulation.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE, type LosOutput } from '../../systems/los/los-batch.js';
 import { eyeHeight } from '../../systems/los-system.js';
-import { BODY_METRES } from '../../sim/simulation.js';
+import { BODY_METRES, SIGHT_RANGE_METRES } from '../../sim/simulation.js';
 import { newGroundSample, probeHeight, samplerFor } from './ground-sampler.js';
 import { mapPlaneOf, mapRectOf, worldAt, type MapPlane } from './projection.js';
 
 export interface HeatMapOptions {
-  /** Cells along the longer side of the map. */
+  /** Cells along the longer side of the map (default `heatCellsFor(world)`). */
   cells?: number;
   /** Simulation frames between passes. */
   interval?: number;
@@ -45,9 +45,26 @@ export interface HeatGrid {
   rays: number;
 }
 
+/** Most cells along the longer side of the map; at least HEAT_MIN_CELLS. */
 export const HEAT_CELLS = 96;
+export const HEAT_MIN_CELLS = 12;
+/** A cell is at least this fraction of the sight range across, so one agent covers at most ~π·6² cells. */
+export const HEAT_CELL_PER_RANGE = 1 / 6;
 export const HEAT_INTERVAL = 30;
-export const HEAT_BUDGET = 4000;
+export const HEAT_BUDGET = 2000;
+
+/**
+ * Cells along the map's longer side for a world: as many as HEAT_CELLS, but no cell smaller than a sixth of
+ * an agent's sight range (SIGHT_RANGE_METRES), so a pass costs about agents × 113 rays at most.
+ */
+export function heatCellsFor(world: Pick<CollisionWorld, 'bounds' | 'up' | 'scale'>): number {
+  const plane = mapPlaneOf(world);
+  const r = mapRectOf(plane, world.bounds);
+  if (!r) return HEAT_MIN_CELLS;
+  const scale = world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1;
+  const cell = SIGHT_RANGE_METRES * scale * HEAT_CELL_PER_RANGE;
+  return Math.max(HEAT_MIN_CELLS, Math.min(HEAT_CELLS, Math.floor(Math.max(r.width, r.height) / cell)));
+}
 
 export class VisibilityHeatMap {
   readonly cols: number;
@@ -83,7 +100,7 @@ export class VisibilityHeatMap {
   ) {
     this.plane = mapPlaneOf(world);
     const r = mapRectOf(this.plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
-    const n = Math.max(4, Math.min(512, Math.floor(options.cells ?? HEAT_CELLS)));
+    const n = Math.max(4, Math.min(512, Math.floor(options.cells ?? heatCellsFor(world))));
     const long = Math.max(r.width, r.height, 1e-9);
     this.cell = long / n;
     this.cols = Math.max(1, Math.ceil(r.width / this.cell));

@@ -76,3 +76,18 @@ describe('visibility heat map', () => {
     expect(hm.grid!.frame).toBe(0);
   });
 });
+
+test('the default grid keeps a pass affordable: no cell smaller than a sixth of the sight range, 12 to 96 a side', async () => {
+  const { heatCellsFor, HEAT_CELLS, HEAT_MIN_CELLS } = await import('../../../src/render/scene/heat-map.js');
+  const got: Record<string, number> = {};
+  for (const id of ['piney-default', 'rugrats-demo', 'llama-demo', 'colbin-demo', 'gta-town']) {
+    const w = (await opener(id)()).world;
+    const n = heatCellsFor(w);
+    expect(n).toBeGreaterThanOrEqual(HEAT_MIN_CELLS);
+    expect(n).toBeLessThanOrEqual(HEAT_CELLS);
+    got[id] = n;
+  }
+  expect(got['piney-default']).toBe(96);
+  expect(got['gta-town']).toBe(96);
+  expect(got['rugrats-demo']).toBe(12);
+});
