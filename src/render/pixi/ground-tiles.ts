@@ -254,6 +254,12 @@ export class GroundTiles {
     const my1 = (oy + T + 2) / k;
     const X = (x: number) => x * k - ox;
     const Y = (y: number) => y * k - oy;
+    // Only over the world: shapes that reach past its bounds (a COLBIN wall grid larger than the level) stop at its edge.
+    const r = this.rect;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(Math.floor(X(r.x)), Math.floor(Y(r.y)), Math.ceil(X(r.x + r.width)) - Math.floor(X(r.x)), Math.ceil(Y(r.y + r.height)) - Math.floor(Y(r.y)));
+    ctx.clip();
     ctx.lineWidth = 1;
     ctx.lineJoin = 'round';
     const live = this.chunks.filter((c) => c && c.x1 >= mx0 && c.x0 <= mx1 && c.y1 >= my0 && c.y0 <= my1);
@@ -309,6 +315,7 @@ export class GroundTiles {
       ctx.stroke();
     }
     ctx.globalAlpha = 1;
+    ctx.restore();
   }
 
   /** Frees every tile and the raster's canvas. */

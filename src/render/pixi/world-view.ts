@@ -98,6 +98,16 @@ const ARROW_POINTS = [14, 0, -12, -12, -6, 0, -12, 12] as const;
 /** Above this many arrows in view they are drawn without an outline (a software renderer pays per stroke). */
 const OUTLINE_LIMIT = 150;
 
+/** The fraction along (dx, dy) from (x, y) at which the ray leaves rectangle r (1 if it does not, 0 if outside). */
+export function exitFraction(x: number, y: number, dx: number, dy: number, r: MapRect): number {
+  let t = 1;
+  if (dx > 0) t = Math.min(t, (r.x + r.width - x) / dx);
+  else if (dx < 0) t = Math.min(t, (r.x - x) / dx);
+  if (dy > 0) t = Math.min(t, (r.y + r.height - y) / dy);
+  else if (dy < 0) t = Math.min(t, (r.y - y) / dy);
+  return t > 0 ? t : 0;
+}
+
 /** What the view shows besides the world, set by the page. */
 export interface ViewState {
   /** The selected entity (−1 none). */
@@ -529,12 +539,14 @@ export class WorldView {
     }
     if (m === 0) return;
     losBatch(world, this.raySegments, this.rayOut, 0, m);
+    const R = this.rect;
     for (let r = 0; r < m; r++) {
       const i = this.rayOwner[r]!;
-      const f = this.rayOut.fraction[r]!;
       const o = r * SEGMENT_STRIDE;
       const dx = this.raySegments[o + 3 + h0]! - this.raySegments[o + h0]!;
       const dy = plane.ySign * (this.raySegments[o + 3 + h1]! - this.raySegments[o + h1]!);
+      // Stopped where the world blocks it, or where it leaves the world's rectangle (nothing is out there).
+      const f = Math.min(this.rayOut.fraction[r]!, exitFraction(e.x[i]!, e.y[i]!, dx, dy, R));
       g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[i]! + dx * f, e.y[i]! + dy * f);
     }
     g.stroke({ color: ENTITY_COLOURS.facingRay, alpha: 0.4, width: px });

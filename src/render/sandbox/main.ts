@@ -192,6 +192,7 @@ class SandboxApp {
     this.bindUi();
     fillHelp($('help-box'));
     new ResizeObserver(() => this.resize()).observe(host);
+    this.resize();
     window.addEventListener('resize', () => this.resize());
     const first = parsed.link.world ?? CATALOG[0]!.id;
     try {
@@ -304,6 +305,8 @@ class SandboxApp {
   private install(session: SandboxSession): void {
     this.session = session;
     this.selection = null;
+    this.hover = null;
+    this.hoverAt = null;
     this.tileInfo = null;
     this.entityInfo = null;
     this.behaviourFrame = -Infinity;
@@ -325,7 +328,7 @@ class SandboxApp {
       old.destroy();
     }
     const host = $('view');
-    this.view = new WorldView(s.sim, Math.max(1, host.clientWidth), Math.max(1, host.clientHeight), {
+    this.view = new WorldView(s.sim, Math.max(1, this.app.screen.width), Math.max(1, this.app.screen.height), {
       showSight: ($('sight') as HTMLInputElement).checked,
       showOverlay: ($('overlay') as HTMLInputElement).checked,
       resolution: this.dpr,
@@ -480,6 +483,7 @@ class SandboxApp {
     this.hoverAt = [sx, sy];
     const [mx, my] = v.toMap(sx, sy);
     this.hover = probeAt(v.sim.world, mx, my, v.plane);
+    this.updatePanels();
     return this.hover;
   }
 
@@ -500,6 +504,10 @@ class SandboxApp {
     this.entityInfo = null;
     this.applySelection();
     this.legendKey = '';
+    if (this.view && this.session) {
+      this.refreshSelection();
+      this.updatePanels();
+    }
     this.syncUrl();
   }
 
@@ -654,15 +662,21 @@ class SandboxApp {
 
   private resize(): void {
     const host = $('view');
-    const w = Math.max(1, host.clientWidth);
-    const h = Math.max(1, host.clientHeight);
     const dpr = Math.max(1, window.devicePixelRatio || 1);
     if (!this.app?.renderer) return;
+    // The canvas sits on whole device pixels (the bars above it may end between pixels), so the
+    // compositor copies it without resampling: shifted back by the fraction, sized to whole pixels.
+    const r = host.getBoundingClientRect();
+    const fx = Math.round(r.left * dpr) / dpr - r.left;
+    const fy = Math.ceil(r.top * dpr - 1e-6) / dpr - r.top;
+    const w = Math.max(1, Math.floor(r.width - fx));
+    const h = Math.max(1, Math.floor(r.height - fy));
+    (this.app.canvas as HTMLCanvasElement).style.transform = fx || fy ? `translate(${fx}px, ${fy}px)` : '';
     if (dpr !== this.dpr) {
       this.dpr = dpr;
       this.app.renderer.resolution = dpr;
     }
-    if (this.app.renderer.width !== w || this.app.renderer.height !== h || this.app.renderer.resolution !== dpr) this.app.renderer.resize(w, h, dpr);
+    if (this.app.screen.width !== w || this.app.screen.height !== h || this.app.renderer.resolution !== dpr) this.app.renderer.resize(w, h, dpr);
     this.view?.resize(w, h, dpr);
     if (this.view) this.overview.setWorld(this.view.raster, this.view.rect, insetSize(w, h));
     this.drawFrame();
@@ -1006,7 +1020,7 @@ class SandboxApp {
     let miniDrag = false;
     const jump = (e: PointerEvent) => {
       const r = mini.getBoundingClientRect();
-      const p = this.overview.mapAt(e.clientX - r.left, e.clientY - r.top);
+      const p = this.overview.mapAt(e.clientX - r.left - mini.clientLeft, e.clientY - r.top - mini.clientTop);
       if (p && this.view) this.view.camera.centreOn(p[0], p[1]);
     };
     mini.addEventListener('pointerdown', (e) => {
