@@ -41,8 +41,9 @@ const MIN_ENTITY_PIXELS = 6;
 const MAX_ENTITY_PIXELS = 22;
 /** The flash fades out over the frames its operation gives (10). */
 const FLASH_FRAMES = 10;
-/** How far inside the view's edge an off-screen sky item (bolt, traveller) is drawn, in pixels. */
-const SKY_INSET = 28;
+/** How far inside the view's edge an off-screen sky item is drawn, in pixels: the bolt (90 long), the traveller. */
+const BOLT_INSET = 52;
+const TRAVELLER_INSET = 28;
 /** The arrow texture's side: drawn large and scaled down, so it stays sharp on high-density screens. */
 const ARROW_TEXTURE = 64;
 
@@ -649,15 +650,15 @@ export class WorldView {
     }
   }
 
-  /** A sky item's place on screen: where it is, or pulled in to the edge of the view. */
-  private skyPlace(x: number, y: number): { x: number; y: number; clamped: boolean } {
+  /** A sky item's place on screen: where it is, or pulled in to `inset` pixels inside the edge of the view. */
+  private skyPlace(x: number, y: number, inset: number): { x: number; y: number; clamped: boolean } {
     const [sx, sy] = this.toScreen(x, y);
-    return clampToView(sx, sy, this.camera.width, this.camera.height, SKY_INSET);
+    return clampToView(sx, sy, this.camera.width, this.camera.height, inset);
   }
 
   /** The bolt: a jagged line 90 pixels long down the screen from its sprite, with a glow, on the sky layer. */
   private drawBolt(x: number, y: number): void {
-    const p = this.skyPlace(x, y);
+    const p = this.skyPlace(x, y, BOLT_INSET);
     const g = this.sky;
     const pts = [p.x, p.y - 45, p.x + 10, p.y - 18, p.x - 7, p.y - 2, p.x + 6, p.y + 18, p.x - 2, p.y + 45];
     const path = () => {
@@ -674,7 +675,7 @@ export class WorldView {
 
   /** The traveller: a filled diamond 26 pixels long with an outline, on the sky layer. */
   private drawTraveller(x: number, y: number): void {
-    const p = this.skyPlace(x, y);
+    const p = this.skyPlace(x, y, TRAVELLER_INSET);
     const g = this.sky;
     g.poly([p.x, p.y - 13, p.x + 9, p.y, p.x, p.y + 13, p.x - 9, p.y], true).fill({ color: WEATHER_COLOURS.traveller, alpha: 1 }).stroke({ color: WEATHER_COLOURS.travellerOutline, alpha: 1, width: 2 });
     if (p.clamped) g.circle(p.x, p.y, 17).stroke({ color: WEATHER_COLOURS.traveller, alpha: 0.8, width: 1.5 });

@@ -137,6 +137,8 @@ class SandboxApp {
   /** The name of the replay loaded (for the link). */
   private replayName: string | null = null;
   private errors: string[] = [];
+  /** What was wrong with the link the page was opened with (kept until dismissed). */
+  private linkErrors: string[] = [];
   private info = '';
   private tables: PineyTables | null = null;
   private dpr = 1;
@@ -166,7 +168,7 @@ class SandboxApp {
   }
 
   async start(): Promise<void> {
-    this.errors.push(...parsed.errors);
+    this.linkErrors.push(...parsed.errors);
     this.tables = loadPineyTables(await fetchBytes(PINEY_TABLES_FILE));
     const host = $('view');
     const preference = choosePreference(parsed.link.renderer);
@@ -262,7 +264,7 @@ class SandboxApp {
         try {
           params[k] = parseParamText(def.name, def.params ?? {}, k, this.linkParams[k]!);
         } catch (e) {
-          this.errors.push(`bad link parameter p.${k}: ${(e as Error).message}; ignored`);
+          this.linkErrors.push(`bad link parameter p.${k}: ${(e as Error).message}; ignored`);
           delete this.linkParams[k];
         }
       }
@@ -365,7 +367,7 @@ class SandboxApp {
     if (l.sel !== undefined) {
       const ecs = v.sim.ecs;
       if (l.sel < ecs.alive.length && ecs.alive[l.sel]) this.select({ kind: 'entity', id: l.sel });
-      else this.errors.push(`bad link parameter sel=${l.sel}: no such entity in this world; nothing is selected`);
+      else this.linkErrors.push(`bad link parameter sel=${l.sel}: no such entity in this world; nothing is selected`);
     }
     if (l.follow) v.camera.follow();
     if (l.speed !== undefined) this.setSpeed(l.speed);
@@ -650,14 +652,15 @@ class SandboxApp {
 
   private showBanner(): void {
     const b = $('banner');
-    const text = [...this.errors, ...(this.info ? [this.info] : [])].join('\n');
+    const errors = [...this.linkErrors, ...this.errors];
+    const text = [...errors, ...(this.info ? [this.info] : [])].join('\n');
     $('banner-text').textContent = text;
-    b.classList.toggle('info', this.errors.length === 0 && this.info !== '');
+    b.classList.toggle('info', errors.length === 0 && this.info !== '');
     b.hidden = text === '';
   }
 
   get error(): string {
-    return this.errors.join('\n');
+    return [...this.linkErrors, ...this.errors].join('\n');
   }
 
   private resize(): void {
@@ -942,6 +945,7 @@ class SandboxApp {
     $('help').addEventListener('click', () => this.runAction('help'));
     $('banner-close').addEventListener('click', () => {
       this.errors = [];
+      this.linkErrors = [];
       this.info = '';
       this.showBanner();
     });

@@ -39,7 +39,7 @@ export const WEATHER_COLOURS = {
   glyph: 0x69f0ae,
   lensFlare: 0xfff9c4,
   bolt: 0xfffde7,
-  boltGlow: 0xb388ff,
+  boltGlow: 0x7c4dff,
   smoke: 0x9e9e9e,
   bird: 0x212121,
   /** The traveller (TOBJ): Δ's airship and the others. */
