@@ -184,6 +184,7 @@ describe('click: tiles and entities', () => {
     expect(countColour(img, ENTITY_COLOURS.seenRay, 40)).toBeGreaterThan(10);
     expect(countColour(img, ENTITY_COLOURS.unseenRay, 40)).toBeGreaterThan(10);
     expect(countColour(img, ENTITY_COLOURS.selection, 30, Math.round(at[0]!), Math.round(at[1]!), 30)).toBeGreaterThan(10);
+    await page.screenshot({ path: join(SHOTS, 'page-inspect-rugrats-agent.png') });
     // Live: as it walks, the panel follows.
     const pos0 = s['entity'].components[0].fields;
     await page.evaluate(() => window.retrosim.advance(45));
@@ -249,6 +250,7 @@ describe('the heat map', () => {
     const grid = (await page.evaluate(() => window.retrosim.heatGrid()))!;
     expect(grid.counts.some((n: number) => n > 0)).toBe(true);
     const after = await mapShot('heat-on-colbin');
+    await page.screenshot({ path: join(SHOTS, 'page-heat-colbin.png') });
     let changed = 0;
     for (let i = 0; i < after.data.length; i += 4) if (Math.abs(after.data[i]! - before.data[i]!) + Math.abs(after.data[i + 2]! - before.data[i + 2]!) > 40) changed++;
     expect(changed).toBeGreaterThan(after.width * after.height * 0.05);

@@ -128,6 +128,7 @@ describe('the storm', () => {
     await open('piney-storm');
     await page.evaluate((f) => window.retrosim.advance(f), starts[2]!);
     const bolt = await mapShot('storm-bolt');
+    await page.screenshot({ path: join(SHOTS, 'page-storm-bolt.png') });
     await page.evaluate(() => window.retrosim.advance(4));
     expect((await state())['sky'].bolt).toBe(false);
     const none = await mapShot('storm-no-bolt');

@@ -17,7 +17,7 @@ import { cssColour } from '../scene/palette.js';
 
 /** Device pixels along a tile's side. */
 export const TILE_PIXELS = 512;
-/** Tiles kept (all zoom levels together), least recently used dropped first. */
+/** Tiles kept at least (all zoom levels together; two screens' worth when more), least recently used dropped first. */
 export const MAX_TILES = 48;
 /** The overlay is indexed in this many chunks along each side of the map. */
 const CHUNKS = 16;
@@ -53,6 +53,8 @@ export class GroundTiles {
   private readonly tiles = new Map<string, Tile>();
   private overlayOn = true;
   private use = 0;
+  /** Tiles kept at most (MAX_TILES, or two screens' worth). */
+  private limit = MAX_TILES;
   /** Tiles drawn by the last `update` (for the HUD and tests). */
   drawnLastUpdate = 0;
   /** Tiles drawn since the view was made. */
@@ -161,7 +163,10 @@ export class GroundTiles {
     for (const t of this.tiles.values()) t.sprite.visible = false;
     let drawn = 0;
     const zk = `${k}:${this.overlayOn ? 1 : 0}`;
-    if (i1 >= i0 && j1 >= j0 && (i1 - i0 + 1) * (j1 - j0 + 1) <= MAX_TILES) {
+    const inView = i1 >= i0 && j1 >= j0 ? (i1 - i0 + 1) * (j1 - j0 + 1) : 0;
+    // Keep at least the tiles of two screens (a large high-density screen needs more than MAX_TILES).
+    this.limit = Math.max(MAX_TILES, 2 * inView);
+    if (inView > 0) {
       for (let j = j0; j <= j1; j++) {
         for (let i = i0; i <= i1; i++) {
           const key = `${zk}:${i}:${j}`;
@@ -198,10 +203,10 @@ export class GroundTiles {
   }
 
   private evict(now: number): void {
-    if (this.tiles.size <= MAX_TILES) return;
+    if (this.tiles.size <= this.limit) return;
     const old = [...this.tiles.values()].filter((t) => t.used !== now).sort((a, b) => a.used - b.used);
     for (const t of old) {
-      if (this.tiles.size <= MAX_TILES) break;
+      if (this.tiles.size <= this.limit) break;
       this.tiles.delete(t.key);
       this.layer.removeChild(t.sprite);
       t.sprite.destroy();

@@ -47,17 +47,18 @@ const TRAVELLER_INSET = 28;
 /** The arrow texture's side: drawn large and scaled down, so it stays sharp on high-density screens. */
 const ARROW_TEXTURE = 64;
 
+/** How a view is made: the ground raster's size, the layers shown, the device resolution, the rays' density. */
 export interface ViewOptions {
   /** Pixels along the longer side of the ground raster (default: 1024 for a Piney field, 512 otherwise). */
   rasterSize?: number;
+  /** Draw the agents' sight lines and facing rays (default true). */
   showSight?: boolean;
+  /** Draw the format's overlay and its labels (default true). */
   showOverlay?: boolean;
-  /** Device pixels per CSS pixel the renderer draws at (the page's devicePixelRatio). */
+  /** Device pixels per CSS pixel the renderer draws at (the page's devicePixelRatio; default 1). */
   resolution?: number;
-  /** Sight rays drawn for the agents that are not selected. */
+  /** Sight rays drawn for the agents that are not selected (default "few"). */
   rays?: RayDensity;
-  /** Kept for callers of the first version; the ground is always a canvas now. */
-  pixelSource?: 'buffer' | 'canvas';
 }
 
 /** A canvas-backed texture (works with every Pixi renderer). */
@@ -118,15 +119,25 @@ export interface ViewState {
 }
 
 export class WorldView {
+  /** The view's root: add it to the application's stage. */
   readonly stage = new Container();
+  /** The camera (starts framing the whole world). */
   readonly camera: Camera;
+  /** The world's map plane. */
   readonly plane: MapPlane;
+  /** The ground raster the tiles are drawn from. */
   readonly raster: GroundRaster;
+  /** The format's overlay shapes and markers. */
   readonly overlay: Overlay;
+  /** The world's rectangle on the map. */
   readonly rect: MapRect;
+  /** The field's weather and time of day (null when the scenario installed none). */
   readonly ambience: FieldAmbience | null;
+  /** @internal The static layers' tiles (the sandbox's status reads how many are kept and drawn). */
   readonly tiles: GroundTiles;
+  /** The visibility heat map (computed while `heatOn`). */
   readonly heat: VisibilityHeatMap;
+  /** The selected entity's rays, cast each drawn frame. */
   readonly probe = new SightProbe();
   private readonly map = new Container();
   private readonly markerLayer = new Container();
@@ -146,6 +157,7 @@ export class WorldView {
   private readonly sky = new Graphics();
   private readonly flash = new Graphics();
   private readonly arrow: Texture;
+  /** The entities as the last draw read them. */
   readonly entities: EntityFrame;
   private readonly idScratch = { ids: new Uint32Array(64) };
   private readonly indexOfId: Int32Array;
@@ -158,9 +170,13 @@ export class WorldView {
   private flashIntensity = 0;
   private highlightKey = '';
   private resolution: number;
+  /** Draw the other agents' sight lines and facing rays. */
   showSight: boolean;
+  /** How many of those rays a frame draws. */
   rays: RayDensity;
+  /** Compute and draw the heat map. */
   heatOn = false;
+  /** The selection the page set. */
   state: ViewState = { selected: -1, highlights: [] };
   /** The last drawn weather frame (for the HUD and tests). */
   lastAmbient: AmbientFrame | null = null;
@@ -261,6 +277,7 @@ export class WorldView {
     this.camera.resize(width, height);
   }
 
+  /** Shows or hides the format overlay and its markers (the tiles are drawn again with or without it). */
   setOverlayVisible(on: boolean): void {
     this.tiles.setOverlayVisible(on);
     this.markerLayer.visible = on;

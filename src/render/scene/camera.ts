@@ -14,6 +14,7 @@ export const ZOOM_OUT_LIMIT = 4;
 /** How far in one may zoom at least (the framed zoom times this). */
 export const ZOOM_IN_LIMIT = 64;
 
+/** The view's camera: centre, zoom, screen size and whether it frames, follows or stays where it was put. */
 export class Camera {
   private x = 0;
   private y = 0;
@@ -85,6 +86,7 @@ export class Camera {
     if (this.frameRect) this.fit(...this.frameRect, this.frameMargin);
   }
 
+  /** Sets the screen size in CSS pixels; a camera still framing its rectangle frames it again. */
   resize(width: number, height: number): void {
     if (width === this.width && height === this.height) return;
     this.width = width;
@@ -139,15 +141,18 @@ export class Camera {
     this.following = false;
   }
 
+  /** Follows again (the owner calls `track` with the followed entity's place each frame). */
   follow(): void {
     this.following = true;
     this.framed = false;
   }
 
+  /** A map point's screen position (CSS pixels). */
   toScreen(x: number, y: number): [number, number] {
     return [(x - this.cx) * this.zoom + this.width / 2, (y - this.cy) * this.zoom + this.height / 2];
   }
 
+  /** The map point at a screen position (CSS pixels). */
   toMap(sx: number, sy: number): [number, number] {
     return [(sx - this.width / 2) / this.zoom + this.cx, (sy - this.height / 2) / this.zoom + this.cy];
   }

@@ -16,6 +16,7 @@ import { BODY_METRES, SIGHT_RANGE_METRES } from '../../sim/simulation.js';
 import { newGroundSample, probeHeight, samplerFor } from './ground-sampler.js';
 import { mapPlaneOf, mapRectOf, worldAt, type MapPlane } from './projection.js';
 
+/** How fine the heat map's grid is, how often a pass starts, and how many rays a call casts. */
 export interface HeatMapOptions {
   /** Cells along the longer side of the map (default `heatCellsFor(world)`). */
   cells?: number;
@@ -66,6 +67,7 @@ export function heatCellsFor(world: Pick<CollisionWorld, 'bounds' | 'up' | 'scal
   return Math.max(HEAT_MIN_CELLS, Math.min(HEAT_CELLS, Math.floor(Math.max(r.width, r.height) / cell)));
 }
 
+/** How many agents see each cell of a grid over the world, by line of sight (see the module). */
 export class VisibilityHeatMap {
   readonly cols: number;
   readonly rows: number;

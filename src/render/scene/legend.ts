@@ -17,6 +17,7 @@ import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, paletteColour } from './overlays
 import { ENTITY_COLOURS, HEAT_RAMP, rgbToColour } from './palette.js';
 import { WEATHER_KINDS, type FieldAmbience, type WeatherKind } from './weather-look.js';
 
+/** How a legend entry's swatch is drawn: the shape the view draws that thing with. */
 export type LegendSymbol =
   | 'arrow'
   | 'player'
@@ -35,6 +36,7 @@ export type LegendSymbol =
   | 'puff'
   | 'label';
 
+/** One colour or symbol on screen and what it means, in its group. */
 export interface LegendEntry {
   group: 'entities' | 'sight' | 'ground' | 'overlay' | 'weather' | 'heat map';
   label: string;
@@ -62,6 +64,7 @@ export interface LegendContext {
 
 const rgb = (c: readonly number[]): number => rgbToColour(c);
 
+/** Every colour and symbol the view draws for this world in this context, grouped, in the order listed. */
 export function legendFor(world: CollisionWorld, ctx: LegendContext): LegendEntry[] {
   const out: LegendEntry[] = [];
   const add = (group: LegendEntry['group'], label: string, symbol: LegendSymbol, colour: number, colours?: number[]) =>

@@ -17,6 +17,7 @@ import { mapX, mapY, type MapPlane } from './projection.js';
 /** Most rays drawn for the selected entity (the nearest bodies in range). */
 export const SIGHT_PROBE_RAYS = 96;
 
+/** The rays from one entity's eye to the bodies in its sight range, cast with `losBatch` (see the module). */
 export class SightProbe {
   /** Rays cast by the last `probe`. */
   count = 0;

@@ -10,7 +10,8 @@
 
 /** How many sight rays the view draws for the agents that are not selected. */
 export const RAY_DENSITIES = ['off', 'few', 'many', 'all'] as const;
-export type RayDensity = (typeof RAY_DENSITIES)[number];
+/** How many sight rays are drawn for the agents that are not selected: none, a few, many, all (up to 256). */
+export type RayDensity = 'off' | 'few' | 'many' | 'all';
 
 /** Playback speeds a replay can run at. */
 export const LINK_SPEEDS = [0.25, 0.5, 1, 2, 4, 8] as const;

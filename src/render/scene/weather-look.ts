@@ -82,6 +82,7 @@ export function weatherKindOfName(kind: AmbientItem['kind'], name: string): Weat
   return 'other';
 }
 
+/** A drawable weather item's kind (`weatherKindOfName` of its kind and name). */
 export function weatherKindOf(item: Pick<AmbientItem, 'kind' | 'name'>): WeatherKind {
   return weatherKindOfName(item.kind, item.name);
 }
