@@ -344,7 +344,7 @@ class SandboxApp {
     this.app.stage.addChild(this.view.stage);
     this.sound.attach(s.sim.events);
     this.lastPlayer = [NaN, NaN, NaN];
-    this.overview.setWorld(this.view.raster, this.view.rect, insetSize(host.clientWidth, host.clientHeight));
+    this.overview.setWorld(this.view.raster, this.view.rect, insetSize($('side').clientWidth));
     this.legendKey = '';
     this.applySelection();
     this.view.draw();
@@ -681,7 +681,7 @@ class SandboxApp {
     }
     if (this.app.screen.width !== w || this.app.screen.height !== h || this.app.renderer.resolution !== dpr) this.app.renderer.resize(w, h, dpr);
     this.view?.resize(w, h, dpr);
-    if (this.view) this.overview.setWorld(this.view.raster, this.view.rect, insetSize(w, h));
+    if (this.view) this.overview.setWorld(this.view.raster, this.view.rect, insetSize($('side').clientWidth));
     this.drawFrame();
   }
 

@@ -1,7 +1,7 @@
 /**
- * The overview inset: the whole world's ground drawn small in a corner, the camera's rectangle on it, the
- * player as a dot; a click (or a drag) in it moves the camera there. Drawn again only when the camera or the
- * player's place on it changes.
+ * The overview inset: the whole world's ground drawn small at the top of the side panel, the camera's
+ * rectangle on it, the player as a dot; a click (or a drag) in it moves the camera there. Drawn again only
+ * when the camera or the player's place on it changes.
  */
 import type { GroundRaster } from '../scene/ground-raster.js';
 import { cameraRectInInset, insetLayout, insetToMap, mapToInset, type InsetLayout } from '../scene/overview-inset.js';
@@ -9,9 +9,9 @@ import { ENTITY_COLOURS } from '../scene/palette.js';
 import { cssColour } from '../scene/palette.js';
 import type { MapRect } from '../scene/projection.js';
 
-/** The inset's longer side, CSS pixels (smaller on a small screen). */
-export function insetSize(viewWidth: number, viewHeight: number): number {
-  return Math.round(Math.max(90, Math.min(180, Math.min(viewWidth, viewHeight) * 0.28)));
+/** The inset's longer side, CSS pixels: the side panel's width (less its padding), at most 200. */
+export function insetSize(panelWidth: number): number {
+  return Math.round(Math.max(80, Math.min(200, panelWidth - 18)));
 }
 
 export class OverviewMap {
