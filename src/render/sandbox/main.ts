@@ -725,7 +725,9 @@ class SandboxApp {
     }
     const scrub = $('scrub') as HTMLInputElement;
     scrub.disabled = s.mode !== 'replay';
-    if (s.mode === 'replay' && document.activeElement !== scrub) scrub.value = String(sim.frame);
+    if (s.mode === 'replay') {
+      if (document.activeElement !== scrub) scrub.value = String(sim.frame);
+    } else scrub.value = '0';
     $('frame-label').textContent = s.mode === 'replay' ? `${sim.frame} / ${s.replayLength}` : `frame ${sim.frame}`;
     ($('step-back') as HTMLButtonElement).disabled = s.mode !== 'replay' || sim.frame === 0;
     ($('record') as HTMLButtonElement).textContent = s.recording ? 'Stop & download' : 'Record';
@@ -962,7 +964,10 @@ class SandboxApp {
     scrub.addEventListener('change', () => this.focusMap());
     const files = $('files') as HTMLInputElement;
     files.addEventListener('change', () => {
-      void this.openFiles(Array.from(files.files ?? [])).catch(() => undefined);
+      const chosen = Array.from(files.files ?? []);
+      // Emptied once read: the menu names what opened, and choosing the same file again opens it again.
+      files.value = '';
+      void this.openFiles(chosen).catch(() => undefined);
       this.focusMap();
     });
     ($('mute') as HTMLInputElement).checked = this.sound.isMuted;
