@@ -9,8 +9,13 @@ import { repoRoot } from '../cli/run-cli.js';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
+/** The pages written by hand (docs/api/ is typedoc's output, not kept in the repository). */
 function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? markdownFiles(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return relative(repoRoot, path) === join('docs', 'api') ? [] : markdownFiles(path);
+    return e.name.endsWith('.md') ? [path] : [];
+  });
 }
 
 const pages = [join(repoRoot, 'README.md'), ...markdownFiles(join(repoRoot, 'docs'))];
