@@ -5,7 +5,7 @@
  * Firefox ESR through puppeteer-core over WebDriver BiDi (never a downloaded browser), each on a new empty
  * profile.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +32,8 @@ const CONFIG = 'vite.sandbox.config.ts';
 
 export interface Harness {
   url: string;
+  /** The browser's profile folder (a new empty one). */
+  profile: string;
   /** A persistent context on a new empty profile (playwright-core's way of passing --user-data-dir). */
   browser: BrowserContext;
   close(): Promise<void>;
@@ -73,6 +75,7 @@ export async function startHarness(): Promise<Harness> {
   });
   return {
     url: server.url,
+    profile,
     browser,
     async close() {
       await browser.close();
@@ -162,4 +165,41 @@ export async function openSandbox(h: Harness, query: Record<string, string>, siz
   await page.evaluate(() => window.retrosim.ready);
   if (errors.length) throw new Error(`the page reported errors: ${errors.join('; ')}`);
   return page;
+}
+
+/**
+ * CPU milliseconds the harness's Chromium has used so far (the browser process and every process under it:
+ * renderers, the GPU process), from /proc (Linux; clock ticks of 10 ms). A busy machine stretches wall time,
+ * not CPU time, so a frame's CPU cost is the figure that does not depend on the load. NaN without /proc.
+ */
+export function chromiumCpuMs(h: Harness): number {
+  let dirs: string[];
+  try {
+    dirs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return NaN;
+  }
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  let root = -1;
+  for (const d of dirs) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      // Fields after the command name (in parentheses, which may hold spaces): state ppid ... utime(14) stime(15).
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(d), Number(f[1]));
+      ticks.set(Number(d), Number(f[11]) + Number(f[12]));
+      if (root < 0 && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(`--user-data-dir=${h.profile}`) && !readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('--type=')) root = Number(d);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  if (root < 0) return NaN;
+  const under = (pid: number): boolean => {
+    for (let p = pid, k = 0; p > 1 && k < 64; p = parent.get(p) ?? 0, k++) if (p === root) return true;
+    return false;
+  };
+  let sum = 0;
+  for (const [pid, t] of ticks) if (under(pid)) sum += t;
+  return sum * 10;
 }

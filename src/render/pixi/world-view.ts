@@ -1,112 +1,198 @@
 /**
- * The Pixi top-down view of a running simulation: the ground (a raster of the world's own queries, drawn once
- * per world), the format's overlay (drawn once), then per frame the entities with their facing, the agents'
- * lines of sight, the Piney weather from the frame's operation list, and the screen flash. A camera follows
- * the player, zooms and pans.
+ * The Pixi top-down view of a running simulation. Static layers (the ground, a raster of the world's own
+ * queries; the format's overlay; the time of day's tint) are drawn into tiles per zoom level and only blitted
+ * each frame (ground-tiles.ts). Per frame: the heat map (when on), the selection's highlight, sight (the
+ * selected entity's rays to the bodies it does and does not see, with where the blocked ones stopped; a
+ * chosen density of the other agents' lines to the player and facing rays), the entities with their facing,
+ * the player last with a halo, the Piney weather from the frame's operation list (the bolt and the
+ * traveller pulled to the edge of the view when they are outside it), and the storm's flash.
  *
- * The view reads the simulation (component arrays, world data, the weather's operation list) and never writes
- * it. Sight rays are cast with the project's LOS batch over the world's allocation-free `segmentFraction`,
- * which keeps no simulation state.
+ * The camera starts framing the whole world. The view reads the simulation (component arrays, world data,
+ * the weather's operation list, the event bus) and never writes it; rays are cast through the world's
+ * allocation-free `segmentFraction` with the project's LOS batch, which keeps no simulation state.
  */
-import { BufferImageSource, Container, Graphics, Sprite, Text, Texture } from 'pixi.js';
+import { CanvasSource, Container, Graphics, Sprite, Text, Texture } from 'pixi.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../systems/los/los-batch.js';
 import { FIELD_SIZE } from '../../worlds/piney/field-state.js';
 import { ambientOpsSource, decodeAmbient, type AmbientFrame, type AmbientOpsSource } from '../scene/ambient-ops.js';
-import { Camera } from '../scene/camera.js';
+import { Camera, FRAME_MARGIN } from '../scene/camera.js';
 import { newEntityFrame, readEntities, type EntityFrame } from '../scene/entities.js';
 import { rasterizeGround, type GroundRaster } from '../scene/ground-raster.js';
+import { probeHeight, samplerFor } from '../scene/ground-sampler.js';
+import { VisibilityHeatMap } from '../scene/heat-map.js';
+import type { Highlight } from '../scene/inspect.js';
 import { overlayFor, type Overlay } from '../scene/overlays.js';
-import { mapPlaneOf, mapRectOf, type MapPlane } from '../scene/projection.js';
+import { ENTITY_COLOURS, heatColour, WEATHER_COLOURS } from '../scene/palette.js';
+import { mapPlaneOf, mapRectOf, type MapPlane, type MapRect } from '../scene/projection.js';
+import { SightProbe } from '../scene/sight-probe.js';
+import type { RayDensity } from '../scene/view-link.js';
+import { clampToView, fieldAmbience, weatherKindOf, type FieldAmbience, type WeatherKind } from '../scene/weather-look.js';
+import { GroundTiles } from './ground-tiles.js';
 
-/** Most sight rays cast per drawn frame (those of the agents nearest the view's centre). */
+/** Most sight rays cast per drawn frame for the agents that are not selected (density "all"). */
 export const MAX_SIGHT_RAYS = 256;
-/** Entities are drawn at least this many screen pixels across. */
-const MIN_ENTITY_PIXELS = 7;
+/** Rays per drawn frame by density. */
+export const RAYS_BY_DENSITY: Readonly<Record<RayDensity, number>> = { off: 0, few: 32, many: 128, all: MAX_SIGHT_RAYS };
+/** Entities are drawn at least this many screen pixels across ... */
+const MIN_ENTITY_PIXELS = 6;
 /** ... and at most this many, so small levels seen close up stay readable. */
 const MAX_ENTITY_PIXELS = 22;
-/** The first view shows about this many metres across (or the whole world, if that is closer). */
-const START_VIEW_METRES = 50;
+/** The flash fades out over the frames its operation gives (10). */
+const FLASH_FRAMES = 10;
+/** How far inside the view's edge an off-screen sky item is drawn, in pixels: the bolt (90 long), the traveller. */
+const BOLT_INSET = 52;
+const TRAVELLER_INSET = 28;
+/** The arrow texture's side: drawn large and scaled down, so it stays sharp on high-density screens. */
+const ARROW_TEXTURE = 64;
 
-/** The overlay is split into this many chunks along each side of the map. */
-const OVERLAY_CHUNKS = 12;
-
-interface OverlayChunk {
-  g: Graphics;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  pendingLines: Map<string, { colour: number; alpha: number; segments: number[] }>;
-}
-
+/** How a view is made: the ground raster's size, the layers shown, the device resolution, the rays' density. */
 export interface ViewOptions {
-  /** Pixels along the longer side of the ground raster. */
+  /** Pixels along the longer side of the ground raster (default: 1024 for a Piney field, 512 otherwise). */
   rasterSize?: number;
+  /** Draw the agents' sight lines and facing rays (default true). */
   showSight?: boolean;
+  /** Draw the format's overlay and its labels (default true). */
   showOverlay?: boolean;
-  /** How the ground's pixels become a texture: a pixel buffer (GPU renderers, the default) or a canvas. */
-  pixelSource?: 'buffer' | 'canvas';
+  /** Device pixels per CSS pixel the renderer draws at (the page's devicePixelRatio; default 1). */
+  resolution?: number;
+  /** Sight rays drawn for the agents that are not selected (default "few"). */
+  rays?: RayDensity;
+  /**
+   * How the agents are drawn: "paths" (a filled path each: fastest on the canvas renderer, which pays per
+   * drawing call) or "sprites" (a tinted arrow sprite each: batched on the GPU renderers). Default "paths".
+   */
+  bodies?: 'paths' | 'sprites';
 }
 
 /** A canvas-backed texture (works with every Pixi renderer). */
-function canvasTexture(width: number, height: number, draw: (ctx: CanvasRenderingContext2D) => void, nearest = false): Texture {
+function canvasTexture(width: number, height: number, draw: (ctx: CanvasRenderingContext2D) => void): Texture {
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
-  const ctx = canvas.getContext('2d')!;
-  draw(ctx);
-  const t = Texture.from(canvas);
-  if (nearest) t.source.scaleMode = 'nearest';
-  return t;
+  draw(canvas.getContext('2d')!);
+  return new Texture({ source: new CanvasSource({ resource: canvas }) });
 }
 
-/** A white arrowhead pointing along +x, its centre at the texture's centre. */
+/** Draws an arrowhead pointing along +x in a 32-unit square (scaled by the caller). */
+function arrowPath(c: CanvasRenderingContext2D, fill: string): void {
+  c.fillStyle = fill;
+  c.strokeStyle = '#000000';
+  c.lineWidth = 2;
+  c.lineJoin = 'round';
+  c.beginPath();
+  c.moveTo(30, 16);
+  c.lineTo(4, 4);
+  c.lineTo(10, 16);
+  c.lineTo(4, 28);
+  c.closePath();
+  c.fill();
+  c.stroke();
+}
+
+/** A white arrowhead pointing along +x, its centre at the texture's centre (tinted for the player). */
 function arrowTexture(): Texture {
-  return canvasTexture(32, 32, (c) => {
-    c.fillStyle = '#ffffff';
-    c.strokeStyle = '#000000';
-    c.lineWidth = 2;
-    c.beginPath();
-    c.moveTo(30, 16);
-    c.lineTo(4, 4);
-    c.lineTo(10, 16);
-    c.lineTo(4, 28);
-    c.closePath();
-    c.fill();
-    c.stroke();
+  const s = ARROW_TEXTURE / 32;
+  return canvasTexture(ARROW_TEXTURE, ARROW_TEXTURE, (c) => {
+    c.scale(s, s);
+    arrowPath(c, '#ffffff');
   });
 }
 
+/** The arrowhead's outline in the 32-unit square around its centre: tip, back corner, notch, back corner. */
+const ARROW_POINTS = [14, 0, -12, -12, -6, 0, -12, 12] as const;
+/** Above this many arrows in view they are drawn without an outline (a software renderer pays per stroke). */
+const OUTLINE_LIMIT = 150;
+
+/** The fraction along (dx, dy) from (x, y) at which the ray leaves rectangle r (1 if it does not, 0 if outside). */
+export function exitFraction(x: number, y: number, dx: number, dy: number, r: MapRect): number {
+  let t = 1;
+  if (dx > 0) t = Math.min(t, (r.x + r.width - x) / dx);
+  else if (dx < 0) t = Math.min(t, (r.x - x) / dx);
+  if (dy > 0) t = Math.min(t, (r.y + r.height - y) / dy);
+  else if (dy < 0) t = Math.min(t, (r.y - y) / dy);
+  return t > 0 ? t : 0;
+}
+
+/** What the view shows besides the world, set by the page. */
+export interface ViewState {
+  /** The selected entity (−1 none). */
+  selected: number;
+  /** The selected tile's highlights (map coordinates). */
+  highlights: Highlight[];
+}
+
 export class WorldView {
+  /** The view's root: add it to the application's stage. */
   readonly stage = new Container();
+  /** The camera (starts framing the whole world). */
   readonly camera: Camera;
+  /** The world's map plane. */
   readonly plane: MapPlane;
+  /** The ground raster the tiles are drawn from. */
   readonly raster: GroundRaster;
+  /** The format's overlay shapes and markers. */
   readonly overlay: Overlay;
+  /** The world's rectangle on the map. */
+  readonly rect: MapRect;
+  /** The field's weather and time of day (null when the scenario installed none). */
+  readonly ambience: FieldAmbience | null;
+  /** @internal The static layers' tiles (the sandbox's status reads how many are kept and drawn). */
+  readonly tiles: GroundTiles;
+  /** The visibility heat map (computed while `heatOn`). */
+  readonly heat: VisibilityHeatMap;
+  /** The selected entity's rays, cast each drawn frame. */
+  readonly probe = new SightProbe();
   private readonly map = new Container();
-  private readonly ground: Sprite;
-  private readonly overlayLayer = new Container();
-  private readonly chunks: (OverlayChunk | undefined)[] = [];
   private readonly markerLayer = new Container();
+  private readonly heatSprite: Sprite;
+  private heatCanvas: HTMLCanvasElement | null = null;
+  private heatTexture: Texture | null = null;
+  private readonly highlight = new Graphics();
   private readonly weather = new Graphics();
   private readonly sight = new Graphics();
-  private readonly bodies = new Container();
+  /** The agents: one filled arrow shape each, in three colour groups (fast on every renderer). */
+  private readonly bodies = new Graphics();
+  /** The agents as sprites (the GPU renderers), in their own layer. */
+  private readonly bodySprites = new Container();
+  private readonly sprites: Sprite[] = [];
+  private readonly bodyMode: 'paths' | 'sprites';
+  private groupOf: Uint8Array;
+  private readonly top = new Container();
+  private readonly playerHalo = new Graphics();
+  private readonly playerSprite: Sprite;
+  private readonly selectRing = new Graphics();
+  private readonly sky = new Graphics();
   private readonly flash = new Graphics();
   private readonly arrow: Texture;
-  private readonly sprites: Sprite[] = [];
-  private readonly entities: EntityFrame;
+  /** The entities as the last draw read them. */
+  readonly entities: EntityFrame;
   private readonly idScratch = { ids: new Uint32Array(64) };
   private readonly indexOfId: Int32Array;
   private readonly ambient: AmbientOpsSource | null;
-  private readonly rays = new Float64Array(MAX_SIGHT_RAYS * SEGMENT_STRIDE);
+  private readonly raySegments = new Float64Array(MAX_SIGHT_RAYS * SEGMENT_STRIDE);
   private readonly rayOwner = new Int32Array(MAX_SIGHT_RAYS);
   private readonly rayOut = newLosOutput(MAX_SIGHT_RAYS);
-  private flashLevel = 0;
+  private readonly offFlash: () => void;
+  private flashFrame = -1;
+  private flashIntensity = 0;
+  private highlightKey = '';
+  private resolution: number;
+  /** Draw the other agents' sight lines and facing rays. */
   showSight: boolean;
+  /** How many of those rays a frame draws. */
+  rays: RayDensity;
+  /** Compute and draw the heat map. */
+  heatOn = false;
+  /** The selection the page set. */
+  state: ViewState = { selected: -1, highlights: [] };
   /** The last drawn weather frame (for the HUD and tests). */
   lastAmbient: AmbientFrame | null = null;
+  /** Every weather kind drawn since the view was made (for the legend). */
+  readonly weatherSeen = new Set<WeatherKind>();
+  /** What the last draw put on screen, for the tests: sky items pulled to the edge, the flash's alpha. */
+  lastSky: { bolt: boolean; boltClamped: boolean; traveller: boolean; travellerClamped: boolean; flash: number } = { bolt: false, boltClamped: false, traveller: false, travellerClamped: false, flash: 0 };
   /** Milliseconds the last `draw` took on the CPU side (reading the state and building the scene). */
   lastDrawMs = 0;
 
@@ -118,118 +204,55 @@ export class WorldView {
   ) {
     const world: CollisionWorld = sim.world;
     this.plane = mapPlaneOf(world);
+    this.resolution = options.resolution ?? 1;
     this.camera = new Camera(width, height);
     this.showSight = options.showSight ?? true;
-    this.raster = rasterizeGround(world, { maxSize: options.rasterSize ?? 512 });
-    const r = this.raster;
-    // A GPU renderer takes the pixels as they are; the canvas renderer draws from a canvas. Tiles and
-    // triangles keep hard edges (nearest); the Piney field is a smooth surface (linear).
-    const smooth = world.kind === 'piney';
-    const tex =
-      options.pixelSource === 'canvas'
-        ? canvasTexture(
-            r.width,
-            r.height,
-            (c) => {
-              const img = c.createImageData(r.width, r.height);
-              img.data.set(r.rgba);
-              c.putImageData(img, 0, 0);
-            },
-            !smooth,
-          )
-        : new Texture({ source: new BufferImageSource({ resource: new Uint8Array(r.rgba.buffer), width: r.width, height: r.height, scaleMode: smooth ? 'linear' : 'nearest' }) });
-    this.ground = new Sprite(tex);
-    this.ground.position.set(r.x0, r.y0);
-    this.ground.scale.set(r.unit);
-    // The ground is opaque: no blending (a software renderer pays per pixel for it).
-    this.ground.blendMode = 'none';
+    this.rays = options.rays ?? 'few';
+    const smooth = world.kind === 'piney' || world.kind === 'gta' || world.kind === 'colbin';
+    // The picture asks from where the inspector asks (probeHeight), so the two agree at every point.
+    this.raster = rasterizeGround(world, { maxSize: options.rasterSize ?? (world.kind === 'piney' ? 1024 : 512), edges: false, sampler: samplerFor(world, probeHeight(world, this.plane)) });
+    this.rect = mapRectOf(this.plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
+    this.overlay = overlayFor(world);
+    this.ambience = fieldAmbience(sim);
+    this.tiles = new GroundTiles(this.raster, this.overlay, this.rect, { smooth, tint: this.ambience?.tint ?? { colour: 0, alpha: 0 } });
+    this.heat = new VisibilityHeatMap(world);
+    this.heatSprite = new Sprite(Texture.EMPTY);
+    this.heatSprite.visible = false;
     this.arrow = arrowTexture();
+    this.playerSprite = new Sprite(this.arrow);
+    this.playerSprite.anchor.set(0.5);
+    this.playerSprite.tint = ENTITY_COLOURS.player;
+    this.playerSprite.visible = false;
+    this.top.addChild(this.playerHalo, this.playerSprite);
     this.entities = newEntityFrame(sim.ecs.components.capacity);
+    this.groupOf = new Uint8Array(sim.ecs.components.capacity);
     this.indexOfId = new Int32Array(sim.ecs.components.capacity).fill(-1);
     this.ambient = ambientOpsSource(sim);
-    this.map.addChild(this.ground, this.overlayLayer, this.markerLayer, this.weather, this.sight, this.bodies);
-    this.stage.addChild(this.map, this.flash);
-    const rect = mapRectOf(this.plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
-    this.camera.fit(rect.x, rect.y, rect.width, rect.height);
-    // Start close enough to see the player's surroundings (a small level is seen whole).
-    const metres = START_VIEW_METRES * (world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1);
-    const near = Math.min(width, height) / metres;
-    if (near > this.camera.zoom) this.camera.zoom = Math.min(this.camera.maxZoom, near);
-    this.overlay = overlayFor(world);
-    this.drawOverlay(this.overlay);
+    // The flash comes on the event bus on the frame its operation was drawn (the view may skip frames).
+    const onFlash = (e: { frame: number; intensity: number }) => {
+      this.flashFrame = e.frame;
+      this.flashIntensity = Math.max(0, Math.min(1, e.intensity));
+    };
+    sim.events.on('flash', onFlash);
+    this.offFlash = () => sim.events.off('flash', onFlash);
+    this.bodyMode = options.bodies ?? 'paths';
+    this.map.addChild(this.heatSprite, this.highlight, this.markerLayer, this.sight, this.bodyMode === 'paths' ? this.bodies : this.bodySprites, this.weather, this.selectRing, this.top);
+    this.stage.addChild(this.tiles.layer, this.map, this.sky, this.flash);
+    this.camera.maxZoomFloor = 400 / (world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1);
+    this.frameWorld();
+    this.drawMarkers(this.overlay);
     this.setOverlayVisible(options.showOverlay ?? true);
   }
 
-  /**
-   * The overlay is static, but a software renderer pays for every vertex each frame: its shapes go into
-   * chunks of a grid over the map (by their bounding boxes), and only the chunks that meet the view are drawn.
-   */
-  private drawOverlay(o: Overlay): void {
-    // One pixel at the starting zoom (the canvas renderer has no pixel lines; WebGL keeps them one pixel).
-    const lw = 1 / this.camera.zoom;
-    const rect = mapRectOf(this.plane, this.sim.world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
-    const N = OVERLAY_CHUNKS;
-    const cw = Math.max(rect.width, 1e-9) / N;
-    const ch = Math.max(rect.height, 1e-9) / N;
-    const chunkOf = (x0: number, y0: number, x1: number, y1: number): OverlayChunk => {
-      const cx = Math.max(0, Math.min(N - 1, Math.floor(((x0 + x1) / 2 - rect.x) / cw)));
-      const cy = Math.max(0, Math.min(N - 1, Math.floor(((y0 + y1) / 2 - rect.y) / ch)));
-      const k = cy * N + cx;
-      let c = this.chunks[k];
-      if (!c) {
-        c = { g: new Graphics(), x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity, pendingLines: new Map() };
-        this.chunks[k] = c;
-        this.overlayLayer.addChild(c.g);
-      }
-      c.x0 = Math.min(c.x0, x0);
-      c.y0 = Math.min(c.y0, y0);
-      c.x1 = Math.max(c.x1, x1);
-      c.y1 = Math.max(c.y1, y1);
-      return c;
-    };
-    for (const sh of o.shapes) {
-      if (sh.kind === 'lines') {
-        const key = `${sh.colour}:${sh.alpha}`;
-        for (let i = 0; i + 3 < sh.segments.length; i += 4) {
-          const [ax, ay, bx, by] = [sh.segments[i]!, sh.segments[i + 1]!, sh.segments[i + 2]!, sh.segments[i + 3]!];
-          const c = chunkOf(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
-          let list = c.pendingLines.get(key);
-          if (!list) c.pendingLines.set(key, (list = { colour: sh.colour, alpha: sh.alpha, segments: [] }));
-          list.segments.push(ax, ay, bx, by);
-        }
-      } else if (sh.kind === 'poly') {
-        if (sh.points.length < 6) continue;
-        let x0 = Infinity;
-        let y0 = Infinity;
-        let x1 = -Infinity;
-        let y1 = -Infinity;
-        for (let i = 0; i + 1 < sh.points.length; i += 2) {
-          x0 = Math.min(x0, sh.points[i]!);
-          x1 = Math.max(x1, sh.points[i]!);
-          y0 = Math.min(y0, sh.points[i + 1]!);
-          y1 = Math.max(y1, sh.points[i + 1]!);
-        }
-        const g = chunkOf(x0, y0, x1, y1).g;
-        g.poly(sh.points, true);
-        if (sh.fill !== null) g.fill({ color: sh.fill, alpha: sh.fillAlpha });
-        if (sh.stroke !== null) g.stroke({ color: sh.stroke, alpha: sh.strokeAlpha, width: lw, pixelLine: true });
-      } else {
-        const g = chunkOf(sh.x - sh.r, sh.y - sh.r, sh.x + sh.r, sh.y + sh.r).g;
-        g.circle(sh.x, sh.y, sh.r);
-        if (sh.fill !== null) g.fill({ color: sh.fill, alpha: sh.fillAlpha });
-        if (sh.stroke !== null) g.stroke({ color: sh.stroke, alpha: sh.strokeAlpha, width: lw, pixelLine: true });
-      }
-    }
-    for (const c of this.chunks) {
-      if (!c) continue;
-      for (const l of c.pendingLines.values()) {
-        for (let i = 0; i + 3 < l.segments.length; i += 4) c.g.moveTo(l.segments[i]!, l.segments[i + 1]!).lineTo(l.segments[i + 2]!, l.segments[i + 3]!);
-        c.g.stroke({ color: l.colour, alpha: l.alpha, width: lw, pixelLine: true });
-      }
-      c.pendingLines.clear();
-    }
+  /** Frames the whole world (the overview): fit to the screen, centred, with margins. */
+  frameWorld(): void {
+    const r = this.rect;
+    this.camera.fit(r.x, r.y, r.width, r.height, FRAME_MARGIN);
+  }
+
+  private drawMarkers(o: Overlay): void {
     for (const m of o.markers) {
-      const t = new Text({ text: m.label, style: { fill: m.colour, fontSize: 13, fontFamily: 'monospace', stroke: { color: 0x000000, width: 3 } } });
+      const t = new Text({ text: m.label, resolution: Math.max(1, this.resolution), style: { fill: m.colour, fontSize: 13, fontFamily: 'monospace', stroke: { color: 0x000000, width: 3 } } });
       t.anchor.set(0.5, 1.2);
       t.position.set(m.x, m.y);
       this.markerLayer.addChild(t);
@@ -239,37 +262,72 @@ export class WorldView {
     }
   }
 
-  /** Shows or hides one layer: ground, overlay, markers, weather, sight or bodies. */
+  /** Shows or hides one layer: ground, overlay, markers, weather, sight, bodies or heat. */
   setLayerVisible(name: string, on: boolean): void {
+    if (name === 'overlay') return this.setOverlayVisible(on);
+    if (name === 'heat') {
+      this.heatOn = on;
+      return;
+    }
     const layers: Record<string, Container> = {
-      ground: this.ground,
-      overlay: this.overlayLayer,
+      ground: this.tiles.layer,
       markers: this.markerLayer,
       weather: this.weather,
       sight: this.sight,
-      bodies: this.bodies,
+      bodies: this.bodyMode === 'paths' ? this.bodies : this.bodySprites,
     };
     const l = layers[name];
-    if (!l) throw new RangeError(`no layer ${JSON.stringify(name)} (layers: ${Object.keys(layers).join(', ')})`);
+    if (!l) throw new RangeError(`no layer ${JSON.stringify(name)} (layers: ground, overlay, ${Object.keys(layers).slice(1).join(', ')}, heat)`);
     l.visible = on;
   }
 
-  /** Sets the view's size in screen pixels. */
-  resize(width: number, height: number): void {
+  /** The screen's new CSS size and device pixel ratio. */
+  resize(width: number, height: number, resolution = this.resolution): void {
+    this.resolution = resolution;
     this.camera.resize(width, height);
   }
 
-  /** Shows or hides the format overlay and its markers. */
+  /** Shows or hides the format overlay and its markers (the tiles are drawn again with or without it). */
   setOverlayVisible(on: boolean): void {
-    this.overlayLayer.visible = on;
+    this.tiles.setOverlayVisible(on);
     this.markerLayer.visible = on;
+  }
+
+  get overlayVisible(): boolean {
+    return this.markerLayer.visible;
+  }
+
+  /** An entity's map position (NaN when it has none in the last read). */
+  positionOf(id: number): [number, number] {
+    const i = id >= 0 && id < this.indexOfId.length ? this.indexOfId[id]! : -1;
+    return i >= 0 ? [this.entities.x[i]!, this.entities.y[i]!] : [NaN, NaN];
   }
 
   /** The player's map position (NaN when there is none). */
   playerPosition(): [number, number] {
-    const e = this.entities;
-    for (let i = 0; i < e.count; i++) if (e.player[i]) return [e.x[i]!, e.y[i]!];
-    return [NaN, NaN];
+    return this.positionOf(this.sim.player);
+  }
+
+  /** The device-pixel offset the map plane is drawn at: whole device pixels, so tiles blit exactly. */
+  private deviceOffset(): [number, number] {
+    const cam = this.camera;
+    const d = this.resolution;
+    const k = cam.zoom * d;
+    return [Math.round((cam.width * d) / 2 - cam.cx * k), Math.round((cam.height * d) / 2 - cam.cy * k)];
+  }
+
+  /** Map point → screen CSS pixel as drawn (the rounded offset). */
+  toScreen(x: number, y: number): [number, number] {
+    const [ox, oy] = this.deviceOffset();
+    const d = this.resolution;
+    return [x * this.camera.zoom + ox / d, y * this.camera.zoom + oy / d];
+  }
+
+  /** Screen CSS pixel → map point as drawn. */
+  toMap(sx: number, sy: number): [number, number] {
+    const [ox, oy] = this.deviceOffset();
+    const d = this.resolution;
+    return [(sx - ox / d) / this.camera.zoom, (sy - oy / d) / this.camera.zoom];
   }
 
   /** Reads the simulation's current state and updates every per-frame layer. */
@@ -277,119 +335,302 @@ export class WorldView {
     const t0 = performance.now();
     const sim = this.sim;
     const e = readEntities(sim, this.plane, this.entities, this.idScratch);
-    const [px, py] = this.playerPosition();
+    this.indexOfId.fill(-1);
+    for (let i = 0; i < e.count; i++) this.indexOfId[e.ids[i]!] = i;
     const cam = this.camera;
-    cam.track(px, py);
+    const sel = this.state.selected;
+    const follow = sel >= 0 && this.indexOfId[sel]! >= 0 ? sel : sim.player;
+    const [fx, fy] = this.positionOf(follow);
+    cam.track(fx, fy);
+    const [ox, oy] = this.deviceOffset();
+    const d = this.resolution;
+    this.tiles.update(cam.zoom, d, ox, oy, cam.width, cam.height);
     this.map.scale.set(cam.zoom);
-    this.map.position.set(cam.width / 2 - cam.cx * cam.zoom, cam.height / 2 - cam.cy * cam.zoom);
+    this.map.position.set(ox / d, oy / d);
     // Labels and marker dots keep their screen size.
     for (const c of this.markerLayer.children) c.scale.set(1 / cam.zoom);
-    // Only the overlay chunks that meet the view are drawn.
-    const hw = cam.width / 2 / cam.zoom;
-    const hh = cam.height / 2 / cam.zoom;
-    for (const c of this.chunks) if (c) c.g.visible = c.x1 >= cam.cx - hw && c.x0 <= cam.cx + hw && c.y1 >= cam.cy - hh && c.y0 <= cam.cy + hh;
+    this.drawHeat();
+    this.drawHighlight();
     this.drawBodies(e);
     this.drawSight(e);
     this.drawWeather();
     this.lastDrawMs = performance.now() - t0;
   }
 
+  private drawHeat(): void {
+    if (!this.heatOn) {
+      this.heatSprite.visible = false;
+      return;
+    }
+    if (this.heat.update(this.sim) || (!this.heatCanvas && this.heat.grid)) {
+      const g = this.heat.grid!;
+      if (!this.heatCanvas) {
+        this.heatCanvas = document.createElement('canvas');
+        this.heatCanvas.width = g.cols;
+        this.heatCanvas.height = g.rows;
+        this.heatTexture = new Texture({ source: new CanvasSource({ resource: this.heatCanvas, scaleMode: 'nearest' }) });
+        this.heatSprite.texture = this.heatTexture;
+      }
+      const ctx = this.heatCanvas.getContext('2d')!;
+      const img = ctx.createImageData(g.cols, g.rows);
+      const rgb = [0, 0, 0];
+      const top = Math.max(1, g.max);
+      for (let k = 0; k < g.counts.length; k++) {
+        const n = g.counts[k]!;
+        if (n === 0) continue;
+        heatColour((n - 1) / Math.max(1, top - 1), rgb);
+        img.data[k * 4] = rgb[0]!;
+        img.data[k * 4 + 1] = rgb[1]!;
+        img.data[k * 4 + 2] = rgb[2]!;
+        img.data[k * 4 + 3] = 150;
+      }
+      ctx.putImageData(img, 0, 0);
+      this.heatTexture!.source.update();
+      this.heatSprite.position.set(g.x0, g.y0);
+      this.heatSprite.scale.set(g.cell);
+    }
+    this.heatSprite.visible = this.heat.grid !== null;
+  }
+
+  private drawHighlight(): void {
+    const hs = this.state.highlights;
+    const key = `${this.camera.zoom}:${JSON.stringify(hs)}`;
+    if (key === this.highlightKey) return;
+    this.highlightKey = key;
+    const g = this.highlight;
+    g.clear();
+    const w = 2 / this.camera.zoom;
+    for (const h of hs) {
+      if (h.kind === 'poly') g.poly(h.points, true);
+      else g.circle(h.x, h.y, h.r);
+      g.fill({ color: ENTITY_COLOURS.tile, alpha: 0.18 }).stroke({ color: ENTITY_COLOURS.tile, alpha: 1, width: w });
+    }
+  }
+
+  /** The on-screen size in pixels of an entity of radius r. */
+  private entityPixels(r: number, player: boolean): number {
+    const k = player ? 1.5 : 1;
+    return Math.min(k * MAX_ENTITY_PIXELS, Math.max(k * MIN_ENTITY_PIXELS, 2 * r * this.camera.zoom * k));
+  }
+
   private drawBodies(e: EntityFrame): void {
     const zoom = this.camera.zoom;
-    // A margin of a few bodies' size so arrows at the edge do not pop.
-    const vw = this.camera.width / 2 / zoom + (2 * MAX_ENTITY_PIXELS) / zoom;
-    const vh = this.camera.height / 2 / zoom + (2 * MAX_ENTITY_PIXELS) / zoom;
-    while (this.sprites.length < e.count) {
+    const [vx0, vy0, vx1, vy1] = this.camera.visibleRect();
+    const m = (2 * MAX_ENTITY_PIXELS) / zoom;
+    const player = this.sim.player;
+    let playerShown = false;
+    const groupOf = this.groupOf;
+    let inView = 0;
+    for (let i = 0; i < e.count; i++) {
+      const x = e.x[i]!;
+      const y = e.y[i]!;
+      groupOf[i] = 0;
+      if (e.ids[i] === player) {
+        // The player is drawn last, above everything, with a halo. Rotation is presentation only.
+        playerShown = true;
+        const px = this.entityPixels(e.radius[i]!, true);
+        this.playerSprite.position.set(x, y);
+        this.playerSprite.rotation = Math.atan2(e.dirY[i]!, e.dirX[i]!);
+        this.playerSprite.scale.set(px / ARROW_TEXTURE / zoom);
+        this.playerHalo.clear().circle(0, 0, (px * 0.75) / zoom).fill({ color: ENTITY_COLOURS.playerHalo, alpha: 0.35 }).stroke({ color: ENTITY_COLOURS.playerHalo, alpha: 0.95, width: 2 / zoom });
+        this.playerHalo.position.set(x, y);
+        continue;
+      }
+      if (!(x >= vx0 - m && x <= vx1 + m && y >= vy0 - m && y <= vy1 + m)) continue;
+      groupOf[i] = e.agent[i] ? (e.visible[i] ? 2 : 1) : 3;
+      inView++;
+    }
+    if (this.bodyMode === 'sprites') this.drawBodySprites(e, inView);
+    else this.drawBodyPaths(e, inView);
+    this.playerSprite.visible = playerShown;
+    this.playerHalo.visible = playerShown;
+    this.drawSelectionRing(e);
+  }
+
+  /** The agents as tinted arrow sprites, pooled (the GPU renderers batch them). */
+  private drawBodySprites(e: EntityFrame, inView: number): void {
+    const zoom = this.camera.zoom;
+    const groupOf = this.groupOf;
+    const tints = [0, ENTITY_COLOURS.agent, ENTITY_COLOURS.agentSees, ENTITY_COLOURS.other];
+    while (this.sprites.length < inView) {
       const s = new Sprite(this.arrow);
       s.anchor.set(0.5);
       this.sprites.push(s);
-      this.bodies.addChild(s);
+      this.bodySprites.addChild(s);
     }
-    this.indexOfId.fill(-1);
-    for (let i = 0; i < this.sprites.length; i++) {
-      const s = this.sprites[i]!;
-      if (i >= e.count) {
-        s.visible = false;
-        continue;
-      }
-      this.indexOfId[e.ids[i]!] = i;
-      s.visible = Math.abs(e.x[i]! - this.camera.cx) <= vw && Math.abs(e.y[i]! - this.camera.cy) <= vh;
+    let n = 0;
+    for (let i = 0; i < e.count; i++) {
+      const grp = groupOf[i]!;
+      if (!grp) continue;
+      const s = this.sprites[n++]!;
+      s.visible = true;
       s.position.set(e.x[i]!, e.y[i]!);
       // Rotation is presentation only, so Math.atan2 is fine here.
       s.rotation = Math.atan2(e.dirY[i]!, e.dirX[i]!);
-      const player = e.player[i] === 1;
-      const k = player ? 1.6 : 1;
-      const px = Math.min(k * MAX_ENTITY_PIXELS, Math.max(k * MIN_ENTITY_PIXELS, 2 * e.radius[i]! * zoom * k));
-      s.scale.set(px / 32 / zoom);
-      s.tint = player ? 0xff3d00 : e.agent[i] ? (e.target[i] ? (e.visible[i] ? 0x76ff03 : 0xffea00) : 0x80deea) : 0xffffff;
+      s.scale.set(this.entityPixels(e.radius[i]!, false) / ARROW_TEXTURE / zoom);
+      s.tint = tints[grp]!;
+    }
+    for (let k = n; k < this.sprites.length; k++) this.sprites[k]!.visible = false;
+  }
+
+  /** The agents as one filled path each, in three colour groups (the canvas renderer pays per call). */
+  private drawBodyPaths(e: EntityFrame, inView: number): void {
+    const zoom = this.camera.zoom;
+    const groupOf = this.groupOf;
+    const g = this.bodies;
+    g.clear();
+    const outline = inView <= OUTLINE_LIMIT;
+    const colours = [0, ENTITY_COLOURS.agent, ENTITY_COLOURS.agentSees, ENTITY_COLOURS.other];
+    const pts = [0, 0, 0, 0, 0, 0, 0, 0];
+    for (let grp = 1; grp <= 3; grp++) {
+      let any = false;
+      for (let i = 0; i < e.count; i++) {
+        if (groupOf[i] !== grp) continue;
+        const h = this.entityPixels(e.radius[i]!, false) / 32 / zoom;
+        const ux = e.dirX[i]!;
+        const uy = e.dirY[i]!;
+        const x = e.x[i]!;
+        const y = e.y[i]!;
+        for (let k = 0; k < 8; k += 2) {
+          const dx = ARROW_POINTS[k]! * h;
+          const dy = ARROW_POINTS[k + 1]! * h;
+          pts[k] = x + ux * dx - uy * dy;
+          pts[k + 1] = y + uy * dx + ux * dy;
+        }
+        // moveTo/lineTo copy the numbers (poly() would keep a reference to the reused array).
+        g.moveTo(pts[0]!, pts[1]!).lineTo(pts[2]!, pts[3]!).lineTo(pts[4]!, pts[5]!).lineTo(pts[6]!, pts[7]!).closePath();
+        any = true;
+      }
+      if (!any) continue;
+      g.fill({ color: colours[grp]!, alpha: 1 });
+      if (outline) g.stroke({ color: 0x000000, alpha: 0.85, width: 1 / zoom });
+    }
+  }
+
+  /** The selection's ring. */
+  private drawSelectionRing(e: EntityFrame): void {
+    const zoom = this.camera.zoom;
+    const player = this.sim.player;
+    const ring = this.selectRing;
+    ring.clear();
+    const sel = this.state.selected;
+    const si = sel >= 0 && sel < this.indexOfId.length ? this.indexOfId[sel]! : -1;
+    if (si >= 0) {
+      const r = (this.entityPixels(e.radius[si]!, sel === player) * 0.9 + 4) / zoom;
+      ring.circle(e.x[si]!, e.y[si]!, r).stroke({ color: ENTITY_COLOURS.selection, alpha: 1, width: 2.5 / zoom });
     }
   }
 
   private drawSight(e: EntityFrame): void {
     const g = this.sight;
     g.clear();
-    if (!this.showSight) return;
-    const cam = this.camera;
-    const plane = this.plane;
-    const vw = cam.width / 2 / cam.zoom;
-    const vh = cam.height / 2 / cam.zoom;
-    // Watched entities: a line to the target, green when it is visible, red when the world blocks it (for the
-    // watchers in view: lines from far away would only cover the screen).
-    for (const seen of [1, 0]) {
+    const zoom = this.camera.zoom;
+    const px = 1 / zoom;
+    // The selected entity's rays, whatever the density.
+    const sel = this.state.selected;
+    if (sel >= 0 && this.indexOfId[sel]! >= 0) {
+      const p = this.probe;
+      p.probe(this.sim, this.plane, sel, e.ids, e.count);
       let any = false;
-      for (let i = 0; i < e.count; i++) {
-        const t = e.target[i]!;
-        if (!t || (e.visible[i] ? 1 : 0) !== seen) continue;
-        if (Math.abs(e.x[i]! - cam.cx) > vw || Math.abs(e.y[i]! - cam.cy) > vh) continue;
-        const j = t >= 0 && t < this.indexOfId.length ? this.indexOfId[t]! : -1;
-        if (j < 0) continue;
-        g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[j]!, e.y[j]!);
+      for (let j = 0; j < p.count; j++) {
+        if (!p.visible[j]) continue;
+        g.moveTo(p.fromX, p.fromY).lineTo(p.toX[j]!, p.toY[j]!);
         any = true;
       }
-      if (any) g.stroke({ color: seen ? 0x76ff03 : 0xff5252, alpha: 0.3, width: 1 / this.camera.zoom, pixelLine: true });
+      if (any) g.stroke({ color: ENTITY_COLOURS.seenRay, alpha: 0.95, width: 1.5 * px });
+      any = false;
+      const dash = 6 * px;
+      const gap = 4 * px;
+      for (let j = 0; j < p.count; j++) {
+        if (p.visible[j]) continue;
+        const dx = p.toX[j]! - p.fromX;
+        const dy = p.toY[j]! - p.fromY;
+        const len = Math.hypot(dx, dy);
+        if (!(len > 0)) continue;
+        const ux = dx / len;
+        const uy = dy / len;
+        for (let s = 0; s < len && s < 400 * dash; s += dash + gap) {
+          const e1 = Math.min(len, s + dash);
+          g.moveTo(p.fromX + ux * s, p.fromY + uy * s).lineTo(p.fromX + ux * e1, p.fromY + uy * e1);
+        }
+        any = true;
+      }
+      if (any) g.stroke({ color: ENTITY_COLOURS.unseenRay, alpha: 0.9, width: 1.2 * px });
+      any = false;
+      const c = 4 * px;
+      for (let j = 0; j < p.count; j++) {
+        if (p.visible[j]) continue;
+        const x = p.stopX[j]!;
+        const y = p.stopY[j]!;
+        g.moveTo(x - c, y - c).lineTo(x + c, y + c).moveTo(x - c, y + c).lineTo(x + c, y - c);
+        any = true;
+      }
+      if (any) g.stroke({ color: ENTITY_COLOURS.stopMark, alpha: 1, width: 2 * px });
     }
-    // Rays along the facing of the agents nearest the view's centre, stopped where the world blocks them.
+    const budget = this.showSight ? RAYS_BY_DENSITY[this.rays] : 0;
+    if (budget === 0) return;
+    const [vx0, vy0, vx1, vy1] = this.camera.visibleRect();
+    const inView = (i: number) => e.x[i]! >= vx0 && e.x[i]! <= vx1 && e.y[i]! >= vy0 && e.y[i]! <= vy1;
+    // The watchers that see the player: a line to it (the density's share, in id order).
+    let n = 0;
+    for (let i = 0; i < e.count && n < budget; i++) {
+      const t = e.target[i]!;
+      if (!t || !e.visible[i] || e.ids[i] === sel || !inView(i)) continue;
+      const j = t >= 0 && t < this.indexOfId.length ? this.indexOfId[t]! : -1;
+      if (j < 0) continue;
+      g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[j]!, e.y[j]!);
+      n++;
+    }
+    if (n > 0) g.stroke({ color: ENTITY_COLOURS.sightLine, alpha: 0.45, width: px });
+    // Rays along the facing of agents in view, stopped where the world blocks them.
     const world = this.sim.world;
+    const plane = this.plane;
     const up = plane.up;
     const [h0, h1] = [plane.ax, plane.ay];
     const pos = this.sim.ecs.components.Position;
     const P = [pos.x, pos.y, pos.z];
     let m = 0;
-    for (let i = 0; i < e.count && m < MAX_SIGHT_RAYS; i++) {
-      if (!e.agent[i] || e.target[i]) continue;
-      if (Math.abs(e.x[i]! - cam.cx) > vw || Math.abs(e.y[i]! - cam.cy) > vh) continue;
+    for (let i = 0; i < e.count && m < budget; i++) {
+      if (!e.agent[i] || e.visible[i] || e.ids[i] === sel || !inView(i)) continue;
       const id = e.ids[i]!;
       const range = e.sightRange[i]! > 0 ? e.sightRange[i]! : 10 * world.scale;
       const o = m * SEGMENT_STRIDE;
       const eye = plane.upSign * Math.max(e.radius[i]!, 1e-6);
-      for (let k = 0; k < 3; k++) this.rays[o + k] = P[k]![id]!;
-      this.rays[o + up] += eye;
-      for (let k = 0; k < 3; k++) this.rays[o + 3 + k] = this.rays[o + k]!;
-      this.rays[o + 3 + h0] += e.dirX[i]! * range;
-      this.rays[o + 3 + h1] += plane.ySign * e.dirY[i]! * range;
-      if (world.integer) for (let k = 0; k < 6; k++) this.rays[o + k] = Math.round(this.rays[o + k]!);
+      for (let k = 0; k < 3; k++) this.raySegments[o + k] = P[k]![id]!;
+      this.raySegments[o + up] += eye;
+      for (let k = 0; k < 3; k++) this.raySegments[o + 3 + k] = this.raySegments[o + k]!;
+      this.raySegments[o + 3 + h0] += e.dirX[i]! * range;
+      this.raySegments[o + 3 + h1] += plane.ySign * e.dirY[i]! * range;
+      if (world.integer) for (let k = 0; k < 6; k++) this.raySegments[o + k] = Math.round(this.raySegments[o + k]!);
       this.rayOwner[m] = i;
       m++;
     }
     if (m === 0) return;
-    losBatch(world, this.rays, this.rayOut, 0, m);
+    losBatch(world, this.raySegments, this.rayOut, 0, m);
+    const R = this.rect;
     for (let r = 0; r < m; r++) {
       const i = this.rayOwner[r]!;
-      const f = this.rayOut.fraction[r]!;
       const o = r * SEGMENT_STRIDE;
-      const dx = this.rays[o + 3 + h0]! - this.rays[o + h0]!;
-      const dy = plane.ySign * (this.rays[o + 3 + h1]! - this.rays[o + h1]!);
+      const dx = this.raySegments[o + 3 + h0]! - this.raySegments[o + h0]!;
+      const dy = plane.ySign * (this.raySegments[o + 3 + h1]! - this.raySegments[o + h1]!);
+      // Stopped where the world blocks it, or where it leaves the world's rectangle (nothing is out there).
+      const f = Math.min(this.rayOut.fraction[r]!, exitFraction(e.x[i]!, e.y[i]!, dx, dy, R));
       g.moveTo(e.x[i]!, e.y[i]!).lineTo(e.x[i]! + dx * f, e.y[i]! + dy * f);
     }
-    g.stroke({ color: 0xb2ebf2, alpha: 0.35, width: 1 / this.camera.zoom, pixelLine: true });
+    g.stroke({ color: ENTITY_COLOURS.facingRay, alpha: 0.4, width: px });
   }
 
   private drawWeather(): void {
     const g = this.weather;
     g.clear();
+    const sky = this.sky;
+    sky.clear();
     const cam = this.camera;
     const flash = this.flash;
     flash.clear();
+    const seen = this.lastSky;
+    seen.bolt = seen.boltClamped = seen.traveller = seen.travellerClamped = false;
+    seen.flash = 0;
     if (!this.ambient) return;
     const ops = this.ambient.read();
     const a = ops ? decodeAmbient(ops.words, ops.length) : null;
@@ -407,41 +648,114 @@ export class WorldView {
       const vx = Number.isFinite(ops.viewX) ? ops.viewX : 0;
       const vy = Number.isFinite(ops.viewY) ? ops.viewY : 0;
       const px = 1 / cam.zoom;
+      const C = WEATHER_COLOURS;
       for (const it of a.items) {
         const x = vx + fold(it.x - vx) + ox;
         const y = ySign * (vy + fold(it.y - vy) + oy);
-        const n = it.name;
-        if (it.kind === 'sprite') {
-          if (n.includes('rai')) g.moveTo(x, y).lineTo(x + 4 * px, y + 18 * px).stroke({ color: 0x4fc3f7, alpha: 1, width: 2 * px });
-          else if (n.includes('sno')) g.circle(x, y, 3 * px).fill({ color: 0xffffff, alpha: 1 }).stroke({ color: 0x607d8b, alpha: 0.8, width: 1 / this.camera.zoom, pixelLine: true });
-          else if (n.includes('thu')) {
-            // The bolt: a jagged line straight down the screen from its sprite.
-            g.moveTo(x, y - 60 * px).lineTo(x + 8 * px, y - 30 * px).lineTo(x - 6 * px, y - 10 * px).lineTo(x, y).stroke({ color: 0xfffde7, alpha: 1, width: 3 * px });
-          } else if (n.includes('fir')) g.circle(x, y, 3 * px).fill({ color: 0xffb300, alpha: Math.max(0.35, it.alpha) });
-          else g.circle(x, y, 2 * px).fill({ color: 0xe0e0e0, alpha: 0.8 });
-        } else if (it.kind === 'smoke') {
-          g.circle(x, y, Math.max(6 * px, it.size)).fill({ color: 0x9e9e9e, alpha: 0.35 });
-        } else if (it.kind === 'model') {
-          if (n === 'bird') g.moveTo(x - 8 * px, y - 4 * px).lineTo(x, y).lineTo(x + 8 * px, y - 4 * px).stroke({ color: 0x212121, alpha: 1, width: 2 * px });
-          else if (n.startsWith('tobj')) g.poly([x, y - 9 * px, x + 7 * px, y, x, y + 9 * px, x - 7 * px, y], true).fill({ color: 0xe040fb, alpha: 0.9 });
-          else g.circle(x, y, 10 * px).fill({ color: 0xcfd8dc, alpha: 0.25 });
-        } else if (it.kind === 'hum') {
-          // The traveller's hum: rings whose size follows its volume.
-          g.circle(x, y, (10 + 30 * it.alpha) * px).stroke({ color: 0xe040fb, alpha: 0.8, width: 1 / this.camera.zoom, pixelLine: true });
-        } else if (it.kind === 'sound3d') {
-          g.circle(x, y, 14 * px).stroke({ color: 0xffffff, alpha: 0.6, width: 1 / this.camera.zoom, pixelLine: true });
+        const kind = weatherKindOf(it);
+        this.weatherSeen.add(kind);
+        switch (kind) {
+          case 'rain':
+            g.moveTo(x, y).lineTo(x + 4 * px, y + 18 * px).stroke({ color: C.rain, alpha: 1, width: 2 * px });
+            break;
+          case 'splash':
+            g.circle(x, y, 3 * px).stroke({ color: C.splash, alpha: 0.9, width: px });
+            break;
+          case 'snow':
+            g.circle(x, y, 3 * px).fill({ color: C.snow, alpha: 1 }).stroke({ color: 0x607d8b, alpha: 0.8, width: px });
+            break;
+          case 'ember':
+            g.circle(x, y, 3 * px).fill({ color: C.ember, alpha: Math.max(0.5, it.alpha) });
+            break;
+          case 'firefly':
+            g.circle(x, y, 5 * px).fill({ color: C.firefly, alpha: 0.3 }).circle(x, y, 2.5 * px).fill({ color: C.firefly, alpha: 1 });
+            break;
+          case 'firefly-trail':
+            g.circle(x, y, 1.5 * px).fill({ color: C.fireflyTrail, alpha: 0.7 });
+            break;
+          case 'glyph':
+            g.rect(x - 2 * px, y - 3 * px, 4 * px, 6 * px).fill({ color: C.glyph, alpha: 0.9 });
+            break;
+          case 'lens-flare':
+            g.circle(x, y, 8 * px).stroke({ color: C.lensFlare, alpha: 0.6, width: px });
+            break;
+          case 'bolt':
+            this.drawBolt(x, y);
+            break;
+          case 'smoke':
+            g.circle(x, y, Math.max(6 * px, it.size)).fill({ color: C.smoke, alpha: 0.35 });
+            break;
+          case 'bird':
+            g.moveTo(x - 8 * px, y - 4 * px).lineTo(x, y).lineTo(x + 8 * px, y - 4 * px).stroke({ color: C.bird, alpha: 1, width: 2 * px });
+            break;
+          case 'traveller':
+            if (it.name === 'tobj') this.drawTraveller(x, y);
+            break;
+          case 'hum':
+            // The traveller's hum: a ring whose size follows its volume.
+            g.circle(x, y, (10 + 30 * it.alpha) * px).stroke({ color: C.hum, alpha: 0.8, width: px });
+            break;
+          case 'haze':
+            g.circle(x, y, 10 * px).fill({ color: C.haze, alpha: 0.25 });
+            break;
+          case 'sound3d':
+            g.circle(x, y, 14 * px).stroke({ color: C.sound3d, alpha: 0.6, width: px });
+            break;
+          default:
+            g.circle(x, y, 2 * px).fill({ color: C.other, alpha: 0.8 });
         }
       }
-      if (a.flash > 0) this.flashLevel = Math.max(this.flashLevel, a.flash);
     }
-    if (this.flashLevel > 0.01) {
-      flash.rect(0, 0, cam.width, cam.height).fill({ color: 0xffffff, alpha: Math.min(0.85, this.flashLevel) });
-      this.flashLevel *= 0.8;
-    } else this.flashLevel = 0;
+    // The storm's flash: the frame its operation came in at full strength, fading out over its frames.
+    const since = this.sim.frame - this.flashFrame;
+    if (this.flashFrame >= 0 && since >= 0 && since < FLASH_FRAMES) {
+      const alpha = Math.min(0.85, this.flashIntensity * (1 - since / FLASH_FRAMES));
+      if (alpha > 0.01) {
+        flash.rect(0, 0, cam.width, cam.height).fill({ color: 0xffffff, alpha });
+        seen.flash = alpha;
+      }
+    }
   }
 
-  /** Frees the view's display objects and its own textures (the ground, the arrow, the labels). */
+  /** A sky item's place on screen: where it is, or pulled in to `inset` pixels inside the edge of the view. */
+  private skyPlace(x: number, y: number, inset: number): { x: number; y: number; clamped: boolean } {
+    const [sx, sy] = this.toScreen(x, y);
+    return clampToView(sx, sy, this.camera.width, this.camera.height, inset);
+  }
+
+  /** The bolt: a jagged line 90 pixels long down the screen from its sprite, with a glow, on the sky layer. */
+  private drawBolt(x: number, y: number): void {
+    const p = this.skyPlace(x, y, BOLT_INSET);
+    const g = this.sky;
+    const pts = [p.x, p.y - 45, p.x + 10, p.y - 18, p.x - 7, p.y - 2, p.x + 6, p.y + 18, p.x - 2, p.y + 45];
+    const path = () => {
+      g.moveTo(pts[0]!, pts[1]!);
+      for (let i = 2; i < pts.length; i += 2) g.lineTo(pts[i]!, pts[i + 1]!);
+    };
+    path();
+    g.stroke({ color: WEATHER_COLOURS.boltGlow, alpha: 0.55, width: 9 });
+    path();
+    g.stroke({ color: WEATHER_COLOURS.bolt, alpha: 1, width: 3.5 });
+    this.lastSky.bolt = true;
+    this.lastSky.boltClamped ||= p.clamped;
+  }
+
+  /** The traveller: a filled diamond 26 pixels long with an outline, on the sky layer. */
+  private drawTraveller(x: number, y: number): void {
+    const p = this.skyPlace(x, y, TRAVELLER_INSET);
+    const g = this.sky;
+    g.poly([p.x, p.y - 13, p.x + 9, p.y, p.x, p.y + 13, p.x - 9, p.y], true).fill({ color: WEATHER_COLOURS.traveller, alpha: 1 }).stroke({ color: WEATHER_COLOURS.travellerOutline, alpha: 1, width: 2 });
+    if (p.clamped) g.circle(p.x, p.y, 17).stroke({ color: WEATHER_COLOURS.traveller, alpha: 0.8, width: 1.5 });
+    this.lastSky.traveller = true;
+    this.lastSky.travellerClamped ||= p.clamped;
+  }
+
+  /** Frees the view's display objects and its own textures, and stops listening to the event bus. */
   destroy(): void {
+    this.offFlash();
+    this.tiles.destroy();
+    this.heatTexture?.destroy(true);
     this.stage.destroy({ children: true, texture: true, textureSource: true });
   }
 }
+

@@ -42,6 +42,8 @@ export class SandboxSession {
   /** The first frame whose hash disagreed with the replay's, or -1. */
   desyncFrame = -1;
   private recorder: ReplayRecorder | null = null;
+  /** The loaded replay checked ahead of playback on a second simulation (see `checkAhead`). */
+  check: ReplayCheck | null = null;
   /** Hashes of the frames recorded so far (index f − 1 for frame f), for checks and tests. */
   readonly recordedHashes: string[] = [];
   private lastHash = '';
@@ -51,10 +53,13 @@ export class SandboxSession {
     readonly settings: ScenarioSettings,
   ) {}
 
-  /** A session on a fresh copy of the world with its default settings (and `over` on top). */
-  static async create(open: WorldOpener, over: Partial<ScenarioSettings> = {}): Promise<SandboxSession> {
+  /**
+   * A session on a fresh copy of the world with its default settings (and `over` on top: settings, or a
+   * function of the world opened that gives them).
+   */
+  static async create(open: WorldOpener, over: Partial<ScenarioSettings> | ((first: OpenedWorld) => Partial<ScenarioSettings>) = {}): Promise<SandboxSession> {
     const first = await open();
-    const s = new SandboxSession(open, defaultSettingsFor(first.world, over));
+    const s = new SandboxSession(open, defaultSettingsFor(first.world, typeof over === 'function' ? over(first) : over));
     s.install(first, s.settings);
     return s;
   }
@@ -85,6 +90,7 @@ export class SandboxSession {
     this.replay = null;
     this.desyncFrame = -1;
     this.recorder = null;
+    this.check = null;
     this.recordedHashes.length = 0;
     if (record) this.recorder = new ReplayRecorder(this.sim, this.opened.identity, SANDBOX_KEYFRAME_INTERVAL);
   }
@@ -137,7 +143,17 @@ export class SandboxSession {
     this.replay = rp;
     this.desyncFrame = -1;
     this.recorder = null;
+    this.check = new ReplayCheck(rp, replaySimulation(rp.header, { world: await this.open() }));
     return rp;
+  }
+
+  /**
+   * Checks up to `frames` more frames of the loaded replay ahead of playback (on its own simulation, so the
+   * one on screen is untouched): the timeline can mark the first divergent frame before playback reaches
+   * it. True when the whole replay has been checked.
+   */
+  checkAhead(frames: number): boolean {
+    return this.check ? this.check.run(frames) : true;
   }
 
   /** Frames in the loaded replay (0 in live mode). */
@@ -180,5 +196,40 @@ export class SandboxSession {
   goLive(): void {
     this.mode = 'live';
     this.replay = null;
+    this.check = null;
+  }
+}
+
+/** A replay re-simulated from its frame 0 on a simulation of its own, frame by frame against its hashes. */
+export class ReplayCheck {
+  /** Frames checked so far. */
+  frame = 0;
+  /** The first frame whose hash differs from the recorded one (−1: none so far). */
+  divergence = -1;
+
+  constructor(
+    readonly replay: Replay,
+    private readonly sim: Simulation,
+  ) {}
+
+  get total(): number {
+    return this.replay.frames.count;
+  }
+
+  get done(): boolean {
+    return this.frame >= this.total || this.divergence >= 0;
+  }
+
+  /** Checks up to `frames` more frames; true when done (the end reached, or a divergence found). */
+  run(frames: number): boolean {
+    const rp = this.replay;
+    for (let i = 0; i < frames && !this.done; i++) {
+      const f = this.frame;
+      this.sim.step(rp.frames.inputs[f]!);
+      const h = this.sim.hash();
+      this.frame = f + 1;
+      if (h.hi !== rp.frames.hashHi[f] || h.lo !== rp.frames.hashLo[f]) this.divergence = f + 1;
+    }
+    return this.done;
   }
 }

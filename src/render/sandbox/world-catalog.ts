@@ -126,3 +126,20 @@ export async function openWorldBytes(bytes: Uint8Array, fileName: string, source
   }
   return { world, identity: worldIdentity(world, all, source), bytes: all };
 }
+
+/** The sandbox's default agent count: one per 4 square metres of the world's map, from 8 up to 300. */
+export const AUTO_AGENTS = { perSquareMetres: 4, min: 8, max: 300 } as const;
+
+/**
+ * How many agents the sandbox places when not told: the runtime's default (300) buries a small level under
+ * arrows, so a world gets one agent per 4 m² of its map rectangle, at least 8 and at most 300.
+ */
+export function autoAgents(world: Pick<CollisionWorld, 'bounds' | 'up' | 'scale'>): number {
+  const b = world.bounds;
+  const up = world.up.axis;
+  const axes = [0, 1, 2].filter((a) => a !== up);
+  const s = world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1;
+  const area = axes.reduce((m, a) => m * Math.max(0, (b.max[a]! - b.min[a]!) / s), 1);
+  if (!Number.isFinite(area)) return AUTO_AGENTS.max;
+  return Math.max(AUTO_AGENTS.min, Math.min(AUTO_AGENTS.max, Math.round(area / AUTO_AGENTS.perSquareMetres)));
+}

@@ -36,6 +36,9 @@ export interface GroundRaster {
 }
 
 export const BACKGROUND_RGB: readonly [number, number, number] = [16, 20, 26];
+/** The height shade's ends: low ground slate blue, high ground sand (between them linearly). */
+export const GROUND_LOW_RGB: readonly [number, number, number] = [60, 80, 110];
+export const GROUND_HIGH_RGB: readonly [number, number, number] = [230, 220, 170];
 
 /**
  * Llama's materials the game acts on (src/worlds/llama/materials.ts): exit floors green, the two special
@@ -80,6 +83,11 @@ export interface RasterOptions {
   sampler?: GroundSampler;
   /** Per-world colours instead of the height shade, for a map point (e.g. the Piney field's lit colours). */
   colourAt?: (x: number, y: number, out: number[]) => boolean;
+  /**
+   * Darken the pixels where the surface id changes, so pieces read without an overlay (default true). The
+   * sandbox turns it off and draws the edges as vector lines at the screen's resolution instead.
+   */
+  edges?: boolean;
 }
 
 /** Missing cells (inside the grid, no data): a dull red, so holes in a level stand out from its outside. */
@@ -126,6 +134,7 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
   const span = hi > lo ? hi - lo : 1;
   const colourAt = options.colourAt ?? colourFor(world);
   const tintOf = materialTintFor(world);
+  const edges = options.edges ?? true;
   const colour = [0, 0, 0];
   // Slope light: the height difference to the north-west neighbour, relative to a pixel's width.
   const slopeScale = 0.9 / Math.max(unit, 1e-9);
@@ -154,9 +163,9 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
         b = colour[2]! * k;
       } else {
         // Low ground slate blue, high ground sand: readable on the dark background.
-        r = 60 + 170 * t;
-        gg = 80 + 140 * t;
-        b = 110 + 60 * t;
+        r = GROUND_LOW_RGB[0] + (GROUND_HIGH_RGB[0] - GROUND_LOW_RGB[0]) * t;
+        gg = GROUND_LOW_RGB[1] + (GROUND_HIGH_RGB[1] - GROUND_LOW_RGB[1]) * t;
+        b = GROUND_LOW_RGB[2] + (GROUND_HIGH_RGB[2] - GROUND_LOW_RGB[2]) * t;
       }
       const tint = tintOf(materials[k]!);
       if (tint) {
@@ -170,7 +179,7 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
       if (Number.isFinite(nw)) light += Math.max(-0.45, Math.min(0.45, (h - nw) * slopeScale));
       const left = i > 0 ? ids[k - 1]! : ids[k]!;
       const up = j > 0 ? ids[k - width]! : ids[k]!;
-      if (left !== ids[k] || up !== ids[k]) light *= 0.72;
+      if (edges && (left !== ids[k] || up !== ids[k])) light *= 0.72;
       rgba[o] = r * light;
       rgba[o + 1] = gg * light;
       rgba[o + 2] = b * light;

@@ -42,10 +42,22 @@ export function queryHeight(world: CollisionWorld, plane: MapPlane): number {
   return plane.upSign > 0 ? hi - pad : lo + pad;
 }
 
-/** Any world: its `ground` query, straight down from the top of the bounds. */
-export function querySampler(world: CollisionWorld): GroundSampler {
+/**
+ * Where the sandbox's inspector and picture ask from: for float worlds just above the top of the bounds
+ * (a floor at the very top is then at or below the point, whatever the format's tolerance), for integer
+ * worlds `queryHeight` (inside the bounds: their queries answer only there).
+ */
+export function probeHeight(world: CollisionWorld, plane: MapPlane = mapPlaneOf(world)): number {
+  if (world.integer) return queryHeight(world, plane);
+  const lo = world.bounds.min[plane.up];
+  const hi = world.bounds.max[plane.up];
+  const pad = Math.max(1e-3, Math.abs(hi - lo) * 1e-4);
+  return plane.upSign > 0 ? hi + pad : lo - pad;
+}
+
+/** Any world: its `ground` query, straight down from `top` (by default just under the top of the bounds). */
+export function querySampler(world: CollisionWorld, top: number = queryHeight(world, mapPlaneOf(world))): GroundSampler {
   const plane = mapPlaneOf(world);
-  const top = queryHeight(world, plane);
   const pos: Vec3 = [0, 0, 0];
   const g = newGroundResult();
   return (x, y, out) => {
@@ -135,16 +147,17 @@ export function pineySampler(world: PineyWorld): GroundSampler {
 
 /**
  * The ground sampler the view uses for a world: Rugrats' highest floor of each cell's stack, Piney's heights blended
- * between the cell's vertices, and the world's `ground` query straight down for the other formats.
+ * between the cell's vertices, and the world's `ground` query straight down for the other formats (from `top`
+ * along up when given, else from just under the top of the bounds).
  */
-export function samplerFor(world: CollisionWorld): GroundSampler {
+export function samplerFor(world: CollisionWorld, top?: number): GroundSampler {
   switch (world.kind) {
     case 'rugrats':
       return rugratsSampler(world as RugratsWorld);
     case 'piney':
       return pineySampler(world as PineyWorld);
     default:
-      return querySampler(world);
+      return querySampler(world, top);
   }
 }
 

@@ -19,6 +19,32 @@ import { CELL_UNITS, CHIP_UNITS, CHIPS } from '../../worlds/piney/field-state.js
 import { pineyScene } from '../../worlds/piney/scene.js';
 import { mapPlaneOf, type MapPlane } from './projection.js';
 
+/**
+ * The overlays' colours by feature (0xRRGGBB), shared with the legend. Alphas are the shapes' own.
+ */
+export const OVERLAY_COLOURS = {
+  rugratsGrid: 0x000000,
+  rugratsHalves: 0x1a1a1a,
+  rugratsStack: 0xffe066,
+  llamaGrid: 0x000000,
+  colbinFloors: 0x0b1a2a,
+  colbinWall: 0xd9534f,
+  colbinWallEdge: 0xffffff,
+  colbinGrid: 0x66ccff,
+  gtaFaces: 0x10202a,
+  gtaSphere: 0x4fc3f7,
+  gtaSphereEdge: 0xe1f5fe,
+  gtaBox: 0xffb74d,
+  gtaBoxEdge: 0xfff3e0,
+  pineyHidden: 0x000000,
+  pineyChips: 0x000000,
+  pineyHill: 0xfff59d,
+  pineyCover: 0x1b5e20,
+  pineyWater: 0x4fc3f7,
+  pineyWaterEdge: 0xb3e5fc,
+  pineyStart: 0xffffff,
+} as const;
+
 /** Strokes are drawn one screen pixel wide whatever the zoom; colours are 0xRRGGBB. */
 export type Shape =
   | { kind: 'lines'; layer: string; segments: number[]; colour: number; alpha: number }
@@ -94,7 +120,7 @@ export function rugratsOverlay(world: RugratsWorld): Overlay {
   const z1 = ix.maxZ + 1;
   for (let x = ix.minX; x <= x1; x += TILE_UNITS) grid.push(x, ix.minZ, x, z1);
   for (let z = ix.minZ; z <= z1; z += TILE_UNITS) grid.push(ix.minX, z, x1, z);
-  shapes.push(lines('grid', grid, 0x000000, 0.25));
+  shapes.push(lines('grid', grid, OVERLAY_COLOURS.rugratsGrid, 0.25));
   for (let c = 0; c + 1 < ix.colCellStart.length; c++) {
     const x0 = ix.minX + c * TILE_UNITS;
     for (let cell = ix.colCellStart[c]!; cell < ix.colCellStart[c + 1]!; cell++) {
@@ -108,10 +134,10 @@ export function rugratsOverlay(world: RugratsWorld): Overlay {
       // A stack of more than one tile (floors above floors): a ring, larger for deeper stacks.
       let depth = 1;
       for (let t = a; t < ix.tileFlags.length && !(ix.tileFlags[t]! & FLAG_LAST) && depth < 256; t++) depth++;
-      if (depth > 1) shapes.push(circle('stacks', x0 + TILE_UNITS / 2, z0 + TILE_UNITS / 2, Math.min(TILE_UNITS * 0.45, 90 + 60 * depth), null, 0, 0xffe066, 0.9));
+      if (depth > 1) shapes.push(circle('stacks', x0 + TILE_UNITS / 2, z0 + TILE_UNITS / 2, Math.min(TILE_UNITS * 0.45, 90 + 60 * depth), null, 0, OVERLAY_COLOURS.rugratsStack, 0.9));
     }
   }
-  shapes.push(lines('halves', diagonals, 0x1a1a1a, 0.8));
+  shapes.push(lines('halves', diagonals, OVERLAY_COLOURS.rugratsHalves, 0.8));
   return { shapes, markers: [] };
 }
 
@@ -127,7 +153,7 @@ export function llamaOverlay(world: LlamaWorld): Overlay {
       if (r > 0) shapes.push(poly('regions', [x, z, x + 1, z, x + 1, z + 1, x, z + 1], paletteColour(r), 0.18, null));
     }
   }
-  shapes.push(lines('grid', grid, 0x000000, 0.35));
+  shapes.push(lines('grid', grid, OVERLAY_COLOURS.llamaGrid, 0.35));
   return { shapes, markers: [] };
 }
 
@@ -143,7 +169,7 @@ export function colbinOverlay(world: ColbinWorld): Overlay {
     const b = t * 9;
     tri.push(px(b), py(b), px(b + 3), py(b + 3), px(b + 3), py(b + 3), px(b + 6), py(b + 6), px(b + 6), py(b + 6), px(b), py(b));
   }
-  shapes.push(lines('floors', tri, 0x0b1a2a, 0.45));
+  shapes.push(lines('floors', tri, OVERLAY_COLOURS.colbinFloors, 0.45));
   for (let w = 0; w < f.wallCount; w++) {
     const c = [f.wallCenters[w * 3]!, f.wallCenters[w * 3 + 1]!, f.wallCenters[w * 3 + 2]!];
     const corners: number[] = [];
@@ -157,7 +183,7 @@ export function colbinOverlay(world: ColbinWorld): Overlay {
       }
       corners.push(p[plane.ax]!, plane.ySign * p[plane.ay]!);
     }
-    shapes.push(poly('walls', convexHull(corners), 0xd9534f, 0.55, 0xffffff, 0.9));
+    shapes.push(poly('walls', convexHull(corners), OVERLAY_COLOURS.colbinWall, 0.55, OVERLAY_COLOURS.colbinWallEdge, 0.9));
   }
   const g = f.grid;
   if (g) {
@@ -168,7 +194,7 @@ export function colbinOverlay(world: ColbinWorld): Overlay {
     for (let j = 0; j <= g.height; j++) gl.push(xs, zs + j * g.cellSize, xs + g.width * g.cellSize, zs + j * g.cellSize);
     // The grid is in x, z; on this plane z is map y times ySign.
     if (plane.ySign < 0) for (let i = 1; i < gl.length; i += 2) gl[i] = -gl[i]!;
-    shapes.push(lines('grid', gl, 0x66ccff, 0.35));
+    shapes.push(lines('grid', gl, OVERLAY_COLOURS.colbinGrid, 0.35));
   }
   return { shapes, markers: [] };
 }
@@ -204,7 +230,7 @@ export function gtaOverlay(world: GtaWorld): Overlay {
     }
     for (const s of model.spheres) {
       place(inst, s.center[0], s.center[1], s.center[2]);
-      shapes.push(circle('spheres', mx(), my(), s.radius, 0x4fc3f7, 0.35, 0xe1f5fe, 0.9));
+      shapes.push(circle('spheres', mx(), my(), s.radius, OVERLAY_COLOURS.gtaSphere, 0.35, OVERLAY_COLOURS.gtaSphereEdge, 0.9));
     }
     for (const b of model.boxes) {
       const corners: number[] = [];
@@ -212,10 +238,10 @@ export function gtaOverlay(world: GtaWorld): Overlay {
         place(inst, s & 1 ? b.max[0] : b.min[0], s & 2 ? b.max[1] : b.min[1], s & 4 ? b.max[2] : b.min[2]);
         corners.push(mx(), my());
       }
-      shapes.push(poly('boxes', convexHull(corners), 0xffb74d, 0.45, 0xfff3e0, 0.9));
+      shapes.push(poly('boxes', convexHull(corners), OVERLAY_COLOURS.gtaBox, 0.45, OVERLAY_COLOURS.gtaBoxEdge, 0.9));
     }
   }
-  shapes.unshift(lines('faces', faces, 0x10202a, 0.35));
+  shapes.unshift(lines('faces', faces, OVERLAY_COLOURS.gtaFaces, 0.35));
   return { shapes, markers: [] };
 }
 
@@ -241,7 +267,7 @@ export function pineyOverlay(world: PineyWorld): Overlay {
       if (!sc.hidden[i * CHIPS + j]) continue;
       const x0 = i * CHIP_UNITS;
       const y0 = j * CHIP_UNITS;
-      shapes.push(poly('hidden', [x0, Y(y0), x0 + CHIP_UNITS, Y(y0), x0 + CHIP_UNITS, Y(y0 + CHIP_UNITS), x0, Y(y0 + CHIP_UNITS)], 0x000000, 0.22, null));
+      shapes.push(poly('hidden', [x0, Y(y0), x0 + CHIP_UNITS, Y(y0), x0 + CHIP_UNITS, Y(y0 + CHIP_UNITS), x0, Y(y0 + CHIP_UNITS)], OVERLAY_COLOURS.pineyHidden, 0.22, null));
     }
   }
   // The 40 × 40 chips (the generator's grid: objects, hills and covers sit on it).
@@ -250,11 +276,11 @@ export function pineyOverlay(world: PineyWorld): Overlay {
     chips.push(i * CHIP_UNITS, Y(0), i * CHIP_UNITS, Y(CHIPS * CHIP_UNITS));
     chips.push(0, Y(i * CHIP_UNITS), CHIPS * CHIP_UNITS, Y(i * CHIP_UNITS));
   }
-  shapes.push(lines('chips', chips, 0x000000, 0.12));
+  shapes.push(lines('chips', chips, OVERLAY_COLOURS.pineyChips, 0.12));
   for (const h of sc.hills) {
     const cx = (2 * (h.x >> 1) + h.size / 2) * CELL_UNITS;
     const cy = (2 * (h.y >> 1) + h.size / 2) * CELL_UNITS;
-    shapes.push(circle('hills', cx, Y(cy), (h.size / 2) * CELL_UNITS, null, 0, 0xfff59d, 0.7));
+    shapes.push(circle('hills', cx, Y(cy), (h.size / 2) * CELL_UNITS, null, 0, OVERLAY_COLOURS.pineyHill, 0.7));
   }
   for (const o of sc.objects) {
     const x0 = o.chip[0] * CHIP_UNITS;
@@ -264,8 +290,8 @@ export function pineyOverlay(world: PineyWorld): Overlay {
     const colour = PINEY_OBJECT_COLOURS[o.kind] ?? 0xffffff;
     shapes.push(poly('objects', [x0, Y(y0), x1, Y(y0), x1, Y(y1), x0, Y(y1)], colour, 0.45, colour, 1));
   }
-  for (const c of sc.covers) shapes.push(circle('covers', c.position[0], Y(c.position[1]), 90, 0x1b5e20, 0.55, null));
-  if (sc.water) shapes.push(circle('water', sc.water[0], Y(sc.water[1]), 2.5 * CHIP_UNITS, 0x4fc3f7, 0.35, 0xb3e5fc, 0.9));
+  for (const c of sc.covers) shapes.push(circle('covers', c.position[0], Y(c.position[1]), 90, OVERLAY_COLOURS.pineyCover, 0.55, null));
+  if (sc.water) shapes.push(circle('water', sc.water[0], Y(sc.water[1]), 2.5 * CHIP_UNITS, OVERLAY_COLOURS.pineyWater, 0.35, OVERLAY_COLOURS.pineyWaterEdge, 0.9));
   const chipCentre = (c: [number, number]) => [(c[0] + 0.5) * CHIP_UNITS, Y((c[1] + 0.5) * CHIP_UNITS)] as const;
   if (sc.entrance) {
     const [x, y] = chipCentre(sc.entrance);
@@ -275,7 +301,7 @@ export function pineyOverlay(world: PineyWorld): Overlay {
     const [x, y] = chipCentre(sc.lake);
     markers.push({ x, y, label: 'lake', colour: PINEY_OBJECT_COLOURS['lake']! });
   }
-  markers.push({ x: sc.startPosition[0], y: Y(sc.startPosition[1]), label: 'start', colour: 0xffffff });
+  markers.push({ x: sc.startPosition[0], y: Y(sc.startPosition[1]), label: 'start', colour: OVERLAY_COLOURS.pineyStart });
   return { shapes, markers };
 }
 

@@ -6,7 +6,7 @@ import { openBuiltinWorld } from '../../../src/node/open-world.js';
 import { verifyReplay } from '../../../src/replay/verify.js';
 import { Simulation } from '../../../src/sim/simulation.js';
 import { Buttons } from '../../../src/systems/input.js';
-import { opener, read } from '../helpers.js';
+import { opener, read, tamperHash } from '../helpers.js';
 import { simulationFromSettings } from '../../../src/scenarios/builtin.js';
 
 /** A fixed key pattern: walk, turn, stand, back. */
@@ -75,6 +75,32 @@ describe('sandbox session', () => {
     const b = await SandboxSession.create(opener('rugrats-demo'), { agents: 3 });
     await expect(b.loadReplay(bytes)).rejects.toThrow(/colbin/);
     expect(b.mode).toBe('live');
+  });
+
+  test('a loaded replay is checked ahead of playback on a simulation of its own: a changed hash is found at its frame', async () => {
+    const s = await SandboxSession.create(opener('rugrats-demo'), { agents: 6 });
+    await s.restart(true);
+    for (let f = 0; f < 400; f++) s.stepLive(pattern(f));
+    const good = s.finishRecording();
+    await s.loadReplay(good);
+    expect(s.check!.total).toBe(400);
+    let calls = 0;
+    while (!s.checkAhead(37)) calls++;
+    expect(calls).toBe(10);
+    expect(s.check!.divergence).toBe(-1);
+    expect(s.check!.frame).toBe(400);
+    // The checking did not move the replay on screen.
+    expect(s.frame).toBe(0);
+    const bad = tamperHash(good, 123);
+    await s.loadReplay(bad);
+    while (!s.checkAhead(50));
+    expect(s.check!.divergence).toBe(123);
+    expect(s.check!.frame).toBe(123);
+    // Playback finds the same frame.
+    for (let f = 0; f < 130; f++) s.stepReplay();
+    expect(s.desyncFrame).toBe(123);
+    s.goLive();
+    expect(s.check).toBeNull();
   });
 
   test('restart goes back to the same initial state on a fresh world', async () => {

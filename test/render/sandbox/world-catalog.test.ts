@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CATALOG, catalogEntry, catalogSource, entryForSource, variantSpecBytes } from '../../../src/render/sandbox/world-catalog.js';
+import { AUTO_AGENTS, autoAgents, CATALOG, catalogEntry, catalogSource, entryForSource, variantSpecBytes } from '../../../src/render/sandbox/world-catalog.js';
 import { openBuiltinWorld, openWorldFile } from '../../../src/node/open-world.js';
 import { opener, read } from '../helpers.js';
 
@@ -34,5 +34,24 @@ describe('world catalog', () => {
     expect(variantSpecBytes(base, catalogEntry('piney-default'))).toBe(base);
     const t = JSON.parse(new TextDecoder().decode(variantSpecBytes(base, catalogEntry('piney-traveller'))));
     expect(t).toEqual({ ...orig, seed: 1420856, type: 10, weather: 0, name: `${orig.name} (the traveller)` });
+  });
+
+  test('the sandbox\'s own agent count: one per 4 m² of the map, from 8 to 300', async () => {
+    const counts: Record<string, number> = {};
+    for (const e of CATALOG) {
+      const w = (await opener(e.id)()).world;
+      const n = autoAgents(w);
+      expect(n).toBeGreaterThanOrEqual(AUTO_AGENTS.min);
+      expect(n).toBeLessThanOrEqual(AUTO_AGENTS.max);
+      counts[e.id] = n;
+    }
+    // The small demo levels get a readable crowd; the field and the town the runtime's 300.
+    expect(counts['rugrats-hand']).toBe(8);
+    expect(counts['rugrats-demo']).toBeLessThan(60);
+    expect(counts['llama-demo']).toBeLessThan(60);
+    expect(counts['colbin-demo']).toBeLessThan(60);
+    expect(counts['piney-default']).toBe(300);
+    expect(counts['gta-town']).toBe(300);
+    expect(autoAgents({ bounds: { min: [0, 0, 0], max: [Infinity, 1, 1] }, up: { axis: 1, sign: 1 }, scale: 1 })).toBe(300);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { Camera } from '../../../src/render/scene/camera.js';
+import { Camera, FRAME_MARGIN } from '../../../src/render/scene/camera.js';
 import { heightOf, mapPlaneOf, mapRectOf, mapX, mapY, worldAt } from '../../../src/render/scene/projection.js';
 
 const coord = fc.double({ min: -1e6, max: 1e6, noNaN: true });
@@ -67,6 +67,10 @@ describe('camera', () => {
       fc.property(fc.double({ min: 0, max: 800, noNaN: true }), fc.double({ min: 0, max: 600, noNaN: true }), fc.double({ min: 0.5, max: 2, noNaN: true }), (sx, sy, f) => {
         const c = new Camera(800, 600);
         c.zoom = 2;
+        // A new camera frames, it does not follow: tracking does nothing until follow().
+        c.track(10, 20);
+        expect([c.cx, c.cy]).toEqual([0, 0]);
+        c.follow();
         c.track(10, 20);
         expect([c.cx, c.cy]).toEqual([10, 20]);
         c.panPixels(5, -5);
@@ -83,6 +87,64 @@ describe('camera', () => {
         expect([c.cx, c.cy]).toEqual([1, 2]);
       }),
     );
+  });
+
+  test('fit keeps the margin on the binding side and centres the other; a resize frames again until the user moves', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 120, max: 3000 }),
+        fc.integer({ min: 120, max: 3000 }),
+        fc.double({ min: 1e-3, max: 1e6, noNaN: true }),
+        fc.double({ min: 1e-3, max: 1e6, noNaN: true }),
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        (sw, sh, w, h, x) => {
+          const c = new Camera(sw, sh);
+          c.fit(x, -x, w, h, FRAME_MARGIN);
+          const [x0, y0] = c.toScreen(x, -x);
+          const [x1, y1] = c.toScreen(x + w, -x + h);
+          const tol = 1e-6 * Math.max(sw, sh);
+          // Inside the margins, centred, and touching them on one axis.
+          expect(x0).toBeGreaterThanOrEqual(FRAME_MARGIN - tol);
+          expect(y0).toBeGreaterThanOrEqual(FRAME_MARGIN - tol);
+          expect(x1).toBeLessThanOrEqual(sw - FRAME_MARGIN + tol);
+          expect(y1).toBeLessThanOrEqual(sh - FRAME_MARGIN + tol);
+          expect(Math.abs(x0 - (sw - x1))).toBeLessThan(tol + 1e-6);
+          expect(Math.abs(y0 - (sh - y1))).toBeLessThan(tol + 1e-6);
+          expect(Math.min(Math.abs(x0 - FRAME_MARGIN), Math.abs(y0 - FRAME_MARGIN))).toBeLessThan(tol + 1e-6);
+          // Zooming out beyond the framed view is allowed, down to its limit.
+          expect(c.minZoom).toBeLessThan(c.zoom);
+          c.resize(sh, sw);
+          expect(c.framed).toBe(true);
+          const [a0] = c.toScreen(x, -x);
+          expect(a0).toBeGreaterThanOrEqual(FRAME_MARGIN - tol);
+          c.panPixels(3, 4);
+          expect(c.framed).toBe(false);
+          const before = [c.cx, c.cy, c.zoom];
+          c.resize(sw, sh);
+          expect([c.cx, c.cy, c.zoom]).toEqual(before);
+        },
+      ),
+    );
+  });
+
+  test('every change of centre, zoom or size bumps the revision', () => {
+    const c = new Camera(100, 100);
+    let r = c.revision;
+    c.fit(0, 0, 10, 10);
+    expect(c.revision).toBeGreaterThan(r);
+    r = c.revision;
+    c.track(5, 5);
+    expect(c.revision).toBe(r);
+    c.panPixels(1, 0);
+    expect(c.revision).toBeGreaterThan(r);
+    r = c.revision;
+    c.zoomAt(1.5);
+    expect(c.revision).toBeGreaterThan(r);
+    r = c.revision;
+    c.resize(100, 100);
+    expect(c.revision).toBe(r);
+    c.resize(101, 100);
+    expect(c.revision).toBeGreaterThan(r);
   });
 
   test('zoom stays within its limits and ignores non-finite targets', () => {

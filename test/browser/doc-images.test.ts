@@ -1,0 +1,191 @@
+/**
+ * The pictures of docs/sandbox.md, made from the real sandbox: each test opens a view, drives its frames,
+ * checks that the view shows what the caption says (the state and the pixels), and saves a screenshot of the
+ * whole page to out/screenshots/docs/. With RETROSIM_DOC_IMAGES=1 the screenshots also replace the files of
+ * docs/images/ (run it to refresh them:
+ * `RETROSIM_DOC_IMAGES=1 npx vitest run --config vitest.browser.config.ts test/browser/doc-images.test.ts`).
+ */
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ENTITY_COLOURS, WEATHER_COLOURS } from '../../src/render/scene/palette.js';
+import { tamperHash } from '../render/helpers.js';
+import { openSandbox, startHarness, type Harness } from './harness.js';
+import { decodePng, type Image } from './pixels.js';
+
+const OUT = 'out/screenshots/docs';
+const REPLAYS = 'out/replays';
+const REFRESH = process.env['RETROSIM_DOC_IMAGES'] === '1';
+
+let h: Harness;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  mkdirSync(REPLAYS, { recursive: true });
+  h = await startHarness();
+  page = await openSandbox(h, { world: 'piney-storm' });
+  await page.evaluate(() => {
+    window.retrosim.ticker(false);
+    window.retrosim.pause();
+  });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function state(): Promise<Record<string, any>> {
+  return page.evaluate(() => window.retrosim.state());
+}
+
+async function open(id: string, agents: number | null): Promise<void> {
+  await page.evaluate(([w, n]) => window.retrosim.open(w as string, n as number | null), [id, agents] as const);
+  await page.evaluate(() => window.retrosim.render());
+}
+
+/** Renders, screenshots the whole page as the doc's image `name`, and returns the map canvas's pixels. */
+async function docShot(name: string): Promise<Image> {
+  const url = await page.evaluate(() => {
+    window.retrosim.render();
+    return (document.getElementById('map') as HTMLCanvasElement).toDataURL('image/png');
+  });
+  const path = join(OUT, `${name}.png`);
+  await page.screenshot({ path });
+  const shot = decodePng(new Uint8Array(readFileSync(path)));
+  expect([shot.width, shot.height]).toEqual([1024, 720]);
+  if (REFRESH) copyFileSync(path, join('docs/images', `${name}.png`));
+  return decodePng(new Uint8Array(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')));
+}
+
+/** Pixels within `tol` (per channel) of colour c, in the whole image or a box around (x, y) of half-size r. */
+function countColour(img: Image, c: number, tol: number, x = 0, y = 0, r = 0): number {
+  const rgb = [(c >> 16) & 255, (c >> 8) & 255, c & 255];
+  const [x0, x1, y0, y1] = r ? [Math.max(0, x - r), Math.min(img.width - 1, x + r), Math.max(0, y - r), Math.min(img.height - 1, y + r)] : [0, img.width - 1, 0, img.height - 1];
+  let n = 0;
+  for (let yy = y0; yy <= y1; yy++) {
+    for (let xx = x0; xx <= x1; xx++) {
+      const i = (yy * img.width + xx) * 4;
+      if (Math.abs(img.data[i]! - rgb[0]!) <= tol && Math.abs(img.data[i + 1]! - rgb[1]!) <= tol && Math.abs(img.data[i + 2]! - rgb[2]!) <= tol) n++;
+    }
+  }
+  return n;
+}
+
+describe('the pictures of docs/sandbox.md', () => {
+  test('sandbox-piney-storm: the field whole, at night, in the storm, on a bolt frame', async () => {
+    await open('piney-storm', null);
+    // The third bolt: the weather has been running a while, and the bolt is in the frame's operations.
+    let bolts = 0;
+    for (let f = 0; f < 400 && bolts < 3; f++) {
+      const was = (await state())['sky'].bolt as boolean;
+      await page.evaluate(() => window.retrosim.advance(1));
+      const now = (await state())['sky'].bolt as boolean;
+      if (now && !was) bolts++;
+    }
+    expect(bolts).toBe(3);
+    const s = await state();
+    expect(s['ambience'].time).toBe('night');
+    expect(s['ambience'].weather).toBe('storm');
+    expect(s['camera'].framed).toBe(true);
+    const img = await docShot('sandbox-piney-storm');
+    expect(countColour(img, WEATHER_COLOURS.bolt, 12)).toBeGreaterThan(40);
+  });
+
+  test('sandbox-rugrats: an agent selected, its rays seen and blocked, the inspector on it', async () => {
+    await open('rugrats-demo', 30);
+    await page.evaluate(() => window.retrosim.advance(20));
+    let chosen = -1;
+    for (let id = 2; id < 32 && chosen < 0; id++) {
+      await page.evaluate((e) => window.retrosim.select(e), id);
+      await page.evaluate(() => window.retrosim.render());
+      const sees = (await state())['sees'];
+      if (sees && sees.sees.length > 0 && sees.blocked.length > 0) chosen = id;
+    }
+    expect(chosen).toBeGreaterThan(0);
+    const s = await state();
+    expect(s['selection']).toEqual({ kind: 'entity', id: chosen });
+    expect(await page.locator('#inspector .entity').innerText()).toContain(`entity ${chosen}`);
+    const img = await docShot('sandbox-rugrats');
+    expect(countColour(img, ENTITY_COLOURS.seenRay, 40)).toBeGreaterThan(10);
+    expect(countColour(img, ENTITY_COLOURS.unseenRay, 40)).toBeGreaterThan(10);
+  });
+
+  test('sandbox-colbin: the visibility heat map over the COLBIN level', async () => {
+    await open('colbin-demo', 40);
+    await page.evaluate(() => window.retrosim.advance(10));
+    await page.evaluate(() => window.retrosim.setHeat(true));
+    await page.waitForFunction(() => {
+      window.retrosim.render();
+      return window.retrosim.state()['heat'] !== null;
+    }, null, { timeout: 60_000, polling: 50 });
+    const s = await state();
+    expect(s['heatOn']).toBe(true);
+    expect(s['heat'].max).toBeGreaterThan(0);
+    expect((s['legend'] as { group: string }[]).some((e) => e.group === 'heat map')).toBe(true);
+    await docShot('sandbox-colbin');
+    await page.evaluate(() => window.retrosim.setHeat(false));
+  });
+
+  test('sandbox-gta: the town close up, its faces as crisp lines, a face inspected', async () => {
+    await open('gta-town', 0);
+    const s0 = await state();
+    const [x0, y0, x1, y1] = s0['worldOnScreen'] as number[];
+    const box = (await page.locator('#map').boundingBox())!;
+    const cx = box.x + (x0! + x1!) / 2;
+    const cy = box.y + (y0! + y1!) / 2;
+    // Zoom in about the middle of the town with the wheel, as a user does, then click a face there.
+    await page.mouse.move(cx, cy);
+    for (let i = 0; i < 4; i++) {
+      await page.mouse.wheel(0, -240);
+      await page.evaluate(() => window.retrosim.render());
+    }
+    const s1 = await state();
+    expect(s1['camera'].zoom).toBeGreaterThan(s0['camera'].zoom * 2);
+    await page.mouse.click(cx + 30, cy + 20);
+    const s = await state();
+    expect(s['selection'].kind).toBe('tile');
+    expect(s['tile'].title).toMatch(/^GTA /);
+    await docShot('sandbox-gta');
+  });
+
+  test('sandbox-timeline: a replay that does not verify, its divergence marked on the timeline', async () => {
+    await open('rugrats-demo', 10);
+    await page.evaluate(() => window.retrosim.startRecording());
+    await page.evaluate(() => window.retrosim.pause());
+    await page.keyboard.down('ArrowUp');
+    await page.evaluate(() => window.retrosim.advance(350));
+    await page.keyboard.down('ArrowLeft');
+    await page.evaluate(() => window.retrosim.advance(350));
+    await page.keyboard.up('ArrowLeft');
+    await page.keyboard.up('ArrowUp');
+    const good = Uint8Array.from(await page.evaluate(() => window.retrosim.finishRecording()));
+    const path = join(REPLAYS, 'doc-timeline-diverges.rsr');
+    writeFileSync(path, tamperHash(good, 451));
+    await page.setInputFiles('#files', path);
+    await page.waitForFunction(() => window.retrosim.state()['mode'] === 'replay', null, { timeout: 30_000 });
+    expect(await page.evaluate(() => window.retrosim.checkNow())).toBe(451);
+    await page.evaluate(() => window.retrosim.seek(300));
+    await page.evaluate(() => window.retrosim.render());
+    const t = (await page.evaluate(() => window.retrosim.timeline())) as { dom: { cls: string; frame: string | null }[] };
+    expect(t.dom.filter((d) => d.cls === 'divergence').map((d) => Number(d.frame))).toEqual([451]);
+    expect(t.dom.filter((d) => d.cls === 'tick').map((d) => Number(d.frame))).toEqual([0, 300, 600]);
+    await docShot('sandbox-timeline');
+    await page.evaluate(() => window.retrosim.goLive());
+  });
+
+  test('sandbox-help: the help overlay on ?', async () => {
+    await open('llama-demo', null);
+    await page.locator('#map').focus();
+    await page.keyboard.press('?');
+    expect((await state())['helpShown']).toBe(true);
+    expect(await page.locator('#help-overlay').innerText()).toContain('heat map');
+    // Live on a new world after a replay: the scrubber is back at the start, disabled.
+    expect(await page.locator('#scrub').inputValue()).toBe('0');
+    expect(await page.locator('#scrub').isDisabled()).toBe(true);
+    await docShot('sandbox-help');
+    await page.keyboard.press('Escape');
+    expect((await state())['helpShown']).toBe(false);
+  });
+});
