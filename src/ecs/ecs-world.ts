@@ -2,7 +2,7 @@
  * The simulation's entity world: a bitecs 0.4 world over the project's own component arrays
  * (src/ecs/components.ts), with deterministic entity creation and removal and an exact save/restore.
  *
- * bitecs facts this relies on (0.4.0, see ../shared/reference/ecosystem.md §2):
+ * bitecs facts this relies on (0.4.0):
  * - Ids start at 1 and removed ids are recycled in the order the entity index keeps them (swap-remove), so
  *   the same sequence of spawns and despawns gives the same ids. No `withVersioning` (broken in 0.4.0).
  * - A query's entity list is a live array whose order follows the history of adds and removes; removals are

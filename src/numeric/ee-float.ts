@@ -1,7 +1,7 @@
 /**
  * PS2 Emotion Engine FPU single precision, on float32 bit patterns held as u32 numbers (0..2^32-1).
  *
- * The EE's FPU is not IEEE 754 (../shared/reference/piney-field.md §3):
+ * The EE's FPU is not IEEE 754 (docs/formats/ee-float.md):
  *   - exponent field 0 is zero whatever the fraction (no denormals, in or out);
  *   - exponent field 255 is an ordinary number (no Inf/NaN), so the largest magnitude is (2 - 2^-23)·2^128;
  *   - every result is the exact result truncated toward zero to 24 significant bits;

@@ -2,7 +2,7 @@
  * PsyQ libgte's VectorNormal, as the PlayStation runs it (the Rugrats segment test calls it at 0x8009f278).
  * The routine is hand-written assembly around the GTE: the inputs pass through the 16-bit IR registers, the
  * squares are summed with the trapping `add`, and a 192-entry reciprocal-square-root table scales the result.
- * See ../shared/reference/rugrats-col.md §3 for the step list this follows.
+ * docs/formats/rugrats-col.md lists the steps this follows.
  */
 
 /** Integer square root (floor) of a non-negative integer below 2^31, by bisection: no Math.sqrt. */

@@ -10,7 +10,7 @@
  * as C expressions the compiler folds (`pi + tiny`) are the folded, round-to-nearest values.
  *
  * The library was built with `_FLT_LARGEST_EXPONENT_IS_NORMAL` and `_FLT_NO_DENORMALS`
- * (../shared/seeds/piney-field.txt, "EE floating point"): no NaN/Inf branches, and "is zero" means
+ * (docs/formats/ee-float.md): no NaN/Inf branches, and "is zero" means
  * exponent field 0.
  *
  * Documented in docs/formats/ee-float.md.

@@ -1,4 +1,4 @@
-/** The Piney field's weather and ambient tasks (issue 9). */
+/** The Piney field's weather and ambient tasks. */
 export * from './weather.js';
 export * from './ops.js';
 export * from './env.js';

@@ -1,5 +1,5 @@
 /**
- * Reader for GTA collision files (COLL, COL2, COL3, COL4). Follows ../shared/reference/colbin-gta.md part B:
+ * Reader for GTA collision files (COLL, COL2, COL3, COL4). Follows the layout in docs/formats/gta-col.md:
  * models back to back (FourCC, u32 size, next model at start + 8 + size), the walk stopping at fewer than 8
  * bytes or an unknown FourCC; COLL read sequentially by its counts; COL2+ sections found by their offsets
  * (relative to model start + 4), never by assumed order; vertex counts from the highest face index + 1; face

@@ -2,7 +2,7 @@
  * LEVELnn.COL, Rugrats' collision database: the byte layout and the plain model the parser returns and the
  * writer takes. The model keeps every byte whose meaning is unknown (header pads, header +0x24, tile bytes
  * 4, 5, 7, the column pointers) so that write(parse(file)) gives the file back byte for byte.
- * Format notes: ../shared/seeds/rugrats-col.txt and docs/formats/rugrats-col.md.
+ * Format notes: docs/formats/rugrats-col.md.
  */
 
 /** The format name a FormatError from the parser, the writer, the index or the level builder carries. */

@@ -1,6 +1,6 @@
 /**
  * The segment test (0x8002cd7c, "vectorwalk"): walks from → to a cell at a time and says whether it gets
- * through, following ../shared/seeds/rugrats-col.txt step by step. Integer arithmetic only: products wrap,
+ * through, following the game's routine step by step (docs/formats/rugrats-col.md). Integer arithmetic only: products wrap,
  * divisions truncate toward zero. Writes into a caller-owned Int32Array; allocates nothing.
  *
  * The choices made where the original's arithmetic is not public are each one named function or constant
