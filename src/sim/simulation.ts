@@ -201,6 +201,15 @@ export class Simulation implements SystemHost, ScenarioHost {
     return placed;
   }
 
+  /**
+   * Lets go of the threads given in `SimulationOptions.threads` (a pool can then be closed, or serve other
+   * simulations without holding this one's arrays): the kernels run on the main thread from now on, and every
+   * state stays what it would have been.
+   */
+  releaseThreads(): void {
+    this.parallel.detach?.();
+  }
+
   /** The 64-bit state hash of the current state, with its sections. */
   hash(): StateHash {
     return this.hasher.compute();

@@ -55,6 +55,8 @@ export interface ParallelHost {
   readonly threads: number;
   /** A runner of `kernel` for this simulation (call it when the system is created, not per frame). */
   runner(kernel: RangeKernel): KernelRunner;
+  /** Lets go of the threads: runners made before run on the main thread from now on, with the same results. */
+  detach?(): void;
 }
 
 /**
