@@ -84,6 +84,8 @@ export class SystemPool implements SystemThreads {
   private stateOwner = 0;
   private stateKey = '';
   private closed = false;
+  /** Kernel runs split across the threads so far (runs kept on the main thread are not counted). */
+  jobs = 0;
 
   private constructor(threads: number, worldName: string, private readonly minIds: number) {
     this.threads = threads;
@@ -160,15 +162,15 @@ export class SystemPool implements SystemThreads {
       threads: this.threads,
       runner(kernel: RangeKernel): KernelRunner {
         checkKernel(kernel);
-        const fn = kernel.create(world, kernelStores(kernel, capacity, components.byName));
-        const index = kernels++;
         if (pool.threads > 1) {
           const info = pool.kernels.get(kernel.name);
           if (!info) throw new Error(`range kernel ${kernel.name} is not known to the pool's workers (give its module in SystemPoolOptions.kernelModules)`);
           const same = (a: readonly { name: string }[], b: string[]) => a.length === b.length && a.every((d, i) => d.name === b[i]);
           if (!same(kernel.reads, info.reads) || !same(kernel.writes, info.writes)) throw new Error(`range kernel ${kernel.name} declares other components in the workers' module than here`);
-          pool.configure({ type: 'kernel', binding, index, name: kernel.name });
         }
+        const fn = kernel.create(world, kernelStores(kernel, capacity, components.byName));
+        const index = kernels++;
+        if (pool.threads > 1) pool.configure({ type: 'kernel', binding, index, name: kernel.name });
         return {
           run(list: ArrayLike<number>, n: number) {
             if (n > capacity) throw new RangeError(`${n} ids for ${capacity} entity slots`);
@@ -211,6 +213,7 @@ export class SystemPool implements SystemThreads {
     Atomics.store(c, C.KERNEL, kernel);
     Atomics.store(c, C.COUNT, count);
     Atomics.store(c, C.DONE, 0);
+    this.jobs++;
     Atomics.add(c, C.GENERATION, 1);
     Atomics.notify(c, C.GENERATION);
     let failure: unknown = null;
