@@ -28,7 +28,7 @@ export interface PoolWorkerData {
   port: unknown;
   index: number;
   threads: number;
-  /** Modules (paths or URLs) exporting `kernels: RangeKernel[]`, imported by every worker at start. */
+  /** Module files exporting `kernels: RangeKernel[]`, imported by every worker at start. */
   kernelModules: string[];
 }
 

@@ -33,7 +33,10 @@ export const MIN_IDS_PER_THREAD = 256;
 
 /** Options of `SystemPool.create`. */
 export interface SystemPoolOptions {
-  /** Modules (paths or URLs) whose `kernels` export lists the range kernels of a scenario's own systems. */
+  /**
+   * Module files (paths; a scenario's module, say) whose `kernels` export lists the range kernels of a
+   * scenario's own systems. Each worker imports them as `loadScenarioFile` does.
+   */
   kernelModules?: readonly string[];
   /**
    * Runs of fewer than this many ids per thread stay on the main thread (default MIN_IDS_PER_THREAD). The

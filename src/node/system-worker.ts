@@ -6,7 +6,7 @@
  * done.
  */
 import { receiveMessageOnPort, workerData, parentPort, type MessagePort } from 'node:worker_threads';
-import { pathToFileURL } from 'node:url';
+import { importScenarioModule } from './scenario-file.js';
 import { storeFromShared, type ComponentStore, type SharedStore } from '../ecs/components.js';
 import { loadWorldBytes } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
@@ -96,13 +96,14 @@ function serve(): void {
 try {
   world = loadWorldBytes(data.source.bytes, data.source.name, data.source.options);
   for (const k of BUILTIN_KERNELS) registry.set(k.name, k);
-  for (const spec of data.kernelModules) {
-    const url = /^[a-z][a-z0-9+.-]*:/i.test(spec) && !/^[a-z]:[\\/]/i.test(spec) ? spec : pathToFileURL(spec).href;
-    const mod = (await import(url)) as { kernels?: unknown };
-    if (!Array.isArray(mod.kernels)) throw new Error(`kernel module ${spec} exports no \`kernels\` list`);
-    for (const k of mod.kernels as RangeKernel[]) {
+  for (const path of data.kernelModules) {
+    const { mod } = await importScenarioModule(path);
+    // A module without kernels (a scenario whose systems have none) adds none.
+    if (mod['kernels'] === undefined) continue;
+    if (!Array.isArray(mod['kernels'])) throw new Error(`kernel module ${path}: \`kernels\` must be a list of range kernels`);
+    for (const k of mod['kernels'] as RangeKernel[]) {
       checkKernel(k);
-      if (registry.has(k.name)) throw new Error(`range kernel ${k.name} is defined twice (${spec})`);
+      if (registry.has(k.name)) throw new Error(`range kernel ${k.name} is defined twice (${path})`);
       registry.set(k.name, k);
     }
   }
