@@ -51,6 +51,7 @@ export {
   Sight,
   Velocity,
   type ComponentDef,
+  type ComponentMemory,
   type ComponentOf,
   type Components,
   type ComponentStore,
@@ -74,7 +75,19 @@ export { inputSystem, Buttons, BUTTON_MASK } from './systems/input.js';
 export { wanderSystem, WANDER_STREAM } from './systems/wander.js';
 export { controllerSystem, Behaviour } from './systems/controller.js';
 export { gravitySystem, groundContactSystem } from './systems/gravity.js';
-export { movementSystem, walkSpeed, horizontalAxes } from './systems/movement.js';
+export { movementSystem, movementKernel, walkSpeed, horizontalAxes } from './systems/movement.js';
+export {
+  checkKernel,
+  localParallelHost,
+  rangeFor,
+  type KernelFunction,
+  type KernelRunner,
+  type KernelStores,
+  type ParallelHost,
+  type RangeKernel,
+  type SystemThreads,
+} from './systems/range-kernel.js';
+export { BUILTIN_KERNELS } from './systems/builtin-kernels.js';
 export { triggersSystem, defaultTriggersSystem, type TriggerConfig, type SwapTrigger } from './systems/triggers.js';
 export { losSystem, eyeHeight, LOS_RATE } from './systems/los-system.js';
 export { recordingSystem, frameLog, type FrameLog } from './systems/recording.js';
