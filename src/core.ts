@@ -72,7 +72,7 @@ export { hashHex } from './ecs/state-hash.js';
 export { defineSystem, type ParamValue, type StateArray, type SystemBody, type SystemContext, type SystemDef, type SystemFunction, type SystemHost } from './systems/system.js';
 export { DEFAULT_SYSTEMS } from './systems/default-systems.js';
 export { inputSystem, Buttons, BUTTON_MASK } from './systems/input.js';
-export { wanderSystem, WANDER_STREAM } from './systems/wander.js';
+export { wanderSystem, wanderKernel, WANDER_STREAM } from './systems/wander.js';
 export { controllerSystem, Behaviour } from './systems/controller.js';
 export { gravitySystem, groundContactSystem } from './systems/gravity.js';
 export { movementSystem, movementKernel, walkSpeed, horizontalAxes } from './systems/movement.js';

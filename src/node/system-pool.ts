@@ -17,7 +17,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { sharedStoreOf, type Components } from '../ecs/components.js';
 import { detectWorldFile } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
-import { checkKernel, kernelStores, rangeFor, type KernelRunner, type ParallelHost, type RangeKernel, type SystemThreads } from '../systems/range-kernel.js';
+import { checkKernel, kernelStores, markCount, rangeFor, type KernelRunner, type ParallelHost, type RangeKernel, type SystemThreads } from '../systems/range-kernel.js';
 import { defaultPineyTables } from './assets.js';
 import type { WorldSource } from './los-pool.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
@@ -156,7 +156,9 @@ export class SystemPool implements SystemThreads {
     const binding = this.nextBinding++;
     const capacity = components.capacity;
     const ids = new Uint32Array(new SharedArrayBuffer(4 * capacity));
-    if (this.threads > 1) this.configure({ type: 'attach', binding, capacity, stores: components.all.map(sharedStoreOf), ids });
+    const marks = new Uint32Array(new SharedArrayBuffer(4 * capacity));
+    const counts = new Int32Array(new SharedArrayBuffer(4 * this.threads));
+    if (this.threads > 1) this.configure({ type: 'attach', binding, capacity, stores: components.all.map(sharedStoreOf), ids, marks, counts });
     const pool = this;
     let kernels = 0;
     let detached = false;
@@ -179,15 +181,21 @@ export class SystemPool implements SystemThreads {
             if (n > capacity) throw new RangeError(`${n} ids for ${capacity} entity slots`);
             for (let i = 0; i < n; i++) ids[i] = list[i]!;
             const T = pool.threads;
-            if (T === 1 || detached || pool.closed || n < pool.minIds * T) {
-              fn(ids, 0, n);
-              return;
-            }
+            if (T === 1 || detached || pool.closed || n < pool.minIds * T) return marks.subarray(0, markCount(kernel, fn(ids, 0, n, marks), n));
             if (stateful.hashState && stateful.saveState) pool.syncState(binding, stateful);
+            const [, mineEnd] = rangeFor(n, T, 0);
             pool.job(binding, index, n, () => {
-              const [a, b] = rangeFor(n, T, 0);
-              fn(ids, a, b);
+              counts[0] = markCount(kernel, fn(ids, 0, mineEnd, marks), mineEnd);
             });
+            // The ranges' marks, in range order (each range wrote its own at its start).
+            let k = counts[0]!;
+            for (let t = 1; t < T; t++) {
+              const [start] = rangeFor(n, T, t);
+              const c = counts[t]!;
+              if (c > 0 && start !== k) marks.copyWithin(k, start, start + c);
+              k += c;
+            }
+            return marks.subarray(0, k);
           },
         };
       },

@@ -11,7 +11,7 @@ import { storeFromShared, type ComponentStore, type SharedStore } from '../ecs/c
 import { loadWorldBytes } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import { BUILTIN_KERNELS } from '../systems/builtin-kernels.js';
-import { checkKernel, kernelStores, rangeFor, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
+import { checkKernel, kernelStores, markCount, rangeFor, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
 
 const data = workerData as PoolWorkerData;
@@ -22,7 +22,10 @@ interface Binding {
   capacity: number;
   byName: Map<string, ComponentStore>;
   ids: Uint32Array;
+  marks: Uint32Array;
+  counts: Int32Array;
   kernels: KernelFunction[];
+  names: string[];
 }
 
 let world: CollisionWorld;
@@ -35,7 +38,7 @@ function apply(m: ConfigMessage): void {
     case 'attach': {
       const byName = new Map<string, ComponentStore>();
       for (const s of m.stores as SharedStore[]) byName.set(s.name, storeFromShared(s, m.capacity));
-      bindings.set(m.binding, { capacity: m.capacity, byName, ids: m.ids, kernels: [] });
+      bindings.set(m.binding, { capacity: m.capacity, byName, ids: m.ids, marks: m.marks, counts: m.counts, kernels: [], names: [] });
       break;
     }
     case 'kernel': {
@@ -43,6 +46,7 @@ function apply(m: ConfigMessage): void {
       const k = registry.get(m.name);
       if (!k) throw new Error(`no range kernel ${m.name} in this worker`);
       b.kernels[m.index] = k.create(world, kernelStores(k, b.capacity, b.byName));
+      b.names[m.index] = k.name;
       break;
     }
     case 'state':
@@ -80,10 +84,11 @@ function serve(): void {
       catchUp(Atomics.load(control, C.CONFIG));
       const b = bindings.get(Atomics.load(control, C.BINDING));
       if (!b) throw new Error('a job for a simulation this worker was not given');
-      const fn = b.kernels[Atomics.load(control, C.KERNEL)];
+      const index = Atomics.load(control, C.KERNEL);
+      const fn = b.kernels[index];
       if (!fn) throw new Error('a job for a kernel this worker was not given');
       const [start, end] = rangeFor(Atomics.load(control, C.COUNT), data.threads, data.index);
-      fn(b.ids, start, end);
+      b.counts[data.index] = markCount(registry.get(b.names[index]!)!, fn(b.ids, start, end, b.marks), end - start);
     } catch (e) {
       if (Atomics.compareExchange(control, C.ERROR, 0, data.index) === 0) port.postMessage({ type: 'error', error: (e as Error).message ?? String(e) });
     }

@@ -17,8 +17,13 @@
 import type { ComponentDef, ComponentOf, Components, ComponentStore, FieldSchema } from '../ecs/components.js';
 import type { CollisionWorld } from '../worlds/world.js';
 
-/** A kernel's frame work over `ids[start..end)`. */
-export type KernelFunction = (ids: Uint32Array, start: number, end: number) => void;
+/**
+ * A kernel's frame work over `ids[start..end)`. It may mark entities for ordered work on the main thread (a
+ * draw from a shared stream, an event): it writes their ids to `marks[start]`, `marks[start + 1]`, ... in the
+ * order it visits them and returns how many it marked (nothing marked: return 0 or nothing). The runner
+ * merges the ranges' marks in range order, so they come back in the order of the id list.
+ */
+export type KernelFunction = (ids: Uint32Array, start: number, end: number, marks: Uint32Array) => number | void;
 
 /** The stores a kernel declared, in the thread it runs on. */
 export interface KernelStores {
@@ -45,8 +50,12 @@ export interface RangeKernel {
 
 /** Runs one kernel of one simulation. */
 export interface KernelRunner {
-  /** Runs the kernel over `ids[0..n)` and returns when every range is done. */
-  run(ids: ArrayLike<number>, n: number): void;
+  /**
+   * Runs the kernel over `ids[0..n)` and returns when every range is done, with the entities the ranges
+   * marked, merged in the order of `ids` (a view valid until the next run): the same list on any number of
+   * threads. Give the ids in ascending order and the marks are ascending too, ready for ordered draws.
+   */
+  run(ids: ArrayLike<number>, n: number): Uint32Array;
 }
 
 /** What a simulation gives its systems for kernels (`SystemHost.parallel`). */
@@ -119,14 +128,23 @@ export function localParallelHost(world: CollisionWorld, components: Components)
       checkKernel(kernel);
       const fn = kernel.create(world, kernelStores(kernel, components.capacity, components.byName));
       let buffer: Uint32Array = new Uint32Array(64);
+      let marks: Uint32Array = new Uint32Array(64);
       return {
         run(ids: ArrayLike<number>, n: number) {
           buffer = copyIds(buffer, ids, n, (k) => new Uint32Array(Math.max(k, 2 * buffer.length)));
-          fn(buffer, 0, n);
+          if (marks.length < buffer.length) marks = new Uint32Array(buffer.length);
+          return marks.subarray(0, markCount(kernel, fn(buffer, 0, n, marks), n));
         },
       };
     },
   };
+}
+
+/** A kernel function's answer checked: how many ids it marked in a range of `size` (0 for none given). */
+export function markCount(kernel: RangeKernel, k: number | void, size: number): number {
+  if (k === undefined) return 0;
+  if (!Number.isInteger(k) || k < 0 || k > size) throw new RangeError(`range kernel ${kernel.name} marked ${String(k)} ids in a range of ${size}`);
+  return k;
 }
 
 /** Range [start, end) of `count` ids for thread `t` of `threads`: contiguous, sizes differing by at most one. */

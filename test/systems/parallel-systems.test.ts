@@ -30,7 +30,7 @@ import type { LlamaWorld } from '../../src/worlds/llama/collision-world.js';
 import type { CollisionWorld } from '../../src/worlds/world.js';
 import { DEMO_KINDS, demoPath } from './demo-worlds.js';
 // @ts-expect-error a plain JS module (the workers import it by path)
-import { Spin, spinKernel, sneakyKernel, rangeKernel } from './fixtures/spin-kernel.mjs';
+import { Spin, spinKernel, sneakyKernel, rangeKernel, markKernel } from './fixtures/spin-kernel.mjs';
 import { localParallelHost, type RangeKernel } from '../../src/systems/range-kernel.js';
 
 const FRAMES = 240;
@@ -78,7 +78,8 @@ describe('range kernels on worker threads give the one-thread state', () => {
         for (const pool of pools) {
           const before = pool.jobs;
           expect(run(pool)).toEqual(one);
-          expect(pool.jobs - before).toBe(FRAMES);
+          // wander and movement, every frame
+          expect(pool.jobs - before).toBe(2 * FRAMES);
         }
       } finally {
         for (const p of pools) await p.close();
@@ -94,7 +95,7 @@ describe('range kernels on worker threads give the one-thread state', () => {
       const one = run();
       for (const pool of pools) {
         expect(run(pool)).toEqual(one);
-        expect(pool.jobs).toBe(300);
+        expect(pool.jobs).toBe(600);
       }
     } finally {
       for (const p of pools) await p.close();
@@ -155,7 +156,7 @@ describe('replays across thread counts', () => {
     const jobs = pools[0]!.jobs;
     const v = verifyReplay(readReplay(one.bytes), { world: opened, threads: pools[0]! });
     expect(v.ok).toBe(true);
-    expect(pools[0]!.jobs - jobs).toBe(250);
+    expect(pools[0]!.jobs - jobs).toBe(500);
   });
 
   it('seeks on 4 threads to a frame between keyframes of a one-thread replay', () => {
@@ -206,13 +207,43 @@ describe('the kernel contract', () => {
       expect(one.sum).toBeGreaterThan(0);
       const before = pool.jobs;
       expect(run(pool)).toEqual(one);
-      // movement and spin, every frame
-      expect(pool.jobs - before).toBe(180);
+      // wander, movement and spin, every frame
+      expect(pool.jobs - before).toBe(270);
       // The comparison notices a kernel that breaks the rule: its state depends on the thread count.
       expect(run(pool, rangeScenario).t).not.toEqual(run(undefined, rangeScenario).t);
     } finally {
       await pool.close();
     }
+  });
+
+  it('marks come back merged in the order of the ids given, the same on 1, 2 and 3 threads', async () => {
+    const { open, source } = sourceOf('colbin');
+    const pools = [await SystemPool.create(source, 2, { minIdsPerThread: 1, kernelModules: [SPIN_MODULE] }), await SystemPool.create(source, 3, { minIdsPerThread: 1, kernelModules: [SPIN_MODULE] })];
+    let ran = 0;
+    try {
+      const sims = [undefined, ...pools].map((threads) => {
+        const w = open().world;
+        const settings: ScenarioSettings = { ...defaultSettingsFor(w, { agents: 100, capacity: 128 }), scenario: 'spin' };
+        return simulationFromSettings(w, settings, spinScenario, undefined, threads);
+      });
+      const runners = sims.map((sim) => sim.parallel.runner(markKernel));
+      const maxId = sims[0]!.ecs.maxId;
+      fc.assert(
+        fc.property(fc.uniqueArray(fc.integer({ min: 2, max: maxId }), { maxLength: 120 }), fc.boolean(), (ids, sorted) => {
+          if (sorted) ids.sort((a, b) => a - b);
+          const rate = sims[0]!.store(Spin).rate;
+          const want = ids.filter((e) => rate[e]! & 1);
+          fc.pre(want.length > 0);
+          ran++;
+          for (const r of runners) expect(Array.from(r.run(ids, ids.length))).toEqual(want);
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      for (const p of pools) await p.close();
+    }
+    expect(ran).toBeGreaterThan(30);
+    expect(pools[1]!.jobs).toBeGreaterThan(0);
   });
 
   it('refuses a kernel the workers do not have, one that reads undeclared components, and a simulation of another world', async () => {
@@ -260,6 +291,6 @@ describe('the kernel contract', () => {
     const hashes = one.slice(0, 60).map((l) => l.split(' ')[0]);
     expect(ta).toEqual(hashes);
     expect(tb).toEqual(hashes);
-    expect(pool.jobs).toBe(19 + 39);
+    expect(pool.jobs).toBe(2 * (19 + 39));
   });
 });
