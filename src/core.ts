@@ -51,6 +51,7 @@ export {
   Sight,
   Velocity,
   type ComponentDef,
+  type ComponentMemory,
   type ComponentOf,
   type Components,
   type ComponentStore,
@@ -71,10 +72,22 @@ export { hashHex } from './ecs/state-hash.js';
 export { defineSystem, type ParamValue, type StateArray, type SystemBody, type SystemContext, type SystemDef, type SystemFunction, type SystemHost } from './systems/system.js';
 export { DEFAULT_SYSTEMS } from './systems/default-systems.js';
 export { inputSystem, Buttons, BUTTON_MASK } from './systems/input.js';
-export { wanderSystem, WANDER_STREAM } from './systems/wander.js';
+export { wanderSystem, wanderKernel, WANDER_STREAM } from './systems/wander.js';
 export { controllerSystem, Behaviour } from './systems/controller.js';
 export { gravitySystem, groundContactSystem } from './systems/gravity.js';
-export { movementSystem, walkSpeed, horizontalAxes } from './systems/movement.js';
+export { movementSystem, movementKernel, walkSpeed, horizontalAxes } from './systems/movement.js';
+export {
+  checkKernel,
+  localParallelHost,
+  rangeFor,
+  type KernelFunction,
+  type KernelRunner,
+  type KernelStores,
+  type ParallelHost,
+  type RangeKernel,
+  type SystemThreads,
+} from './systems/range-kernel.js';
+export { BUILTIN_KERNELS } from './systems/builtin-kernels.js';
 export { triggersSystem, defaultTriggersSystem, type TriggerConfig, type SwapTrigger } from './systems/triggers.js';
 export { losSystem, eyeHeight, LOS_RATE } from './systems/los-system.js';
 export { recordingSystem, frameLog, type FrameLog } from './systems/recording.js';

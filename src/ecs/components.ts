@@ -161,17 +161,38 @@ export const MAX_COMPONENTS = 32;
 /** Largest capacity accepted: 2^20 entities (about 125 MB of the built-in arrays, 119 bytes per entity). */
 export const MAX_CAPACITY = 1 << 20;
 
-function makeStore(def: ComponentDef, bit: number, capacity: number): ComponentStore {
+/** How a component field's typed array is made: on an ArrayBuffer (the default) or on a SharedArrayBuffer. */
+export interface ComponentMemory {
+  /**
+   * Put every field on a SharedArrayBuffer, so worker threads can read and write the same arrays (range
+   * kernels, `SystemThreads`). Values, hashes and snapshots are the same either way.
+   */
+  shared?: boolean;
+}
+
+const BYTES: { readonly [K in FieldType]: number } = { f64: 8, f32: 4, i32: 4, u32: 4, i16: 2, u16: 2, i8: 1, u8: 1 };
+
+function makeField(t: FieldType, capacity: number, shared: boolean): FieldArray {
+  if (!shared) return new ARRAYS[t](capacity);
+  const C = ARRAYS[t] as unknown as new (b: ArrayBufferLike) => FieldArray;
+  return new C(new SharedArrayBuffer(BYTES[t] * capacity));
+}
+
+function storeOf(def: ComponentDef, bit: number, fields: Record<string, FieldArray>): ComponentStore {
+  return Object.assign({ name: def.name, def, bit, fields, fieldNames: Object.keys(def.schema) }, fields);
+}
+
+function makeStore(def: ComponentDef, bit: number, capacity: number, shared: boolean): ComponentStore {
   const fields: Record<string, FieldArray> = {};
-  for (const [k, t] of Object.entries(def.schema)) fields[k] = new ARRAYS[t](capacity);
-  return Object.assign({ name: def.name, def, bit, fields, fieldNames: Object.keys(fields) }, fields);
+  for (const [k, t] of Object.entries(def.schema)) fields[k] = makeField(t, capacity, shared);
+  return storeOf(def, bit, fields);
 }
 
 /**
  * Makes the stores of the built-in components and then of `extra` (a scenario's own, in its order) for
  * `capacity` entities. Names must be unique.
  */
-export function createComponents(capacity: number, extra: readonly ComponentDef[] = []): Components {
+export function createComponents(capacity: number, extra: readonly ComponentDef[] = [], memory: ComponentMemory = {}): Components {
   if (!Number.isInteger(capacity) || capacity < 2 || capacity > MAX_CAPACITY) {
     throw new RangeError(`component capacity must be an integer in 2..${MAX_CAPACITY}, got ${capacity}`);
   }
@@ -180,7 +201,7 @@ export function createComponents(capacity: number, extra: readonly ComponentDef[
   const byName = new Map<string, ComponentStore>();
   const all = defs.map((d, bit) => {
     if (byName.has(d.name)) throw new RangeError(`component ${d.name} is declared twice`);
-    const st = makeStore(d, bit, capacity);
+    const st = makeStore(d, bit, capacity, memory.shared === true);
     byName.set(d.name, st);
     return st;
   });
@@ -198,4 +219,32 @@ export function createComponents(capacity: number, extra: readonly ComponentDef[
     all,
     byName,
   };
+}
+
+/** One store as another thread is given it: its schema, its bit and its fields' arrays (on shared memory). */
+export interface SharedStore {
+  readonly name: string;
+  readonly schema: FieldSchema;
+  readonly bit: number;
+  readonly fields: Readonly<Record<string, FieldArray>>;
+}
+
+/** A store's parts to send to another thread (its arrays must be on shared memory to be shared, not copied). */
+export function sharedStoreOf(st: ComponentStore): SharedStore {
+  return { name: st.name, schema: st.def.schema, bit: st.bit, fields: st.fields };
+}
+
+/**
+ * A store rebuilt in another thread over the arrays it was sent: the same names, bit and (shared) arrays,
+ * checked against the schema so a message cannot hand a kernel arrays of the wrong type or length.
+ */
+export function storeFromShared(s: SharedStore, capacity: number): ComponentStore {
+  const def = defineComponent(s.name, s.schema);
+  const fields: Record<string, FieldArray> = {};
+  for (const [k, t] of Object.entries(def.schema)) {
+    const a = s.fields[k];
+    if (!(a instanceof ARRAYS[t]) || a.length !== capacity) throw new TypeError(`component ${s.name}.${k}: expected a ${t} array of ${capacity} elements`);
+    fields[k] = a;
+  }
+  return storeOf(def, s.bit, fields);
 }

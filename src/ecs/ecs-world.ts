@@ -26,7 +26,7 @@ import {
 } from 'bitecs';
 import type { Hash64 } from './state-hash.js';
 import { Saved } from '../binary/saved-value.js';
-import { createComponents, type ComponentDef, type ComponentOf, type ComponentStore, type Components, type FieldArray, type FieldSchema } from './components.js';
+import { createComponents, type ComponentDef, type ComponentMemory, type ComponentOf, type ComponentStore, type Components, type FieldArray, type FieldSchema } from './components.js';
 
 /** bitecs 0.4 does not export the index type by name; it is a plain object with public fields. */
 type EntityIndex = ReturnType<typeof createEntityIndex>;
@@ -89,9 +89,10 @@ export class EcsWorld {
   /**
    * @param capacity fixed number of entity slots (ids 1..capacity − 1)
    * @param extra a scenario's own components, after the built-in ones
+   * @param memory where the component arrays live (`{ shared: true }`: on SharedArrayBuffers, for worker threads)
    */
-  constructor(capacity = 4096, extra: readonly ComponentDef[] = []) {
-    this.components = createComponents(capacity, extra);
+  constructor(capacity = 4096, extra: readonly ComponentDef[] = [], memory: ComponentMemory = {}) {
+    this.components = createComponents(capacity, extra, memory);
     this.capacity = capacity;
     this.membership = new Uint32Array(capacity);
     this.alive = new Uint8Array(capacity);

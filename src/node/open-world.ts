@@ -7,6 +7,7 @@ import { FormatError } from '../binary/format-error.js';
 import { worldIdentity, type OpenedWorld } from '../replay/world-identity.js';
 import { BUILTIN_WORLDS } from '../worlds/builtin.js';
 import type { LoadWorldOptions } from '../worlds/load.js';
+import type { WorldSource } from './los-pool.js';
 import { packageRoot } from './assets.js';
 import { loadWorld, loadWorldFile } from './world-files.js';
 import { readFileSync } from 'node:fs';
@@ -17,13 +18,20 @@ function readBytes(path: string): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/** A world opened in Node: with its identity, and what loads the same world in another thread. */
+export interface OpenedWorldSource extends OpenedWorld {
+  /** The bytes, name and options that load the same world again (a worker's copy: `SystemPool`, `LosPool`). */
+  source: WorldSource;
+}
+
 /** Loads a shipped world by id. */
-export async function openBuiltinWorld(id: string, read: (path: string) => Uint8Array = readBytes): Promise<OpenedWorld> {
+export async function openBuiltinWorld(id: string, read: (path: string) => Uint8Array = readBytes): Promise<OpenedWorldSource> {
   const rel = BUILTIN_WORLDS[id];
   if (!rel) throw new FormatError('world', -1, `no built-in world ${JSON.stringify(id)} (known: ${Object.keys(BUILTIN_WORLDS).join(', ')})`);
   const bytes = read(resolve(packageRoot(), rel));
-  const world = await loadWorld(bytes, { name: rel.split('/').pop()! });
-  return { world, identity: worldIdentity(world, bytes, `builtin:${id}`), bytes };
+  const name = rel.split('/').pop()!;
+  const world = await loadWorld(bytes, { name });
+  return { world, identity: worldIdentity(world, bytes, `builtin:${id}`), bytes, source: { bytes, name } };
 }
 
 /**
@@ -32,7 +40,7 @@ export async function openBuiltinWorld(id: string, read: (path: string) => Uint8
  * given explicitly; the content hash covers the file's bytes followed by each partner's, so a replay notices
  * a changed partner too.
  */
-export async function openWorldFile(path: string, read: (path: string) => Uint8Array = readBytes, mapPath?: string): Promise<OpenedWorld> {
+export async function openWorldFile(path: string, read: (path: string) => Uint8Array = readBytes, mapPath?: string): Promise<OpenedWorldSource> {
   read(path); // first through the caller's reader: a missing, unreadable or huge file is its error
   const options: LoadWorldOptions = mapPath ? { map: read(mapPath) } : {};
   const opened = loadWorldFile(path, options);
@@ -45,7 +53,7 @@ export async function openWorldFile(path: string, read: (path: string) => Uint8A
     at += b.length;
   }
   const source = `file:${path}${mapPath ? `;map:${mapPath}` : ''}`;
-  return { world: opened.world, identity: worldIdentity(opened.world, all, source), bytes: all };
+  return { world: opened.world, identity: worldIdentity(opened.world, all, source), bytes: all, source: { bytes: opened.bytes, name: opened.world.name, options: opened.options } };
 }
 
 /**
@@ -55,7 +63,7 @@ export async function openWorldFile(path: string, read: (path: string) => Uint8A
  * @example
  * const { world, identity } = await openWorld('assets/worlds/rugrats/demo.col');
  */
-export async function openWorld(source: string, options: { map?: string } = {}): Promise<OpenedWorld> {
+export async function openWorld(source: string, options: { map?: string } = {}): Promise<OpenedWorldSource> {
   if (Object.hasOwn(BUILTIN_WORLDS, source)) return openBuiltinWorld(source);
   return openWorldFile(source, readBytes, options.map);
 }

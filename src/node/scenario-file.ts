@@ -63,6 +63,28 @@ export async function loadScenarioFile(path: string, source = path): Promise<Loa
 
 async function readScenarioFile(path: string, source: string): Promise<LoadedScenario> {
   const what = `scenario module ${path}`;
+  const { mod, contentHash } = await importScenarioModule(path);
+  const exported = (mod['default'] ?? mod['scenario']) as ScenarioDef | undefined;
+  if (!exported || typeof exported !== 'object') throw new FormatError(what, -1, 'exports no scenario: export default defineScenario({ ... }) (or export const scenario)');
+  let scenario: ScenarioDef;
+  try {
+    scenario = Object.isFrozen(exported) ? exported : defineScenario(exported);
+    if (scenario === exported) defineScenario(exported); // the checks, even for an already frozen definition
+  } catch (e) {
+    throw new FormatError(what, -1, (e as Error).message);
+  }
+  const identity: ScenarioIdentity = { name: scenario.name, version: scenario.version, source: `file:${source}`, contentHash };
+  registerScenarioSource(scenario, identity);
+  return { scenario, identity };
+}
+
+/**
+ * Imports a scenario module file as `loadScenarioFile` does (checked size, `import 'retrosim'` resolved to
+ * this runtime, cached by content) and gives its exports and content hash. A system worker imports a
+ * scenario's module this way to find its range kernels (the `kernels` export).
+ */
+export async function importScenarioModule(path: string): Promise<{ mod: Record<string, unknown>; contentHash: string }> {
+  const what = `scenario module ${path}`;
   const ext = extname(path).toLowerCase();
   if (ext === '.ts' || ext === '.mts' || ext === '.cts') throw new FormatError(what, -1, 'is TypeScript: compile it to JavaScript (.mjs or .js) first (tsc, esbuild)');
   let bytes: Uint8Array;
@@ -77,23 +99,10 @@ async function readScenarioFile(path: string, source: string): Promise<LoadedSce
   }
   const contentHash = fnv1a64Hex(bytes);
   registerHooks();
-  let mod: Record<string, unknown>;
   try {
     // The hash in the URL: a module whose bytes changed is a new module, never the cached one.
-    mod = (await import(`${pathToFileURL(resolve(path)).href}?content=${contentHash}`)) as Record<string, unknown>;
+    return { mod: (await import(`${pathToFileURL(resolve(path)).href}?content=${contentHash}`)) as Record<string, unknown>, contentHash };
   } catch (e) {
     throw new FormatError(what, -1, `failed to load: ${(e as Error).message ?? String(e)}`);
   }
-  const exported = (mod['default'] ?? mod['scenario']) as ScenarioDef | undefined;
-  if (!exported || typeof exported !== 'object') throw new FormatError(what, -1, 'exports no scenario: export default defineScenario({ ... }) (or export const scenario)');
-  let scenario: ScenarioDef;
-  try {
-    scenario = Object.isFrozen(exported) ? exported : defineScenario(exported);
-    if (scenario === exported) defineScenario(exported); // the checks, even for an already frozen definition
-  } catch (e) {
-    throw new FormatError(what, -1, (e as Error).message);
-  }
-  const identity: ScenarioIdentity = { name: scenario.name, version: scenario.version, source: `file:${source}`, contentHash };
-  registerScenarioSource(scenario, identity);
-  return { scenario, identity };
 }

@@ -9,6 +9,7 @@ import { checkSettings } from '../sim/scenario.js';
 import { resolveParams } from '../sim/params.js';
 import { Simulation } from '../sim/simulation.js';
 import type { EventBus } from '../ecs/events.js';
+import type { SystemThreads } from '../systems/range-kernel.js';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin.js';
 import { scenarioIdentity } from '../scenarios/identity.js';
 import type { ReplayHeader } from './format.js';
@@ -75,6 +76,8 @@ export interface ReplayTarget {
   scenario?: ScenarioDef;
   /** The event bus of the re-simulation (a fresh one by default). */
   events?: EventBus;
+  /** Threads for the re-simulation's range kernels (in Node, a `SystemPool`); the answers do not depend on them. */
+  threads?: SystemThreads;
   /** The limits the replay's header is checked against (default DEFAULT_LIMITS; see `checkReplaySettings`). */
   limits?: Readonly<Limits>;
 }
@@ -122,7 +125,7 @@ export function replaySimulation(h: ReplayHeader, target: ReplayTarget): Simulat
   const def = replayScenario(h, target.scenario);
   try {
     resolveParams(def.name, def.params ?? {}, settings.params);
-    return new Simulation(target.world.world, def, settings, target.events ? { events: target.events } : {});
+    return new Simulation(target.world.world, def, settings, { ...(target.events ? { events: target.events } : {}), ...(target.threads ? { threads: target.threads } : {}) });
   } catch (e) {
     if (e instanceof FormatError) throw e;
     throw new FormatError(HEADER, -1, (e as Error).message);

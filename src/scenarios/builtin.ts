@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS, ScenarioError, type ScenarioDef, type ScenarioSetting
 import { Simulation } from '../sim/simulation.js';
 import type { PineyWorld } from '../worlds/piney/collision-world.js';
 import type { CollisionWorld } from '../worlds/world.js';
+import type { SystemThreads } from '../systems/range-kernel.js';
 import { pineyFieldScenario } from './piney-field.js';
 import { wanderScenario } from './wander.js';
 
@@ -43,6 +44,8 @@ export interface SimulationInit extends Partial<Omit<ScenarioSettings, 'scenario
   scenario?: ScenarioDef | string;
   /** The event bus; a fresh one by default. */
   events?: EventBus;
+  /** Threads for the systems' range kernels (in Node, a `SystemPool`); the main thread alone by default. */
+  threads?: SystemThreads;
 }
 
 /**
@@ -55,20 +58,20 @@ export interface SimulationInit extends Partial<Omit<ScenarioSettings, 'scenario
  * console.log(sim.hashHex());
  */
 export function createSimulation(world: CollisionWorld, init: SimulationInit = {}): Simulation {
-  const { scenario: which, events, ...over } = init;
+  const { scenario: which, events, threads, ...over } = init;
   const def = typeof which === 'object' && which !== null ? which : which === undefined ? scenarioForWorld(world) : builtinScenario(which);
   const base = defaultSettingsFor(world, { ...over, scenario: def.name });
   if (over.capacity === undefined) base.capacity = Math.max(base.capacity, nextPow2(base.agents + 2));
-  return new Simulation(world, def, base, events ? { events } : {});
+  return new Simulation(world, def, base, { ...(events ? { events } : {}), ...(threads ? { threads } : {}) });
 }
 
 /**
  * Builds a simulation from full settings (a replay's, say): the scenario given (its name replaces the
  * settings' one), else the built-in one the settings name.
  */
-export function simulationFromSettings(world: CollisionWorld, settings: ScenarioSettings, scenario?: ScenarioDef, events?: EventBus): Simulation {
+export function simulationFromSettings(world: CollisionWorld, settings: ScenarioSettings, scenario?: ScenarioDef, events?: EventBus, threads?: SystemThreads): Simulation {
   const def = scenario ?? builtinScenario(settings.scenario);
-  return new Simulation(world, def, { ...settings, scenario: def.name, params: settings.params ?? {} }, events ? { events } : {});
+  return new Simulation(world, def, { ...settings, scenario: def.name, params: settings.params ?? {} }, { ...(events ? { events } : {}), ...(threads ? { threads } : {}) });
 }
 
 function nextPow2(n: number): number {

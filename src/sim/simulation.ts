@@ -17,6 +17,7 @@ import { Hash64, hashHex } from '../ecs/state-hash.js';
 import type { ParamValue, StateArray, SystemBody, SystemContext, SystemDef, SystemHost } from '../systems/system.js';
 import { walkSpeed } from '../systems/movement.js';
 import type { CollisionWorld, Vec3 } from '../worlds/world.js';
+import { localParallelHost, type ParallelHost, type SystemThreads } from '../systems/range-kernel.js';
 import { resolveParams } from './params.js';
 import { checkSettings, ScenarioError, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
 import { Saved, withPath } from '../binary/saved-value.js';
@@ -63,6 +64,12 @@ export const PLACEMENT_STREAM = 'placement';
 export interface SimulationOptions {
   /** The event bus; a fresh one by default (re-simulations use their own, so nothing is emitted twice). */
   events?: EventBus;
+  /**
+   * Threads for the systems' range kernels (in Node, a `SystemPool`). With more than one, the component arrays
+   * live on SharedArrayBuffers and each kernel run is split into one range per thread; every state, hash,
+   * draw and event is the same as on one thread. Without it, kernels run on the main thread.
+   */
+  threads?: SystemThreads;
 }
 
 /**
@@ -77,6 +84,8 @@ export class Simulation implements SystemHost, ScenarioHost {
   readonly settings: Readonly<ScenarioSettings>;
   readonly scenario: ScenarioDef;
   readonly params: Readonly<Record<string, ParamValue>>;
+  /** Where the systems' range kernels run (see `SimulationOptions.threads`). */
+  readonly parallel: ParallelHost;
   /** Wandering agents actually placed (a world with little open ground may take fewer than asked). */
   agentsPlaced = 0;
   player = 0;
@@ -99,7 +108,9 @@ export class Simulation implements SystemHost, ScenarioHost {
     this.settings = Object.freeze({ ...settings, params: this.params as Record<string, ParamValue> });
     this.scenario = scenario;
     this.events = options.events ?? createEventBus();
-    this.ecs = new EcsWorld(settings.capacity, scenario.components ?? []);
+    const threads = options.threads && options.threads.threads > 1 ? options.threads : null;
+    this.ecs = new EcsWorld(settings.capacity, scenario.components ?? [], { shared: threads !== null });
+    this.parallel = threads ? threads.attach(world, this.ecs.components) : localParallelHost(world, this.ecs.components);
     const fieldrand = new FieldRand();
     fieldrand.setSeed(settings.fieldSeed);
     const ccrand = new CcRand();
@@ -188,6 +199,15 @@ export class Simulation implements SystemHost, ScenarioHost {
     }
     this.agentsPlaced += placed;
     return placed;
+  }
+
+  /**
+   * Lets go of the threads given in `SimulationOptions.threads` (a pool can then be closed, or serve other
+   * simulations without holding this one's arrays): the kernels run on the main thread from now on, and every
+   * state stays what it would have been.
+   */
+  releaseThreads(): void {
+    this.parallel.detach?.();
   }
 
   /** The 64-bit state hash of the current state, with its sections. */

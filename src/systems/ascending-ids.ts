@@ -1,7 +1,9 @@
 /**
  * A query's entities in ascending id order, for systems whose results depend on the order they visit
  * entities in (draws from a shared stream, first-come contacts). The ids are copied into a buffer kept
- * between frames (grown by doubling) and sorted there, so a frame allocates no new id array.
+ * between frames (grown by doubling) and sorted there, so a frame allocates no new id array. A list that is
+ * already ascending (a query no entity has left, the usual case) is only copied: the copy checks the order
+ * as it goes, and the sort runs only when some id is smaller than the one before it.
  */
 export class AscendingIds {
   private buffer = new Uint32Array(64);
@@ -16,7 +18,15 @@ export class AscendingIds {
     const n = entities.length;
     if (this.buffer.length < n) this.buffer = new Uint32Array(Math.max(n, 2 * this.buffer.length));
     const buffer = this.buffer;
-    for (let i = 0; i < n; i++) buffer[i] = entities[i]!;
-    return buffer.subarray(0, n).sort();
+    let ascending = true;
+    let last = -1;
+    for (let i = 0; i < n; i++) {
+      const e = entities[i]!;
+      buffer[i] = e;
+      if (e < last) ascending = false;
+      last = e;
+    }
+    const ids = buffer.subarray(0, n);
+    return ascending ? ids : ids.sort();
   }
 }

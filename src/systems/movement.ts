@@ -1,12 +1,14 @@
 /**
  * The movement system: moves every body by its velocity through the collision world (`world.move`), in the
  * world's native units, and records what the move touched. Each body's move depends only on its own state and
- * the world, so the query's order does not matter here.
+ * the world, so the query's order does not matter here, and the work is a range kernel (`movementKernel`):
+ * with `SystemThreads` it runs over ranges of bodies on several threads, with the same result.
  */
-import type { Components } from '../ecs/components.js';
+import { BodySize, Motion, Position, Velocity, type Components } from '../ecs/components.js';
 import type { Body, CollisionWorld, MoveResult, Vec3 } from '../worlds/world.js';
 import { newMoveResult } from '../worlds/world.js';
 import type { SystemDef, SystemHost } from './system.js';
+import { localParallelHost, type RangeKernel } from './range-kernel.js';
 
 /** The two axes across the ground (the ones that are not `up`), ascending. */
 export function horizontalAxes(world: CollisionWorld): [0 | 1 | 2, 0 | 1 | 2] {
@@ -42,12 +44,20 @@ export function newMoveScratch(): MoveScratch {
   return { body: { radius: 0, height: 0, stepHeight: 0 }, from: [0, 0, 0], delta: [0, 0, 0], out: newMoveResult() };
 }
 
+/** The stores a move reads and writes (a simulation's `Components` has them, and so do a kernel's stores). */
+export type MoveStores = Pick<Components, 'Position' | 'Velocity' | 'BodySize' | 'Motion'>;
+
 /**
  * Moves the bodies `ents[0..n)` by their velocities through `world.move` and records what each move
- * touched; exit and death contacts go out as events when a frame context is given. The movement system's
- * whole per-frame work (the benchmark runs it from a bare loop too).
+ * touched (walls; exit and death floors are the triggers system's). The movement system's whole per-frame
+ * work (the benchmark runs it from a bare loop too).
  */
-export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionWorld, c: Components, s: MoveScratch): void {
+export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionWorld, c: MoveStores, s: MoveScratch): void {
+  moveBodyRange(ents, 0, n, world, c, s);
+}
+
+/** `moveBodies` over `ents[start..end)`: one thread's range. */
+export function moveBodyRange(ents: ArrayLike<number>, start: number, end: number, world: CollisionWorld, c: MoveStores, s: MoveScratch): void {
   const px = c.Position.x;
   const py = c.Position.y;
   const pz = c.Position.z;
@@ -59,7 +69,7 @@ export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionW
   const step = c.BodySize.step;
   const { grounded, hitWall, contact, blocked } = c.Motion;
   const { body, from, delta, out } = s;
-  for (let i = 0; i < n; i++) {
+  for (let i = start; i < end; i++) {
     const e = ents[i]!;
     body.radius = radius[e]!;
     body.height = height[e]!;
@@ -100,21 +110,40 @@ export function moveBodies(ents: ArrayLike<number>, n: number, world: CollisionW
 }
 
 /**
+ * The movement system's per-body work as a range kernel: reads Position, Velocity, BodySize and Motion, writes
+ * Position and Motion of the body moved; each thread moves its range through its own copy of the world.
+ */
+export const movementKernel: RangeKernel = {
+  name: 'retrosim:movement',
+  reads: [Position, Velocity, BodySize, Motion],
+  writes: [Position, Motion],
+  create(world, stores) {
+    const c: MoveStores = {
+      Position: stores.store(Position),
+      Velocity: stores.store(Velocity),
+      BodySize: stores.store(BodySize),
+      Motion: stores.store(Motion),
+    };
+    const scratch = newMoveScratch();
+    return (ids, start, end) => moveBodyRange(ids, start, end, world, c, scratch);
+  },
+};
+
+/**
  * The movement system (priority 50): moves every body by its velocity through `world.move` and records what it
- * touched in Motion; exit and death contacts go out as events.
+ * touched in Motion. The moves run as `movementKernel`, over ranges on the simulation's threads when it has them.
  */
 export const movementSystem: SystemDef = {
   name: 'movement',
   priority: 50,
   create(host: SystemHost) {
     const ecs = host.ecs;
-    const world = host.world;
     const c = ecs.components;
     const q = ecs.defineQuery('movement', [c.Position, c.Velocity, c.BodySize, c.Motion]);
-    const scratch = newMoveScratch();
+    const runner = (host.parallel ?? localParallelHost(host.world, c)).runner(movementKernel);
     return () => {
       const ents = ecs.entities(q);
-      moveBodies(ents, ents.length, world, c, scratch);
+      runner.run(ents, ents.length);
     };
   },
 };

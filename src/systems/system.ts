@@ -11,6 +11,7 @@ import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { EventBus } from '../ecs/events.js';
 import type { FrameContext, TaskHandle } from '../ecs/scheduler.js';
 import type { CollisionWorld } from '../worlds/world.js';
+import type { ParallelHost } from './range-kernel.js';
 
 /** A scenario parameter's value. */
 export type ParamValue = number | string | boolean;
@@ -27,6 +28,11 @@ export interface SystemHost {
   readonly params: Readonly<Record<string, ParamValue>>;
   /** The simulation's event bus (emit from a frame through `ctx.events`). */
   readonly events?: EventBus;
+  /**
+   * Where the system's range kernels run (src/systems/range-kernel.ts): the simulation's threads, or the main
+   * thread alone. A host without it (a hand-made one) runs kernels on the main thread (`localParallelHost`).
+   */
+  readonly parallel?: ParallelHost;
 }
 
 /** What a system's frame function is given every frame. */

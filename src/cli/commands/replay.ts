@@ -17,6 +17,16 @@ import type { Simulation } from '../../sim/simulation.js';
 import type { ScenarioDef } from '../../sim/scenario.js';
 import { BUILTIN_SCENARIOS } from '../../scenarios/builtin.js';
 import { loadScenarioFile } from '../../node/scenario-file.js';
+import { MAX_SYSTEM_THREADS, SystemPool, type SystemPoolOptions } from '../../node/system-pool.js';
+
+/**
+ * The kernel modules of a scenario module file (the one given, else the one the replay recorded): the module
+ * itself, when it exports \`kernels\` (the workers import it by path and find its range kernels there).
+ */
+function scenarioKernelModules(given: string | undefined, rp?: Replay): SystemPoolOptions {
+  const path = given !== undefined && !BUILTIN_SCENARIOS.has(given) ? given : rp?.header.scenario.source.startsWith('file:') ? rp.header.scenario.source.slice(5) : undefined;
+  return path ? { kernelModules: [path] } : {};
+}
 
 const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
 
@@ -35,6 +45,8 @@ options:
   --map FILE     the MAP of a Llama world
   --scenario S   the scenario module file the replay was recorded with (default: the recorded path; built-in
                  scenarios need none)
+  --threads N    threads for the systems' range kernels while re-simulating (verify, seek; default 1): the
+                 answers are the same for any N, only the speed differs
   --json         machine output (one JSON line)
 
 limits on the work a replay may ask for (verify, seek; defaults in src/limits.ts):
@@ -57,7 +69,8 @@ function limitsFrom(o: ParsedArgs['options']): Readonly<Limits> {
   return resolveLimits({ replay });
 }
 
-async function simulationFor(rp: Replay, o: ParsedArgs['options'], limits: Readonly<Limits>): Promise<Simulation> {
+/** The re-simulation and the thread pool it runs its kernels on (null for one thread); close the pool after. */
+async function simulationFor(rp: Replay, o: ParsedArgs['options'], limits: Readonly<Limits>): Promise<{ sim: Simulation; pool: SystemPool | null }> {
   checkReplaySettings(rp.header, limits);
   const worldPath = o['world'] as string | undefined;
   const mapPath = o['map'] as string | undefined;
@@ -70,7 +83,14 @@ async function simulationFor(rp: Replay, o: ParsedArgs['options'], limits: Reado
     opened = await openWorldFile(worldPath ?? recorded.path, read, mapPath ?? recorded.mapPath);
   } else throw new UsageError(`the replay's world source ${JSON.stringify(src)} is unknown: give --world FILE`);
   const scenario = await scenarioFor(rp, o['scenario'] as string | undefined);
-  return replaySimulation(rp.header, { world: opened, limits, ...(scenario ? { scenario } : {}) });
+  const threads = (o['threads'] as number | undefined) ?? 1;
+  const pool = threads > 1 ? await SystemPool.create(opened.source, threads, scenarioKernelModules(o['scenario'] as string | undefined, rp)) : null;
+  try {
+    return { sim: replaySimulation(rp.header, { world: opened, limits, ...(scenario ? { scenario } : {}), ...(pool ? { threads: pool } : {}) }), pool };
+  } catch (e) {
+    await pool?.close();
+    throw e;
+  }
 }
 
 /**
@@ -101,6 +121,7 @@ export const command: Command = {
       map: { type: 'string' },
       scenario: { type: 'string' },
       json: { type: 'flag' },
+      threads: { type: 'int', min: 1, max: MAX_SYSTEM_THREADS },
       'max-frames': { type: 'int', min: 1 },
       'max-agents': { type: 'int', min: 1 },
       'max-capacity': { type: 'int', min: 2 },
@@ -134,9 +155,14 @@ export const command: Command = {
         printJson(replayToJson(rp, true));
         return 0;
       case 'verify': {
-        const sim = await simulationFor(rp, o, limits);
-        const v = verifyReplay(rp, sim, { limits });
-        const out = { ok: v.ok, frames: v.frames, keyframes: v.keyframes, finalHash: v.finalHash, framesPerSecond: Math.round(v.framesPerSecond * 10) / 10, divergence: v.divergence ?? null, warnings: v.warnings };
+        const { sim, pool } = await simulationFor(rp, o, limits);
+        let v;
+        try {
+          v = verifyReplay(rp, sim, { limits });
+        } finally {
+          await pool?.close();
+        }
+        const out = { ok: v.ok, threads: sim.parallel.threads, frames: v.frames, keyframes: v.keyframes, finalHash: v.finalHash, framesPerSecond: Math.round(v.framesPerSecond * 10) / 10, divergence: v.divergence ?? null, warnings: v.warnings };
         if (json) printJson(out);
         else if (v.ok) print(`OK: ${v.frames} frames and ${v.keyframes} keyframes verified, final hash ${v.finalHash} (${out.framesPerSecond} frames/s)`);
         else {
@@ -156,8 +182,13 @@ export const command: Command = {
         const frame = o['frame'] as number | undefined;
         if (frame === undefined) throw new UsageError('replay seek needs --frame F');
         if (frame > rp.frames.count) throw new UsageError(`--frame ${frame} is past the replay's last frame ${rp.frames.count}`);
-        const sim = await simulationFor(rp, o, limits);
-        const r = seekReplay(rp, sim, frame, { limits });
+        const { sim, pool } = await simulationFor(rp, o, limits);
+        let r;
+        try {
+          r = seekReplay(rp, sim, frame, { limits });
+        } finally {
+          await pool?.close();
+        }
         if (json) printJson({ frame: r.frame, hash: r.hash, verified: r.verified, expected: r.expected, fromKeyframe: r.fromKeyframe, sections: r.sections, skippedKeyframes: r.skippedKeyframes });
         else if (r.verified) print(`frame ${r.frame}: hash ${r.hash}, verified (from the keyframe at frame ${r.fromKeyframe})`);
         else print(`frame ${r.frame}: hash ${r.hash} differs from the recorded ${r.expected}; sections ${r.sections.join(', ') || '(none named)'} (from the keyframe at frame ${r.fromKeyframe})`);

@@ -15,7 +15,8 @@ import { loadScenarioFile } from '../../node/scenario-file.js';
 import { ParamError, parseParamText } from '../../sim/params.js';
 import type { ParamValue } from '../../systems/system.js';
 import { openBuiltinWorld, openWorldFile } from '../../node/open-world.js';
-import { type OpenedWorld } from '../../replay/world-identity.js';
+import { type OpenedWorldSource } from '../../node/open-world.js';
+import { MAX_SYSTEM_THREADS, SystemPool } from '../../node/system-pool.js';
 import { demoButtons } from '../../sim/demo-input.js';
 import { ReplayRecorder } from '../../replay/recorder.js';
 import { MAX_AGENTS, ScenarioError, type ScenarioDef, type ScenarioSettings } from '../../sim/scenario.js';
@@ -41,6 +42,8 @@ options:
   --out FILE        replay file (default out/default.replay)
   --no-replay       do not write a replay
   --keyframes N     keyframe interval in frames (default 600)
+  --threads N       threads for the systems' range kernels (default 1; the movement system's moves are split
+                    across them on worker threads): every hash, draw, event and replay is the same for any N
   --synctest N      re-simulate the last N frames every frame and compare hashes (slow; exit 1 on a desync)
   --json            print the summary as one JSON line
 `;
@@ -63,12 +66,13 @@ export const command: Command = {
       'no-replay': { type: 'flag' },
       keyframes: { type: 'int', min: 1, max: 1 << 20 },
       synctest: { type: 'int', min: 1, max: 1024 },
+      threads: { type: 'int', min: 1, max: MAX_SYSTEM_THREADS },
       json: { type: 'flag' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const frames = (o['frames'] as number | undefined) ?? 3600;
     const read = (p: string) => readInputFile(p);
-    const open = (): Promise<OpenedWorld> =>
+    const open = (): Promise<OpenedWorldSource> =>
       o['world'] ? openWorldFile(o['world'] as string, read, o['map'] as string | undefined) : openBuiltinWorld(DEFAULT_WORLD, read);
     const opened = await open();
     const scenario = await resolveScenario(o['scenario'] as string | undefined, opened.world);
@@ -78,80 +82,92 @@ export const command: Command = {
     if (o['field-seed'] !== undefined) over.fieldSeed = o['field-seed'] as number;
     if (o['cc-init'] !== undefined) over.ccRandInit = o['cc-init'] as number;
     over.params = parseSets(scenario, (o['set'] as string[] | undefined) ?? []);
-    let sim: Simulation;
+    const threads = (o['threads'] as number | undefined) ?? 1;
+    const given = o['scenario'] as string | undefined;
+    const pool = threads > 1 ? await SystemPool.create(opened.source, threads, given && !BUILTIN_SCENARIOS.has(given) ? { kernelModules: [given] } : {}) : null;
     try {
-      sim = createSimulation(opened.world, { ...over, scenario });
-    } catch (e) {
-      if (e instanceof ParamError || e instanceof ScenarioError) throw new UsageError((e as Error).message);
-      if ((e as Error).message?.startsWith('setting ')) throw new UsageError((e as Error).message);
-      throw e;
+      return await runWith(pool);
+    } finally {
+      await pool?.close();
     }
-    const settings = sim.settings;
-    const desyncs: string[] = [];
-    sim.events.on('desync', (e) => desyncs.push(e.detail));
-    const events = { sound: 0, flash: 0, exit: 0, death: 0, desync: 0, signal: 0 };
-    const signals: Record<string, number> = {};
-    sim.events.on('*', (type) => void (events[type as keyof typeof events] += 1));
-    sim.events.on('signal', (e) => void (signals[e.name] = (signals[e.name] ?? 0) + 1));
-    const writeReplay = !o['no-replay'];
-    const outPath = (o['out'] as string | undefined) ?? 'out/default.replay';
-    const interval = (o['keyframes'] as number | undefined) ?? DEFAULT_KEYFRAME_INTERVAL;
-    const rec = writeReplay ? new ReplayRecorder(sim, opened.identity, interval) : null;
-    // The shadow gets its own world: a world's run-time state (e.g. Llama tile swaps) is restored with snapshots.
-    const sync = o['synctest'] ? new SyncTest(sim, simulationFromSettings((await open()).world, settings, scenario), o['synctest'] as number) : null;
 
-    const bar = process.stderr.isTTY ? new ProgressBar(frames) : null;
-    const t0 = performance.now();
-    for (let f = 1; f <= frames; f++) {
-      const b = demoButtons(f);
-      if (rec) rec.step(b);
-      else sim.step(b);
-      sync?.check();
-      bar?.update(f);
-    }
-    const seconds = (performance.now() - t0) / 1000;
-    bar?.done();
+    async function runWith(pool: SystemPool | null): Promise<number> {
+      let sim: Simulation;
+      try {
+        sim = createSimulation(opened.world, { ...over, scenario, ...(pool ? { threads: pool } : {}) });
+      } catch (e) {
+        if (e instanceof ParamError || e instanceof ScenarioError) throw new UsageError((e as Error).message);
+        if ((e as Error).message?.startsWith('setting ')) throw new UsageError((e as Error).message);
+        throw e;
+      }
+      const settings = sim.settings;
+      const desyncs: string[] = [];
+      sim.events.on('desync', (e) => desyncs.push(e.detail));
+      const events = { sound: 0, flash: 0, exit: 0, death: 0, desync: 0, signal: 0 };
+      const signals: Record<string, number> = {};
+      sim.events.on('*', (type) => void (events[type as keyof typeof events] += 1));
+      sim.events.on('signal', (e) => void (signals[e.name] = (signals[e.name] ?? 0) + 1));
+      const writeReplay = !o['no-replay'];
+      const outPath = (o['out'] as string | undefined) ?? 'out/default.replay';
+      const interval = (o['keyframes'] as number | undefined) ?? DEFAULT_KEYFRAME_INTERVAL;
+      const rec = writeReplay ? new ReplayRecorder(sim, opened.identity, interval) : null;
+      // The shadow gets its own world: a world's run-time state (e.g. Llama tile swaps) is restored with snapshots.
+      const sync = o['synctest'] ? new SyncTest(sim, simulationFromSettings((await open()).world, settings, scenario, undefined, pool ?? undefined), o['synctest'] as number) : null;
 
-    let replay: { path: string; bytes: number; keyframeInterval: number } | null = null;
-    if (rec) {
-      const bytes = rec.finish();
-      mkdirSync(dirname(outPath), { recursive: true });
-      writeOutputFile(outPath, bytes);
-      replay = { path: outPath, bytes: bytes.length, keyframeInterval: interval };
+      const bar = process.stderr.isTTY ? new ProgressBar(frames) : null;
+      const t0 = performance.now();
+      for (let f = 1; f <= frames; f++) {
+        const b = demoButtons(f);
+        if (rec) rec.step(b);
+        else sim.step(b);
+        sync?.check();
+        bar?.update(f);
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      bar?.done();
+
+      let replay: { path: string; bytes: number; keyframeInterval: number } | null = null;
+      if (rec) {
+        const bytes = rec.finish();
+        mkdirSync(dirname(outPath), { recursive: true });
+        writeOutputFile(outPath, bytes);
+        replay = { path: outPath, bytes: bytes.length, keyframeInterval: interval };
+      }
+      const draws = sim.scheduler.drawCounts();
+      const streams: Record<string, number> = {};
+      for (const s of sim.rng.streams.save().streams) streams[s.name] = s.draws;
+      const summary = {
+        world: opened.identity,
+        scenario: scenarioIdentity(scenario),
+        settings,
+        agents: sim.agentsPlaced,
+        threads,
+        frames,
+        seconds: round(seconds, 3),
+        framesPerSecond: round(seconds > 0 ? frames / seconds : 0, 1),
+        finalHash: sim.hashHex(),
+        draws: { fieldrand: draws.fieldrand, ccrand: draws.ccrand, streams },
+        replay,
+        events,
+        signals,
+        synctest: sync ? { depth: sync.depth, checkedFrames: sync.checkedFrames, failures: sync.failures } : null,
+        desyncs,
+      };
+      if (o['json']) printJson(summary);
+      else {
+        print(`world       ${opened.identity.source} (${opened.world.kind}, ${opened.identity.contentHash})`);
+        const params = Object.entries(settings.params).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+        print(`scenario    ${settings.scenario} ${scenario.version}: ${sim.agentsPlaced} agents, stream seed ${JSON.stringify(settings.streamSeed)}, fieldSeed ${settings.fieldSeed}${params ? `, ${params}` : ''}`);
+        print(`frames      ${frames} in ${summary.seconds} s (${summary.framesPerSecond} frames/s${threads > 1 ? `, ${threads} threads` : ''})`);
+        print(`final hash  ${summary.finalHash}`);
+        print(`draws       fieldrand ${draws.fieldrand}, ccRand ${draws.ccrand}, ${Object.entries(streams).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        print(`events      ${Object.entries(events).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        if (events.signal) print(`signals     ${Object.entries(signals).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        if (replay) print(`replay      ${replay.path} (${replay.bytes} bytes, keyframe every ${interval} frames)`);
+        if (sync) print(`synctest    depth ${sync.depth}: ${sync.checkedFrames} frames checked, ${sync.failures.length ? `DESYNC at frame ${sync.failures[0]!.frame}${sync.failures[0]!.culprit ? `, system ${sync.failures[0]!.culprit} is not deterministic` : ""}` : 'no desync'}`);
+      }
+      return sync && sync.failures.length ? 1 : 0;
     }
-    const draws = sim.scheduler.drawCounts();
-    const streams: Record<string, number> = {};
-    for (const s of sim.rng.streams.save().streams) streams[s.name] = s.draws;
-    const summary = {
-      world: opened.identity,
-      scenario: scenarioIdentity(scenario),
-      settings,
-      agents: sim.agentsPlaced,
-      frames,
-      seconds: round(seconds, 3),
-      framesPerSecond: round(seconds > 0 ? frames / seconds : 0, 1),
-      finalHash: sim.hashHex(),
-      draws: { fieldrand: draws.fieldrand, ccrand: draws.ccrand, streams },
-      replay,
-      events,
-      signals,
-      synctest: sync ? { depth: sync.depth, checkedFrames: sync.checkedFrames, failures: sync.failures } : null,
-      desyncs,
-    };
-    if (o['json']) printJson(summary);
-    else {
-      print(`world       ${opened.identity.source} (${opened.world.kind}, ${opened.identity.contentHash})`);
-      const params = Object.entries(settings.params).map(([k, v]) => `${k}=${String(v)}`).join(' ');
-      print(`scenario    ${settings.scenario} ${scenario.version}: ${sim.agentsPlaced} agents, stream seed ${JSON.stringify(settings.streamSeed)}, fieldSeed ${settings.fieldSeed}${params ? `, ${params}` : ''}`);
-      print(`frames      ${frames} in ${summary.seconds} s (${summary.framesPerSecond} frames/s)`);
-      print(`final hash  ${summary.finalHash}`);
-      print(`draws       fieldrand ${draws.fieldrand}, ccRand ${draws.ccrand}, ${Object.entries(streams).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-      print(`events      ${Object.entries(events).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-      if (events.signal) print(`signals     ${Object.entries(signals).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-      if (replay) print(`replay      ${replay.path} (${replay.bytes} bytes, keyframe every ${interval} frames)`);
-      if (sync) print(`synctest    depth ${sync.depth}: ${sync.checkedFrames} frames checked, ${sync.failures.length ? `DESYNC at frame ${sync.failures[0]!.frame}${sync.failures[0]!.culprit ? `, system ${sync.failures[0]!.culprit} is not deterministic` : ""}` : 'no desync'}`);
-    }
-    return sync && sync.failures.length ? 1 : 0;
   },
 };
 

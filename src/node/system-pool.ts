@@ -1,0 +1,268 @@
+/**
+ * Range kernels on worker threads: the `SystemThreads` of Node. A pool starts `threads − 1` workers; each
+ * loads its own copy of the world from the same bytes and the range kernels (the built-in systems' and those
+ * of the kernel modules given). A simulation made with the pool (`createSimulation(world, { threads: pool })`)
+ * keeps its component arrays on SharedArrayBuffers; every run of a kernel is split into one contiguous range
+ * of the id list per thread (this thread takes the first), the threads woken and joined with Atomics.
+ *
+ * The split depends on nothing but the count and the number of threads, and a kernel's result for an entity
+ * depends only on that entity's components and the world, so every state is the one-thread state: same
+ * hashes, same replays. Everything ordered (draws, events, spawns) stays in the systems' frame functions on
+ * this thread. A world with run-time state (Llama tile swaps) is sent to the workers before a job whenever
+ * its state differs from what they hold.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { sharedStoreOf, type Components } from '../ecs/components.js';
+import { detectWorldFile } from '../worlds/load.js';
+import type { CollisionWorld } from '../worlds/world.js';
+import { checkKernel, kernelStores, markCount, rangeFor, type KernelRunner, type ParallelHost, type RangeKernel, type SystemThreads } from '../systems/range-kernel.js';
+import { defaultPineyTables } from './assets.js';
+import type { WorldSource } from './los-pool.js';
+import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
+
+/** Most threads a pool takes. */
+export const MAX_SYSTEM_THREADS = 64;
+
+/** How long a job may go without a worker finishing before the pool gives up on it. */
+export const SYSTEM_JOIN_TIMEOUT_MS = 30_000;
+
+/** Runs of fewer ids than this stay on the main thread (waking the workers costs more than they save). */
+export const MIN_IDS_PER_THREAD = 256;
+
+/** Options of `SystemPool.create`. */
+export interface SystemPoolOptions {
+  /**
+   * Module files (paths; a scenario's module, say) whose `kernels` export lists the range kernels of a
+   * scenario's own systems. Each worker imports them as `loadScenarioFile` does.
+   */
+  kernelModules?: readonly string[];
+  /**
+   * Runs of fewer than this many ids per thread stay on the main thread (default MIN_IDS_PER_THREAD). The
+   * results are the same either way; tests set 1 to split even a handful of entities.
+   */
+  minIdsPerThread?: number;
+}
+
+/** The compiled worker next to this module, or (running from TypeScript sources, as tests do) the one in dist/. */
+function systemWorkerUrl(): URL {
+  const here = new URL('./system-worker.js', import.meta.url);
+  const path = fileURLToPath(here);
+  if (existsSync(path)) return here;
+  const compiled = path.replace(/([\\/])src([\\/]node[\\/]system-worker\.js)$/, '$1dist$1src$2');
+  if (compiled !== path && existsSync(compiled)) return pathToFileURL(compiled);
+  throw new Error(`the compiled system worker is missing (${path}); build first: npx tsc -p tsconfig.build.json`);
+}
+
+interface KernelInfo {
+  name: string;
+  reads: string[];
+  writes: string[];
+}
+
+/**
+ * Worker threads for the systems' range kernels. Give it to simulations of the world it was made from, then
+ * close it.
+ *
+ * @example
+ * ```ts
+ * const opened = await openWorld('piney-default');
+ * const pool = await SystemPool.create(opened.source, 2);
+ * const sim = createSimulation(opened.world, { agents: 100_000, threads: pool });
+ * for (let f = 1; f <= 600; f++) sim.step(0);
+ * console.log(sim.hashHex()); // the same as on one thread
+ * await pool.close();
+ * ```
+ */
+export class SystemPool implements SystemThreads {
+  readonly threads: number;
+  private readonly workers: Worker[] = [];
+  private readonly ports: MessagePort[] = [];
+  private readonly control = new Int32Array(new SharedArrayBuffer(C.WORDS * 4));
+  private readonly kernels = new Map<string, KernelInfo>();
+  private readonly worldName: string;
+  private configs = 0;
+  private nextBinding = 1;
+  private stateOwner = 0;
+  private stateKey = '';
+  private closed = false;
+  /** Kernel runs split across the threads so far (runs kept on the main thread are not counted). */
+  jobs = 0;
+
+  private constructor(threads: number, worldName: string, private readonly minIds: number) {
+    this.threads = threads;
+    this.worldName = worldName;
+  }
+
+  /**
+   * Starts `threads − 1` workers (so `threads` threads run kernels), each loading the world from `source` (a
+   * Piney field with the shipped tables unless the source gives others) and the kernel modules.
+   */
+  static async create(source: WorldSource, threads: number, options: SystemPoolOptions = {}): Promise<SystemPool> {
+    if (!Number.isInteger(threads) || threads < 1 || threads > MAX_SYSTEM_THREADS) throw new RangeError(`threads must be an integer in 1..${MAX_SYSTEM_THREADS}, got ${threads}`);
+    if (!source.options?.pineyTables && detectWorldFile(source.bytes) === 'piney') source = { ...source, options: { ...source.options, pineyTables: defaultPineyTables() } };
+    const minIds = options.minIdsPerThread ?? MIN_IDS_PER_THREAD;
+    if (!Number.isInteger(minIds) || minIds < 1) throw new RangeError(`minIdsPerThread must be an integer >= 1, got ${minIds}`);
+    const pool = new SystemPool(threads, source.name, minIds);
+    const url = threads > 1 ? systemWorkerUrl() : null;
+    const ready: Promise<KernelInfo[]>[] = [];
+    for (let t = 1; t < threads; t++) {
+      const channel = new MessageChannel();
+      const wd: PoolWorkerData = { source, control: pool.control, port: channel.port2, index: t, threads, kernelModules: [...(options.kernelModules ?? [])] };
+      const w = new Worker(url!, { workerData: wd, transferList: [channel.port2 as never] });
+      pool.workers.push(w);
+      pool.ports.push(channel.port1);
+      ready.push(
+        new Promise<KernelInfo[]>((resolve, reject) => {
+          w.on('message', (m: { type: string; error?: string; kernels?: KernelInfo[] }) => {
+            if (m.type === 'ready') resolve(m.kernels!);
+            else if (m.type === 'error') reject(new Error(`system worker ${t}: ${m.error}`));
+          });
+          w.once('error', reject);
+          w.once('exit', (code) => reject(new Error(`system worker ${t} exited (code ${code}) before it was ready`)));
+        }),
+      );
+    }
+    try {
+      const lists = await Promise.all(ready);
+      for (const k of lists[0] ?? []) pool.kernels.set(k.name, k);
+    } catch (e) {
+      await pool.close();
+      throw e;
+    }
+    return pool;
+  }
+
+  /** Sends a configuration message to every worker (they apply it before their next job). */
+  private configure(m: ConfigMessage): void {
+    for (const p of this.ports) p.postMessage(m);
+    this.configs++;
+    Atomics.store(this.control, C.CONFIG, this.configs);
+  }
+
+  /**
+   * Binds a simulation's world and component stores (on SharedArrayBuffers: a simulation made with the pool
+   * has them so). Called by the Simulation; the host it returns runs its systems' kernels on the pool.
+   */
+  attach(world: CollisionWorld, components: Components): ParallelHost {
+    if (this.closed) throw new Error('the system pool is closed');
+    if (world.name !== this.worldName) throw new Error(`the system pool was made for the world ${this.worldName}, not for ${world.name}`);
+    for (const st of components.all) {
+      for (const f of st.fieldNames) {
+        if (!(st.fields[f]!.buffer instanceof SharedArrayBuffer)) throw new Error(`component ${st.name}.${f} is not on shared memory (make the simulation with { threads } to share its arrays)`);
+      }
+    }
+    const binding = this.nextBinding++;
+    const capacity = components.capacity;
+    const ids = new Uint32Array(new SharedArrayBuffer(4 * capacity));
+    const marks = new Uint32Array(new SharedArrayBuffer(4 * capacity));
+    const counts = new Int32Array(new SharedArrayBuffer(4 * this.threads));
+    if (this.threads > 1) this.configure({ type: 'attach', binding, capacity, stores: components.all.map(sharedStoreOf), ids, marks, counts });
+    const pool = this;
+    let kernels = 0;
+    let detached = false;
+    const stateful = world as CollisionWorld & { hashState?(): ArrayLike<number>; saveState?(): unknown };
+    return {
+      threads: this.threads,
+      runner(kernel: RangeKernel): KernelRunner {
+        checkKernel(kernel);
+        if (pool.threads > 1) {
+          const info = pool.kernels.get(kernel.name);
+          if (!info) throw new Error(`range kernel ${kernel.name} is not known to the pool's workers (give its module in SystemPoolOptions.kernelModules)`);
+          const same = (a: readonly { name: string }[], b: string[]) => a.length === b.length && a.every((d, i) => d.name === b[i]);
+          if (!same(kernel.reads, info.reads) || !same(kernel.writes, info.writes)) throw new Error(`range kernel ${kernel.name} declares other components in the workers' module than here`);
+        }
+        const fn = kernel.create(world, kernelStores(kernel, capacity, components.byName));
+        const index = kernels++;
+        if (pool.threads > 1) pool.configure({ type: 'kernel', binding, index, name: kernel.name });
+        return {
+          run(list: ArrayLike<number>, n: number) {
+            if (n > capacity) throw new RangeError(`${n} ids for ${capacity} entity slots`);
+            for (let i = 0; i < n; i++) ids[i] = list[i]!;
+            const T = pool.threads;
+            if (T === 1 || detached || pool.closed || n < pool.minIds * T) return marks.subarray(0, markCount(kernel, fn(ids, 0, n, marks), n));
+            if (stateful.hashState && stateful.saveState) pool.syncState(binding, stateful);
+            const [, mineEnd] = rangeFor(n, T, 0);
+            pool.job(binding, index, n, () => {
+              counts[0] = markCount(kernel, fn(ids, 0, mineEnd, marks), mineEnd);
+            });
+            // The ranges' marks, in range order (each range wrote its own at its start).
+            let k = counts[0]!;
+            for (let t = 1; t < T; t++) {
+              const [start] = rangeFor(n, T, t);
+              const c = counts[t]!;
+              if (c > 0 && start !== k) marks.copyWithin(k, start, start + c);
+              k += c;
+            }
+            return marks.subarray(0, k);
+          },
+        };
+      },
+      detach() {
+        if (detached) return;
+        detached = true;
+        if (pool.threads > 1 && !pool.closed) pool.configure({ type: 'detach', binding });
+      },
+    };
+  }
+
+  /** Sends the world's run-time state when the workers hold another simulation's or an older one. */
+  private syncState(binding: number, world: { hashState?(): ArrayLike<number>; saveState?(): unknown }): void {
+    const key = Array.from(world.hashState!()).join(',');
+    if (binding === this.stateOwner && key === this.stateKey) return;
+    this.configure({ type: 'state', state: world.saveState!() });
+    this.stateOwner = binding;
+    this.stateKey = key;
+  }
+
+  /** Wakes the workers for a job, runs this thread's range, and blocks until every worker is done. */
+  private job(binding: number, kernel: number, count: number, mine: () => void): void {
+    const c = this.control;
+    const T = this.threads;
+    Atomics.store(c, C.BINDING, binding);
+    Atomics.store(c, C.KERNEL, kernel);
+    Atomics.store(c, C.COUNT, count);
+    Atomics.store(c, C.DONE, 0);
+    this.jobs++;
+    Atomics.add(c, C.GENERATION, 1);
+    Atomics.notify(c, C.GENERATION);
+    let failure: unknown = null;
+    try {
+      mine();
+    } catch (e) {
+      failure = e;
+    }
+    // This thread blocks (a worker that died cannot say so by a message): give up after
+    // SYSTEM_JOIN_TIMEOUT_MS with no progress instead of waiting forever.
+    let quiet = 0;
+    for (;;) {
+      const done = Atomics.load(c, C.DONE);
+      if (done >= T - 1) break;
+      if (Atomics.wait(c, C.DONE, done, 100) === 'timed-out') {
+        if ((quiet += 100) >= SYSTEM_JOIN_TIMEOUT_MS) throw new Error(`system workers did not finish a job within ${SYSTEM_JOIN_TIMEOUT_MS} ms`);
+      } else quiet = 0;
+    }
+    if (failure) throw failure;
+    const bad = Atomics.load(c, C.ERROR);
+    if (bad !== 0) {
+      const m = receiveMessageOnPort(this.ports[bad - 1]!)?.message as { error?: string } | undefined;
+      this.closed = true;
+      throw new Error(`system worker ${bad} failed: ${m?.error ?? 'unknown error'} (the pool is closed; the simulation's state is no longer the one-thread state)`);
+    }
+  }
+
+  /** Stops the workers. Simulations attached to the pool go on, their kernels on the main thread. Closing twice does nothing. */
+  async close(): Promise<void> {
+    if (this.workers.length === 0 || Atomics.load(this.control, C.STOP) !== 0) {
+      this.closed = true;
+      return;
+    }
+    this.closed = true;
+    Atomics.store(this.control, C.STOP, 1);
+    Atomics.add(this.control, C.GENERATION, 1);
+    Atomics.notify(this.control, C.GENERATION);
+    for (const p of this.ports) p.close();
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * A system worker (see system-pool.ts): loads its own copy of the world and the range kernels (the built-in
+ * ones and those of the pool's kernel modules), then sleeps on the shared generation word. Each wake-up first
+ * takes the configuration messages the main thread sent before it (simulations attached, kernels bound,
+ * the world's run-time state), synchronously from its port, then runs its range of the job and counts itself
+ * done.
+ */
+import { receiveMessageOnPort, workerData, parentPort, type MessagePort } from 'node:worker_threads';
+import { importScenarioModule } from './scenario-file.js';
+import { storeFromShared, type ComponentStore, type SharedStore } from '../ecs/components.js';
+import { loadWorldBytes } from '../worlds/load.js';
+import type { CollisionWorld } from '../worlds/world.js';
+import { BUILTIN_KERNELS } from '../systems/builtin-kernels.js';
+import { checkKernel, kernelStores, markCount, rangeFor, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
+import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
+
+const data = workerData as PoolWorkerData;
+const port = data.port as MessagePort;
+const control = data.control;
+
+interface Binding {
+  capacity: number;
+  byName: Map<string, ComponentStore>;
+  ids: Uint32Array;
+  marks: Uint32Array;
+  counts: Int32Array;
+  kernels: KernelFunction[];
+  names: string[];
+}
+
+let world: CollisionWorld;
+const registry = new Map<string, RangeKernel>();
+const bindings = new Map<number, Binding>();
+let applied = 0;
+
+function apply(m: ConfigMessage): void {
+  switch (m.type) {
+    case 'attach': {
+      const byName = new Map<string, ComponentStore>();
+      for (const s of m.stores as SharedStore[]) byName.set(s.name, storeFromShared(s, m.capacity));
+      bindings.set(m.binding, { capacity: m.capacity, byName, ids: m.ids, marks: m.marks, counts: m.counts, kernels: [], names: [] });
+      break;
+    }
+    case 'kernel': {
+      const b = bindings.get(m.binding)!;
+      const k = registry.get(m.name);
+      if (!k) throw new Error(`no range kernel ${m.name} in this worker`);
+      b.kernels[m.index] = k.create(world, kernelStores(k, b.capacity, b.byName));
+      b.names[m.index] = k.name;
+      break;
+    }
+    case 'state':
+      (world as CollisionWorld & { restoreState?(s: unknown): void }).restoreState?.(m.state);
+      break;
+    case 'detach':
+      bindings.delete(m.binding);
+      break;
+  }
+}
+
+/** Takes every configuration message up to `count` (they were posted before the job that needs them). */
+function catchUp(count: number): void {
+  while (applied < count) {
+    const got = receiveMessageOnPort(port);
+    if (got === undefined) {
+      Atomics.wait(control, C.STOP, 0, 1);
+      if (Atomics.load(control, C.STOP) !== 0) return;
+      continue;
+    }
+    apply(got.message as ConfigMessage);
+    applied++;
+  }
+}
+
+function serve(): void {
+  let seen = Atomics.load(control, C.GENERATION);
+  for (;;) {
+    Atomics.wait(control, C.GENERATION, seen, 1000);
+    if (Atomics.load(control, C.STOP) !== 0) break;
+    const g = Atomics.load(control, C.GENERATION);
+    if (g === seen) continue;
+    seen = g;
+    try {
+      catchUp(Atomics.load(control, C.CONFIG));
+      const b = bindings.get(Atomics.load(control, C.BINDING));
+      if (!b) throw new Error('a job for a simulation this worker was not given');
+      const index = Atomics.load(control, C.KERNEL);
+      const fn = b.kernels[index];
+      if (!fn) throw new Error('a job for a kernel this worker was not given');
+      const [start, end] = rangeFor(Atomics.load(control, C.COUNT), data.threads, data.index);
+      b.counts[data.index] = markCount(registry.get(b.names[index]!)!, fn(b.ids, start, end, b.marks), end - start);
+    } catch (e) {
+      if (Atomics.compareExchange(control, C.ERROR, 0, data.index) === 0) port.postMessage({ type: 'error', error: (e as Error).message ?? String(e) });
+    }
+    Atomics.add(control, C.DONE, 1);
+    Atomics.notify(control, C.DONE);
+  }
+  port.close();
+}
+
+try {
+  world = loadWorldBytes(data.source.bytes, data.source.name, data.source.options);
+  for (const k of BUILTIN_KERNELS) registry.set(k.name, k);
+  for (const path of data.kernelModules) {
+    const { mod } = await importScenarioModule(path);
+    // A module without kernels (a scenario whose systems have none) adds none.
+    if (mod['kernels'] === undefined) continue;
+    if (!Array.isArray(mod['kernels'])) throw new Error(`kernel module ${path}: \`kernels\` must be a list of range kernels`);
+    for (const k of mod['kernels'] as RangeKernel[]) {
+      checkKernel(k);
+      if (registry.has(k.name)) throw new Error(`range kernel ${k.name} is defined twice (${path})`);
+      registry.set(k.name, k);
+    }
+  }
+} catch (e) {
+  parentPort!.postMessage({ type: 'error', error: (e as Error).message });
+  throw e;
+}
+parentPort!.postMessage({ type: 'ready', kernels: [...registry.values()].map((k) => ({ name: k.name, reads: k.reads.map((d) => d.name), writes: k.writes.map((d) => d.name) })) });
+serve();

@@ -1,0 +1,156 @@
+/**
+ * Range kernels: the per-entity part of a system, written so it can run over ranges of entities on several
+ * threads and still give exactly the one-thread answer.
+ *
+ * A kernel declares the components it reads and writes and is made once per thread from that thread's copy
+ * of the world and the declared stores (`create`). Its function is called with a list of entity ids and a
+ * range [start, end) of it. The rule that makes any split give the same state: an entity's results depend
+ * only on its own components (those declared) and the world, and a kernel writes only that entity's elements
+ * of the components it declares as written. A kernel is given no frame context: it draws no random numbers,
+ * raises no events, creates or removes no entities. Whatever a system does in an order (draws from a shared
+ * stream, events, spawns) stays in its frame function on the main thread, in ascending entity id.
+ *
+ * A simulation runs kernels on the main thread alone (`localParallelHost`) unless it is given
+ * `SystemThreads` (in Node: `SystemPool` from src/node/system-pool.ts), which puts the component arrays on
+ * SharedArrayBuffers and splits each run into one contiguous range per thread.
+ */
+import type { ComponentDef, ComponentOf, Components, ComponentStore, FieldSchema } from '../ecs/components.js';
+import type { CollisionWorld } from '../worlds/world.js';
+
+/**
+ * A kernel's frame work over `ids[start..end)`. It may mark entities for ordered work on the main thread (a
+ * draw from a shared stream, an event): it writes their ids to `marks[start]`, `marks[start + 1]`, ... in the
+ * order it visits them and returns how many it marked (nothing marked: return 0 or nothing). The runner
+ * merges the ranges' marks in range order, so they come back in the order of the id list.
+ */
+export type KernelFunction = (ids: Uint32Array, start: number, end: number, marks: Uint32Array) => number | void;
+
+/** The stores a kernel declared, in the thread it runs on. */
+export interface KernelStores {
+  /** Entity slots (ids 1..capacity − 1). */
+  readonly capacity: number;
+  /** A declared component's stores; throws for a component the kernel did not declare. */
+  store<F extends FieldSchema>(def: ComponentDef<F>): ComponentOf<F>;
+}
+
+/** The per-entity part of a system, runnable over ranges of entities on any thread (see the module comment). */
+export interface RangeKernel {
+  /**
+   * Names the kernel in every thread: a worker finds it by name among the built-in kernels and those of the
+   * modules its pool was given (lower-case letters, digits, `-` and `:`).
+   */
+  readonly name: string;
+  /** Components it reads (only these and `writes` are visible to it). */
+  readonly reads: readonly ComponentDef[];
+  /** Components it writes: only the element of the entity being run. */
+  readonly writes: readonly ComponentDef[];
+  /** Makes the kernel's function for one thread, from that thread's world and the declared stores. */
+  create(world: CollisionWorld, stores: KernelStores): KernelFunction;
+}
+
+/** Runs one kernel of one simulation. */
+export interface KernelRunner {
+  /**
+   * Runs the kernel over `ids[0..n)` and returns when every range is done, with the entities the ranges
+   * marked, merged in the order of `ids` (a view valid until the next run): the same list on any number of
+   * threads. Give the ids in ascending order and the marks are ascending too, ready for ordered draws.
+   */
+  run(ids: ArrayLike<number>, n: number): Uint32Array;
+}
+
+/** What a simulation gives its systems for kernels (`SystemHost.parallel`). */
+export interface ParallelHost {
+  /** Threads a run is split across (1: the main thread alone). */
+  readonly threads: number;
+  /** A runner of `kernel` for this simulation (call it when the system is created, not per frame). */
+  runner(kernel: RangeKernel): KernelRunner;
+  /** Lets go of the threads: runners made before run on the main thread from now on, with the same results. */
+  detach?(): void;
+}
+
+/**
+ * Threads to run kernels on, given to a simulation (`SimulationOptions.threads`). The simulation then puts
+ * its component arrays on SharedArrayBuffers and attaches them; in Node, `SystemPool` is one.
+ */
+export interface SystemThreads {
+  /** Threads in all, the main thread included. */
+  readonly threads: number;
+  /** Binds a simulation's world and (shared) component stores; the host its systems use. */
+  attach(world: CollisionWorld, components: Components): ParallelHost;
+}
+
+const KERNEL_NAME = /^[a-z][a-z0-9:-]{0,63}$/;
+
+/** Checks a kernel's declaration (name, components); throws a TypeError naming what is wrong. */
+export function checkKernel(kernel: RangeKernel): void {
+  if (typeof kernel !== 'object' || kernel === null) throw new TypeError('a range kernel is an object { name, reads, writes, create }');
+  if (typeof kernel.name !== 'string' || !KERNEL_NAME.test(kernel.name)) throw new TypeError(`range kernel name ${JSON.stringify(kernel.name)} must be lower-case letters, digits, - and :, starting with a letter`);
+  for (const list of [kernel.reads, kernel.writes]) {
+    if (!Array.isArray(list)) throw new TypeError(`range kernel ${kernel.name}: reads and writes must be lists of components`);
+    for (const d of list) if (typeof d !== 'object' || d === null || typeof d.name !== 'string') throw new TypeError(`range kernel ${kernel.name}: reads and writes must be lists of components`);
+  }
+  if (typeof kernel.create !== 'function') throw new TypeError(`range kernel ${kernel.name}: create(world, stores) must be a function`);
+}
+
+/**
+ * The stores `kernel` declared, out of a lookup by component name (a simulation's stores, or the shared ones a
+ * worker was sent). Throws when the simulation lacks one.
+ */
+export function kernelStores(kernel: RangeKernel, capacity: number, byName: ReadonlyMap<string, ComponentStore>): KernelStores {
+  const declared = new Map<string, ComponentStore>();
+  for (const d of [...kernel.reads, ...kernel.writes]) {
+    const st = byName.get(d.name);
+    if (!st) throw new Error(`range kernel ${kernel.name}: component ${d.name} is not part of this simulation`);
+    declared.set(d.name, st);
+  }
+  return {
+    capacity,
+    store<F extends FieldSchema>(def: ComponentDef<F>): ComponentOf<F> {
+      const st = declared.get(def.name);
+      if (!st) throw new Error(`range kernel ${kernel.name}: component ${def.name} is not among the ones it declares (reads, writes)`);
+      return st as ComponentOf<F>;
+    },
+  };
+}
+
+/** Copies `n` ids into `buffer` (grown to fit); returns the buffer to use. */
+export function copyIds(buffer: Uint32Array, ids: ArrayLike<number>, n: number, grow: (n: number) => Uint32Array): Uint32Array {
+  const out = buffer.length >= n ? buffer : grow(n);
+  for (let i = 0; i < n; i++) out[i] = ids[i]!;
+  return out;
+}
+
+/** Kernels on the main thread alone: what a simulation without `SystemThreads` gives its systems. */
+export function localParallelHost(world: CollisionWorld, components: Components): ParallelHost {
+  return {
+    threads: 1,
+    runner(kernel: RangeKernel): KernelRunner {
+      checkKernel(kernel);
+      const fn = kernel.create(world, kernelStores(kernel, components.capacity, components.byName));
+      let buffer: Uint32Array = new Uint32Array(64);
+      let marks: Uint32Array = new Uint32Array(64);
+      return {
+        run(ids: ArrayLike<number>, n: number) {
+          buffer = copyIds(buffer, ids, n, (k) => new Uint32Array(Math.max(k, 2 * buffer.length)));
+          if (marks.length < buffer.length) marks = new Uint32Array(buffer.length);
+          return marks.subarray(0, markCount(kernel, fn(buffer, 0, n, marks), n));
+        },
+      };
+    },
+  };
+}
+
+/** A kernel function's answer checked: how many ids it marked in a range of `size` (0 for none given). */
+export function markCount(kernel: RangeKernel, k: number | void, size: number): number {
+  if (k === undefined) return 0;
+  if (!Number.isInteger(k) || k < 0 || k > size) throw new RangeError(`range kernel ${kernel.name} marked ${String(k)} ids in a range of ${size}`);
+  return k;
+}
+
+/** Range [start, end) of `count` ids for thread `t` of `threads`: contiguous, sizes differing by at most one. */
+export function rangeFor(count: number, threads: number, t: number): [number, number] {
+  const base = Math.floor(count / threads);
+  const extra = count % threads;
+  const start = t * base + Math.min(t, extra);
+  return [start, start + base + (t < extra ? 1 : 0)];
+}
