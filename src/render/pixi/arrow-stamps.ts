@@ -24,7 +24,7 @@ export class ArrowSheets {
   private readonly pts: number[] = new Array<number>(8);
   private nextId = 1;
 
-  /** `colours` are the rows' fill colours (0xRRGGBB); the outline, when there is one, is black at 85%. */
+  /** `colours` are the rows' fill colours (0xRRGGBB); the outline, when there is one, is black at 85%, under the fill. */
   constructor(private readonly colours: readonly number[]) {}
 
   /** How many sheets are kept now. */
@@ -56,12 +56,14 @@ export class ArrowSheets {
         c.lineTo(p[4]!, p[5]!);
         c.lineTo(p[6]!, p[7]!);
         c.closePath();
-        c.fill();
+        // The outline first, under the fill: on an arrow a few pixels across it would cover most of the
+        // colour if drawn over it.
         if (outline > 0) {
           c.strokeStyle = 'rgba(0,0,0,0.85)';
           c.lineWidth = outline;
           c.stroke();
         }
+        c.fill();
       }
     }
     const data = c.getImageData(0, 0, width, height).data;
