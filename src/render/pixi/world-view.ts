@@ -11,12 +11,13 @@
  * the weather's operation list, the event bus) and never writes it; rays are cast through the world's
  * allocation-free `segmentFraction` with the project's LOS batch, which keeps no simulation state.
  */
-import { CanvasSource, Container, Graphics, Sprite, Text, Texture } from 'pixi.js';
+import { CanvasSource, Container, Graphics, RenderContainer, Sprite, Text, Texture, type CanvasRenderer, type Renderer } from 'pixi.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../systems/los/los-batch.js';
 import { FIELD_SIZE } from '../../worlds/piney/field-state.js';
 import { ambientOpsSource, decodeAmbient, type AmbientFrame, type AmbientOpsSource } from '../scene/ambient-ops.js';
+import { ARROW_POINTS, directionIndex, stampSize } from '../scene/arrow-stamp.js';
 import { Camera, FRAME_MARGIN } from '../scene/camera.js';
 import { newEntityFrame, readEntities, type EntityFrame } from '../scene/entities.js';
 import { rasterizeGround, type GroundRaster } from '../scene/ground-raster.js';
@@ -29,6 +30,7 @@ import { mapPlaneOf, mapRectOf, type MapPlane, type MapRect } from '../scene/pro
 import { SightProbe } from '../scene/sight-probe.js';
 import type { RayDensity } from '../scene/view-link.js';
 import { clampToView, fieldAmbience, weatherKindOf, type FieldAmbience, type WeatherKind } from '../scene/weather-look.js';
+import { ArrowSheets, StampCanvas } from './arrow-stamps.js';
 import { GroundTiles } from './ground-tiles.js';
 
 /** Most sight rays cast per drawn frame for the agents that are not selected (density "all"). */
@@ -60,10 +62,12 @@ export interface ViewOptions {
   /** Sight rays drawn for the agents that are not selected (default "few"). */
   rays?: RayDensity;
   /**
-   * How the agents are drawn: "paths" (a filled path each: fastest on the canvas renderer, which pays per
-   * drawing call) or "sprites" (a tinted arrow sprite each: batched on the GPU renderers). Default "paths".
+   * How the agents are drawn: "stamps" (for the canvas renderer: each arrow copied from a sheet drawn once
+   * per size, its facing rounded to 5.6°, its place to a whole device pixel; on another renderer the view
+   * falls back to sprites from its next frame), "paths" (a filled path each, in three colour groups) or
+   * "sprites" (a tinted arrow sprite each: batched on the GPU renderers). Default "paths".
    */
-  bodies?: 'paths' | 'sprites';
+  bodies?: 'paths' | 'sprites' | 'stamps';
 }
 
 /** A canvas-backed texture (works with every Pixi renderer). */
@@ -100,8 +104,6 @@ function arrowTexture(): Texture {
   });
 }
 
-/** The arrowhead's outline in the 32-unit square around its centre: tip, back corner, notch, back corner. */
-const ARROW_POINTS = [14, 0, -12, -12, -6, 0, -12, 12] as const;
 /** Above this many arrows in view they are drawn without an outline (a software renderer pays per stroke). */
 const OUTLINE_LIMIT = 150;
 
@@ -157,7 +159,12 @@ export class WorldView {
   /** The agents as sprites (the GPU renderers), in their own layer. */
   private readonly bodySprites = new Container();
   private readonly sprites: Sprite[] = [];
-  private readonly bodyMode: 'paths' | 'sprites';
+  /** The agents as stamps (the canvas renderer): drawn straight into the renderer's 2D context. */
+  private readonly bodyStamps: RenderContainer;
+  private readonly stamps = new ArrowSheets([ENTITY_COLOURS.agent, ENTITY_COLOURS.agentSees, ENTITY_COLOURS.other]);
+  private stampCanvasMade: StampCanvas | null = null;
+  private bodiesInView = 0;
+  private bodyMode: 'paths' | 'sprites' | 'stamps';
   private groupOf: Uint8Array;
   private readonly top = new Container();
   private readonly playerHalo = new Graphics();
@@ -236,7 +243,11 @@ export class WorldView {
     sim.events.on('flash', onFlash);
     this.offFlash = () => sim.events.off('flash', onFlash);
     this.bodyMode = options.bodies ?? 'paths';
-    this.map.addChild(this.heatSprite, this.highlight, this.markerLayer, this.sight, this.bodyMode === 'paths' ? this.bodies : this.bodySprites, this.weather, this.selectRing, this.top);
+    this.bodyStamps = new RenderContainer({ render: (r: Renderer) => this.renderStamps(r) });
+    this.bodies.visible = this.bodyMode === 'paths';
+    this.bodySprites.visible = this.bodyMode === 'sprites';
+    this.bodyStamps.visible = this.bodyMode === 'stamps';
+    this.map.addChild(this.heatSprite, this.highlight, this.markerLayer, this.sight, this.bodies, this.bodySprites, this.bodyStamps, this.weather, this.selectRing, this.top);
     this.stage.addChild(this.tiles.layer, this.map, this.sky, this.flash);
     this.camera.maxZoomFloor = 400 / (world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1);
     this.frameWorld();
@@ -274,7 +285,7 @@ export class WorldView {
       markers: this.markerLayer,
       weather: this.weather,
       sight: this.sight,
-      bodies: this.bodyMode === 'paths' ? this.bodies : this.bodySprites,
+      bodies: this.bodyLayer(),
     };
     const l = layers[name];
     if (!l) throw new RangeError(`no layer ${JSON.stringify(name)} (layers: ground, overlay, ${Object.keys(layers).slice(1).join(', ')}, heat)`);
@@ -440,11 +451,85 @@ export class WorldView {
       groupOf[i] = e.agent[i] ? (e.visible[i] ? 2 : 1) : 3;
       inView++;
     }
+    this.bodiesInView = inView;
     if (this.bodyMode === 'sprites') this.drawBodySprites(e, inView);
-    else this.drawBodyPaths(e, inView);
+    else if (this.bodyMode === 'paths') this.drawBodyPaths(e, inView);
     this.playerSprite.visible = playerShown;
     this.playerHalo.visible = playerShown;
     this.drawSelectionRing(e);
+  }
+
+  /** The stamps' layer (made at the first frame drawn with stamps). */
+  private get stampCanvas(): StampCanvas {
+    return (this.stampCanvasMade ??= new StampCanvas(this.sim.ecs.components.capacity));
+  }
+
+  /** The layer the agents are drawn in, in the current way of drawing them. */
+  private bodyLayer(): Container {
+    return this.bodyMode === 'paths' ? this.bodies : this.bodyMode === 'sprites' ? this.bodySprites : this.bodyStamps;
+  }
+
+  /**
+   * The agents as stamps, drawn by the renderer in the layer's place: each arrow in view one copy of its cell
+   * (size, colour, facing rounded to the sheet's directions) at the whole device pixel nearest its centre.
+   */
+  private renderStamps(renderer: Renderer): void {
+    if (renderer.name !== 'canvas') {
+      // Stamps need the canvas renderer's 2D context: on another renderer, sprites from the next frame.
+      const was = this.bodyStamps.visible;
+      this.bodyMode = 'sprites';
+      this.bodyStamps.visible = false;
+      this.bodySprites.visible = was;
+      return;
+    }
+    const e = this.entities;
+    const groupOf = this.groupOf;
+    const cs = (renderer as unknown as CanvasRenderer).canvasContext;
+    const ctx = cs.activeContext as unknown as CanvasRenderingContext2D;
+    ctx.save();
+    cs.setContextTransform(this.bodyStamps.groupTransform, false);
+    // Map point → device pixel of the target; the layer is drawn with no transform, pixel for pixel.
+    const m = ctx.getTransform();
+    const W = ctx.canvas.width;
+    const H = ctx.canvas.height;
+    const sc = this.stampCanvas;
+    sc.resize(W, H);
+    const layer = sc.layer;
+    const zoom = this.camera.zoom;
+    // Device pixels per CSS pixel in this target (the map's scale over the zoom).
+    const dpp = Math.hypot(m.a, m.b) / zoom;
+    const outline = this.bodiesInView <= OUTLINE_LIMIT ? Math.max(1, Math.round(dpp)) : 0;
+    let sheet = null;
+    let sheetSize = -1;
+    layer.begin();
+    for (let i = 0; i < e.count; i++) {
+      const grp = groupOf[i]!;
+      if (!grp) continue;
+      const size = stampSize(this.entityPixels(e.radius[i]!, false) * dpp);
+      if (size !== sheetSize || !sheet) {
+        sheet = this.stamps.sheet(size, outline);
+        sheetSize = size;
+      }
+      const x = e.x[i]!;
+      const y = e.y[i]!;
+      const h = sheet.cell / 2;
+      const sx = Math.round(m.a * x + m.c * y + m.e - h);
+      const sy = Math.round(m.b * x + m.d * y + m.f - h);
+      if (sx + 2 * h <= 0 || sy + 2 * h <= 0 || sx >= W || sy >= H) continue;
+      layer.add(e.ids[i]!, sheet, directionIndex(e.dirX[i]!, e.dirY[i]!), grp - 1, sx, sy);
+    }
+    layer.end();
+    sc.upload();
+    const bw = layer.x1 - layer.x0;
+    const bh = layer.y1 - layer.y0;
+    if (layer.listed > 0 && bw > 0 && bh > 0) {
+      // Only the part the arrows cover (at the whole-field view, the field).
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      cs.setBlendMode(this.bodyStamps.groupBlendMode);
+      ctx.globalAlpha = ((this.bodyStamps.groupColorAlpha >>> 24) & 255) / 255;
+      ctx.drawImage(sc.canvas, layer.x0, layer.y0, bw, bh, layer.x0, layer.y0, bw, bh);
+    }
+    ctx.restore();
   }
 
   /** The agents as tinted arrow sprites, pooled (the GPU renderers batch them). */

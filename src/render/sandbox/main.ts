@@ -335,8 +335,8 @@ class SandboxApp {
       showOverlay: ($('overlay') as HTMLInputElement).checked,
       resolution: this.dpr,
       rays: this.rays,
-      // The canvas renderer pays per drawing call (a filled path is the cheapest); the GPU ones batch sprites.
-      bodies: this.app.renderer.name === 'canvas' ? 'paths' : 'sprites',
+      // The canvas renderer copies pre-drawn arrow stamps (the cheapest a software canvas draws); the GPU ones batch sprites.
+      bodies: this.app.renderer.name === 'canvas' ? 'stamps' : 'sprites',
     });
     this.view.heatOn = this.heat;
     if (cam && !cam.framed) {

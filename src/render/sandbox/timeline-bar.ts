@@ -21,7 +21,8 @@ export class TimelineBar {
 
   /** Draws the marks when something changed; `null` clears them (live mode). */
   update(input: TimelineInput | null): void {
-    const width = this.marks.clientWidth;
+    // Live (null) needs no width: reading it would make the browser lay the page out again every frame.
+    const width = input ? this.marks.clientWidth : 0;
     const key = input ? `${width}:${input.length}:${input.keyframes.length}:${input.divergence}:${input.checked}` : '';
     if (key === this.key) return;
     this.key = key;
