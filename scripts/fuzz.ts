@@ -1,7 +1,8 @@
 /**
- * `npm run fuzz -- [--cases N] [--format NAME] [--seed S] [--timeout MS] [--case K] [--out FILE]`
+ * `npm run fuzz -- [--cases N] [--first K] [--format NAME] [--seed S] [--timeout MS] [--case K] [--out FILE]`
  *
- * Fuzzes every parser (or one) with N cases each (default 10,000), each target in a worker thread with a
+ * Fuzzes every parser (or one) with N cases each (default 10,000; cases K to K+N-1 with --first K, a slice
+ * of a longer run), each target in a worker thread with a
  * per-case time limit; prints a table, writes out/fuzz-report.json (or --out FILE), and exits 1 when any
  * case failed.
  * `--case K` with `--format` and `--seed` re-runs one case in this process to debug it.
@@ -16,6 +17,7 @@ import { parseArgs, UsageError } from '../src/cli/args.js';
 async function main(): Promise<number> {
   const { options } = parseArgs(process.argv.slice(2), {
     cases: { type: 'int', min: 1, max: 1e9 },
+    first: { type: 'int', min: 0, max: 1e9 },
     format: { type: 'string' },
     seed: { type: 'int', min: 0, max: 0xffffffff },
     timeout: { type: 'int', min: 10, max: 600000 },
@@ -42,6 +44,7 @@ async function main(): Promise<number> {
       target: name,
       cases,
       seed,
+      first: (options.first as number | undefined) ?? 0,
       caseTimeoutMs: (options.timeout as number | undefined) ?? 2000,
       onProgress: (done) => {
         if (process.stderr.isTTY) process.stderr.write(`\r${name}: ${done}/${cases}`);
@@ -51,7 +54,7 @@ async function main(): Promise<number> {
     reports.push(report);
     const secs = (Date.now() - t0) / 1000;
     process.stdout.write(
-      `${name.padEnd(16)} ${String(report.cases).padStart(9)} cases  ${String(report.parsed).padStart(8)} parsed  ${String(report.formatErrors).padStart(8)} FormatError  ${String(report.failures.length).padStart(4)} failures  ${secs.toFixed(1)} s  max alloc ${report.maxAllocated.bytes} B (input ${report.maxAllocated.inputLength} B)  slowest case ${report.slowest.ms} ms (#${report.slowest.caseIndex})\n`,
+      `${name.padEnd(16)} ${String(report.cases).padStart(9)} cases${report.first ? ` from #${report.first}` : ''}  ${String(report.parsed).padStart(8)} parsed  ${String(report.formatErrors).padStart(8)} FormatError  ${String(report.failures.length).padStart(4)} failures  ${secs.toFixed(1)} s  max alloc ${report.maxAllocated.bytes} B (input ${report.maxAllocated.inputLength} B)  slowest case ${report.slowest.ms} ms (#${report.slowest.caseIndex})\n`,
     );
     for (const f of report.failures.slice(0, 5)) process.stdout.write(`  case ${f.caseIndex} (seed ${f.seed}, ${f.mutation}): ${f.error}\n`);
   }

@@ -46,6 +46,8 @@ export interface FuzzFailure {
 
 export interface FuzzReport {
   format: string;
+  /** Index of the first case run (0 for a whole run; a slice of a longer run starts later). */
+  first: number;
   cases: number;
   parsed: number;
   formatErrors: number;
@@ -117,14 +119,16 @@ function describe(e: unknown): string {
 }
 
 /**
- * Runs `cases` cases: first each corpus file as is, then mutations. `onCase` is called before each case
+ * Runs `cases` cases from index `first` on: case i is the i-th corpus file as is while i is below the corpus
+ * size, then a mutation seeded by (seed, i). Since a case depends on nothing else, a long run can be made in
+ * slices (`first` = 0, N, 2N, ...) that together are exactly the one run. `onCase` is called before each case
  * with its index (the worker's heartbeat).
  */
-export function fuzzTarget(target: FuzzTarget, cases: number, seed: number, onCase?: (i: number) => void): FuzzReport {
+export function fuzzTarget(target: FuzzTarget, cases: number, seed: number, onCase?: (i: number) => void, first = 0): FuzzReport {
   const corpus = target.corpus();
   if (corpus.length === 0) throw new Error(`fuzz target ${target.name} has an empty corpus`);
-  const report: FuzzReport = { format: target.name, cases: 0, parsed: 0, formatErrors: 0, failures: [], byMutation: {}, maxAllocated: { bytes: 0, inputLength: 0 }, slowest: { ms: 0, caseIndex: -1 } };
-  for (let i = 0; i < cases; i++) {
+  const report: FuzzReport = { format: target.name, first, cases: 0, parsed: 0, formatErrors: 0, failures: [], byMutation: {}, maxAllocated: { bytes: 0, inputLength: 0 }, slowest: { ms: 0, caseIndex: -1 } };
+  for (let i = first; i < first + cases; i++) {
     onCase?.(i);
     const t0 = performance.now();
     const { bytes, kind } = makeCase(target, corpus, seed, i);

@@ -15,6 +15,8 @@ export interface WorkerFuzzOptions {
   target: string;
   cases: number;
   seed: number;
+  /** Index of the first case (default 0): a slice of a longer run. */
+  first?: number;
   caseTimeoutMs?: number;
   /** Heap limit of the worker, in MB. */
   maxHeapMb?: number;
@@ -42,7 +44,7 @@ export function runFuzzInWorker(o: WorkerFuzzOptions): Promise<FuzzReport> {
   const beat = new Int32Array(heartbeat);
   const timeout = o.caseTimeoutMs ?? 2000;
   const worker = new Worker(new URL('./worker.js', import.meta.url), {
-    workerData: { target: o.target, cases: o.cases, seed: o.seed, heartbeat },
+    workerData: { target: o.target, cases: o.cases, seed: o.seed, first: o.first ?? 0, heartbeat },
     resourceLimits: { maxOldGenerationSizeMb: o.maxHeapMb ?? 512 },
   });
   return new Promise((resolve, reject) => {
@@ -58,6 +60,7 @@ export function runFuzzInWorker(o: WorkerFuzzOptions): Promise<FuzzReport> {
     };
     const hang = (why: string): FuzzReport => ({
       format: o.target,
+      first: o.first ?? 0,
       cases: Atomics.load(beat, 1),
       parsed: 0,
       formatErrors: 0,

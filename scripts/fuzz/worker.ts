@@ -10,6 +10,7 @@ interface Job {
   target: string;
   cases: number;
   seed: number;
+  first: number;
   heartbeat: SharedArrayBuffer;
 }
 
@@ -19,5 +20,5 @@ const target = await loadTarget(job.target);
 const report = fuzzTarget(target, job.cases, job.seed, (i) => {
   Atomics.store(beat, 0, i);
   Atomics.add(beat, 1, 1);
-});
+}, job.first);
 parentPort!.postMessage(report);

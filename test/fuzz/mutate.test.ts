@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FuzzRng, mutate, MUTATIONS } from '../../scripts/fuzz/mutate.js';
 import { JSON_MUTATIONS, mutateJson } from '../../scripts/fuzz/mutate-json.js';
-import { makeCase, type FuzzTarget } from '../../scripts/fuzz/engine.js';
+import { fuzzTarget, makeCase, type FuzzTarget } from '../../scripts/fuzz/engine.js';
 
 const bytesArb = fc.uint8Array({ minLength: 0, maxLength: 300 });
 
@@ -82,5 +82,33 @@ describe('cases', () => {
     }
     expect([...kinds].some((k) => k.startsWith('json-'))).toBe(true);
     expect([...kinds].some((k) => (MUTATIONS as readonly string[]).includes(k))).toBe(true);
+  });
+});
+
+describe('slices', () => {
+  it('a run made in slices (--first) sees exactly the cases of the whole run, corpus included', () => {
+    const corpus = [new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]), new Uint8Array([9, 9, 9])];
+    const seen: string[] = [];
+    // The parser records every input it is given and refuses those starting with an odd byte.
+    const target: FuzzTarget = {
+      name: 't',
+      corpus: () => corpus,
+      parse: (b) => {
+        seen.push(Array.from(b).join(','));
+        if ((b[0] ?? 0) % 2 === 1) throw new Error('odd');
+        return null;
+      },
+    };
+    const whole = fuzzTarget(target, 60, 5);
+    const wholeSeen = seen.splice(0);
+    const a = fuzzTarget(target, 25, 5, undefined, 0);
+    const b = fuzzTarget(target, 35, 5, undefined, 25);
+    expect(seen).toEqual(wholeSeen);
+    expect([a.first, b.first]).toEqual([0, 25]);
+    expect(a.cases + b.cases).toBe(whole.cases);
+    expect(a.parsed + b.parsed).toBe(whole.parsed);
+    expect(a.failures.length + b.failures.length).toBe(whole.failures.length);
+    expect(whole.failures.length).toBeGreaterThan(0);
+    expect(whole.parsed).toBeGreaterThan(0);
   });
 });
