@@ -11,6 +11,7 @@
  */
 import { CanvasSource, Container, Sprite, Texture } from 'pixi.js';
 import type { GroundRaster } from '../scene/ground-raster.js';
+import { rasterCanvas } from './raster-canvas.js';
 import type { Overlay, Shape } from '../scene/overlays.js';
 import type { Tint } from '../scene/weather-look.js';
 import { cssColour } from '../scene/palette.js';
@@ -72,14 +73,7 @@ export class GroundTiles {
     private readonly options: GroundTilesOptions,
   ) {
     // The raster as a canvas: the source every tile samples.
-    const c = document.createElement('canvas');
-    c.width = raster.width;
-    c.height = raster.height;
-    const ctx = c.getContext('2d')!;
-    const img = ctx.createImageData(raster.width, raster.height);
-    img.data.set(raster.rgba);
-    ctx.putImageData(img, 0, 0);
-    this.source = c;
+    this.source = rasterCanvas(raster);
     this.index(overlay);
   }
 

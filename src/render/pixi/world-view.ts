@@ -17,7 +17,7 @@ import type { CollisionWorld } from '../../worlds/world.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../systems/los/los-batch.js';
 import { FIELD_SIZE } from '../../worlds/piney/field-state.js';
 import { ambientOpsSource, decodeAmbient, type AmbientFrame, type AmbientOpsSource } from '../scene/ambient-ops.js';
-import { ARROW_POINTS, directionIndex, stampSize } from '../scene/arrow-stamp.js';
+import { ARROW_POINTS, directionIndex, stampSize, traceArrow } from '../scene/arrow-stamp.js';
 import { Camera, FRAME_MARGIN } from '../scene/camera.js';
 import { newEntityFrame, readEntities, type EntityFrame } from '../scene/entities.js';
 import { rasterizeGround, type GroundRaster } from '../scene/ground-raster.js';
@@ -86,11 +86,7 @@ function arrowPath(c: CanvasRenderingContext2D, fill: string): void {
   c.lineWidth = 2;
   c.lineJoin = 'round';
   c.beginPath();
-  c.moveTo(30, 16);
-  c.lineTo(4, 4);
-  c.lineTo(10, 16);
-  c.lineTo(4, 28);
-  c.closePath();
+  traceArrow(c, 16, 16, 32);
   c.fill();
   c.stroke();
 }

@@ -1,4 +1,5 @@
 /** The legend panel: the scene's legend entries as a list with a drawn swatch per symbol. */
+import { traceArrow } from '../scene/arrow-stamp.js';
 import type { LegendEntry } from '../scene/legend.js';
 import { cssColour } from '../scene/palette.js';
 import { el } from './dom.js';
@@ -40,11 +41,7 @@ function swatch(e: LegendEntry): HTMLCanvasElement {
         g.fillStyle = col;
       }
       g.beginPath();
-      g.moveTo(18, 7);
-      g.lineTo(5, 1.5);
-      g.lineTo(8, 7);
-      g.lineTo(5, 12.5);
-      g.closePath();
+      traceArrow(g, 11.5, 7, 15);
       g.fill();
       g.strokeStyle = '#000';
       g.lineWidth = 1;

@@ -4,6 +4,7 @@
  * when the camera or the player's place on it changes.
  */
 import type { GroundRaster } from '../scene/ground-raster.js';
+import { rasterCanvas } from '../pixi/raster-canvas.js';
 import { cameraRectInInset, insetLayout, insetToMap, mapToInset, type InsetLayout } from '../scene/overview-inset.js';
 import { ENTITY_COLOURS } from '../scene/palette.js';
 import { cssColour } from '../scene/palette.js';
@@ -25,14 +26,7 @@ export class OverviewMap {
 
   /** A new world: its raster and map rectangle, the inset `size` CSS pixels on its longer side. */
   setWorld(raster: GroundRaster, rect: MapRect, size: number): void {
-    const c = document.createElement('canvas');
-    c.width = raster.width;
-    c.height = raster.height;
-    const ctx = c.getContext('2d')!;
-    const img = ctx.createImageData(raster.width, raster.height);
-    img.data.set(raster.rgba);
-    ctx.putImageData(img, 0, 0);
-    this.source = c;
+    this.source = rasterCanvas(raster);
     this.rect = rect;
     this.resize(size);
   }

@@ -58,3 +58,18 @@ export function arrowOutline(size: number, index: number, cx: number, cy: number
   }
   return out;
 }
+
+/** The subset of a 2D canvas context (or a path recorder) that `traceArrow` draws with. */
+export interface PathSink {
+  moveTo(x: number, y: number): void;
+  lineTo(x: number, y: number): void;
+  closePath(): void;
+}
+
+/** Traces the arrowhead pointing along +x, `size` units across, around (cx, cy): one closed path, not filled. */
+export function traceArrow(c: PathSink, cx: number, cy: number, size: number): void {
+  const h = size / 32;
+  c.moveTo(cx + ARROW_POINTS[0]! * h, cy + ARROW_POINTS[1]! * h);
+  for (let k = 2; k < 8; k += 2) c.lineTo(cx + ARROW_POINTS[k]! * h, cy + ARROW_POINTS[k + 1]! * h);
+  c.closePath();
+}

@@ -1,6 +1,6 @@
-import { expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import fc from 'fast-check';
-import { arrowOutline, directionAngle, directionIndex, STAMP_DIRECTIONS, stampCell, stampSize } from '../../../src/render/scene/arrow-stamp.js';
+import { arrowOutline, directionAngle, directionIndex, STAMP_DIRECTIONS, stampCell, stampSize, traceArrow } from '../../../src/render/scene/arrow-stamp.js';
 import { blendOver, STAMP_TILE, StampLayer, type StampSheetPixels } from '../../../src/render/scene/stamp-layer.js';
 
 const rgba = (r: number, g: number, b: number, a: number) => ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
@@ -229,4 +229,23 @@ test('a stamp cell holds its arrow at every direction with its outline and a pix
   const p = arrowOutline(32, 16, 0, 0);
   expect(p[0]).toBeCloseTo(0, 9);
   expect(p[1]).toBeCloseTo(14, 9);
+});
+
+describe('traceArrow', () => {
+  it('traces the same outline as a stamp facing +x, closed, at any size and centre (property)', () => {
+    let ran = 0;
+    fc.assert(
+      fc.property(fc.double({ min: 1, max: 200, noNaN: true }), fc.double({ min: -1e4, max: 1e4, noNaN: true }), fc.double({ min: -1e4, max: 1e4, noNaN: true }), (size, cx, cy) => {
+        const path: number[] = [];
+        let closed = 0;
+        traceArrow({ moveTo: (x, y) => path.push(x, y), lineTo: (x, y) => path.push(x, y), closePath: () => closed++ }, cx, cy, size);
+        const want = arrowOutline(size, 0, cx, cy);
+        expect(path.length).toBe(8);
+        for (let k = 0; k < 8; k++) expect(path[k]).toBeCloseTo(want[k]!, 9);
+        expect(closed).toBe(1);
+        ran++;
+      }),
+    );
+    expect(ran).toBe(100);
+  });
 });
