@@ -430,10 +430,20 @@ export class PineyWorld implements CollisionWorld {
     const sy = delta[1] / steps;
     let wallX = 0;
     let wallY = 0;
+    const blocker = this.blocker;
     for (let s = 0; s < steps; s++) {
-      if (!this.blocked(x + sx, y + sy, r)) {
-        x += sx;
-        y += sy;
+      const tx = x + sx;
+      const ty = y + sy;
+      // blockerNear's usual case, a circle inside one chip with no object, written out: a call that is not
+      // inlined would box its numbers, an allocation per move. Any other case asks `blocked`.
+      const wx = wrapField(tx);
+      const wy = wrapField(ty);
+      const c0 = Math.floor((wx - r) / CHIP_UNITS);
+      const d0 = Math.floor((wy - r) / CHIP_UNITS);
+      const clear = c0 === Math.floor((wx + r) / CHIP_UNITS) && d0 === Math.floor((wy + r) / CHIP_UNITS) && blocker[wrapChip(c0) * CHIPS + wrapChip(d0)]! < 0;
+      if (clear || !this.blocked(tx, ty, r)) {
+        x = tx;
+        y = ty;
       } else if (sx !== 0 && !this.blocked(x + sx, y, r)) {
         x += sx;
         wallY = sy > 0 ? -1 : 1;
