@@ -425,9 +425,11 @@ export class PineyWorld implements CollisionWorld {
       return out;
     }
     const len = Math.abs(delta[0]) + Math.abs(delta[1]);
-    const steps = Math.min(MAX_MOVE_STEPS, Math.max(1, Math.ceil(len / MOVE_STEP)));
-    const sx = delta[0] / steps;
-    const sy = delta[1] / steps;
+    // A move of at most one step (a walk: the usual case) skips the three divisions; the values are the same
+    // (len ≤ MOVE_STEP gives ceil(len / MOVE_STEP) ≤ 1, and d / 1 is d).
+    const steps = len <= MOVE_STEP ? 1 : Math.min(MAX_MOVE_STEPS, Math.ceil(len / MOVE_STEP));
+    const sx = steps === 1 ? delta[0] : delta[0] / steps;
+    const sy = steps === 1 ? delta[1] : delta[1] / steps;
     let wallX = 0;
     let wallY = 0;
     const blocker = this.blocker;
