@@ -200,8 +200,8 @@ for (let j = 0; j < 6; j++) {
 const VZ_MAX = C2500_VALUE - CORNER_MIN;
 /**
  * Edge j's test at local (fx, fy) in the fast path: a pass or a failure where the EE answer is certain,
- * unsure otherwise. collisionLP fails the edge when T_ee = Inner(s, Normalize(v)) < limit (−0.001) with v = (fx − e1x, fy − e1y, 2500 − h).
- * The exact value is T = s·v / |v|, and |T_ee − T| ≤ E / |v| with E = SLACK_REL·Σ|sᵢvᵢ| + SLACK_ABS ≤ EMAX_j
+ * unsure otherwise. collisionLP fails the edge when T_ee = Inner(s, Normalize(v)) < limit (−0.001) with
+ * v = (fx − e1x, fy − e1y, 2500 − h). The exact value is T = s·v / |v|, and |T_ee − T| ≤ E / |v| with E = SLACK_REL·Σ|sᵢvᵢ| + SLACK_ABS ≤ EMAX_j
  * (|v_x|, |v_y| ≤ 600, and s_z = 0: the ray is vertical). So s·v ≥ EMAX_j proves T_ee ≥ 0 > limit (a pass),
  * and s·v < limit·(1200 + VZ_MAX) − EMAX_j proves T_ee < limit·(1200 + VZ_MAX) / |v| ≤ limit (a failure).
  * s·v is linear in (fx, fy): no height, no square root. Only points within about 0.01 units of an edge's
@@ -341,10 +341,10 @@ export class HeightCache {
    *
    * GetHeight tries T0, then T1. T0's diagonal (edge 1) decides which one answers nearly everywhere, so it
    * is tested first and picks the triangle by index, not by a branch (on random points that branch would
-   * mispredict half the time): T0 when its diagonal passes for certain, T1 when it fails for certain (then
-   * GetHeight goes straight on to T1, as here). When the picked triangle's edges all pass for certain and
-   * it answers, that is GetHeight's answer; anything else (an uncertain edge, a miss) takes the loop over
-   * both triangles in GetHeight's order (`fastSurfaceLoop`).
+   * mispredict half the time): T1 when it fails for certain (GetHeight then goes straight on to T1, as
+   * here), else T0. When the picked triangle's edges all pass for certain and it answers, that is
+   * GetHeight's answer; anything else (an uncertain edge, a miss) takes the loop over both triangles in
+   * GetHeight's order (`fastSurfaceLoop`).
    *
    * The EE operations are truncNormal's and addNormal's arithmetic written out in place, in the same order,
    * so that the hot path makes no call and boxes no number: `t + (fround(t·(1 − 2⁻²⁴)) − t)·[|t| > |v|]` is
