@@ -84,8 +84,9 @@ export const gravitySystem: SystemDef = {
         const ents = ecs.entities(q);
         for (let i = 0; i < ents.length; i++) {
           const e = ents[i]!;
-          let s = fall[e]! + g;
-          if (s > terminal) s = terminal;
+          // Math.min, not `if (s > terminal) s = terminal`: the compiled loop would box s (an allocation per
+          // body) to merge it with the captured constant. The same value for any s, NaN included.
+          const s = Math.min(fall[e]! + g, terminal);
           fall[e] = s;
           up[e] = down * s + 0;
         }

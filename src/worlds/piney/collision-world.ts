@@ -425,15 +425,27 @@ export class PineyWorld implements CollisionWorld {
       return out;
     }
     const len = Math.abs(delta[0]) + Math.abs(delta[1]);
-    const steps = Math.min(MAX_MOVE_STEPS, Math.max(1, Math.ceil(len / MOVE_STEP)));
-    const sx = delta[0] / steps;
-    const sy = delta[1] / steps;
+    // A move of at most one step (a walk: the usual case) skips the three divisions; the values are the same
+    // (len ≤ MOVE_STEP gives ceil(len / MOVE_STEP) ≤ 1, and d / 1 is d).
+    const steps = len <= MOVE_STEP ? 1 : Math.min(MAX_MOVE_STEPS, Math.ceil(len / MOVE_STEP));
+    const sx = steps === 1 ? delta[0] : delta[0] / steps;
+    const sy = steps === 1 ? delta[1] : delta[1] / steps;
     let wallX = 0;
     let wallY = 0;
+    const blocker = this.blocker;
     for (let s = 0; s < steps; s++) {
-      if (!this.blocked(x + sx, y + sy, r)) {
-        x += sx;
-        y += sy;
+      const tx = x + sx;
+      const ty = y + sy;
+      // blockerNear's usual case, a circle inside one chip with no object, written out: a call that is not
+      // inlined would box its numbers, an allocation per move. Any other case asks `blocked`.
+      const wx = wrapField(tx);
+      const wy = wrapField(ty);
+      const c0 = Math.floor((wx - r) / CHIP_UNITS);
+      const d0 = Math.floor((wy - r) / CHIP_UNITS);
+      const clear = c0 === Math.floor((wx + r) / CHIP_UNITS) && d0 === Math.floor((wy + r) / CHIP_UNITS) && blocker[wrapChip(c0) * CHIPS + wrapChip(d0)]! < 0;
+      if (clear || !this.blocked(tx, ty, r)) {
+        x = tx;
+        y = ty;
       } else if (sx !== 0 && !this.blocked(x + sx, y, r)) {
         x += sx;
         wallY = sy > 0 ? -1 : 1;

@@ -10,7 +10,7 @@
  *    exactly (x is an EE value, 600·cx a multiple of its ulp, so the truncated quotient never reaches the
  *    next integer and the remainder is exact);
  *  - an edge test only decides pass or fail. Its EE value differs from the exact (s · v) / |v| by less than
- *    7·2⁻²³ · Σ|sᵢvᵢ| / |v| (every EE step truncates by less than 2⁻²³ relative; see `edgeVerdict`), so
+ *    7·2⁻²³ · Σ|sᵢvᵢ| / |v| (every EE step truncates by less than 2⁻²³ relative; see PASS_AT), so
  *    away from that band the verdict is certain from s · v alone: no height, no square root. Inside it (a
  *    point within ~0.01 units of an edge's line) the whole query takes HeightQuery's exact path;
  *  - the plane tests and the hit's z use the EE operations themselves, on exact values held in doubles
@@ -136,6 +136,10 @@ const R_BOTTOM = 3; // n_z · −1200 (its bottom)
 const R_K = 4; // −1 · (n · a)
 const R_INV = 5; // 1 / (n · d); NaN when n · d == 0 (the triangle never answers)
 
+const IO_X = 0;
+const IO_Y = 1;
+const IO_Z = 2;
+
 const MODE_UNPREPARED = 0;
 const MODE_FAST = 1;
 const MODE_EXACT = 2;
@@ -176,10 +180,6 @@ const EDGE_LIMIT = eeToNumber(F.MINUS_0_001);
 const DZ_VALUE = eeToNumber(RAY_DIRECTION[2]);
 const C2500_VALUE = eeToNumber(F.C2500);
 
-const PASS = 0;
-const FAIL = 1;
-const UNSURE = 2;
-
 // The reference cell's edge data (sides and e1's x, y), which every fast cell must share in value: with
 // the ray straight down (d = (0, 0, dz)), Outer(e, d) does not depend on the heights.
 const REF = new HeightQuery(new Uint32Array(CELLS * CELLS), new Uint8Array(CHIPS * CHIPS)).cellConstants(0, 0).slice();
@@ -198,7 +198,17 @@ for (let j = 0; j < 6; j++) {
 }
 /** The largest 2500 − h for an accepted e1 height. */
 const VZ_MAX = C2500_VALUE - CORNER_MIN;
-/** Per edge: s·v at or above PASS_AT passes for certain, below FAIL_AT fails for certain (see edgeVerdict). */
+/**
+ * Edge j's test at local (fx, fy) in the fast path: a pass or a failure where the EE answer is certain,
+ * unsure otherwise. collisionLP fails the edge when T_ee = Inner(s, Normalize(v)) < limit (−0.001) with
+ * v = (fx − e1x, fy − e1y, 2500 − h). The exact value is T = s·v / |v|, and |T_ee − T| ≤ E / |v| with E = SLACK_REL·Σ|sᵢvᵢ| + SLACK_ABS ≤ EMAX_j
+ * (|v_x|, |v_y| ≤ 600, and s_z = 0: the ray is vertical). So s·v ≥ EMAX_j proves T_ee ≥ 0 > limit (a pass),
+ * and s·v < limit·(1200 + VZ_MAX) − EMAX_j proves T_ee < limit·(1200 + VZ_MAX) / |v| ≤ limit (a failure).
+ * s·v is linear in (fx, fy): no height, no square root. Only points within about 0.01 units of an edge's
+ * line are left unsure.
+ *
+ * Per edge: s·v at or above PASS_AT passes for certain, below FAIL_AT fails for certain.
+ */
 const PASS_AT = new Float64Array(6);
 const FAIL_AT = new Float64Array(6);
 for (let j = 0; j < 6; j++) {
@@ -208,22 +218,6 @@ for (let j = 0; j < 6; j++) {
 }
 /** The filter drops s_z·v_z: true for the vertical ray (d_x = d_y = 0). Were it not, no cell would be fast. */
 const VERTICAL_SIDES = EDGE_SZ.every((z) => z === 0);
-
-/**
- * Edge j's test at local (fx, fy): PASS / FAIL where the EE answer is certain, UNSURE otherwise. collisionLP
- * fails the edge when T_ee = Inner(s, Normalize(v)) < limit (−0.001) with v = (fx − e1x, fy − e1y, 2500 − h).
- * The exact value is T = s·v / |v|, and |T_ee − T| ≤ E / |v| with E = SLACK_REL·Σ|sᵢvᵢ| + SLACK_ABS ≤ EMAX_j
- * (|v_x|, |v_y| ≤ 600, and s_z = 0: the ray is vertical). So s·v ≥ EMAX_j proves T_ee ≥ 0 > limit (a pass),
- * and s·v < limit·(1200 + VZ_MAX) − EMAX_j proves T_ee < limit·(1200 + VZ_MAX) / |v| ≤ limit (a failure).
- * s·v is linear in (fx, fy): no height, no square root. Only points within about 0.01 units of an edge's
- * line are left UNSURE.
- */
-function edgeVerdict(j: number, fx: number, fy: number): number {
-  const sv = EDGE_SX[j]! * (fx - EDGE_X[j]!) + EDGE_SY[j]! * (fy - EDGE_Y[j]!);
-  if (sv >= PASS_AT[j]!) return PASS;
-  if (sv < FAIL_AT[j]!) return FAIL;
-  return UNSURE;
-}
 
 /** Whether a cached constant is in the fast path's range: magnitude in [min, FAST_MAX], or zero if allowed. */
 function inRange(v: number, min: number, zeroOk: boolean): boolean {
@@ -240,6 +234,11 @@ export class HeightCache {
   readonly exact: HeightQuery;
   private readonly record = new Float32Array(CELLS * CELLS * RECORD);
   private readonly mode = new Uint8Array(CELLS * CELLS);
+  /**
+   * The fast path's point in (IO_X, IO_Y) and answer out (IO_Z): numbers passed to a call that is not
+   * inlined, or returned from one, are boxed, which on this path would be an allocation per query.
+   */
+  private readonly io = new Float64Array(3);
 
   constructor(
     readonly map: Uint32Array,
@@ -288,7 +287,17 @@ export class HeightCache {
    */
   surfaceAt(x: number, y: number): number {
     // Inside the field and above the EE's smallest normal, truncation to the EE value is truncNormal's.
-    if (x >= FAST_MIN && x < FIELD_SIZE && y >= FAST_MIN && y < FIELD_SIZE) return this.surfaceValue(truncNormal(x), truncNormal(y));
+    if (x >= FAST_MIN && x < FIELD_SIZE && y >= FAST_MIN && y < FIELD_SIZE) {
+      const io = this.io;
+      io[IO_X] = x;
+      io[IO_Y] = y;
+      if (this.fastSurfaceAt()) return io[IO_Z]!;
+    }
+    return this.surfaceAtSlow(x, y);
+  }
+
+  /** `surfaceAt` for the points its fast path leaves: outside the field, near its origin lines, near an edge. */
+  private surfaceAtSlow(x: number, y: number): number {
     const xv = eeValue(x);
     const yv = eeValue(y);
     if (xv >= 0 && xv < FIELD_SIZE && yv >= 0 && yv < FIELD_SIZE) return this.surfaceValue(xv, yv);
@@ -315,50 +324,208 @@ export class HeightCache {
   private surfaceValue(xv: number, yv: number): number {
     const cx = Math.floor(xv / CELL_UNITS);
     const cy = Math.floor(yv / CELL_UNITS);
+    if (this.mode[cx * CELLS + cy] === MODE_UNPREPARED) this.prepare(cx, cy);
+    const io = this.io;
+    io[IO_X] = xv;
+    io[IO_Y] = yv;
+    if (this.fastSurfaceAt(false)) return io[IO_Z]!;
+    return eeToNumber(this.exact.surfaceHeight(eeFromNumber(xv), eeFromNumber(yv)));
+  }
+
+  /**
+   * The fast path at the point in `io` (IO_X, IO_Y): leaves the triangle height (−1 for a miss) in
+   * `io[IO_Z]` and returns true, or returns false where the exact path must answer (a cell not prepared for
+   * it, a point within 10⁻⁴ of the field's origin lines or in an edge test's uncertain band). With `truncate`
+   * (the default) the point is any double FAST_MIN ≤ x, y < 48000 and is first truncated to its EE value;
+   * without, it already is an EE value 0 ≤ x, y < 48000.
+   *
+   * GetHeight tries T0, then T1. T0's diagonal (edge 1) decides which one answers nearly everywhere, so it
+   * is tested first and picks the triangle by index, not by a branch (on random points that branch would
+   * mispredict half the time): T1 when it fails for certain (GetHeight then goes straight on to T1, as
+   * here), else T0. When the picked triangle's edges all pass for certain and it answers, that is
+   * GetHeight's answer; anything else (an uncertain edge, a miss) takes the loop over both triangles in
+   * GetHeight's order (`fastSurfaceLoop`).
+   *
+   * The EE operations are truncNormal's and addNormal's arithmetic written out in place, in the same order,
+   * so that the hot path makes no call and boxes no number: `t + (fround(t·(1 − 2⁻²⁴)) − t)·[|t| > |v|]` is
+   * the truncation (the difference of two neighbouring floats is exact, and so is adding it back). Only a
+   * zero's sign can differ from the helpers', and no answer depends on it (see the module comment).
+   */
+  private fastSurfaceAt(truncate = true): boolean {
+    const io = this.io;
+    let xv = io[IO_X]!;
+    let yv = io[IO_Y]!;
+    if (truncate) {
+      const x = xv;
+      const y = yv;
+      xv = Math.fround(x);
+      xv += (Math.fround(xv * ONE_MINUS_ULP) - xv) * +(xv > x);
+      yv = Math.fround(y);
+      yv += (Math.fround(yv * ONE_MINUS_ULP) - yv) * +(yv > y);
+      io[IO_X] = xv;
+      io[IO_Y] = yv;
+    }
+    const cx = Math.floor(xv / CELL_UNITS);
+    const cy = Math.floor(yv / CELL_UNITS);
     const cell = cx * CELLS + cy;
-    let mode = this.mode[cell]!;
-    if (mode === MODE_UNPREPARED) mode = this.prepare(cx, cy);
+    if (this.mode[cell] !== MODE_FAST) return false;
     const fx = xv - cx * CELL_UNITS;
     const fy = yv - cy * CELL_UNITS;
     // (A point within 10⁻⁴ of the field's origin lines takes the exact path: see FAST_MIN.)
-    if (mode === MODE_FAST && (fx === 0 || fx >= FAST_MIN) && (fy === 0 || fy >= FAST_MIN)) {
-      const r = this.record;
-      const at = cell * RECORD;
-      let decided = true;
-      // T0, then T1; a triangle that misses passes the turn on, as in GetHeight.
-      for (let tri = 0; tri < 2; tri++) {
-        const e = tri * 3;
-        // The diagonal (edge 1) first: it is the one that usually fails.
-        const v1 = edgeVerdict(e + 1, fx, fy);
-        if (v1 === FAIL) continue;
-        const v0 = edgeVerdict(e, fx, fy);
-        if (v0 === FAIL) continue;
-        const v2 = edgeVerdict(e + 2, fx, fy);
-        if (v2 === FAIL) continue;
-        if (v0 === UNSURE || v1 === UNSURE || v2 === UNSURE) {
-          decided = false;
-          break;
-        }
-        const t = at + (tri === 0 ? TRI0 : TRI1);
-        const inv = r[t + R_INV]!;
-        if (inv !== inv) continue; // n · d == 0: this triangle never answers
-        const k = r[t + R_K]!;
-        // inner(n, (fx, fy, top or bottom)) = (n0·fx + n1·fy) + n2·z; s = k + inner, every step an EE operation.
-        const xy = addNormal(truncNormal(r[t + R_N0]! * fx), truncNormal(r[t + R_N1]! * fy));
-        const s0 = addNormal(k, addNormal(xy, r[t + R_TOP]!));
-        if (s0 < 0) continue;
-        // s1 ≤ 0 is nearly always certain from the doubles: the two EE additions move it by < 2·2⁻²³·Σ|terms|.
-        const bottom = r[t + R_BOTTOM]!;
-        const s1 = k + xy + bottom;
-        const slack = S1_SLACK * (Math.abs(k) + Math.abs(xy) + Math.abs(bottom));
-        if (s1 - slack > 0) continue;
-        if (s1 + slack > 0 && addNormal(k, addNormal(xy, bottom)) > 0) continue;
-        // hit z = 2500 + (dz · (−1 · s0)) · (1 / n·d).
-        return addNormal(C2500_VALUE, truncNormal(truncNormal(DZ_VALUE * -s0) * inv));
-      }
-      if (decided) return -1;
+    if (!((fx === 0 || fx >= FAST_MIN) && (fy === 0 || fy >= FAST_MIN))) return false;
+    // T0's diagonal: 0 when it passes for certain, 1 when it fails for certain; in between, the loop decides.
+    const sd = EDGE_SX[1]! * (fx - EDGE_X[1]!) + EDGE_SY[1]! * (fy - EDGE_Y[1]!);
+    const tri = +(sd < FAIL_AT[1]!);
+    // The picked triangle's three edges must all pass for certain (T0's diagonal is one of them: it passed).
+    const j = tri * 3;
+    const s0v = EDGE_SX[j]! * (fx - EDGE_X[j]!) + EDGE_SY[j]! * (fy - EDGE_Y[j]!);
+    const s1v = EDGE_SX[j + 1]! * (fx - EDGE_X[j + 1]!) + EDGE_SY[j + 1]! * (fy - EDGE_Y[j + 1]!);
+    const s2v = EDGE_SX[j + 2]! * (fx - EDGE_X[j + 2]!) + EDGE_SY[j + 2]! * (fy - EDGE_Y[j + 2]!);
+    if ((+(s0v < PASS_AT[j]!) | +(s1v < PASS_AT[j + 1]!) | +(s2v < PASS_AT[j + 2]!)) !== 0) return this.fastSurfaceLoop(cell, fx, fy);
+    const r = this.record;
+    const t = cell * RECORD + TRI0 + tri * (TRI1 - TRI0);
+    const inv = r[t + R_INV]!;
+    if (inv !== inv) return this.fastSurfaceLoop(cell, fx, fy); // n · d == 0: this triangle never answers
+      const k = r[t + R_K]!;
+      // inner(n, (fx, fy, top or bottom)) = (n0·fx + n1·fy) + n2·z; s = k + inner, every step an EE operation.
+      // a = truncNormal(n0·fx), b = truncNormal(n1·fy)
+      const pa = r[t + R_N0]! * fx;
+      let a = Math.fround(pa);
+      a += (Math.fround(a * ONE_MINUS_ULP) - a) * +(Math.abs(a) > Math.abs(pa));
+      const pb = r[t + R_N1]! * fy;
+      let b = Math.fround(pb);
+      b += (Math.fround(b * ONE_MINUS_ULP) - b) * +(Math.abs(b) > Math.abs(pb));
+      // xy = addNormal(a, b): TwoSum, then the rare rounding onto a grid point from inside (eeAddValue).
+      let sum = a + b;
+      let bv = sum - a;
+      let err = a - (sum - bv) + (b - bv);
+      let xy = Math.fround(sum);
+      if (err * sum < 0 && xy === sum) xy = eeAddValue(a, b);
+      else xy += (Math.fround(xy * ONE_MINUS_ULP) - xy) * +(Math.abs(xy) > Math.abs(sum));
+      // inner = addNormal(xy, top)
+      const top = r[t + R_TOP]!;
+      sum = xy + top;
+      bv = sum - xy;
+      err = xy - (sum - bv) + (top - bv);
+      let inner = Math.fround(sum);
+      if (err * sum < 0 && inner === sum) inner = eeAddValue(xy, top);
+      else inner += (Math.fround(inner * ONE_MINUS_ULP) - inner) * +(Math.abs(inner) > Math.abs(sum));
+      // s0 = addNormal(k, inner)
+      sum = k + inner;
+      bv = sum - k;
+      err = k - (sum - bv) + (inner - bv);
+      let s0 = Math.fround(sum);
+      if (err * sum < 0 && s0 === sum) s0 = eeAddValue(k, inner);
+      else s0 += (Math.fround(s0 * ONE_MINUS_ULP) - s0) * +(Math.abs(s0) > Math.abs(sum));
+      if (s0 < 0) return this.fastSurfaceLoop(cell, fx, fy);
+      // s1 ≤ 0 is nearly always certain from the doubles: the two EE additions move it by < 2·2⁻²³·Σ|terms|.
+      const bottom = r[t + R_BOTTOM]!;
+      const s1 = k + xy + bottom;
+      const slack = S1_SLACK * (Math.abs(k) + Math.abs(xy) + Math.abs(bottom));
+      if (s1 - slack > 0) return this.fastSurfaceLoop(cell, fx, fy);
+      if (s1 + slack > 0 && addNormal(k, addNormal(xy, bottom)) > 0) return this.fastSurfaceLoop(cell, fx, fy);
+      // hit z = 2500 + (dz · (−1 · s0)) · (1 / n·d): w = truncNormal(truncNormal(dz · −s0) · inv).
+      const pd = DZ_VALUE * -s0;
+      let d = Math.fround(pd);
+      d += (Math.fround(d * ONE_MINUS_ULP) - d) * +(Math.abs(d) > Math.abs(pd));
+      const pw = d * inv;
+      let w = Math.fround(pw);
+      w += (Math.fround(w * ONE_MINUS_ULP) - w) * +(Math.abs(w) > Math.abs(pw));
+      // z = addNormal(2500, w)
+      sum = C2500_VALUE + w;
+      bv = sum - C2500_VALUE;
+      err = C2500_VALUE - (sum - bv) + (w - bv);
+      let z = Math.fround(sum);
+      if (err * sum < 0 && z === sum) z = eeAddValue(C2500_VALUE, w);
+      else z += (Math.fround(z * ONE_MINUS_ULP) - z) * +(Math.abs(z) > Math.abs(sum));
+      io[IO_Z] = z;
+      return true;
+  }
+
+  /**
+   * The fast path's loop over T0, then T1, in GetHeight's order (a triangle that misses passes the turn on),
+   * for the points `fastSurfaceAt`'s pick leaves: the same answers, with every edge tested.
+   */
+  private fastSurfaceLoop(cell: number, fx: number, fy: number): boolean {
+    const io = this.io;
+    const r = this.record;
+    const at = cell * RECORD;
+    for (let tri = 0; tri < 2; tri++) {
+      // The edge tests (see PASS_AT), the diagonal (edge 1) first: it is the one that usually fails.
+      let unsure = false;
+      let j = tri * 3 + 1;
+      let sv = EDGE_SX[j]! * (fx - EDGE_X[j]!) + EDGE_SY[j]! * (fy - EDGE_Y[j]!);
+      if (sv < FAIL_AT[j]!) continue;
+      if (sv < PASS_AT[j]!) unsure = true;
+      j = tri * 3;
+      sv = EDGE_SX[j]! * (fx - EDGE_X[j]!) + EDGE_SY[j]! * (fy - EDGE_Y[j]!);
+      if (sv < FAIL_AT[j]!) continue;
+      if (sv < PASS_AT[j]!) unsure = true;
+      j = tri * 3 + 2;
+      sv = EDGE_SX[j]! * (fx - EDGE_X[j]!) + EDGE_SY[j]! * (fy - EDGE_Y[j]!);
+      if (sv < FAIL_AT[j]!) continue;
+      if (sv < PASS_AT[j]!) unsure = true;
+      if (unsure) return false;
+      const t = at + (tri === 0 ? TRI0 : TRI1);
+      const inv = r[t + R_INV]!;
+      if (inv !== inv) continue; // n · d == 0: this triangle never answers
+      const k = r[t + R_K]!;
+      // inner(n, (fx, fy, top or bottom)) = (n0·fx + n1·fy) + n2·z; s = k + inner, every step an EE operation.
+      // a = truncNormal(n0·fx), b = truncNormal(n1·fy)
+      const pa = r[t + R_N0]! * fx;
+      let a = Math.fround(pa);
+      a += (Math.fround(a * ONE_MINUS_ULP) - a) * +(Math.abs(a) > Math.abs(pa));
+      const pb = r[t + R_N1]! * fy;
+      let b = Math.fround(pb);
+      b += (Math.fround(b * ONE_MINUS_ULP) - b) * +(Math.abs(b) > Math.abs(pb));
+      // xy = addNormal(a, b): TwoSum, then the rare rounding onto a grid point from inside (eeAddValue).
+      let sum = a + b;
+      let bv = sum - a;
+      let err = a - (sum - bv) + (b - bv);
+      let xy = Math.fround(sum);
+      if (err * sum < 0 && xy === sum) xy = eeAddValue(a, b);
+      else xy += (Math.fround(xy * ONE_MINUS_ULP) - xy) * +(Math.abs(xy) > Math.abs(sum));
+      // inner = addNormal(xy, top)
+      const top = r[t + R_TOP]!;
+      sum = xy + top;
+      bv = sum - xy;
+      err = xy - (sum - bv) + (top - bv);
+      let inner = Math.fround(sum);
+      if (err * sum < 0 && inner === sum) inner = eeAddValue(xy, top);
+      else inner += (Math.fround(inner * ONE_MINUS_ULP) - inner) * +(Math.abs(inner) > Math.abs(sum));
+      // s0 = addNormal(k, inner)
+      sum = k + inner;
+      bv = sum - k;
+      err = k - (sum - bv) + (inner - bv);
+      let s0 = Math.fround(sum);
+      if (err * sum < 0 && s0 === sum) s0 = eeAddValue(k, inner);
+      else s0 += (Math.fround(s0 * ONE_MINUS_ULP) - s0) * +(Math.abs(s0) > Math.abs(sum));
+      if (s0 < 0) continue;
+      // s1 ≤ 0 is nearly always certain from the doubles: the two EE additions move it by < 2·2⁻²³·Σ|terms|.
+      const bottom = r[t + R_BOTTOM]!;
+      const s1 = k + xy + bottom;
+      const slack = S1_SLACK * (Math.abs(k) + Math.abs(xy) + Math.abs(bottom));
+      if (s1 - slack > 0) continue;
+      if (s1 + slack > 0 && addNormal(k, addNormal(xy, bottom)) > 0) continue;
+      // hit z = 2500 + (dz · (−1 · s0)) · (1 / n·d): w = truncNormal(truncNormal(dz · −s0) · inv).
+      const pd = DZ_VALUE * -s0;
+      let d = Math.fround(pd);
+      d += (Math.fround(d * ONE_MINUS_ULP) - d) * +(Math.abs(d) > Math.abs(pd));
+      const pw = d * inv;
+      let w = Math.fround(pw);
+      w += (Math.fround(w * ONE_MINUS_ULP) - w) * +(Math.abs(w) > Math.abs(pw));
+      // z = addNormal(2500, w)
+      sum = C2500_VALUE + w;
+      bv = sum - C2500_VALUE;
+      err = C2500_VALUE - (sum - bv) + (w - bv);
+      let z = Math.fround(sum);
+      if (err * sum < 0 && z === sum) z = eeAddValue(C2500_VALUE, w);
+      else z += (Math.fround(z * ONE_MINUS_ULP) - z) * +(Math.abs(z) > Math.abs(sum));
+      io[IO_Z] = z;
+      return true;
     }
-    return eeToNumber(this.exact.surfaceHeight(eeFromNumber(xv), eeFromNumber(yv)));
+    io[IO_Z] = -1;
+    return true;
   }
 
   /** Fills cell (cx, cy)'s record from HeightQuery's exact constants and decides its mode. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { eeFromNumber, eeToNumber } from '../../../src/numeric/ee-float.js';
-import { loadPineyWorld, wrapField, OBJECT_BLOCK_HEIGHT, type PineyWorld } from '../../../src/worlds/piney/collision-world.js';
+import { loadPineyWorld, wrapField, MAX_BODY_RADIUS, OBJECT_BLOCK_HEIGHT, type PineyWorld } from '../../../src/worlds/piney/collision-world.js';
 import { getHeight, HIDDEN_HEIGHT, MISS_HEIGHT, surfaceHeight } from '../../../src/worlds/piney/get-height.js';
 import { CHIP_UNITS } from '../../../src/worlds/piney/field-state.js';
 import { defaultPineyTables } from '../../../src/node/assets.js';
@@ -165,6 +165,70 @@ describe('the field as a CollisionWorld', () => {
     const other = world.move(body, open, [1, 1, 0]);
     expect(other.contacts[0]).not.toBe(wall);
     expect(other.contacts).toEqual(out.contacts);
+  });
+
+  it('move takes the same steps as the rule it documents, asked of `blocked` at every step (near objects, on chip lines, any radius)', () => {
+    // The rule, written plainly: quarter-chip steps; a blocked step slides along x, else along y, else stops.
+    const reference = (radius: number, from: readonly number[], d: readonly number[]) => {
+      const r = Number.isFinite(radius) && radius > 0 ? Math.min(radius, MAX_BODY_RADIUS) : 0;
+      const steps = Math.min(4096, Math.max(1, Math.ceil((Math.abs(d[0]!) + Math.abs(d[1]!)) / (CHIP_UNITS / 4))));
+      const sx = d[0]! / steps;
+      const sy = d[1]! / steps;
+      let x = from[0]!;
+      let y = from[1]!;
+      let wallX = 0;
+      let wallY = 0;
+      for (let s = 0; s < steps; s++) {
+        if (!world.blocked(x + sx, y + sy, r)) {
+          x += sx;
+          y += sy;
+        } else if (sx !== 0 && !world.blocked(x + sx, y, r)) {
+          x += sx;
+          wallY = sy > 0 ? -1 : 1;
+        } else if (sy !== 0 && !world.blocked(x, y + sy, r)) {
+          y += sy;
+          wallX = sx > 0 ? -1 : 1;
+        } else {
+          wallX = sx > 0 ? -1 : sx < 0 ? 1 : 0;
+          wallY = sy > 0 ? -1 : sy < 0 ? 1 : 0;
+          break;
+        }
+      }
+      x = wrapField(x);
+      y = wrapField(y);
+      return { x, y, z: world.heightAt(x, y), wallX, wallY };
+    };
+    const objects = world.field.objects;
+    // Starts around an object's footprint (its sides, corners and chip lines are where the steps get blocked).
+    const nearObject = fc
+      .tuple(fc.nat({ max: objects.length - 1 }), fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }))
+      .map(([k, u, v]): [number, number] => {
+        const o = objects[k]!;
+        return [(o.x + o.w / 2 + u * o.w) * CHIP_UNITS, (o.y + o.h / 2 + v * o.h) * CHIP_UNITS];
+      });
+    const onChipLine = fc.tuple(fc.integer({ min: 0, max: 39 }), xy, fc.constantFrom(0, 1e-9, -1e-9, 30, -30, 29.999999, 100)).map(([i, t, d]): [number, number] => [i * CHIP_UNITS + d, t]);
+    const radius = fc.oneof(fc.constantFrom(0, 30, 100, 600, 1200, MAX_BODY_RADIUS, 1e9, -5), fc.double({ min: 0, max: 6000, noNaN: true }));
+    const delta = fc.oneof(fc.double({ min: -4, max: 4, noNaN: true }), fc.double({ min: -3000, max: 3000, noNaN: true }));
+    let ran = 0;
+    fc.assert(
+      fc.property(fc.oneof(nearObject, onChipLine, fc.tuple(xy, xy)), radius, delta, delta, fc.boolean(), ([x, y], r, dx, dy, swap) => {
+        const from = swap ? [y, x, 0] : [x, y, 0];
+        const m = world.move({ radius: r, height: 180 }, from as [number, number, number], [dx, dy, 0]);
+        const want = reference(r, from, [dx, dy]);
+        expect([m.position[0], m.position[1], m.position[2]]).toEqual([want.x, want.y, want.z]);
+        const wall = m.contacts.find((c) => c.kind === 'wall');
+        if (want.wallX === 0 && want.wallY === 0) expect(wall).toBeUndefined();
+        else {
+          const n = want.wallX !== 0 && want.wallY !== 0 ? Math.SQRT1_2 : 1;
+          expect(wall?.normal).toEqual([want.wallX * n, want.wallY * n, 0]);
+          ran++;
+        }
+        expect(m.contacts[m.contacts.length - 1]!.kind).toBe('floor');
+      }),
+      { numRuns: 4000 },
+    );
+    // Enough of the cases met a wall for the blocked branches to have been compared.
+    expect(ran).toBeGreaterThan(200);
   });
 
   it('walking straight at an object stops at its side with a wall contact', () => {
