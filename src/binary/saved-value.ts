@@ -42,10 +42,16 @@ export class Saved {
     throw new FormatError(this.format, -1, `${this.path}: ${detail}`);
   }
 
-  /** A child by key (for an object) or index (for an array). */
+  /**
+   * A child by key (for an object) or index (for an array); a missing one is `undefined`, for the caller's
+   * check to name. A value that holds no children (null, a number, a string) is refused here, since reading a
+   * field of null would throw a TypeError instead of naming the path.
+   */
   get(key: string | number): Saved {
-    const v = this.value as Record<string | number, unknown>;
-    return new Saved(v[key], typeof key === 'number' ? `${this.path}[${key}]` : `${this.path}.${key}`, this.format);
+    const v = this.value;
+    if (typeof v !== 'object' || v === null) this.fail(`expected an object or an array (to read ${typeof key === 'number' ? `[${key}]` : key}), got ${describe(v)}`);
+    const child = (v as Record<string | number, unknown>)[key];
+    return new Saved(child, typeof key === 'number' ? `${this.path}[${key}]` : `${this.path}.${key}`, this.format);
   }
 
   /** Checks that the value is a plain object with exactly `keys` (any order); returns this. */

@@ -57,6 +57,11 @@ describe('restore checks', () => {
       ['the player out of range', (s) => void (s.player = 16), /snapshot\.player: expected an integer in 0\.\.15, got 16/],
       ['world state for a world with none', (s) => void (s.world = { swaps: [] }), /snapshot\.world: expected null/],
       ['a fieldrand seed that is not a u32', (s) => void (s.rng.fieldrand.seed = -1), /rng\.fieldrand\.seed: expected an integer in 0\.\.4294967295, got -1/],
+      // Found by a 1,000,000-case fuzz run (snapshot-restore, seed 1201, cases 9881 and 110111): reading a
+      // field of a null or missing part threw a TypeError instead of naming the path.
+      ['a null scheduler', (s) => void (s.scheduler = null), /snapshot\.scheduler: expected an object or an array \(to read frame\), got null/],
+      ['an undefined scheduler', (s) => void (s.scheduler = undefined), /snapshot\.scheduler: expected an object or an array \(to read frame\), got undefined/],
+      ['a scheduler that is a number', (s) => void (s.scheduler = 7), /snapshot\.scheduler: expected an object or an array \(to read frame\), got 7/],
       ['ccRand index past its words', (s) => void (s.rng.ccrand.mti = 700), /rng\.ccrand\.mti: expected an integer in 0\.\.624, got 700/],
       ['ccRand words short', (s) => void s.rng.ccrand.mt.pop(), /rng\.ccrand\.mt: expected 624 elements, got 623/],
       ['two streams of one name', (s) => void s.rng.streams.streams.push(structuredClone(s.rng.streams.streams[0])), /rng\.streams\.streams\[\d+\]\.name: a second stream named/],
