@@ -203,19 +203,24 @@ export class ColScene {
    * later copy is tried with a bound no larger than its first was, so it can never find a nearer hit.
    */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
-    const broad = this.broad;
+    // Kept small so that callers take it in whole (the answer then needs no box).
+    if (this.broad !== null) this.segmentBroad(fx, fy, fz, tx, ty, tz, this.broad);
+    else this.kernel.run(fx, fy, fz, tx, ty, tz, null, 0, this.last);
+    return this.kernel.result[0]!;
+  }
+
+  /** segmentFraction through the broad phase: the first placement of each class whose box the segment enters. */
+  private segmentBroad(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, broad: InstanceBroadPhase): void {
     const kernel = this.kernel;
-    if (broad === null) {
-      kernel.run(fx, fy, fz, tx, ty, tz, null, 0, this.last);
-      return kernel.result[0]!;
-    }
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
-    if (!(finite(fx) && finite(fy) && finite(fz) && finite(dx) && finite(dy) && finite(dz))) return -1;
+    if (!(finite(fx) && finite(fy) && finite(fz) && finite(dx) && finite(dy) && finite(dz))) {
+      kernel.result[0] = -1;
+      return;
+    }
     const cand = this.cand;
     const k = broad.segmentClasses(fx, fy, fz, 1 / dx, 1 / dy, 1 / dz, cand);
     for (let j = 0; j < k; j++) cand[j] = broad.first(cand[j]!);
     kernel.run(fx, fy, fz, tx, ty, tz, cand, k, this.last);
-    return kernel.result[0]!;
   }
 
   /**

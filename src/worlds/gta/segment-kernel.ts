@@ -17,6 +17,21 @@ import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, PACK_NONE, type ModelCollider 
 const STACK_SIZE = 256;
 /** Most placements the grid over placements takes (a bit each per cell); above, every placement is tried. */
 export const GRID_MAX_PLACEMENTS = 256;
+/**
+ * The height map that proves segments clear: placements and segments within ± this on every axis only, so that
+ * the rounding of every test the reference makes (slab tests on the tree's boxes, the spheres' quadratic) stays
+ * far below CAP_MARGIN.
+ */
+const CAP_MAX_COORD = 1 << 15;
+/** Cells of the height map along each of x and y, at most. */
+const CAP_CELLS = 32;
+/** Most height-map cells a segment's box may cover for the map to be read. */
+const CAP_MAX_SEGMENT_CELLS = 36;
+/**
+ * How far (metres) a segment must pass above every leaf box of every tree, every sphere and every box of the
+ * scene, or beside them on x or y, to be clear without a walk. See SceneSegmentKernel.capClear.
+ */
+const CAP_MARGIN = 1 / 256;
 /** Cells of the grid over placements along each of x and y, at most. */
 const GRID_CELLS = 16;
 /** Most cells a segment's box may cover for the grid to be used (more: every placement is tried). */
@@ -84,6 +99,16 @@ export class SceneSegmentKernel {
   private readonly gInv: number = 0;
   private readonly gw: number = 0;
   private readonly gh: number = 0;
+  /**
+   * The height map (null when it does not apply): per cell on x and y, a height above which a segment touches
+   * nothing the reference could test (see capClear); −∞ for a cell with nothing.
+   */
+  private readonly cap: Float64Array | null = null;
+  private readonly cx0: number = 0;
+  private readonly cy0: number = 0;
+  private readonly cInv: number = 0;
+  private readonly cw: number = 0;
+  private readonly ch: number = 0;
   /** The answer of the last run. */
   readonly result = new Float64Array(1);
   /** The placements a grid query found, ascending. */
@@ -193,6 +218,112 @@ export class SceneSegmentKernel {
         this.gh = h;
       }
     }
+    const cap = this.buildCap(colliders);
+    if (cap) {
+      this.cap = cap.cap;
+      this.cx0 = cap.x0;
+      this.cy0 = cap.y0;
+      this.cInv = cap.inv;
+      this.cw = cap.w;
+      this.ch = cap.h;
+    }
+  }
+
+  /**
+   * The height map over every placement's leaf boxes, spheres and boxes: each one's world box (its corners
+   * turned and moved, widened a little as the placement boxes are) raised by CAP_MARGIN is put in the cells
+   * its x/y extent widened by CAP_MARGIN touches. Null when a placement is not finite or lies beyond
+   * CAP_MAX_COORD.
+   */
+  private buildCap(colliders: readonly ModelCollider[]): { cap: Float64Array; x0: number; y0: number; inv: number; w: number; h: number } | null {
+    const n = this.instCount, IB = this.instBox, R = this.instRot, P = this.instPos;
+    if (n === 0) return null;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = 0; i < n; i++) {
+      if (!(IB[i * 6]! <= IB[i * 6 + 3]!)) continue; // nothing solid
+      for (let k = 0; k < 6; k++) if (!(IB[i * 6 + k]! >= -CAP_MAX_COORD && IB[i * 6 + k]! <= CAP_MAX_COORD)) return null;
+      if (IB[i * 6]! < x0) x0 = IB[i * 6]!;
+      if (IB[i * 6 + 1]! < y0) y0 = IB[i * 6 + 1]!;
+      if (IB[i * 6 + 3]! > x1) x1 = IB[i * 6 + 3]!;
+      if (IB[i * 6 + 4]! > y1) y1 = IB[i * 6 + 4]!;
+    }
+    const extent = x1 - x0 > y1 - y0 ? x1 - x0 : y1 - y0;
+    if (!(extent > 0)) return null;
+    const inv = CAP_CELLS / extent;
+    const w = Math.min(CAP_CELLS, Math.floor((x1 - x0) * inv) + 1), h = Math.min(CAP_CELLS, Math.floor((y1 - y0) * inv) + 1);
+    const cap = new Float64Array(w * h).fill(-Infinity);
+    const cell = (v: number, o: number, m: number): number => {
+      const c = Math.floor((v - o) * inv);
+      return c < 0 ? 0 : c > m - 1 ? m - 1 : c;
+    };
+    const box = new Float64Array(6);
+    let ok = true;
+    // One model-space box of placement i into the map.
+    const put = (i: number, B: Float64Array, b: number): void => {
+      for (let k = 0; k < 3; k++) {
+        box[k] = Infinity;
+        box[k + 3] = -Infinity;
+      }
+      for (let corner = 0; corner < 8; corner++) {
+        const lx = corner & 1 ? B[b + 3]! : B[b]!, ly = corner & 2 ? B[b + 4]! : B[b + 1]!, lz = corner & 4 ? B[b + 5]! : B[b + 2]!;
+        for (let k = 0; k < 3; k++) {
+          const v = R[i * 9 + k * 3]! * lx + R[i * 9 + k * 3 + 1]! * ly + R[i * 9 + k * 3 + 2]! * lz + P[i * 3 + k]!;
+          const pad = ((v < 0 ? -v : v) + 1) / (1 << 20);
+          if (v - pad < box[k]!) box[k] = v - pad;
+          if (v + pad > box[k + 3]!) box[k + 3] = v + pad;
+        }
+      }
+      for (let k = 0; k < 6; k++) if (!(box[k]! >= -CAP_MAX_COORD && box[k]! <= CAP_MAX_COORD)) ok = false;
+      if (!ok) return;
+      const top = box[5]! + CAP_MARGIN;
+      const gx0 = cell(box[0]! - CAP_MARGIN, x0, w), gx1 = cell(box[3]! + CAP_MARGIN, x0, w);
+      const gy0 = cell(box[1]! - CAP_MARGIN, y0, h), gy1 = cell(box[4]! + CAP_MARGIN, y0, h);
+      for (let gy = gy0; gy <= gy1; gy++) for (let gx = gx0; gx <= gx1; gx++) if (top > cap[gy * w + gx]!) cap[gy * w + gx] = top;
+    };
+    const sphereBox = new Float64Array(6);
+    for (let i = 0; i < n && ok; i++) {
+      const c = colliders[this.instModel[i]!]!;
+      const S = c.spheres;
+      for (let q = 0; q < S.length; q += 4) {
+        for (let k = 0; k < 3; k++) {
+          sphereBox[k] = S[q + k]! - S[q + 3]!;
+          sphereBox[k + 3] = S[q + k]! + S[q + 3]!;
+        }
+        put(i, sphereBox, 0);
+      }
+      for (let q = 0; q < c.boxes.length; q += 6) put(i, c.boxes, q);
+      // The tree's leaves: the root when it is one, else the children of inner nodes that are leaves.
+      if (c.packRoot === PACK_NONE) continue;
+      if (c.packRoot < 0) put(i, c.rootBox, 0);
+      for (let k = 0; k < c.packChild.length; k++) if (c.packChild[k]! < 0) put(i, c.packBox, k * 6);
+    }
+    return ok ? { cap, x0, y0, inv, w, h } : null;
+  }
+
+  /**
+   * True when the segment is proved clear by the height map: its coordinates within ±CAP_MAX_COORD, and its
+   * lower end above the map in every cell its x/y box covers. Then every leaf box, sphere and box of the scene
+   * is more than CAP_MARGIN below the segment or beside it, and the reference finds nothing: a slab test that
+   * passes puts a point of the segment within rounding (far below the margin at these coordinates) of the box,
+   * so no leaf is entered and no box primitive is hit; a sphere more than the margin away fails its quadratic
+   * for the same reason. (Finite input only: run checks first.)
+   */
+  private capClear(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): boolean {
+    const cap = this.cap;
+    if (cap === null) return false;
+    const M = CAP_MAX_COORD;
+    if (!(fx >= -M && fx <= M && fy >= -M && fy <= M && fz >= -M && fz <= M && tx >= -M && tx <= M && ty >= -M && ty <= M && tz >= -M && tz <= M)) return false;
+    const low = fz < tz ? fz : tz;
+    const inv = this.cInv, w = this.cw, h = this.ch;
+    let gx0 = Math.floor(((fx < tx ? fx : tx) - this.cx0) * inv), gx1 = Math.floor(((fx < tx ? tx : fx) - this.cx0) * inv);
+    let gy0 = Math.floor(((fy < ty ? fy : ty) - this.cy0) * inv), gy1 = Math.floor(((fy < ty ? ty : fy) - this.cy0) * inv);
+    gx0 = gx0 < 0 ? 0 : gx0 > w - 1 ? w - 1 : gx0;
+    gx1 = gx1 < 0 ? 0 : gx1 > w - 1 ? w - 1 : gx1;
+    gy0 = gy0 < 0 ? 0 : gy0 > h - 1 ? h - 1 : gy0;
+    gy1 = gy1 < 0 ? 0 : gy1 > h - 1 ? h - 1 : gy1;
+    if ((gx1 - gx0 + 1) * (gy1 - gy0 + 1) > CAP_MAX_SEGMENT_CELLS) return false;
+    for (let gy = gy0; gy <= gy1; gy++) for (let g = gy * w + gx0, e = gy * w + gx1; g <= e; g++) if (!(low > cap[g]!)) return false;
+    return true;
   }
 
   /**
@@ -250,6 +381,12 @@ export class SceneSegmentKernel {
     // The hit's details (what the reference keeps in rayHit, then in `last`).
     let hKind = HIT_NONE, hIndex = -1, hnx = 0, hny = 0, hnz = 0;
     let nearer = false;
+    if (this.capClear(fx, fy, fz, tx, ty, tz)) {
+      out.instance = -1;
+      out.kind = HIT_NONE;
+      out.index = -1;
+      return;
+    }
     let n = count;
     if (list === null) {
       n = this.gridCandidates(fx, fy, tx, ty);
