@@ -120,8 +120,8 @@ export class ColScene {
   readonly broad: InstanceBroadPhase | null;
   private readonly cand: Int32Array;
   private readonly nextCand: Int32Array;
-  /** The segment test of every placement in one walk (the reference's order and arithmetic). */
-  private readonly kernel: SceneSegmentKernel;
+  /** @internal The segment test of every placement in one walk (the reference's order and arithmetic). */
+  readonly kernel: SceneSegmentKernel;
 
   /**
    * Places `models` (each once at the origin when `placements` is not given). See ColSceneOptions for the

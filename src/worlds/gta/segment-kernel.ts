@@ -308,7 +308,7 @@ export class SceneSegmentKernel {
    * so no leaf is entered and no box primitive is hit; a sphere more than the margin away fails its quadratic
    * for the same reason. (Finite input only: run checks first.)
    */
-  private capClear(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): boolean {
+  capClear(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): boolean {
     const cap = this.cap;
     if (cap === null) return false;
     const M = CAP_MAX_COORD;

@@ -141,6 +141,41 @@ describe('the one-walk segment test of a scene', () => {
     expect(hits).toBeGreaterThan(100);
   });
 
+  it('answers as the reference for segments just above or beside the scene\'s tops, where the height map proves some clear (property)', () => {
+    let cleared = 0, hits = 0, n = 0;
+    // Heights around a placement's top: on it, a rounding step either side, around the map's margin, above.
+    const off = fc.constantFrom(0, 1e-12, -1e-12, 1 / 256, -1 / 256, 1 / 128, 1 / 64, 0.5, 2, -0.5);
+    fc.assert(
+      fc.property(
+        sceneArb,
+        fc.array(fc.tuple(fc.nat(), off, off, fc.tuple(spread, spread), fc.tuple(small, small)), { minLength: 1, maxLength: 16 }),
+        ({ models, placements }, picks) => {
+          const s = new ColScene(models, placements, { broadPhase: false });
+          for (const [pi, dz0, dz1, [x, y], [ex, ey]] of picks) {
+            const i = pi % s.instanceCount;
+            const top = s.instBox[i * 6 + 5]!;
+            if (!Number.isFinite(top)) continue;
+            // From somewhere in the scene to near the placement, both ends just around its top.
+            const a: Vec3 = [x, y, top + dz0];
+            const b: Vec3 = [(s.instBox[i * 6]! + s.instBox[i * 6 + 3]!) / 2 + ex, (s.instBox[i * 6 + 1]! + s.instBox[i * 6 + 4]!) / 2 + ey, top + dz1];
+            for (const [p, q] of [[a, b], [b, a]] as [Vec3, Vec3][]) {
+              if (s.kernel.capClear(p[0], p[1], p[2], q[0], q[1], q[2])) cleared++;
+              const [fast, ref, t] = both(s, p, q);
+              expect(fast).toBe(ref);
+              n++;
+              if (t >= 0) hits++;
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(n).toBeGreaterThan(2000);
+    // Both kinds are there: segments the map proves clear, and segments that hit.
+    expect(cleared).toBeGreaterThan(150);
+    expect(hits).toBeGreaterThan(60);
+  });
+
   it('answers as the reference on the town, for random segments over it and along the ground (property)', () => {
     const root = new URL('../../../', import.meta.url);
     const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
@@ -166,5 +201,38 @@ describe('the one-walk segment test of a scene', () => {
     );
     expect(n).toBeGreaterThan(4000);
     expect(hits).toBeGreaterThan(400);
+  });
+
+  it('proves most of the town\'s eye-to-eye segments clear by its height map, each one truly clear', () => {
+    const root = new URL('../../../', import.meta.url);
+    const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
+    const placements = parseGtaPlacements(readFileSync(new URL('assets/worlds/gta/town.placements.json', root), 'utf8'));
+    const w = loadGtaWorld(bytes, 'town', placements);
+    // Eyes 1.62 m above open spots, every pair within 20 m (as the line-of-sight benchmark's set).
+    const eyes: Vec3[] = [];
+    for (let k = 0; eyes.length < 300 && k < 5000; k++) {
+      const p = w.sampleOpen(((k * 0.618034) % 1 + 1) % 1, ((k * 0.4142136) % 1 + 1) % 1);
+      if (p) eyes.push([p[0], p[1], p[2] + 1.62]);
+    }
+    expect(eyes.length).toBe(300);
+    let pairs = 0, cleared = 0, clear = 0;
+    for (let i = 0; i < eyes.length; i++) {
+      for (let j = i + 1; j < eyes.length; j++) {
+        const [a, b] = [eyes[i]!, eyes[j]!];
+        if ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2 > 400) continue;
+        pairs++;
+        const c = w.scene.kernel.capClear(a[0], a[1], a[2], b[0], b[1], b[2]);
+        const [fast, ref, t] = both(w.scene, a, b);
+        expect(fast).toBe(ref);
+        if (c) {
+          cleared++;
+          expect(t).toBe(-1);
+        }
+        if (t < 0) clear++;
+      }
+    }
+    expect(pairs).toBeGreaterThan(1000);
+    expect(cleared).toBeGreaterThan(pairs / 2);
+    expect(clear).toBeGreaterThanOrEqual(cleared);
   });
 });
