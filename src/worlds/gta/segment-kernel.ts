@@ -23,6 +23,8 @@ export const GRID_MAX_PLACEMENTS = 256;
  * far below CAP_MARGIN.
  */
 const CAP_MAX_COORD = 1 << 15;
+/** Most boxes (leaf boxes, spheres and boxes of every placement) the height map is built from; above, none. */
+const CAP_MAX_BOXES = 1 << 18;
 /** Cells of the height map along each of x and y, at most. */
 const CAP_CELLS = 32;
 /** Most height-map cells a segment's box may cover for the map to be read. */
@@ -233,11 +235,17 @@ export class SceneSegmentKernel {
    * The height map over every placement's leaf boxes, spheres and boxes: each one's world box (its corners
    * turned and moved, widened a little as the placement boxes are) raised by CAP_MARGIN is put in the cells
    * its x/y extent widened by CAP_MARGIN touches. Null when a placement is not finite or lies beyond
-   * CAP_MAX_COORD.
+   * CAP_MAX_COORD, or the scene has more than CAP_MAX_BOXES of them.
    */
   private buildCap(colliders: readonly ModelCollider[]): { cap: Float64Array; x0: number; y0: number; inv: number; w: number; h: number } | null {
     const n = this.instCount, IB = this.instBox, R = this.instRot, P = this.instPos;
     if (n === 0) return null;
+    let boxes = 0;
+    for (let i = 0; i < n && boxes <= CAP_MAX_BOXES; i++) {
+      const c = colliders[this.instModel[i]!]!;
+      boxes += (c.spheres.length >> 2) + ((c.boxes.length / 6) | 0) + c.leafFirst.length;
+    }
+    if (boxes > CAP_MAX_BOXES) return null;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (let i = 0; i < n; i++) {
       if (!(IB[i * 6]! <= IB[i * 6 + 3]!)) continue; // nothing solid
