@@ -5,8 +5,6 @@
 import { fileURLToPath } from 'node:url';
 import { SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
 import { loadWorldFile } from '../src/node/world-files.js';
-import type { ModelCollider } from '../src/worlds/gta/bvh.js';
-import type { GtaWorld } from '../src/worlds/gta/collision-world.js';
 import type { CollisionWorld } from '../src/worlds/world.js';
 
 export const LOS_WORLDS = {
@@ -23,17 +21,11 @@ export function openBenchWorld(rel: string) {
 
 /**
  * The same world answering through its rule-exact reference path: Rugrats' vectorwalk (segmentCol), Piney's
- * cast testing every cell, GTA's tree walked as built. Worlds without a fast path answer as they are.
+ * cast testing every cell, GTA's placements one by one with each tree walked as built. Worlds without a fast path answer as they are.
  */
 export function referenceFraction(world: CollisionWorld): (fx: number, fy: number, fz: number, tx: number, ty: number, tz: number) => number {
   const w = world as CollisionWorld & { segmentFractionReference?: CollisionWorld['segmentFraction'] };
   if (w.segmentFractionReference) return w.segmentFractionReference.bind(w);
-  if (world.kind === 'gta') {
-    // A second copy of the town whose models walk their trees as built.
-    const copy = openBenchWorld(LOS_WORLDS.gta).world as GtaWorld;
-    for (const c of copy.scene.colliders as ModelCollider[]) c.raycast = c.raycastReference.bind(c);
-    return copy.segmentFraction.bind(copy);
-  }
   return world.segmentFraction.bind(world);
 }
 

@@ -95,6 +95,14 @@ export class GtaWorld implements CollisionWorld {
     return this.scene.segmentFraction(fx, fy, fz, tx, ty, tz);
   }
 
+  /**
+   * segmentFraction by the rule-exact reference path (every placement in order, each model's tree walked as
+   * built): the oracle the fast path is tested against. Same answers, slower.
+   */
+  segmentFractionReference(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    return this.scene.segmentFractionReference(fx, fy, fz, tx, ty, tz);
+  }
+
   /** The nearest hit with the model name and placement (GtaHit is a SegmentResult with `model` and `instance`). */
   segment(from: Vec3, to: Vec3, out?: SegmentResult): SegmentResult {
     return this.scene.segment(from, to, (out as GtaHit | undefined) ?? newGtaHit());

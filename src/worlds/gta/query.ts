@@ -14,6 +14,7 @@ import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, ModelCollider, rayHit } from '
 import { detSqrt } from '../../numeric/det-math.js';
 import { colNameKey, type ColModel } from './model.js';
 import { InstanceBroadPhase, sortAscending } from './instance-bvh.js';
+import { SceneSegmentKernel } from './segment-kernel.js';
 
 /** One placed model: the model by name (case-insensitive, first match) or index, a position and a rotation. */
 export interface GtaPlacement {
@@ -119,6 +120,8 @@ export class ColScene {
   readonly broad: InstanceBroadPhase | null;
   private readonly cand: Int32Array;
   private readonly nextCand: Int32Array;
+  /** @internal The segment test of every placement in one walk (the reference's order and arithmetic). */
+  readonly kernel: SceneSegmentKernel;
 
   /**
    * Places `models` (each once at the origin when `placements` is not given). See ColSceneOptions for the
@@ -160,6 +163,7 @@ export class ColScene {
     const classes = this.broad ? this.broad.classCount : 0;
     this.cand = new Int32Array(classes);
     this.nextCand = new Int32Array(classes);
+    this.kernel = new SceneSegmentKernel(this.colliders, this.instModel, this.instRot, this.instPos, this.instBox);
   }
 
   private placeBox(i: number, world: Float64Array): void {
@@ -199,34 +203,50 @@ export class ColScene {
    * later copy is tried with a bound no larger than its first was, so it can never find a nearer hit.
    */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
-    const broad = this.broad;
-    if (broad === null) return this.segmentFractionLinear(fx, fy, fz, tx, ty, tz);
-    const dx = tx - fx, dy = ty - fy, dz = tz - fz;
-    if (!(finite(fx) && finite(fy) && finite(fz) && finite(dx) && finite(dy) && finite(dz))) return -1;
-    const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
-    const k = broad.segmentClasses(fx, fy, fz, ix, iy, iz, this.cand);
-    let best = 2;
-    let hit = -1;
-    for (let j = 0; j < k; j++) {
-      const i = broad.first(this.cand[j]!);
-      const nb = this.segmentInstance(i, fx, fy, fz, dx, dy, dz, ix, iy, iz, best);
-      if (nb < best) {
-        best = nb;
-        hit = i;
-      }
-    }
-    return this.finishSegment(hit, best);
+    // Kept small so that callers take it in whole (the answer then needs no box).
+    if (this.broad !== null) this.segmentBroad(fx, fy, fz, tx, ty, tz, this.broad);
+    else this.kernel.run(fx, fy, fz, tx, ty, tz, null, 0, this.last);
+    return this.kernel.result[0]!;
   }
 
-  /** segmentFraction by trying every placement in order: the reference for the broad phase. */
+  /** segmentFraction through the broad phase: the first placement of each class whose box the segment enters. */
+  private segmentBroad(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, broad: InstanceBroadPhase): void {
+    const kernel = this.kernel;
+    const dx = tx - fx, dy = ty - fy, dz = tz - fz;
+    if (!(finite(fx) && finite(fy) && finite(fz) && finite(dx) && finite(dy) && finite(dz))) {
+      kernel.result[0] = -1;
+      return;
+    }
+    const cand = this.cand;
+    const k = broad.segmentClasses(fx, fy, fz, 1 / dx, 1 / dy, 1 / dz, cand);
+    for (let j = 0; j < k; j++) cand[j] = broad.first(cand[j]!);
+    kernel.run(fx, fy, fz, tx, ty, tz, cand, k, this.last);
+  }
+
+  /**
+   * segmentFraction by trying every placement in order, through each model's packed walk (`raycast`), one call
+   * per placement: the reference for the broad phase and for the one-walk kernel.
+   */
   segmentFractionLinear(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    return this.segmentWalk(fx, fy, fz, tx, ty, tz, false);
+  }
+
+  /**
+   * The rule-exact reference: every placement in order, each model's tree walked as built
+   * (`raycastReference`). The same answers as segmentFraction (fraction and `last`), which tests hold it to.
+   */
+  segmentFractionReference(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    return this.segmentWalk(fx, fy, fz, tx, ty, tz, true);
+  }
+
+  private segmentWalk(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, reference: boolean): number {
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
     if (!(finite(fx) && finite(fy) && finite(fz) && finite(dx) && finite(dy) && finite(dz))) return -1;
     const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
     let best = 2;
     let hit = -1;
     for (let i = 0, n = this.instanceCount; i < n; i++) {
-      const nb = this.segmentInstance(i, fx, fy, fz, dx, dy, dz, ix, iy, iz, best);
+      const nb = this.segmentInstance(i, fx, fy, fz, dx, dy, dz, ix, iy, iz, best, reference);
       if (nb < best) {
         best = nb;
         hit = i;
@@ -249,7 +269,7 @@ export class ColScene {
    * Placement i against the segment with the best fraction so far: its new best (and `last` filled) when it
    * has a nearer hit, else `best` unchanged.
    */
-  private segmentInstance(i: number, fx: number, fy: number, fz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, best: number): number {
+  private segmentInstance(i: number, fx: number, fy: number, fz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, best: number, reference: boolean): number {
     const IB = this.instBox, R = this.instRot, P = this.instPos;
     // Slab test on the placement's box, near and far planes by the direction's sign (as in the model tree).
     const nx0 = ix >= 0 ? 0 : 3, ny0 = iy >= 0 ? 1 : 4, nz0 = iz >= 0 ? 2 : 5;
@@ -278,7 +298,8 @@ export class ColScene {
     const ldx = R[r]! * dx + R[r + 3]! * dy + R[r + 6]! * dz;
     const ldy = R[r + 1]! * dx + R[r + 4]! * dy + R[r + 7]! * dz;
     const ldz = R[r + 2]! * dx + R[r + 5]! * dy + R[r + 8]! * dz;
-    const nb = this.colliders[this.instModel[i]!]!.raycast(ox, oy, oz, ldx, ldy, ldz, best);
+    const c = this.colliders[this.instModel[i]!]!;
+    const nb = reference ? c.raycastReference(ox, oy, oz, ldx, ldy, ldz, best) : c.raycast(ox, oy, oz, ldx, ldy, ldz, best);
     if (nb < best) {
       const L = this.last;
       L.kind = rayHit.kind;

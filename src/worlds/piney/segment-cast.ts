@@ -37,6 +37,8 @@ export class FieldSegmentCaster {
   private ta = 0;
   private tb = 0;
   private hitT = 0;
+  /** The answer of the last walk. */
+  private readonly answer = new Float64Array(1);
 
   /**
    * @param heights the field's heights as doubles, x-major (80 × 80)
@@ -68,13 +70,22 @@ export class FieldSegmentCaster {
 
   /** The first hit's fraction along from → to, or −1 (the reference cast's answer). */
   cast(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
-    if (!(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return -1;
+    // Small, so callers take it in whole: the walk leaves its answer in an array, and no double is boxed.
+    this.walk(fx, fy, fz, tx, ty, tz);
+    return this.answer[0]!;
+  }
+
+  /** The cast, its answer into `answer[0]`. */
+  private walk(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
+    const answer = this.answer;
+    answer[0] = -1;
+    if (!(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return;
     const dx = tx - fx;
     const dy = ty - fy;
     const dz = tz - fz;
-    if (!(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) return -1;
+    if (!(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) return;
     const maxTop = this.maxTop;
-    if (fz > maxTop && tz > maxTop) return -1;
+    if (fz > maxTop && tz > maxTop) return;
     // Only the part at or below the highest top needs walking (the reference's t0 and t1).
     let t0 = 0;
     let t1 = 1;
@@ -110,7 +121,10 @@ export class FieldSegmentCaster {
       if (!(fz + dz * ta > top && fz + dz * tb > top)) {
         this.ta = ta;
         this.tb = tb;
-        if (this.cellHits(ix, iy)) return this.hitT;
+        if (this.cellHits(ix, iy)) {
+          answer[0] = this.hitT;
+          return;
+        }
       }
       if (tb >= t1) break;
       if (nextX <= nextY) {
@@ -123,7 +137,7 @@ export class FieldSegmentCaster {
         nextY += dtY;
       }
     }
-    return -1;
+    return;
   }
 
   /**

@@ -1,0 +1,238 @@
+/**
+ * The scene's one-walk segment test (SceneSegmentKernel, with its grid over placements) against the rule-exact
+ * reference (every placement in order, each model's tree walked as built): the same fraction and the same hit
+ * (placement, kind, index, model-space normal), bit for bit, on random scenes (rotations, copies, solids,
+ * placements spread wide and huge coordinates, which turn the grid off) and random segments, among them
+ * segments that end just beside a placement's box (the grid's margin) and the town's own line-of-sight set.
+ */
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Vec3 } from '../../../src/worlds/world.js';
+import { ColScene, type GtaPlacement } from '../../../src/worlds/gta/query.js';
+import { MeshBuilder, computeBounds } from '../../../src/worlds/gta/build.js';
+import { emptyModel, type ColModel } from '../../../src/worlds/gta/model.js';
+import { loadGtaWorld, parseGtaPlacements } from '../../../src/worlds/gta/collision-world.js';
+
+/** Numbers as text, -0 apart from 0, so two answers compare bit for bit. */
+const canon = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' ? (Object.is(x, -0) ? '-0' : String(x)) : x));
+
+const small = fc.integer({ min: -1024, max: 1024 }).map((i) => i / 64);
+const pt = fc.tuple(small, small, small);
+
+const modelArb: fc.Arbitrary<ColModel> = fc
+  .record({
+    tris: fc.array(fc.tuple(pt, pt, pt), { maxLength: 20 }),
+    spheres: fc.array(fc.tuple(pt, fc.integer({ min: 0, max: 400 }).map((i) => i / 64)), { maxLength: 2 }),
+    boxes: fc.array(fc.tuple(pt, pt), { maxLength: 2 }),
+  })
+  .map(({ tris, spheres, boxes }) => {
+    const m = emptyModel(3, 'm');
+    const b = new MeshBuilder();
+    tris.forEach(([p, q, r], i) => b.triangle(b.vertex(...p), b.vertex(...q), b.vertex(...r), i % 50));
+    m.mesh = b.build();
+    m.spheres = spheres.map(([c, r], i) => ({ center: c, radius: r, surface: { material: 60 + i, flag: 0, brightness: 0, light: 0 } }));
+    m.boxes = boxes.map(([p, q], i) => ({
+      min: [Math.min(p[0], q[0]), Math.min(p[1], q[1]), Math.min(p[2], q[2])] as Vec3,
+      max: [Math.max(p[0], q[0]), Math.max(p[1], q[1]), Math.max(p[2], q[2])] as Vec3,
+      surface: { material: 80 + i, flag: 0, brightness: 0, light: 0 },
+    }));
+    m.bounds = computeBounds(m);
+    return m;
+  });
+
+const spread = fc.integer({ min: -6400, max: 6400 }).map((i) => i / 64);
+const huge = fc.constantFrom(1e15, -1e15, 3e200, -7.7e15, 2 ** 30, -(2 ** 31));
+const posArb: fc.Arbitrary<Vec3> = fc.oneof(
+  { weight: 6, arbitrary: fc.tuple(spread, spread, small) },
+  { weight: 2, arbitrary: pt },
+  { weight: 1, arbitrary: fc.tuple(huge, small, small) },
+);
+const rotArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constant([0, 0, 1, 0] as [number, number, number, number]) },
+  { weight: 3, arbitrary: fc.tuple(small, small, small, small).filter((q) => q.some((v) => v !== 0)) },
+);
+
+const sceneArb = fc.array(modelArb, { minLength: 1, maxLength: 4 }).chain((models) =>
+  fc
+    .array(fc.record({ model: fc.nat(models.length - 1), position: posArb, rotation: rotArb, copyOf: fc.option(fc.nat(), { freq: 4 }) }), { minLength: 1, maxLength: 40 })
+    .map((raw) => {
+      const placements: GtaPlacement[] = [];
+      for (const r of raw) {
+        if (r.copyOf !== null && placements.length > 0) placements.push(placements[r.copyOf % placements.length]!);
+        else placements.push(r.rotation ? { model: r.model, position: r.position, rotation: r.rotation } : { model: r.model, position: r.position });
+      }
+      return { models, placements };
+    }),
+);
+
+/** Segments: anywhere in the scene, long ones, vertical probes, zero length, odd numbers. */
+const segArb = fc.oneof(
+  { weight: 6, arbitrary: fc.tuple(fc.tuple(spread, spread, small), fc.tuple(spread, spread, small)) },
+  { weight: 2, arbitrary: fc.tuple(pt, pt) },
+  { weight: 1, arbitrary: fc.tuple(spread, spread).map(([x, y]): [Vec3, Vec3] => [[x, y, 40], [x, y, -40]]) },
+  { weight: 1, arbitrary: pt.map((p): [Vec3, Vec3] => [p, p]) },
+  { weight: 1, arbitrary: fc.tuple(fc.tuple(huge, small, small), pt) },
+  { weight: 1, arbitrary: fc.tuple(pt, fc.tuple(fc.double(), fc.double(), fc.double())) },
+);
+
+/** The answer and the hit of a scene's fast path and of its reference. */
+function both(s: ColScene, a: Vec3, b: Vec3): [string, string, number] {
+  s.last.nx = s.last.ny = s.last.nz = 0.5;
+  const t1 = s.segmentFraction(a[0], a[1], a[2], b[0], b[1], b[2]);
+  const fast = canon([t1, s.last]);
+  s.last.nx = s.last.ny = s.last.nz = 0.5;
+  const t2 = s.segmentFractionReference(a[0], a[1], a[2], b[0], b[1], b[2]);
+  return [fast, canon([t2, s.last]), t2];
+}
+
+describe('the one-walk segment test of a scene', () => {
+  it('answers as the reference on random scenes and segments: fraction and hit, to the bit (property)', () => {
+    let hits = 0, segments = 0, cases = 0;
+    fc.assert(
+      fc.property(sceneArb, fc.array(segArb, { minLength: 1, maxLength: 16 }), fc.boolean(), ({ models, placements }, segs, broad) => {
+        const s = new ColScene(models, placements, { broadPhase: broad });
+        for (const [a, b] of segs) {
+          const [fast, ref, t] = both(s, a, b);
+          expect(fast).toBe(ref);
+          segments++;
+          if (t >= 0) hits++;
+        }
+        cases++;
+      }),
+      { numRuns: 400 },
+    );
+    expect(cases).toBe(400);
+    expect(segments).toBeGreaterThan(2000);
+    expect(hits).toBeGreaterThan(100);
+  });
+
+  it('answers as the reference for segments that end just beside a placement box or cross a grid line (property)', () => {
+    let near = 0, hits = 0;
+    // Offsets around a box face: on it, a rounding step either side, the grid's margin either side.
+    const off = fc.constantFrom(0, 1e-12, -1e-12, 1 / 1024, -1 / 1024, 1 / 512, -1 / 512, 2 ** -40, -(2 ** -40));
+    fc.assert(
+      fc.property(
+        sceneArb,
+        fc.array(fc.tuple(fc.nat(), fc.nat(5), off, fc.tuple(spread, spread, small), fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }))), { minLength: 1, maxLength: 12 }),
+        ({ models, placements }, picks) => {
+          const s = new ColScene(models, placements, { broadPhase: false });
+          for (const [pi, face, d, from, [u, v, w]] of picks) {
+            const i = pi % s.instanceCount;
+            const B = s.instBox.subarray(i * 6, i * 6 + 6);
+            if (!B.every((x) => Number.isFinite(x))) continue;
+            // A point on (or just off) one face of the box, the others at random within it.
+            const p: Vec3 = [B[0]! + u * (B[3]! - B[0]!), B[1]! + v * (B[4]! - B[1]!), B[2]! + w * (B[5]! - B[2]!)];
+            const axis = face % 3;
+            p[axis] = face < 3 ? B[axis]! - d : B[axis + 3]! + d;
+            for (const [a, b] of [[from, p], [p, from]] as [Vec3, Vec3][]) {
+              const [fast, ref, t] = both(s, a, b);
+              expect(fast).toBe(ref);
+              near++;
+              if (t >= 0) hits++;
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(near).toBeGreaterThan(1500);
+    expect(hits).toBeGreaterThan(100);
+  });
+
+  it('answers as the reference for segments just above or beside the scene\'s tops, where the height map proves some clear (property)', () => {
+    let cleared = 0, hits = 0, n = 0;
+    // Heights around a placement's top: on it, a rounding step either side, around the map's margin, above.
+    const off = fc.constantFrom(0, 1e-12, -1e-12, 1 / 256, -1 / 256, 1 / 128, 1 / 64, 0.5, 2, -0.5);
+    fc.assert(
+      fc.property(
+        sceneArb,
+        fc.array(fc.tuple(fc.nat(), off, off, fc.tuple(spread, spread), fc.tuple(small, small)), { minLength: 1, maxLength: 16 }),
+        ({ models, placements }, picks) => {
+          const s = new ColScene(models, placements, { broadPhase: false });
+          for (const [pi, dz0, dz1, [x, y], [ex, ey]] of picks) {
+            const i = pi % s.instanceCount;
+            const top = s.instBox[i * 6 + 5]!;
+            if (!Number.isFinite(top)) continue;
+            // From somewhere in the scene to near the placement, both ends just around its top.
+            const a: Vec3 = [x, y, top + dz0];
+            const b: Vec3 = [(s.instBox[i * 6]! + s.instBox[i * 6 + 3]!) / 2 + ex, (s.instBox[i * 6 + 1]! + s.instBox[i * 6 + 4]!) / 2 + ey, top + dz1];
+            for (const [p, q] of [[a, b], [b, a]] as [Vec3, Vec3][]) {
+              if (s.kernel.capClear(p[0], p[1], p[2], q[0], q[1], q[2])) cleared++;
+              const [fast, ref, t] = both(s, p, q);
+              expect(fast).toBe(ref);
+              n++;
+              if (t >= 0) hits++;
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(n).toBeGreaterThan(2000);
+    // Both kinds are there: segments the map proves clear, and segments that hit.
+    expect(cleared).toBeGreaterThan(150);
+    expect(hits).toBeGreaterThan(60);
+  });
+
+  it('answers as the reference on the town, for random segments over it and along the ground (property)', () => {
+    const root = new URL('../../../', import.meta.url);
+    const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
+    const placements = parseGtaPlacements(readFileSync(new URL('assets/worlds/gta/town.placements.json', root), 'utf8'));
+    const w = loadGtaWorld(bytes, 'town', placements);
+    const s = w.scene;
+    expect(s.broad).toBeNull();
+    const x = fc.integer({ min: -90 * 64, max: 90 * 64 }).map((i) => i / 64);
+    const z = fc.integer({ min: -64, max: 20 * 64 }).map((i) => i / 64);
+    let hits = 0, n = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.tuple(x, x, z), fc.tuple(x, x, z)), { minLength: 20, maxLength: 50 }), (segs) => {
+        for (const [a, b] of segs) {
+          const [fast, ref, t] = both(s, a, b);
+          expect(fast).toBe(ref);
+          // And through the world's own entry points.
+          expect(Object.is(w.segmentFraction(a[0], a[1], a[2], b[0], b[1], b[2]), w.segmentFractionReference(a[0], a[1], a[2], b[0], b[1], b[2]))).toBe(true);
+          n++;
+          if (t >= 0) hits++;
+        }
+      }),
+      { numRuns: 200 },
+    );
+    expect(n).toBeGreaterThan(4000);
+    expect(hits).toBeGreaterThan(400);
+  });
+
+  it('proves most of the town\'s eye-to-eye segments clear by its height map, each one truly clear', () => {
+    const root = new URL('../../../', import.meta.url);
+    const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
+    const placements = parseGtaPlacements(readFileSync(new URL('assets/worlds/gta/town.placements.json', root), 'utf8'));
+    const w = loadGtaWorld(bytes, 'town', placements);
+    // Eyes 1.62 m above open spots, every pair within 20 m (as the line-of-sight benchmark's set).
+    const eyes: Vec3[] = [];
+    for (let k = 0; eyes.length < 300 && k < 5000; k++) {
+      const p = w.sampleOpen(((k * 0.618034) % 1 + 1) % 1, ((k * 0.4142136) % 1 + 1) % 1);
+      if (p) eyes.push([p[0], p[1], p[2] + 1.62]);
+    }
+    expect(eyes.length).toBe(300);
+    let pairs = 0, cleared = 0, clear = 0;
+    for (let i = 0; i < eyes.length; i++) {
+      for (let j = i + 1; j < eyes.length; j++) {
+        const [a, b] = [eyes[i]!, eyes[j]!];
+        if ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2 > 400) continue;
+        pairs++;
+        const c = w.scene.kernel.capClear(a[0], a[1], a[2], b[0], b[1], b[2]);
+        const [fast, ref, t] = both(w.scene, a, b);
+        expect(fast).toBe(ref);
+        if (c) {
+          cleared++;
+          expect(t).toBe(-1);
+        }
+        if (t < 0) clear++;
+      }
+    }
+    expect(pairs).toBeGreaterThan(1000);
+    expect(cleared).toBeGreaterThan(pairs / 2);
+    expect(clear).toBeGreaterThanOrEqual(cleared);
+  });
+});
