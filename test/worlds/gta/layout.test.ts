@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalFlags, type ColModel, type ColVersion } from '../../../src/worlds/gta/model.js';
 import { parseColFile } from '../../../src/worlds/gta/parse.js';
 import { writeColModel } from '../../../src/worlds/gta/write.js';
-import { canonicalColModel, colLayoutDifferences, colLayoutOf, writeColFileCanonical, writeColFileKeepingLayout } from '../../../src/worlds/gta/layout.js';
+import { canonicalColModel, colLayoutDifferences, colLayoutOf, overlayColModel, writeColFileCanonical, writeColFileKeepingLayout } from '../../../src/worlds/gta/layout.js';
 import { rewriteWorldFile } from '../../../src/worlds/rewrite.js';
 import { modelArb } from './arbitrary.js';
 import { layOut, layoutArb, type LayoutChoice } from './free-layout.js';
@@ -96,6 +96,23 @@ describe('GTA COL: writing a file back keeping its layout', () => {
         expect(Buffer.from(kept.bytes).equals(Buffer.from(writeColModel(grown)))).toBe(true);
       }),
       { numRuns: 50 },
+    );
+  });
+
+  it('a layout whose sections do not lie inside its template is refused with a RangeError naming the model', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(1, 2, 3, 4).chain((v) => modelArb(v as ColVersion)), fc.nat(3), (m, cut) => {
+        const bytes = writeColModel(m);
+        const file = parseColFile(bytes);
+        const layout = colLayoutOf(bytes, file);
+        const l = layout.models[0]!;
+        if (m.version === 1 || m.mesh.faceCount === 0) l.template = l.template.slice(0, l.template.length - 1 - cut);
+        else l.faces = l.template.length - 7 + cut; // the faces would run past the end
+        expect(() => writeColFileKeepingLayout(file.models, layout)).toThrow(RangeError);
+        expect(() => writeColFileKeepingLayout(file.models, layout)).toThrow(/^COL[L234] model .*: its layout puts the .* at \d+\.\.\d+, outside its \d+-byte template$/);
+        expect(() => overlayColModel(file.models[0]!, l)).toThrow(RangeError);
+      }),
+      { numRuns: 100 },
     );
   });
 

@@ -110,6 +110,7 @@ const CORRUPTIONS: Record<string, (m: ColModel, k: number) => boolean> = {
   'face arrays for the count': (m) => m.mesh.faceCount > 0 && ((m.mesh.surfaces = m.mesh.surfaces.subarray(1)), true),
   'index out of range': (m, k) => m.mesh.faceCount > 0 && ((m.mesh.indices[k % m.mesh.indices.length] = m.mesh.vertexCount + (k % 4)), true),
   'vertex not packable': (m, k) => m.version !== 1 && m.mesh.vertices.length > 0 && ((m.mesh.vertices[k % m.mesh.vertices.length] = UNPACKABLE[k % UNPACKABLE.length]!), true),
+  'last vertex not packable': (m, k) => m.version !== 1 && m.mesh.vertices.length > 0 && ((m.mesh.vertices[m.mesh.vertices.length - 1] = UNPACKABLE[k % UNPACKABLE.length]!), true),
   'shadow vertex not packable': (m, k) => m.shadow !== null && m.shadow.vertices.length > 0 && ((m.shadow.vertices[k % m.shadow.vertices.length] = UNPACKABLE[k % UNPACKABLE.length]!), true),
   'face flag byte in COL2+': (m, k) => m.version !== 1 && m.mesh.faceCount > 0 && ((m.mesh.surfaces[(k % m.mesh.faceCount) * 4 + 1 + (k % 2)] = 1 + (k % 255)), true),
   'unreferenced vertex in COL2+': (m) => {
@@ -270,6 +271,30 @@ describe('GTA COL writers give the reference writer\'s bytes and errors', () => 
     );
     for (const kind of KINDS) expect(ran.get(kind) ?? 0, kind).toBeGreaterThan(5);
     expect(threw).toBeGreaterThan(1000);
+  });
+
+  it('on layouts that do not point at the mesh: the elements are still checked, with the reference\'s error (property)', () => {
+    let ran = 0;
+    const col2plus = fc.constantFrom(2, 3, 4).chain((v) => modelArb(v as ColVersion));
+    fc.assert(
+      fc.property(col2plus, fc.constantFrom('vertices', 'shadowVertices'), fc.nat(100), (m, field, k) => {
+        fc.pre(field === 'vertices' ? m.mesh.vertices.length > 0 : m.shadow !== null && m.shadow.vertices.length > 0);
+        ran++;
+        const bytes = referenceWriteColModel(m);
+        const layout = colLayoutOf(bytes, parseColFile(bytes));
+        layout.models[0]![field] = -1;
+        const bad = clone(m);
+        const V = field === 'vertices' ? bad.mesh.vertices : bad.shadow!.vertices;
+        V[k % V.length] = UNPACKABLE[k % UNPACKABLE.length]!;
+        const r = outcome(() => referenceWriteColFileKeepingLayout([bad], layout).bytes);
+        expect(r).toMatch(/^threw ColWriteError/);
+        expect(outcome(() => writeColFileKeepingLayout([bad], layout).bytes)).toBe(r);
+        // The model itself, unchanged, is written into the layout without the skipped section.
+        expect(outcome(() => writeColFileKeepingLayout([m], layout).bytes)).toBe(outcome(() => referenceWriteColFileKeepingLayout([m], layout).bytes));
+      }),
+      { numRuns: 150 },
+    );
+    expect(ran).toBeGreaterThan(50);
   });
 
   it('on COL2+ counts beyond u16 and vertices beyond u16 indices: the same error', () => {
