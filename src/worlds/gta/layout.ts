@@ -8,9 +8,22 @@
  *
  * `colLayoutDifferences` says why the canonical writer's bytes differ from a file's, with offsets.
  */
-import { canonicalFlags, COL_FOURCC, type ColFile, type ColMesh, type ColModel } from './model.js';
+import type { Vec3 } from '../world.js';
+import { canonicalFlags, COL_FOURCC, type ColFile, type ColModel, type ColSurface } from './model.js';
 import { HEADER_BYTES_AFTER_PREFIX, MODEL_PREFIX_BYTES, OFFSET_BASE, hasFaceGroups } from './parse.js';
-import { validateColModel, VERTEX_ARRAY_ALIGN, writeColFile, writeColModel } from './write.js';
+import {
+  canonicalColModelBytes,
+  ColOut,
+  checkColModel,
+  packFacesAt,
+  packVerticesAt,
+  validateColModel,
+  VERTEX_ARRAY_ALIGN,
+  writeCanonicalModelAt,
+  writeCollFacesAt,
+  writeColFile,
+  writeColModel,
+} from './write.js';
 
 /** Where one model's sections lie in its template (offsets from the model's start; -1 when absent). */
 export interface ColModelLayout {
@@ -73,10 +86,6 @@ function countsOf(m: ColModel): ColCounts {
   };
 }
 
-const sameCounts = (a: ColCounts, b: ColCounts): boolean =>
-  a.version === b.version && a.spheres === b.spheres && a.boxes === b.boxes && a.lines === b.lines && a.vertices === b.vertices &&
-  a.faces === b.faces && a.faceGroups === b.faceGroups && a.shadowFaces === b.shadowFaces && a.shadowVertices === b.shadowVertices;
-
 /**
  * The layout of a file `parseColFile(data)` returned `file` for: each model's template and section positions.
  * `data` must be the bytes that were parsed (the offsets are read from them again).
@@ -107,119 +116,185 @@ export function colLayoutOf(data: Uint8Array, file: Pick<ColFile, 'models' | 'mo
   return { models, trailing: file.trailing.slice() };
 }
 
-/** A cursor over a copy of a template; floats that are NaN keep the template's NaN bits when it has a NaN there. */
-class Overlay {
-  readonly bytes: Uint8Array;
-  private readonly view: DataView;
-  pos = 0;
-  constructor(template: Uint8Array) {
-    this.bytes = template.slice();
-    this.view = new DataView(this.bytes.buffer);
-  }
-  at(p: number): this {
-    this.pos = p;
-    return this;
-  }
-  u8(v: number): this {
-    this.bytes[this.pos++] = v & 0xff;
-    return this;
-  }
-  u16(v: number): this {
-    this.view.setUint16(this.pos, v & 0xffff, true);
-    this.pos += 2;
-    return this;
-  }
-  i16(v: number): this {
-    return this.u16(v);
-  }
-  u32(v: number): this {
-    this.view.setUint32(this.pos, v >>> 0, true);
-    this.pos += 4;
-    return this;
-  }
-  f32(v: number): this {
-    const old = this.view.getFloat32(this.pos, true);
-    if (!(v !== v && old !== old)) this.view.setFloat32(this.pos, v, true);
-    this.pos += 4;
-    return this;
-  }
-  bytesOf(b: Uint8Array): this {
-    this.bytes.set(b, this.pos);
-    this.pos += b.length;
-    return this;
-  }
-  vec(v: readonly number[]): this {
-    return this.f32(v[0]!).f32(v[1]!).f32(v[2]!);
-  }
-  surface(s: { material: number; flag: number; brightness: number; light: number }): this {
-    return this.u8(s.material).u8(s.flag).u8(s.brightness).u8(s.light);
+/**
+ * A model written into its template: every field the model holds, at the template's positions. Returns null
+ * when the template cannot take the model (other counts or version); throws ColWriteError for a model its
+ * version cannot hold exactly (the flags excepted: they are written as they are), and RangeError for a layout
+ * whose sections do not lie inside its template.
+ */
+export function overlayColModel(m: ColModel, layout: ColModelLayout): Uint8Array | null {
+  validateColModel(m, false);
+  if (!fitsTemplate(m, layout)) return null;
+  checkTemplateRoom(m, layout);
+  const out = new ColOut(layout.template.slice());
+  if (!overlayAt(out, 0, m, layout)) throw new Error('internal: the GTA COL overlay refused a model that validateColModel accepts');
+  return out.bytes;
+}
+
+/** True when the model has the template's counts and version (and, COL2+, a face-group block exactly when its flags say so). */
+function fitsTemplate(m: ColModel, l: ColModelLayout): boolean {
+  const c = l.counts;
+  const same =
+    c.version === m.version && c.spheres === m.spheres.length && c.boxes === m.boxes.length && c.lines === m.lines.length / 6 &&
+    c.vertices === m.mesh.vertexCount && c.faces === m.mesh.faceCount && c.faceGroups === (m.faceGroups ? m.faceGroups.length : -1) &&
+    c.shadowFaces === (m.shadow ? m.shadow.faceCount : -1) && c.shadowVertices === (m.shadow ? m.shadow.vertexCount : -1);
+  return same && (m.version === 1 || hasFaceGroups(m.flags, m.mesh.faceCount) === (m.faceGroups !== null));
+}
+
+/** Throws RangeError unless every byte the overlay writes lies inside the template (a layout colLayoutOf made always passes). */
+function checkTemplateRoom(m: ColModel, l: ColModelLayout): void {
+  const size = l.template.length;
+  const room = (at: number, bytes: number, what: string): void => {
+    if (at < 0 || at + bytes > size) {
+      throw new RangeError(`${COL_FOURCC[m.version]} model ${JSON.stringify(m.name)}: its layout puts ${what} at ${at}..${at + bytes}, outside its ${size}-byte template`);
+    }
+  };
+  // COLL: everything in file order from the header on, as the canonical layout has it.
+  if (m.version === 1) return room(0, canonicalColModelBytes(m), 'the model');
+  room(0, MODEL_PREFIX_BYTES + HEADER_BYTES_AFTER_PREFIX[m.version], 'the header');
+  if (l.spheres >= 0) room(l.spheres, m.spheres.length * 20, 'the spheres');
+  if (l.boxes >= 0) room(l.boxes, m.boxes.length * 28, 'the boxes');
+  if (l.vertices >= 0) room(l.vertices, m.mesh.vertices.length * 2, 'the vertices');
+  if (l.faceGroups >= 0 && m.faceGroups) room(l.faceGroups, m.faceGroups.length * 28 + 4, 'the face groups');
+  if (l.faces >= 0) room(l.faces, m.mesh.faceCount * 8, 'the faces');
+  if (m.shadow) {
+    if (l.shadowVertices >= 0) room(l.shadowVertices, m.shadow.vertices.length * 2, 'the shadow vertices');
+    room(l.shadowFaces, m.shadow.faceCount * 8, 'the shadow faces');
   }
 }
 
 /**
- * A model written into its template: every field the model holds, at the template's positions. Returns null
- * when the template cannot take the model (other counts or version); throws ColWriteError for a model its
- * version cannot hold exactly (the flags excepted: they are written as they are).
+ * True when the overlay stores, and so checks, every mesh element the rules look at: the faces and vertices of
+ * the mesh and shadow mesh lie where the layout says (always so for a layout colLayoutOf made), and a COL2+
+ * mesh without faces has no vertices. Otherwise the model's elements are checked before it is written.
  */
-export function overlayColModel(m: ColModel, layout: ColModelLayout): Uint8Array | null {
-  validateColModel(m, false);
-  if (!sameCounts(countsOf(m), layout.counts)) return null;
-  if (m.version !== 1 && hasFaceGroups(m.flags, m.mesh.faceCount) !== (m.faceGroups !== null)) return null;
-  const o = new Overlay(layout.template);
-  o.at(8).bytesOf(m.nameBytes);
-  o.at(30).u16(m.modelId);
-  if (m.version === 1) {
-    o.at(32).f32(m.bounds.radius).vec(m.bounds.center).vec(m.bounds.min).vec(m.bounds.max);
-    o.u32(m.spheres.length);
-    for (const s of m.spheres) o.f32(s.radius).vec(s.center).surface(s.surface);
-    o.u32(m.lines.length / 6);
-    for (let i = 0; i < m.lines.length; i++) o.f32(m.lines[i]!);
-    o.u32(m.boxes.length);
-    for (const b of m.boxes) o.vec(b.min).vec(b.max).surface(b.surface);
-    o.u32(m.mesh.vertexCount);
-    for (let i = 0; i < m.mesh.vertices.length; i++) o.f32(m.mesh.vertices[i]!);
-    o.u32(m.mesh.faceCount);
-    const { indices: I, surfaces: S } = m.mesh;
-    for (let f = 0; f < m.mesh.faceCount; f++) o.u32(I[f * 3]!).u32(I[f * 3 + 1]!).u32(I[f * 3 + 2]!).u8(S[f * 4]!).u8(S[f * 4 + 1]!).u8(S[f * 4 + 2]!).u8(S[f * 4 + 3]!);
-    return o.bytes;
+function overlayChecksMesh(m: ColModel, l: ColModelLayout): boolean {
+  if (m.version === 1) return true;
+  const mesh = m.mesh;
+  const main = mesh.faceCount === 0 ? mesh.vertexCount === 0 : l.faces >= 0 && (l.vertices >= 0 || mesh.vertices.length === 0);
+  return main && (m.shadow === null || l.shadowVertices >= 0 || m.shadow.vertices.length === 0);
+}
+
+/** Stores a float, except that a NaN written over a NaN keeps the template's bits (its payload). */
+function f32At(view: DataView, p: number, v: number): void {
+  if (v === v) view.setFloat32(p, v, true);
+  else {
+    const old = view.getFloat32(p, true);
+    if (old === old) view.setFloat32(p, v, true);
   }
-  o.at(32).vec(m.bounds.min).vec(m.bounds.max).vec(m.bounds.center).f32(m.bounds.radius);
-  o.u16(m.spheres.length).u16(m.boxes.length).u16(m.mesh.faceCount);
-  o.at(80).u32(m.flags);
+}
+function vecAt(view: DataView, p: number, v: Vec3): void {
+  f32At(view, p, v[0]);
+  f32At(view, p + 4, v[1]);
+  f32At(view, p + 8, v[2]);
+}
+function surfaceAt(bytes: Uint8Array, p: number, s: ColSurface): void {
+  bytes[p] = s.material;
+  bytes[p + 1] = s.flag;
+  bytes[p + 2] = s.brightness;
+  bytes[p + 3] = s.light;
+}
+
+/**
+ * Overlays a model onto its template, which lies at byte `base` of `out` (checked by fitsTemplate and
+ * checkTemplateRoom): the name, id and bounds, the counts and flags, and each section at the template's place.
+ * False when a mesh element it stores breaks a rule (see writeCanonicalModelAt).
+ */
+function overlayAt(out: ColOut, base: number, m: ColModel, l: ColModelLayout): boolean {
+  const { bytes, view } = out;
+  bytes.set(m.nameBytes, base + 8);
+  view.setUint16(base + 30, m.modelId, true);
+  if (m.version === 1) return overlayCollAt(out, base + 32, m);
+  vecAt(view, base + 32, m.bounds.min);
+  vecAt(view, base + 44, m.bounds.max);
+  vecAt(view, base + 56, m.bounds.center);
+  f32At(view, base + 68, m.bounds.radius);
+  view.setUint16(base + 72, m.spheres.length, true);
+  view.setUint16(base + 74, m.boxes.length, true);
+  view.setUint16(base + 76, m.mesh.faceCount, true);
+  view.setUint32(base + 80, m.flags, true);
   // Without a shadow mesh the count stays as the template has it (SA reads none while an offset is 0).
-  if (m.shadow) o.at(108).u32(m.shadow.faceCount);
-  if (m.version === 4) o.at(120).u32(m.col4Unknown);
-  if (layout.spheres >= 0) {
-    o.at(layout.spheres);
-    for (const s of m.spheres) o.vec(s.center).f32(s.radius).surface(s.surface);
+  if (m.shadow) view.setUint32(base + 108, m.shadow.faceCount, true);
+  if (m.version === 4) view.setUint32(base + 120, m.col4Unknown, true);
+  if (l.spheres >= 0) {
+    const spheres = m.spheres;
+    for (let i = 0, p = base + l.spheres; i < spheres.length; i++, p += 20) {
+      const s = spheres[i]!;
+      vecAt(view, p, s.center);
+      f32At(view, p + 12, s.radius);
+      surfaceAt(bytes, p + 16, s.surface);
+    }
   }
-  if (layout.boxes >= 0) {
-    o.at(layout.boxes);
-    for (const b of m.boxes) o.vec(b.min).vec(b.max).surface(b.surface);
+  if (l.boxes >= 0) {
+    const boxes = m.boxes;
+    for (let i = 0, p = base + l.boxes; i < boxes.length; i++, p += 28) {
+      const b = boxes[i]!;
+      vecAt(view, p, b.min);
+      vecAt(view, p + 12, b.max);
+      surfaceAt(bytes, p + 24, b.surface);
+    }
   }
-  if (layout.vertices >= 0) packedVerticesAt(o, layout.vertices, m.mesh);
-  if (layout.faceGroups >= 0 && m.faceGroups) {
-    o.at(layout.faceGroups);
-    for (const g of m.faceGroups) o.vec(g.min).vec(g.max).u16(g.first).u16(g.last);
-    o.u32(m.faceGroups.length);
+  let ok = true;
+  if (l.vertices >= 0) ok = packVerticesAt(out, base + l.vertices, m.mesh.vertices);
+  const groups = m.faceGroups;
+  if (l.faceGroups >= 0 && groups) {
+    let p = base + l.faceGroups;
+    for (let i = 0; i < groups.length; i++, p += 28) {
+      const g = groups[i]!;
+      vecAt(view, p, g.min);
+      vecAt(view, p + 12, g.max);
+      view.setUint16(p + 24, g.first, true);
+      view.setUint16(p + 26, g.last, true);
+    }
+    view.setUint32(p, groups.length, true);
   }
-  if (layout.faces >= 0) packedFacesAt(o, layout.faces, m.mesh);
+  if (l.faces >= 0) ok = packFacesAt(out, base + l.faces, m.mesh) && ok;
   if (m.shadow) {
-    if (layout.shadowVertices >= 0) packedVerticesAt(o, layout.shadowVertices, m.shadow);
-    packedFacesAt(o, layout.shadowFaces, m.shadow);
+    if (l.shadowVertices >= 0) ok = packVerticesAt(out, base + l.shadowVertices, m.shadow.vertices) && ok;
+    ok = packFacesAt(out, base + l.shadowFaces, m.shadow) && ok;
   }
-  return o.bytes;
+  return ok;
 }
 
-function packedVerticesAt(o: Overlay, at: number, mesh: ColMesh): void {
-  o.at(at);
-  for (let i = 0; i < mesh.vertices.length; i++) o.i16(mesh.vertices[i]! * 128);
-}
-
-function packedFacesAt(o: Overlay, at: number, mesh: ColMesh): void {
-  o.at(at);
-  const { indices: I, surfaces: S } = mesh;
-  for (let f = 0; f < mesh.faceCount; f++) o.u16(I[f * 3]!).u16(I[f * 3 + 1]!).u16(I[f * 3 + 2]!).u8(S[f * 4]!).u8(S[f * 4 + 3]!);
+/** A COLL model over its template from byte `p` (the bounds): every field in file order. */
+function overlayCollAt(out: ColOut, at: number, m: ColModel): boolean {
+  const { bytes, view } = out;
+  let p = at;
+  f32At(view, p, m.bounds.radius);
+  vecAt(view, p + 4, m.bounds.center);
+  vecAt(view, p + 16, m.bounds.min);
+  vecAt(view, p + 28, m.bounds.max);
+  p += 40;
+  const spheres = m.spheres;
+  view.setUint32(p, spheres.length, true);
+  p += 4;
+  for (let i = 0; i < spheres.length; i++, p += 20) {
+    const s = spheres[i]!;
+    f32At(view, p, s.radius);
+    vecAt(view, p + 4, s.center);
+    surfaceAt(bytes, p + 16, s.surface);
+  }
+  const L = m.lines;
+  view.setUint32(p, L.length / 6, true);
+  p += 4;
+  for (let i = 0; i < L.length; i++, p += 4) f32At(view, p, L[i]!);
+  const boxes = m.boxes;
+  view.setUint32(p, boxes.length, true);
+  p += 4;
+  for (let i = 0; i < boxes.length; i++, p += 28) {
+    const b = boxes[i]!;
+    vecAt(view, p, b.min);
+    vecAt(view, p + 12, b.max);
+    surfaceAt(bytes, p + 24, b.surface);
+  }
+  const mesh = m.mesh;
+  const V = mesh.vertices;
+  view.setUint32(p, mesh.vertexCount, true);
+  p += 4;
+  for (let i = 0; i < V.length; i++, p += 4) f32At(view, p, V[i]!);
+  view.setUint32(p, mesh.faceCount, true);
+  p += 4;
+  return writeCollFacesAt(out, p, mesh);
 }
 
 /** What a layout-keeping write did: the bytes, and the models that no longer fitted their template (written canonically). */
@@ -236,27 +311,74 @@ export interface KeptLayoutWrite {
  * bytes back. Throws ColWriteError for a model its version cannot hold exactly.
  */
 export function writeColFileKeepingLayout(models: readonly ColModel[], layout: ColFileLayout): KeptLayoutWrite {
-  const parts: Uint8Array[] = [];
-  const canonical: number[] = [];
-  models.forEach((m, i) => {
-    const l = layout.models[i];
-    const kept = l ? overlayColModel(m, l) : null;
-    if (kept) parts.push(kept);
-    else {
-      canonical.push(i);
-      parts.push(writeColModel(canonicalColModel(m)));
-    }
-  });
-  parts.push(layout.trailing);
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const bytes = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    bytes.set(p, at);
-    at += p.length;
+  // First each model is checked (its mesh elements aside) and given its place and size; then one buffer of the
+  // total is written, templates copied in and overlaid, the mesh elements checked as they are stored. On any
+  // fault the plan is made again with every rule, which throws the first fault in the order of the models.
+  let plan: KeptLayoutPlan;
+  try {
+    plan = planKeptLayout(models, layout, false);
+  } catch (e) {
+    planKeptLayout(models, layout, true);
+    throw e;
   }
-  return { bytes, canonical };
+  const out = new ColOut(new Uint8Array(plan.size));
+  let at = 0;
+  for (let i = 0; i < models.length; i++) {
+    const c = plan.written[i]!;
+    let ok: boolean;
+    if (c !== null) {
+      at = writeCanonicalModelAt(out, at, c);
+      ok = at >= 0;
+    } else {
+      const l = layout.models[i]!;
+      out.bytes.set(l.template, at);
+      ok = overlayAt(out, at, models[i]!, l);
+      at += l.template.length;
+    }
+    if (!ok) {
+      planKeptLayout(models, layout, true);
+      throw new Error('internal: the GTA COL writer refused models that validateColModel accepts');
+    }
+  }
+  out.bytes.set(layout.trailing, at);
+  return { bytes: out.bytes, canonical: plan.canonical };
+}
+
+/** Where each model goes: null into its template, else the model to write canonically; and the total size. */
+interface KeptLayoutPlan {
+  written: (ColModel | null)[];
+  canonical: number[];
+  size: number;
+}
+
+/**
+ * Checks each model in turn as a layout-keeping write must (into its template: any flags; else its
+ * canonical-flags copy in the canonical layout), with its mesh elements when `elements` is true, and plans it.
+ */
+function planKeptLayout(models: readonly ColModel[], layout: ColFileLayout, elements: boolean): KeptLayoutPlan {
+  const written: (ColModel | null)[] = [];
+  const canonical: number[] = [];
+  let size = layout.trailing.length;
+  for (let i = 0; i < models.length; i++) {
+    const m = models[i]!;
+    const l = layout.models[i];
+    if (l) {
+      checkColModel(m, false, elements);
+      if (fitsTemplate(m, l)) {
+        checkTemplateRoom(m, l);
+        if (!elements && !overlayChecksMesh(m, l)) checkColModel(m, false, true);
+        written.push(null);
+        size += l.template.length;
+        continue;
+      }
+    }
+    const c = canonicalColModel(m);
+    checkColModel(c, true, elements);
+    written.push(c);
+    canonical.push(i);
+    size += canonicalColModelBytes(c);
+  }
+  return { written, canonical, size };
 }
 
 /** The model with its flags made canonical (the only field of a parsed model the canonical writer may refuse). */
