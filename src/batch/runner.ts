@@ -41,6 +41,11 @@ export interface RunnerEnv {
   scenarioModule(source: string, blob: BlobRef): Promise<ScenarioDef>;
   /** Milliseconds, for the timing only. */
   now(): number;
+  /**
+   * The world of a job, when the env keeps worlds between jobs (a worker thread does: see worker-env.ts);
+   * without it every job loads its world from its parts (`openWorldInput`).
+   */
+  world?(w: WorldInput): OpenedWorld;
 }
 
 /** A job's answer: the result body (compared across runs), a kept replay, and the timing (not compared). */
@@ -87,8 +92,13 @@ async function scenarioOf(s: ScenarioInput, env: RunnerEnv): Promise<ScenarioDef
   return 'builtin' in s ? builtinScenario(s.builtin) : env.scenarioModule(s.source, s.blob);
 }
 
+/** A job's world: the env's kept one, or loaded now. */
+function worldOf(w: WorldInput, env: RunnerEnv): OpenedWorld {
+  return env.world ? env.world(w) : openWorldInput(w, env);
+}
+
 async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> {
-  const opened = openWorldInput(p.world, env);
+  const opened = worldOf(p.world, env);
   const scenario = await scenarioOf(p.scenario, env);
   const init: SimulationInit = { scenario, params: { ...p.settings.params } };
   const s = p.settings;
@@ -151,7 +161,7 @@ async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> 
 
 async function verify(p: VerifyPayload, env: RunnerEnv): Promise<JobOutput> {
   const rp = readReplay(env.blob(p.replay), BUTTON_MASK);
-  const world = openWorldInput(p.world, env);
+  const world = worldOf(p.world, env);
   const scenario = p.scenario ? await scenarioOf(p.scenario, env) : undefined;
   const t0 = env.now();
   const v = verifyReplay(rp, { world, ...(scenario ? { scenario } : {}) });
