@@ -25,6 +25,7 @@ import {
   type OpenedWorld,
   type PineyTables,
   type ScenarioDef,
+  type Simulation,
   type SimulationInit,
 } from '../index.js';
 import { parseGtaPlacements } from '../worlds/gta/index.js';
@@ -46,7 +47,16 @@ export interface RunnerEnv {
    * without it every job loads its world from its parts (`openWorldInput`).
    */
   world?(w: WorldInput): OpenedWorld;
+  /**
+   * Given each run job's simulation when the job ends, and null once the next run job has run its first
+   * KEEP_PREVIOUS_FRAMES frames: a worker thread holds on to the simulation in between (see worker-env.ts),
+   * which keeps the compiled code of its systems alive for the next job. Nothing reads it.
+   */
+  keep?(sim: Simulation | null): void;
 }
+
+/** Frames a run job runs before its env may let go of the previous job's simulation (RunnerEnv.keep). */
+export const KEEP_PREVIOUS_FRAMES = 60;
 
 /** A job's answer: the result body (compared across runs), a kept replay, and the timing (not compared). */
 export interface JobOutput {
@@ -123,14 +133,17 @@ async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> 
   }
   const los = measure.has('los') ? new LosStats(sim, p.losEvery) : null;
   const rec = p.keepReplay ? new ReplayRecorder(sim, opened.identity) : null;
+  const release = Math.min(KEEP_PREVIOUS_FRAMES, p.frames);
   const t0 = env.now();
   for (let f = 1; f <= p.frames; f++) {
     const b = p.input === 'demo' ? demoButtons(f) : 0;
     if (rec) rec.step(b);
     else sim.step(b);
     los?.afterFrame(f);
+    if (f === release) env.keep?.(null);
   }
   const seconds = (env.now() - t0) / 1000;
+  env.keep?.(sim);
   const body: Record<string, unknown> = {
     world: opened.identity,
     scenario: scenarioIdentity(scenario),

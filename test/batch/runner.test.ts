@@ -2,7 +2,7 @@
  * The job runner, in this process: a run job gives what the public API gives for the same simulation,
  * its line-of-sight statistics agree with a count made independently and leave the state hash alone, a
  * kept replay verifies, a tampered one diverges, and scenario modules load from their bytes; on a worker
- * that keeps worlds between jobs, every job gives the bytes it gives alone.
+ * that keeps worlds (and its last simulation) between jobs, every job gives the bytes it gives alone.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +12,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../src/batch/blobs.js';
 import { planSpec, type PlannedJob } from '../../src/batch/plan.js';
 import type { RunPayload, VerifyPayload } from '../../src/batch/payload.js';
-import { runJob, sha256Hex, type JobOutput } from '../../src/batch/runner.js';
+import { KEEP_PREVIOUS_FRAMES, runJob, sha256Hex, type JobOutput } from '../../src/batch/runner.js';
 import { checkBatchFile } from '../../src/batch/schema.js';
 import { keepsRunTimeState, WORLD_CACHE_SIZE, WorkerEnv } from '../../src/batch/worker-env.js';
 import { crc32 } from '../../src/binary/crc32.js';
-import { createSimulation, demoButtons, eyeHeight, loadScenarioFile, openWorld, RUNTIME_VERSION } from '../../src/index.js';
+import { createSimulation, demoButtons, eyeHeight, loadScenarioFile, openWorld, RUNTIME_VERSION, type Simulation } from '../../src/index.js';
 import { repoRoot } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-runner-'));
@@ -209,7 +209,7 @@ describe('batch job runner', () => {
     await expect(run(p.jobs[0]!, p.blobs)).rejects.toThrow(/^world: not a world file this runtime recognises/);
   });
 
-  describe('a worker thread keeps worlds between jobs', () => {
+  describe('a worker thread keeps worlds and the last simulation between jobs', () => {
     const dir = join(tmp, 'kept');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'swapper.mjs'), SWAPPER);
@@ -283,5 +283,28 @@ describe('batch job runner', () => {
       send(env, bad.jobs[0]!, bad.blobs);
       for (let k = 0; k < 2; k++) await expect(runJob(bad.jobs[0]!.payload!, env)).rejects.toThrow(/not a world file/);
     }, 120_000);
+
+    it('a run job leaves its simulation with the env, which lets go of it once the next run job has run its first frames', async () => {
+      /** Each keep call: the frame the simulation given had reached, or the frame of the one let go. */
+      const calls: string[] = [];
+      let held: Simulation | null = null;
+      class Logged extends WorkerEnv {
+        override keep(sim: Simulation | null): void {
+          calls.push(sim ? `keep ${sim.frame}` : `let go ${held ? held.frame : 'none'}`);
+          held = sim;
+          super.keep(sim);
+        }
+      }
+      const env = new Logged();
+      expect(env.keepsSimulation).toBe(false);
+      await runOn(env, 2); // 80 frames: nothing to let go at frame 60, its own kept at the end
+      expect(env.keepsSimulation).toBe(true);
+      await runOn(env, 0); // 40 frames: the first let go at its last frame, then its own kept
+      await runOn(env, 1); // 70 frames
+      expect(calls).toEqual(['let go none', 'keep 80', 'let go 80', 'keep 40', 'let go 40', 'keep 70']);
+      // (The sequence above holds for any KEEP_PREVIOUS_FRAMES between the jobs' 40 and 70 frames.)
+      expect(KEEP_PREVIOUS_FRAMES).toBeGreaterThan(40);
+      expect(KEEP_PREVIOUS_FRAMES).toBeLessThan(70);
+    }, 60_000);
   });
 });
