@@ -7,7 +7,9 @@
  *
  * Every configuration is warmed up first (threads started, code compiled) on a few tiny jobs, then runs
  * the whole sweep with --force (nothing taken from earlier results). CPU time is reported beside the wall
- * time: this process's (which includes its threads) and, for the queue, the worker processes' too.
+ * time: this process's (which includes its threads) and, for the queue, the worker processes' and
+ * redis-server's too; the queue's cost per job is given both ways, since on a shared machine the wall-clock
+ * difference of two runs half a minute apart is mostly what else ran beside them.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -158,7 +160,7 @@ async function run(): Promise<BenchResult[]> {
         const ws = Array.from({ length: n }, (_, i) => startWorker(redis.url, queue, `bench-${n}-${i}`));
         children.push(...ws.map((w) => w.child));
         await Promise.all(ws.map((w) => w.ready));
-        const cpu = () => ws.reduce((s, w) => s + processCpu(w.child.pid!), 0);
+        const cpu = () => ws.reduce((s, w) => s + processCpu(w.child.pid!), processCpu(redis.child.pid!));
         const exec = new RedisExecutor({ url: redis.url, queue, timeoutSeconds: 60 });
         try {
           await timeRun(warm, exec, join(dir, `warm-redis${n}.jsonl`), cpu);
@@ -172,7 +174,7 @@ async function run(): Promise<BenchResult[]> {
           name: `batch: redis, ${n} worker process${n > 1 ? 'es' : ''}`,
           value: SWEEP_JOBS / remote[n]!.seconds,
           unit: 'jobs/s',
-          note: `CPU time (workers and coordinator) ${round(SWEEP_JOBS / remote[n]!.cpuSeconds)} jobs/s`,
+          note: `CPU time (workers, coordinator and redis-server) ${round(SWEEP_JOBS / remote[n]!.cpuSeconds)} jobs/s`,
         });
       }
       out.push({ name: 'batch: redis, 2 worker processes ÷ 1', value: remote[1]!.seconds / remote[2]!.seconds, unit: 'ratio', goal: 1.7, better: 'higher' });
@@ -185,6 +187,14 @@ async function run(): Promise<BenchResult[]> {
         goal: 10,
         better: 'lower',
         note: `${round(perJobRedis - perJobLocal)} ms per job (${round(perJobLocal)} ms local, ${round(perJobRedis)} ms on the queue)`,
+      });
+      const cpuLocal = (local[1]!.cpuSeconds / SWEEP_JOBS) * 1000;
+      const cpuRedis = (remote[1]!.cpuSeconds / SWEEP_JOBS) * 1000;
+      out.push({
+        name: 'batch: redis cost per job over local, CPU time',
+        value: ((cpuRedis - cpuLocal) / cpuLocal) * 100,
+        unit: '%',
+        note: `${round(cpuRedis - cpuLocal)} ms of CPU per job (${round(cpuLocal)} ms local, ${round(cpuRedis)} ms with the queue: workers, coordinator and redis-server)`,
       });
 
       // Tiny jobs, one at a time, through a warm worker: enqueue to result.

@@ -9,7 +9,11 @@
  * - At most MAX_OUTSTANDING jobs are on the queue at a time; more are added as results come back, so
  *   Redis holds a bounded number of jobs and inputs however large the batch.
  * - Results are collected on the queue's events and by a periodic sweep (which also notices jobs lost by
- *   a Redis restart and submits them again, and a `batch cancel`), then removed from the queue.
+ *   a Redis restart and submits them again, and a `batch cancel`), then removed from the queue. The sweep
+ *   and the check of what an earlier run left on the queue ask Redis about all their jobs in one pipeline
+ *   (each job: in the queue's completed set, in its failed set, its hash there at all), not a script call
+ *   per job (BullMQ's getJobState walks the waiting list for each), so they cost the coordinator and Redis
+ *   next to nothing beside the workers.
  * - Delivery is at least once (a stalled job may run twice); the first result of a key is the one kept,
  *   and every attempt started beyond the first is counted as a retry.
  */
@@ -36,6 +40,32 @@ export const replayKey = (queue: string, jobKey: string) => `retrosim:${queue}:r
 export const cancelKey = (queue: string) => `retrosim:${queue}:cancel`;
 /** A job's BullMQ id: its key with a letter in front (BullMQ refuses ids that read as integers). */
 export const jobId = (key: string) => `j${key}`;
+
+/** Where a job is, as far as a batch needs to know: finished (either way), on the queue still, or not there. */
+export type QueuedState = 'completed' | 'failed' | 'queued' | 'unknown';
+
+/**
+ * The states of jobs by id, in one pipeline: each job's score in the queue's completed and failed sets
+ * (BullMQ's sorted sets of finished job ids, `queue.keys`) and whether its hash exists. A job in neither
+ * set whose hash exists is waiting, delayed or running: `queued`.
+ */
+export async function queuedStates(client: RedisClient, queue: Queue, ids: string[]): Promise<QueuedState[]> {
+  if (ids.length === 0) return [];
+  const pipe = client.pipeline();
+  for (const id of ids) {
+    pipe.zscore(queue.keys['completed']!, id);
+    pipe.zscore(queue.keys['failed']!, id);
+    pipe.exists(queue.toKey(id));
+  }
+  const replies = (await pipe.exec()) ?? [];
+  return ids.map((_, i) => {
+    const [c, f, e] = [replies[3 * i], replies[3 * i + 1], replies[3 * i + 2]];
+    for (const r of [c, f, e]) if (!r || r[0]) throw r?.[0] ?? new Error('Redis gave no answer to a job state check');
+    if (c![1] !== null) return 'completed';
+    if (f![1] !== null) return 'failed';
+    return e![1] === 1 ? 'queued' : 'unknown';
+  });
+}
 
 /** What a worker returns for a job (the queue stores it as the job's return value). */
 export interface WorkerReturn {
@@ -115,8 +145,11 @@ export class RedisExecutor implements Executor {
       w?.();
     };
 
-    const putBlobs = async (p: JobPayload): Promise<void> => {
+    /** Puts a job's inputs in Redis (or refreshes their expiry); `done` are those already put by this submit. */
+    const putBlobs = async (p: JobPayload, done: Set<string>): Promise<void> => {
       for (const ref of payloadBlobs(p)) {
+        if (done.has(ref.sha256)) continue;
+        done.add(ref.sha256);
         if (ref.bytes > limits.blobBytes) throw new Error(`an input of ${ref.bytes} bytes is over the limit of ${limits.blobBytes} bytes for Redis (limits.batch.blobBytes)`);
         const k = blobKey(q, ref.sha256);
         const set = await main.set(k, Buffer.from(blobs.get(ref.sha256)), 'EX', BLOB_TTL_SECONDS, 'NX');
@@ -133,9 +166,11 @@ export class RedisExecutor implements Executor {
           for (const r of payloadBlobs(j.payload!)) uses.set(r.sha256, (uses.get(r.sha256) ?? 0) + 1);
         }
       }
-      const states = await Promise.all(list.map((j) => queue.getJobState(jobId(j.key))));
+      const states = await queuedStates(main, queue, list.map((j) => jobId(j.key)));
       const add: PlannedJob[] = [];
       const found: string[] = [];
+      // Each input once per submit (a sweep's jobs share their world), again in a later one (Redis may have restarted).
+      const put = new Set<string>();
       for (let i = 0; i < list.length; i++) {
         const j = list[i]!;
         const id = jobId(j.key);
@@ -148,7 +183,7 @@ export class RedisExecutor implements Executor {
         }
         const size = Buffer.byteLength(JSON.stringify(j.payload));
         if (size > limits.payloadBytes) throw new Error(`job ${j.index}: its description is ${size} bytes, over the limit of ${limits.payloadBytes} bytes (limits.batch.payloadBytes)`);
-        await putBlobs(j.payload!);
+        await putBlobs(j.payload!, put);
         add.push(j);
       }
       if (add.length) {
@@ -252,10 +287,10 @@ export class RedisExecutor implements Executor {
     const sweep = async (): Promise<void> => {
       if (await cancelled()) return;
       const ids = [...pending];
-      for (let i = 0; i < ids.length; i += 200) {
-        const chunk = ids.slice(i, i + 200);
-        const states = await Promise.all(chunk.map((id) => queue.getJobState(id)));
-        await Promise.all(chunk.map((id, k) => (states[k] === 'completed' || states[k] === 'failed' || states[k] === 'unknown' ? collect(id) : undefined)));
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        const states = await queuedStates(main, queue, chunk);
+        await Promise.all(chunk.map((id, k) => (states[k] !== 'queued' ? collect(id) : undefined)));
       }
     };
 

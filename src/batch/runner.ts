@@ -25,6 +25,7 @@ import {
   type OpenedWorld,
   type PineyTables,
   type ScenarioDef,
+  type Simulation,
   type SimulationInit,
 } from '../index.js';
 import { parseGtaPlacements } from '../worlds/gta/index.js';
@@ -41,7 +42,21 @@ export interface RunnerEnv {
   scenarioModule(source: string, blob: BlobRef): Promise<ScenarioDef>;
   /** Milliseconds, for the timing only. */
   now(): number;
+  /**
+   * The world of a job, when the env keeps worlds between jobs (a worker thread does: see worker-env.ts);
+   * without it every job loads its world from its parts (`openWorldInput`).
+   */
+  world?(w: WorldInput): OpenedWorld;
+  /**
+   * Given each run job's simulation when the job ends, and null once the next run job has run its first
+   * KEEP_PREVIOUS_FRAMES frames: a worker thread holds on to the simulation in between (see worker-env.ts),
+   * which keeps the compiled code of its systems alive for the next job. Nothing reads it.
+   */
+  keep?(sim: Simulation | null): void;
 }
+
+/** Frames a run job runs before its env may let go of the previous job's simulation (RunnerEnv.keep). */
+export const KEEP_PREVIOUS_FRAMES = 60;
 
 /** A job's answer: the result body (compared across runs), a kept replay, and the timing (not compared). */
 export interface JobOutput {
@@ -87,8 +102,13 @@ async function scenarioOf(s: ScenarioInput, env: RunnerEnv): Promise<ScenarioDef
   return 'builtin' in s ? builtinScenario(s.builtin) : env.scenarioModule(s.source, s.blob);
 }
 
+/** A job's world: the env's kept one, or loaded now. */
+function worldOf(w: WorldInput, env: RunnerEnv): OpenedWorld {
+  return env.world ? env.world(w) : openWorldInput(w, env);
+}
+
 async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> {
-  const opened = openWorldInput(p.world, env);
+  const opened = worldOf(p.world, env);
   const scenario = await scenarioOf(p.scenario, env);
   const init: SimulationInit = { scenario, params: { ...p.settings.params } };
   const s = p.settings;
@@ -113,14 +133,17 @@ async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> 
   }
   const los = measure.has('los') ? new LosStats(sim, p.losEvery) : null;
   const rec = p.keepReplay ? new ReplayRecorder(sim, opened.identity) : null;
+  const release = Math.min(KEEP_PREVIOUS_FRAMES, p.frames);
   const t0 = env.now();
   for (let f = 1; f <= p.frames; f++) {
     const b = p.input === 'demo' ? demoButtons(f) : 0;
     if (rec) rec.step(b);
     else sim.step(b);
     los?.afterFrame(f);
+    if (f === release) env.keep?.(null);
   }
   const seconds = (env.now() - t0) / 1000;
+  env.keep?.(sim);
   const body: Record<string, unknown> = {
     world: opened.identity,
     scenario: scenarioIdentity(scenario),
@@ -151,7 +174,7 @@ async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> 
 
 async function verify(p: VerifyPayload, env: RunnerEnv): Promise<JobOutput> {
   const rp = readReplay(env.blob(p.replay), BUTTON_MASK);
-  const world = openWorldInput(p.world, env);
+  const world = worldOf(p.world, env);
   const scenario = p.scenario ? await scenarioOf(p.scenario, env) : undefined;
   const t0 = env.now();
   const v = verifyReplay(rp, { world, ...(scenario ? { scenario } : {}) });

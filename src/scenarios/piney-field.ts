@@ -4,11 +4,28 @@
  * the same public API a user's scenario uses; the field's tables come from the world.
  */
 import { installAmbient, type InstalledAmbient } from '../systems/piney-ambient/install.js';
+import { pineySite, type FieldSite } from '../systems/piney-ambient/site.js';
 import { defineScenario } from '../sim/scenario.js';
 import { DEFAULT_SYSTEMS } from '../systems/default-systems.js';
 import type { PineyWorld } from '../worlds/piney/collision-world.js';
 
 const installed = new WeakMap<object, InstalledAmbient>();
+/**
+ * The ambient code's view of each world's field (generated again from the field's parameters, and read
+ * only), made once per world: simulations on the same world (a batch sweep's, a sandbox's restarts) share
+ * it instead of each generating the field again.
+ */
+const sites = new WeakMap<PineyWorld, FieldSite>();
+
+function siteOf(world: PineyWorld): FieldSite {
+  let site = sites.get(world);
+  if (!site) {
+    const p = world.field.params;
+    site = pineySite({ seed: p.seed, type: p.fieldType, row: p.weather, ground: p.ground, object: p.object }, world.field.tables);
+    sites.set(world, site);
+  }
+  return site;
+}
 
 /**
  * The "piney-field" scenario, the runtime's default: on a Piney field, its weather and ambient tasks at the game's
@@ -25,9 +42,9 @@ export const pineyFieldScenario = defineScenario({
     sim.spawnWanderers(sim.settings.agents);
   },
   setup(sim) {
-    const field = (sim.world as PineyWorld).field;
-    const p = field.params;
-    installed.set(sim, installAmbient(sim.scheduler, { seed: p.seed, type: p.fieldType, row: p.weather, ground: p.ground, object: p.object, tables: field.tables }));
+    const world = sim.world as PineyWorld;
+    const p = world.field.params;
+    installed.set(sim, installAmbient(sim.scheduler, { seed: p.seed, type: p.fieldType, row: p.weather, ground: p.ground, object: p.object, tables: world.field.tables, site: siteOf(world) }));
   },
 });
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queuedStates } from '../../src/batch/redis-queue.js';
 import { cli, freePort, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-batch-redis-'));
@@ -227,6 +228,46 @@ describe('retrosim batch --redis with worker processes', { timeout: 600_000 }, (
     noStack(batch.stderr());
     noStack(w.stderr());
     expect(await stop(w)).toBe(0);
+  });
+
+  it("the batch's one-pipeline state check answers as BullMQ's getJobState does: completed, failed, running, waiting, delayed, gone", async () => {
+    const { Queue, Worker } = await import('bullmq');
+    const qc = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const wc = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const queue = new Queue('states', { connection: qc });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const w = new Worker(
+      'states',
+      async (job) => {
+        if (job.id === 'jfail') throw new Error('fails');
+        if (job.id === 'jhold') {
+          started();
+          await held;
+        }
+        return 1;
+      },
+      { connection: wc, concurrency: 1, autorun: false },
+    );
+    try {
+      for (const id of ['jdone', 'jfail', 'jhold', 'jwait']) await queue.add('x', {}, { jobId: id });
+      await queue.add('x', {}, { jobId: 'jlater', delay: 3_600_000 });
+      void w.run();
+      await running; // one at a time, in order: jdone and jfail are finished, jhold runs, jwait waits
+      const ids = ['jdone', 'jfail', 'jhold', 'jwait', 'jlater', 'jgone'];
+      expect(await Promise.all(ids.map((id) => queue.getJobState(id)))).toEqual(['completed', 'failed', 'active', 'waiting', 'delayed', 'unknown']);
+      expect(await queuedStates(qc, queue, ids)).toEqual(['completed', 'failed', 'queued', 'queued', 'queued', 'unknown']);
+      expect(await queuedStates(qc, queue, [])).toEqual([]);
+    } finally {
+      release();
+      await w.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
+      qc.disconnect();
+      wc.disconnect();
+    }
   });
 
   it('a Redis that is not there: one line after the timeout, exit 1', async () => {

@@ -1,20 +1,22 @@
 /**
  * The job runner, in this process: a run job gives what the public API gives for the same simulation,
  * its line-of-sight statistics agree with a count made independently and leave the state hash alone, a
- * kept replay verifies, a tampered one diverges, and scenario modules load from their bytes.
+ * kept replay verifies, a tampered one diverges, and scenario modules load from their bytes; on a worker
+ * that keeps worlds (and its last simulation) between jobs, every job gives the bytes it gives alone.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../src/batch/blobs.js';
 import { planSpec, type PlannedJob } from '../../src/batch/plan.js';
 import type { RunPayload, VerifyPayload } from '../../src/batch/payload.js';
-import { runJob, sha256Hex, type JobOutput } from '../../src/batch/runner.js';
+import { KEEP_PREVIOUS_FRAMES, runJob, sha256Hex, type JobOutput } from '../../src/batch/runner.js';
 import { checkBatchFile } from '../../src/batch/schema.js';
-import { WorkerEnv } from '../../src/batch/worker-env.js';
+import { keepsRunTimeState, WORLD_CACHE_SIZE, WorkerEnv } from '../../src/batch/worker-env.js';
 import { crc32 } from '../../src/binary/crc32.js';
-import { createSimulation, demoButtons, eyeHeight, loadScenarioFile, openWorld, RUNTIME_VERSION } from '../../src/index.js';
+import { createSimulation, demoButtons, eyeHeight, loadScenarioFile, openWorld, RUNTIME_VERSION, type Simulation } from '../../src/index.js';
 import { repoRoot } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-runner-'));
@@ -36,11 +38,26 @@ async function plan(batch: unknown, dir = repoRoot): Promise<{ jobs: PlannedJob[
   return planSpec(checkBatchFile(batch, file, 'b'), file);
 }
 
-async function run(j: PlannedJob, blobs: BlobStore): Promise<JobOutput> {
-  const env = new WorkerEnv();
+/** A scenario module that switches the world's first tile swap on frame 5 (a Llama level's run-time state). */
+const SWAPPER = `export default {
+  name: 'swapper', version: '1.0.0', description: 'switches the first tile swap on frame 5',
+  systems: [{ name: 'swapper', priority: 10, create() {
+    return { run(ctx) { if (ctx.frame === 5 && ctx.world.swapCount > 0) ctx.world.setSwap(0, !ctx.world.getSwap(0)); } };
+  } }],
+};
+`;
+
+/** Gives a worker env the inputs of a job (as the pool sends them). */
+function send(env: WorkerEnv, j: PlannedJob, blobs: BlobStore): void {
   for (const ref of [...(j.payload!.world.parts.map((p) => p.blob)), ...(j.payload!.kind === 'verify' ? [j.payload!.replay] : []), ...(j.payload!.scenario && 'blob' in j.payload!.scenario ? [j.payload!.scenario.blob] : [])]) {
     env.blobs.set(ref.sha256, blobs.get(ref.sha256));
   }
+}
+
+/** Runs a job on a fresh worker env (nothing from other jobs). */
+async function run(j: PlannedJob, blobs: BlobStore): Promise<JobOutput> {
+  const env = new WorkerEnv();
+  send(env, j, blobs);
   return runJob(j.payload!, env);
 }
 
@@ -190,5 +207,104 @@ describe('batch job runner', () => {
     writeFileSync(join(dir, 'bad.col'), readFileSync(join(repoRoot, 'assets/worlds/rugrats/demo.col')).subarray(0, 64));
     const p = await plan({ batch: 1, jobs: [{ world: 'bad.col', frames: 10 }] }, dir);
     await expect(run(p.jobs[0]!, p.blobs)).rejects.toThrow(/^world: not a world file this runtime recognises/);
+  });
+
+  describe('a worker thread keeps worlds and the last simulation between jobs', () => {
+    const dir = join(tmp, 'kept');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'swapper.mjs'), SWAPPER);
+    const jobs = [
+      { world: 'piney-default', agents: 12, seed: 'a', frames: 40, measure: ['draws', 'events', 'los'], losEvery: 20 },
+      { world: 'piney-default', agents: 12, seed: 'b', frames: 70, keepReplay: true },
+      { world: 'rugrats-demo', agents: 15, seed: 'a', frames: 80, measure: ['draws', 'los'], losEvery: 40 },
+      { world: join(repoRoot, 'assets/worlds/gta/town.col'), agents: 10, seed: 'c', frames: 50 },
+      { world: join(repoRoot, 'assets/worlds/colbin/demo.colbin'), agents: 8, seed: 'd', frames: 60 },
+      { world: join(repoRoot, 'assets/worlds/llama/demo.trak'), scenario: 'swapper.mjs', agents: 6, seed: 'e', frames: 30 },
+      { world: join(repoRoot, 'assets/worlds/llama/demo.trak'), agents: 6, seed: 'f', frames: 30, measure: ['draws', 'events'] },
+    ];
+    let planned: { jobs: PlannedJob[]; blobs: BlobStore };
+    /** Each job's result body (JSON) and kept replay, run alone on a fresh env. */
+    const alone: { body: string; replay: Uint8Array | null }[] = [];
+    const runOn = async (env: WorkerEnv, i: number) => {
+      send(env, planned.jobs[i]!, planned.blobs);
+      const out = await runJob(planned.jobs[i]!.payload!, env);
+      return { body: JSON.stringify(out.body), replay: out.replay };
+    };
+
+    it('each job gives the same result bytes alone as after any other jobs on the same worker', async () => {
+      planned = await plan({ batch: 1, jobs }, dir);
+      for (let i = 0; i < jobs.length; i++) alone.push(await runOn(new WorkerEnv(), i));
+      // The swapper changes the Llama level's state: had its world been kept, the next job on it would start
+      // from the switched tile and end elsewhere (the hash covers the swaps).
+      expect(alone[5]!.body).not.toBe(alone[6]!.body);
+      let cases = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 0, max: jobs.length - 1 }), { minLength: 2, maxLength: 6 }), async (order) => {
+          const env = new WorkerEnv();
+          for (const i of order) {
+            const got = await runOn(env, i);
+            expect(got.body).toBe(alone[i]!.body);
+            expect(got.replay === null ? null : Buffer.from(got.replay).equals(Buffer.from(alone[i]!.replay!))).toBe(alone[i]!.replay === null ? null : true);
+          }
+          cases++;
+        }),
+        { numRuns: 12, seed: 1201 },
+      );
+      expect(cases).toBe(12);
+      // The same sequence twice, worst case for a leak: every job twice in a row, then all again in reverse.
+      const env = new WorkerEnv();
+      for (const i of [...jobs.keys(), ...[...jobs.keys()].reverse()]) {
+        expect((await runOn(env, i)).body).toBe(alone[i]!.body);
+        expect((await runOn(env, i)).body).toBe(alone[i]!.body);
+      }
+    }, 300_000);
+
+    it('worlds without run-time state are kept (the last few used); a Llama level is loaded for every job', async () => {
+      const env = new WorkerEnv();
+      const worldOf = (i: number) => {
+        send(env, planned.jobs[i]!, planned.blobs);
+        return env.world(planned.jobs[i]!.payload!.world);
+      };
+      const piney = worldOf(0);
+      expect(worldOf(1)).toBe(piney); // the same spec: the same world
+      expect(keepsRunTimeState(piney.world)).toBe(false);
+      const llama = worldOf(5);
+      expect(keepsRunTimeState(llama.world)).toBe(true);
+      expect(worldOf(6)).not.toBe(llama);
+      expect(worldOf(6).world).not.toBe(llama.world);
+      for (const i of [2, 3, 4]) worldOf(i);
+      expect(env.worldsKept).toBe(WORLD_CACHE_SIZE); // piney, rugrats, gta, colbin
+      worldOf(0);
+      expect(env.worldsKept).toBe(WORLD_CACHE_SIZE);
+      expect(worldOf(0)).toBe(piney); // used last, so still there
+      // A world file that does not parse is not kept: it fails every time.
+      writeFileSync(join(dir, 'bad.col'), readFileSync(join(repoRoot, 'assets/worlds/rugrats/demo.col')).subarray(0, 64));
+      const bad = await plan({ batch: 1, jobs: [{ world: 'bad.col', frames: 10 }] }, dir);
+      send(env, bad.jobs[0]!, bad.blobs);
+      for (let k = 0; k < 2; k++) await expect(runJob(bad.jobs[0]!.payload!, env)).rejects.toThrow(/not a world file/);
+    }, 120_000);
+
+    it('a run job leaves its simulation with the env, which lets go of it once the next run job has run its first frames', async () => {
+      /** Each keep call: the frame the simulation given had reached, or the frame of the one let go. */
+      const calls: string[] = [];
+      let held: Simulation | null = null;
+      class Logged extends WorkerEnv {
+        override keep(sim: Simulation | null): void {
+          calls.push(sim ? `keep ${sim.frame}` : `let go ${held ? held.frame : 'none'}`);
+          held = sim;
+          super.keep(sim);
+        }
+      }
+      const env = new Logged();
+      expect(env.keepsSimulation).toBe(false);
+      await runOn(env, 2); // 80 frames: nothing to let go at frame 60, its own kept at the end
+      expect(env.keepsSimulation).toBe(true);
+      await runOn(env, 0); // 40 frames: the first let go at its last frame, then its own kept
+      await runOn(env, 1); // 70 frames
+      expect(calls).toEqual(['let go none', 'keep 80', 'let go 80', 'keep 40', 'let go 40', 'keep 70']);
+      // (The sequence above holds for any KEEP_PREVIOUS_FRAMES between the jobs' 40 and 70 frames.)
+      expect(KEEP_PREVIOUS_FRAMES).toBeGreaterThan(40);
+      expect(KEEP_PREVIOUS_FRAMES).toBeLessThan(70);
+    }, 60_000);
   });
 });

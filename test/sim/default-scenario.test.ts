@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeValueBytes, encodeValueBytes } from '../../src/ecs/value-codec.js';
 import { DEFAULT_WORLD } from '../../src/worlds/builtin.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
+import { ambientOf } from '../../src/scenarios/piney-field.js';
 import { openBuiltinWorld } from '../../src/node/open-world.js';
 import { packageRoot } from '../../src/node/assets.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
@@ -53,6 +54,21 @@ describe('default scenario (the Piney field with its weather)', () => {
       c.step(demoButtons(f));
       expect(c.hashHex()).toBe(hashes[f - 1]);
     }
+  });
+
+  it('simulations on one world share its field as the weather sees it, and run as on a world of their own', async () => {
+    const first = make();
+    for (let f = 1; f <= 200; f++) first.step(demoButtons(f)); // the shared parts used, and used up to here
+    const again = make();
+    expect(ambientOf(again)!.site).toBe(ambientOf(first)!.site); // generated once for the world
+    const own = simulationFromSettings((await openBuiltinWorld(DEFAULT_WORLD, read)).world, settings);
+    expect(ambientOf(own)!.site).not.toBe(ambientOf(again)!.site);
+    for (let f = 1; f <= 300; f++) {
+      again.step(demoButtons(f));
+      own.step(demoButtons(f));
+      if (f % 25 === 0) expect(again.hashHex()).toBe(own.hashHex());
+    }
+    expect(again.rng.fieldrand.count).toBe(own.rng.fieldrand.count);
   });
 
   it('passes synctest', () => {
