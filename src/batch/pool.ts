@@ -103,13 +103,15 @@ export class ThreadPool {
 
   /**
    * Runs one attempt of a job on a free thread (waiting for one). `blob` gives an input's bytes by
-   * SHA-256. Resolves with the thread's answer; rejects when the thread dies (an Error saying so) or when
-   * `signal` aborts (JobAbortedError, after terminating the thread).
+   * SHA-256; `started` is called when a thread has been found for it (a job may wait for one). Resolves with
+   * the thread's answer; rejects when the thread dies (an Error saying so) or when `signal` aborts
+   * (JobAbortedError, after terminating the thread).
    */
-  async run(payload: JobPayload, blob: (sha256: string) => Uint8Array, signal?: AbortSignal): Promise<ThreadAnswer> {
+  async run(payload: JobPayload, blob: (sha256: string) => Uint8Array, signal?: AbortSignal, started?: () => void): Promise<ThreadAnswer> {
     const slot = await this.acquire();
     try {
       if (signal?.aborted) throw new JobAbortedError('aborted before it started');
+      started?.();
       const w = slot.worker ?? this.spawn(slot);
       const once = payload.kind === 'verify' ? payload.replay.sha256 : null;
       const send: [string, Uint8Array][] = [];

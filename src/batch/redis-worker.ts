@@ -1,14 +1,16 @@
 /**
  * `retrosim worker`: takes jobs from a batch queue on Redis and runs them on its own worker threads
- * (pool.ts), `concurrency` at a time. The process's own thread only talks to Redis, so BullMQ keeps the
- * jobs' locks alive however long a job computes; if the process dies (killed, the machine lost), its
- * locks expire and another worker's stalled-job check hands its jobs on.
+ * (pool.ts), `concurrency` at a time, with WORKER_PREFETCH more taken and waiting for a thread. The
+ * process's own thread only talks to Redis, so BullMQ keeps the jobs' locks alive however long a job
+ * computes; if the process dies (killed, the machine lost), its locks expire and another worker's
+ * stalled-job check hands its jobs on, the waiting ones with the running ones.
  *
  * Inputs are fetched from Redis by SHA-256 the first time a job needs them, checked against that hash,
  * and kept (up to WORKER_BLOB_CACHE_BYTES, least recently used first out).
  *
- * Shutdown: the first SIGTERM or SIGINT stops taking jobs and finishes the running ones, then exits 0; a
- * second one releases the running jobs back to the queue at once (another worker takes them) and exits.
+ * Shutdown: the first SIGTERM or SIGINT stops taking jobs and finishes the ones it has (running, then the
+ * taken ones waiting for a thread), then exits 0; a second one releases them all back to the queue at once
+ * (another worker takes them) and exits.
  * A lost connection is reported once, retried with backoff for as long as it takes, and reported again
  * when it is back.
  */
@@ -20,6 +22,15 @@ import { JobAbortedError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
 import { BLOB_TTL_SECONDS, blobKey, replayKey, type WorkerReturn } from './redis-queue.js';
 import { sha256Hex } from './runner.js';
+
+/**
+ * Jobs a worker takes beyond the ones its threads run. BullMQ fetches a worker's next job when the last
+ * one is reported done, a round trip to Redis and a script (2–8 ms a job on the benchmark machine, the
+ * more the busier it is) during which a thread would wait; with the next job already taken (its inputs
+ * fetched), a thread that finishes starts the next at once. The taken job's lock is renewed like a running
+ * one's, so it is handed on if the worker dies; a queue shows it as active.
+ */
+export const WORKER_PREFETCH = 1;
 
 /** Inputs a worker keeps in memory between jobs, bytes. */
 export const WORKER_BLOB_CACHE_BYTES = 512 * 1024 * 1024;
@@ -55,7 +66,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const conn = await redisClient(o.url, 'worker', reporter);
   const pool = new ThreadPool(o.concurrency);
   const cache = new BlobCache(store, o.queue, WORKER_BLOB_CACHE_BYTES);
-  const running = new Map<string, AbortController>();
+  /** The jobs this worker has taken, by id; `started` once a thread runs it. */
+  const running = new Map<string, { ac: AbortController; started: boolean }>();
   let done = 0;
   let failed = 0;
 
@@ -68,12 +80,13 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     }
     // Running from the moment it is taken (fetching its inputs included), so that a signal then counts it.
     const ac = new AbortController();
-    running.set(job.id!, ac);
+    const mine = { ac, started: false };
+    running.set(job.id!, mine);
     try {
       const blobs = new Map<string, Uint8Array>();
       for (const ref of payloadBlobs(payload)) blobs.set(ref.sha256, await cache.get(ref.sha256));
       if (ac.signal.aborted) throw new JobAbortedError();
-      const a = await pool.run(payload, (sha) => blobs.get(sha)!, ac.signal);
+      const a = await pool.run(payload, (sha) => blobs.get(sha)!, ac.signal, () => (mine.started = true));
       if (!a.ok) throw new Error(a.error);
       let replay: WorkerReturn['replay'] = null;
       if (a.replay) {
@@ -95,7 +108,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
 
   const worker = new Worker(o.queue, processor, {
     connection: conn,
-    concurrency: o.concurrency,
+    concurrency: o.concurrency + WORKER_PREFETCH,
     lockDuration: o.lockMs,
     stalledInterval: o.stalledMs,
     maxStalledCount: o.maxStalled,
@@ -114,12 +127,16 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const stopped = new Promise<void>((resolve) => {
     const onSignal = (sig: NodeJS.Signals) => {
       stopping++;
+      const held = [...running.values()];
+      const started = held.filter((r) => r.started).length;
+      const taken = held.length - started;
+      const what = `${started} running job${started === 1 ? '' : 's'}${taken ? ` and ${taken} taken next` : ''}`;
       if (stopping === 1) {
-        say('stopping', `${sig}: finishing ${running.size} running job${running.size === 1 ? '' : 's'}, taking no more (again to release them at once)`, { running: running.size });
+        say('stopping', `${sig}: finishing ${what}, taking no more (again to release them at once)`, { running: started, taken });
         void worker.close().then(resolve, resolve);
       } else {
-        say('stopping', `${sig}: releasing ${running.size} running job${running.size === 1 ? '' : 's'} back to the queue`, { running: running.size });
-        for (const ac of running.values()) ac.abort();
+        say('stopping', `${sig}: releasing ${what} back to the queue`, { running: started, taken });
+        for (const r of running.values()) r.ac.abort();
         void worker.close(true).then(resolve, resolve);
       }
     };

@@ -9,9 +9,10 @@ import type { Command } from '../command.js';
 const usage = `usage: retrosim worker --redis URL [options]
 
 Takes jobs of \`retrosim batch FILE --redis URL\` from the queue and runs them, CONCURRENCY at a time, on
-worker threads. Inputs (worlds, scenario modules, replays) come from Redis: no shared disk is needed.
-Runs until stopped: the first SIGTERM (or Ctrl-C) finishes the running jobs and exits; a second one
-releases them back to the queue at once.
+worker threads, with one more job taken so that a thread starts its next job at once. Inputs (worlds,
+scenario modules, replays) come from Redis: no shared disk is needed. Runs until stopped: the first
+SIGTERM (or Ctrl-C) finishes the jobs it holds and exits; a second one releases them back to the queue
+at once.
 
 options:
   --redis URL          the Redis holding the queue (redis://host:port)
