@@ -5,72 +5,36 @@
  * docs/images/ (run it to refresh them:
  * `RETROSIM_DOC_IMAGES=1 npx vitest run --config vitest.browser.config.ts test/browser/doc-images.test.ts`).
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { ENTITY_COLOURS, WEATHER_COLOURS } from '../../src/render/scene/palette.js';
 import { tamperHash } from '../render/helpers.js';
-import { openSandbox, startHarness, type Harness } from './harness.js';
-import { decodePng, type Image } from './pixels.js';
+import { useDrivenSandbox } from './harness.js';
+import { countColour, decodePng, type Image } from './pixels.js';
 
 const OUT = 'out/screenshots/docs';
 const REPLAYS = 'out/replays';
 const REFRESH = process.env['RETROSIM_DOC_IMAGES'] === '1';
 
-let h: Harness;
+const sandbox = useDrivenSandbox({ world: 'piney-storm' }, [OUT, REPLAYS]);
+const { state, open } = sandbox;
+// The tests drive the sandbox's page directly.
 let page: Page;
-
-beforeAll(async () => {
-  mkdirSync(OUT, { recursive: true });
-  mkdirSync(REPLAYS, { recursive: true });
-  h = await startHarness();
-  page = await openSandbox(h, { world: 'piney-storm' });
-  await page.evaluate(() => {
-    window.retrosim.ticker(false);
-    window.retrosim.pause();
-  });
+beforeAll(() => {
+  page = sandbox.page;
 });
-
-afterAll(async () => {
-  await h?.close();
-});
-
-async function state(): Promise<Record<string, any>> {
-  return page.evaluate(() => window.retrosim.state());
-}
-
-async function open(id: string, agents: number | null): Promise<void> {
-  await page.evaluate(([w, n]) => window.retrosim.open(w as string, n as number | null), [id, agents] as const);
-  await page.evaluate(() => window.retrosim.render());
-}
 
 /** Renders, screenshots the whole page as the doc's image `name`, and returns the map canvas's pixels. */
 async function docShot(name: string): Promise<Image> {
-  const url = await page.evaluate(() => {
-    window.retrosim.render();
-    return (document.getElementById('map') as HTMLCanvasElement).toDataURL('image/png');
-  });
+  const map = await sandbox.mapCanvasPng();
   const path = join(OUT, `${name}.png`);
   await page.screenshot({ path });
   const shot = decodePng(new Uint8Array(readFileSync(path)));
   expect([shot.width, shot.height]).toEqual([1024, 720]);
   if (REFRESH) copyFileSync(path, join('docs/images', `${name}.png`));
-  return decodePng(new Uint8Array(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')));
-}
-
-/** Pixels within `tol` (per channel) of colour c, in the whole image or a box around (x, y) of half-size r. */
-function countColour(img: Image, c: number, tol: number, x = 0, y = 0, r = 0): number {
-  const rgb = [(c >> 16) & 255, (c >> 8) & 255, c & 255];
-  const [x0, x1, y0, y1] = r ? [Math.max(0, x - r), Math.min(img.width - 1, x + r), Math.max(0, y - r), Math.min(img.height - 1, y + r)] : [0, img.width - 1, 0, img.height - 1];
-  let n = 0;
-  for (let yy = y0; yy <= y1; yy++) {
-    for (let xx = x0; xx <= x1; xx++) {
-      const i = (yy * img.width + xx) * 4;
-      if (Math.abs(img.data[i]! - rgb[0]!) <= tol && Math.abs(img.data[i + 1]! - rgb[1]!) <= tol && Math.abs(img.data[i + 2]! - rgb[2]!) <= tol) n++;
-    }
-  }
-  return n;
+  return decodePng(map);
 }
 
 describe('the pictures of docs/sandbox.md', () => {
@@ -96,13 +60,7 @@ describe('the pictures of docs/sandbox.md', () => {
   test('sandbox-rugrats: an agent selected, its rays seen and blocked, the inspector on it', async () => {
     await open('rugrats-demo', 30);
     await page.evaluate(() => window.retrosim.advance(20));
-    let chosen = -1;
-    for (let id = 2; id < 32 && chosen < 0; id++) {
-      await page.evaluate((e) => window.retrosim.select(e), id);
-      await page.evaluate(() => window.retrosim.render());
-      const sees = (await state())['sees'];
-      if (sees && sees.sees.length > 0 && sees.blocked.length > 0) chosen = id;
-    }
+    const chosen = await sandbox.selectAgentSeeingAndBlocked();
     expect(chosen).toBeGreaterThan(0);
     const s = await state();
     expect(s['selection']).toEqual({ kind: 'entity', id: chosen });

@@ -5,13 +5,14 @@
  * Firefox ESR through puppeteer-core over WebDriver BiDi (never a downloaded browser), each on a new empty
  * profile.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import puppeteer, { type Browser as FirefoxBrowser, type Page as FirefoxPage } from 'puppeteer-core';
 import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = [
@@ -165,6 +166,84 @@ export async function openSandbox(h: Harness, query: Record<string, string>, siz
   await page.evaluate(() => window.retrosim.ready);
   if (errors.length) throw new Error(`the page reported errors: ${errors.join('; ')}`);
   return page;
+}
+
+/**
+ * A test file's sandbox in Chromium, held still: the page's own animation frames are stopped and the simulation
+ * is paused, so the file's tests drive every frame themselves. `harness` and `page` are there from the file's
+ * first test on.
+ */
+export interface DrivenSandbox {
+  readonly harness: Harness;
+  readonly page: Page;
+  /** The app's state, as `window.retrosim.state()` reports it. */
+  state(): Promise<Record<string, any>>;
+  /** Opens a catalog world with `agents` agents (null: the world's own number) and draws it once. */
+  open(id: string, agents: number | null): Promise<void>;
+  /** Draws a frame and returns the map canvas as PNG bytes. */
+  mapCanvasPng(): Promise<Uint8Array>;
+  /**
+   * Selects the agents from entity 2 on, one at a time, until one sees some bodies and has its line of sight
+   * to others blocked; that agent stays selected. Returns its entity, or -1 when none of entities 2 to 31 does
+   * (the last one tried is then selected).
+   */
+  selectAgentSeeingAndBlocked(): Promise<number>;
+}
+
+/**
+ * For the calling test file: before its tests, creates the output `folders`, starts the harness, opens the
+ * sandbox on `query` and holds it still; after them, closes it all.
+ */
+export function useDrivenSandbox(query: Record<string, string>, folders: readonly string[] = []): DrivenSandbox {
+  let harness: Harness | undefined;
+  let page: Page | undefined;
+  const ready = <T>(what: string, v: T | undefined): T => {
+    if (v === undefined) throw new Error(`the driven sandbox's ${what} is not there before the file's beforeAll has run`);
+    return v;
+  };
+  const sandbox: DrivenSandbox = {
+    get harness() {
+      return ready('harness', harness);
+    },
+    get page() {
+      return ready('page', page);
+    },
+    state: () => sandbox.page.evaluate(() => window.retrosim.state()),
+    async open(id, agents) {
+      await sandbox.page.evaluate(([w, n]) => window.retrosim.open(w as string, n as number | null), [id, agents] as const);
+      await sandbox.page.evaluate(() => window.retrosim.render());
+    },
+    async mapCanvasPng() {
+      const url = await sandbox.page.evaluate(() => {
+        window.retrosim.render();
+        return (document.getElementById('map') as HTMLCanvasElement).toDataURL('image/png');
+      });
+      return new Uint8Array(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+    },
+    async selectAgentSeeingAndBlocked() {
+      let chosen = -1;
+      for (let id = 2; id < 32 && chosen < 0; id++) {
+        await sandbox.page.evaluate((e) => window.retrosim.select(e), id);
+        await sandbox.page.evaluate(() => window.retrosim.render());
+        const sees = (await sandbox.state())['sees'];
+        if (sees && sees.sees.length > 0 && sees.blocked.length > 0) chosen = id;
+      }
+      return chosen;
+    },
+  };
+  beforeAll(async () => {
+    for (const f of folders) mkdirSync(f, { recursive: true });
+    harness = await startHarness();
+    page = await openSandbox(harness, query);
+    await page.evaluate(() => {
+      window.retrosim.ticker(false);
+      window.retrosim.pause();
+    });
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+  return sandbox;
 }
 
 /**

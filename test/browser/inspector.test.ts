@@ -6,10 +6,10 @@
  * stop points; the heat map, the legend for each world, the help overlay and the rays' density. A replay
  * recorded while inspecting with the heat map on verifies in Node.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { readReplay } from '../../src/replay/format.js';
 import { openBuiltinWorld, openWorldFile } from '../../src/node/open-world.js';
 import { verifyReplay } from '../../src/replay/verify.js';
@@ -18,8 +18,8 @@ import { BUTTON_MASK } from '../../src/systems/input.js';
 import { helpRows } from '../../src/render/sandbox/shortcuts.js';
 import { ENTITY_COLOURS } from '../../src/render/scene/palette.js';
 import { runCli } from '../cli/run-cli.js';
-import { openSandbox, startHarness, type Harness } from './harness.js';
-import { decodePng, type Image } from './pixels.js';
+import { useDrivenSandbox } from './harness.js';
+import { countColour, decodePng, type Image } from './pixels.js';
 
 const SHOTS = 'out/screenshots';
 const REPLAYS = 'out/replays';
@@ -35,55 +35,18 @@ const FILES: Record<string, string> = {
   'gta-town': 'assets/worlds/gta/town.col',
 };
 
-let h: Harness;
+const sandbox = useDrivenSandbox({ world: 'rugrats-demo' }, [SHOTS, REPLAYS]);
+const { state, open } = sandbox;
+// The tests drive the sandbox's page directly.
 let page: Page;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  mkdirSync(REPLAYS, { recursive: true });
-  h = await startHarness();
-  page = await openSandbox(h, { world: 'rugrats-demo' });
-  await page.evaluate(() => {
-    window.retrosim.ticker(false);
-    window.retrosim.pause();
-  });
+beforeAll(() => {
+  page = sandbox.page;
 });
-
-afterAll(async () => {
-  await h?.close();
-});
-
-async function state(): Promise<Record<string, any>> {
-  return page.evaluate(() => window.retrosim.state());
-}
-
-async function open(id: string, agents: number | null): Promise<void> {
-  await page.evaluate(([w, n]) => window.retrosim.open(w as string, n as number | null), [id, agents] as const);
-  await page.evaluate(() => window.retrosim.render());
-}
 
 async function mapShot(name: string): Promise<Image> {
-  const url = await page.evaluate(() => {
-    window.retrosim.render();
-    return (document.getElementById('map') as HTMLCanvasElement).toDataURL('image/png');
-  });
-  const bytes = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
+  const bytes = await sandbox.mapCanvasPng();
   writeFileSync(join(SHOTS, `${name}.png`), bytes);
-  return decodePng(new Uint8Array(bytes));
-}
-
-/** Pixels within `tol` (per channel) of colour c, in a box around (x, y) of half-size r (whole image when r is 0). */
-function countColour(img: Image, c: number, tol = 24, x = 0, y = 0, r = 0): number {
-  const rgb = [(c >> 16) & 255, (c >> 8) & 255, c & 255];
-  let n = 0;
-  const [x0, x1, y0, y1] = r ? [Math.max(0, x - r), Math.min(img.width - 1, x + r), Math.max(0, y - r), Math.min(img.height - 1, y + r)] : [0, img.width - 1, 0, img.height - 1];
-  for (let yy = y0; yy <= y1; yy++) {
-    for (let xx = x0; xx <= x1; xx++) {
-      const i = (yy * img.width + xx) * 4;
-      if (Math.abs(img.data[i]! - rgb[0]!) <= tol && Math.abs(img.data[i + 1]! - rgb[1]!) <= tol && Math.abs(img.data[i + 2]! - rgb[2]!) <= tol) n++;
-    }
-  }
-  return n;
+  return decodePng(bytes);
 }
 
 describe('hover: the inspector answers as `retrosim world ground` does', () => {
@@ -158,13 +121,7 @@ describe('click: tiles and entities', () => {
     await open('rugrats-demo', 30);
     await page.evaluate(() => window.retrosim.advance(20));
     // An agent with both bodies it sees and bodies it does not.
-    let chosen = -1;
-    for (let id = 2; id < 32 && chosen < 0; id++) {
-      await page.evaluate((e) => window.retrosim.select(e), id);
-      await page.evaluate(() => window.retrosim.render());
-      const sees = (await state())['sees'];
-      if (sees && sees.sees.length > 0 && sees.blocked.length > 0) chosen = id;
-    }
+    const chosen = await sandbox.selectAgentSeeingAndBlocked();
     expect(chosen).toBeGreaterThan(0);
     // Select it by clicking it, as a user does.
     await page.evaluate(() => window.retrosim.select(null));

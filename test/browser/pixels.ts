@@ -71,3 +71,20 @@ export function countDiffering(a: Image, b: Image, threshold: number): number {
   }
   return n;
 }
+
+/**
+ * Pixels within `tol` (per channel) of colour `c` (0xRRGGBB), in the whole image or, when `r` is above 0, in the
+ * box of half-size `r` around (x, y), clipped to the image.
+ */
+export function countColour(img: Image, c: number, tol: number, x = 0, y = 0, r = 0): number {
+  const rgb = [(c >> 16) & 255, (c >> 8) & 255, c & 255];
+  const [x0, x1, y0, y1] = r ? [Math.max(0, x - r), Math.min(img.width - 1, x + r), Math.max(0, y - r), Math.min(img.height - 1, y + r)] : [0, img.width - 1, 0, img.height - 1];
+  let n = 0;
+  for (let yy = y0; yy <= y1; yy++) {
+    for (let xx = x0; xx <= x1; xx++) {
+      const i = (yy * img.width + xx) * 4;
+      if (Math.abs(img.data[i]! - rgb[0]!) <= tol && Math.abs(img.data[i + 1]! - rgb[1]!) <= tol && Math.abs(img.data[i + 2]! - rgb[2]!) <= tol) n++;
+    }
+  }
+  return n;
+}

@@ -12,72 +12,29 @@ import { BROAD_PHASE_MIN_PLACEMENTS, ColScene, type GtaPlacement } from '../../.
 import { InstanceBroadPhase, sortAscending } from '../../../src/worlds/gta/instance-bvh.js';
 import { GtaWorld, newGtaGroundResult } from '../../../src/worlds/gta/collision-world.js';
 import { MeshBuilder, computeBounds } from '../../../src/worlds/gta/build.js';
-import { emptyModel, type ColModel } from '../../../src/worlds/gta/model.js';
+import { emptyModel } from '../../../src/worlds/gta/model.js';
 import { parseColFile } from '../../../src/worlds/gta/parse.js';
 import { readFileSync } from 'node:fs';
 import { newMoveResult } from '../../../src/worlds/world.js';
+import { canon, colSceneArb, sceneModelArb, smallCoord, smallPoint } from './arbitrary.js';
 
-/** Numbers as text, -0 apart from 0, so two answers compare bit for bit. */
-const canon = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' ? (Object.is(x, -0) ? '-0' : String(x)) : x));
-
-const small = fc.integer({ min: -1024, max: 1024 }).map((i) => i / 64);
-const pt = fc.tuple(small, small, small);
-
-/** A model: some triangles, maybe a sphere and a box. */
-const modelArb: fc.Arbitrary<ColModel> = fc
-  .record({
-    tris: fc.array(fc.tuple(pt, pt, pt), { maxLength: 12 }),
-    spheres: fc.array(fc.tuple(pt, fc.integer({ min: 1, max: 400 }).map((i) => i / 64)), { maxLength: 2 }),
-    boxes: fc.array(fc.tuple(pt, pt), { maxLength: 2 }),
-  })
-  .map(({ tris, spheres, boxes }, ) => {
-    const m = emptyModel(3, 'm');
-    const b = new MeshBuilder();
-    tris.forEach(([p, q, r], i) => b.triangle(b.vertex(...p), b.vertex(...q), b.vertex(...r), i % 50));
-    m.mesh = b.build();
-    m.spheres = spheres.map(([c, r], i) => ({ center: c, radius: r, surface: { material: 60 + i, flag: 0, brightness: 0, light: 0 } }));
-    m.boxes = boxes.map(([p, q], i) => ({
-      min: [Math.min(p[0], q[0]), Math.min(p[1], q[1]), Math.min(p[2], q[2])] as Vec3,
-      max: [Math.max(p[0], q[0]), Math.max(p[1], q[1]), Math.max(p[2], q[2])] as Vec3,
-      surface: { material: 80 + i, flag: 0, brightness: 0, light: 0 },
-    }));
-    m.bounds = computeBounds(m);
-    return m;
-  });
+const modelArb = sceneModelArb({ maxTriangles: 12, zeroRadiusSpheres: false });
 
 const SPOT: Vec3 = [3, -2, 1];
 const huge = fc.constantFrom(1e15, -1e15, 3e200, -7.7e15, 1e300);
 const posArb: fc.Arbitrary<Vec3> = fc.oneof(
   { weight: 5, arbitrary: fc.constant(SPOT) },
-  { weight: 3, arbitrary: pt },
-  { weight: 1, arbitrary: fc.tuple(huge, small, small) },
-  { weight: 1, arbitrary: fc.tuple(small, huge, huge) },
+  { weight: 3, arbitrary: smallPoint },
+  { weight: 1, arbitrary: fc.tuple(huge, smallCoord, smallCoord) },
+  { weight: 1, arbitrary: fc.tuple(smallCoord, huge, huge) },
 );
-const rotArb = fc.oneof(
-  { weight: 3, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constant([0, 0, 1, 0] as [number, number, number, number]) },
-  { weight: 3, arbitrary: fc.tuple(small, small, small, small).filter((q) => q.some((v) => v !== 0)) },
-);
+const sceneArb = colSceneArb({ model: modelArb, maxModels: 3, position: posArb, copyFreq: 3 });
 
-const sceneArb = fc.array(modelArb, { minLength: 1, maxLength: 3 }).chain((models) =>
-  fc
-    .array(fc.record({ model: fc.nat(models.length - 1), position: posArb, rotation: rotArb, copyOf: fc.option(fc.nat(), { freq: 3 }) }), { minLength: 1, maxLength: 40 })
-    .map((raw) => {
-      const placements: GtaPlacement[] = [];
-      for (const r of raw) {
-        // Often an exact copy of an earlier placement (the many-at-one-spot case), else a new one.
-        if (r.copyOf !== null && placements.length > 0) placements.push(placements[r.copyOf % placements.length]!);
-        else placements.push(r.rotation ? { model: r.model, position: r.position, rotation: r.rotation } : { model: r.model, position: r.position });
-      }
-      return { models, placements };
-    }),
-);
-
-const queryPt = fc.oneof({ weight: 4, arbitrary: pt.map((p): Vec3 => [p[0] + SPOT[0], p[1] + SPOT[1], p[2] + SPOT[2]]) }, { weight: 1, arbitrary: fc.tuple(huge, small, small) });
+const queryPt = fc.oneof({ weight: 4, arbitrary: smallPoint.map((p): Vec3 => [p[0] + SPOT[0], p[1] + SPOT[1], p[2] + SPOT[2]]) }, { weight: 1, arbitrary: fc.tuple(huge, smallCoord, smallCoord) });
 const segArb = fc.oneof(
   fc.tuple(queryPt, queryPt),
   // Straight down through the spot, as the ground probe does.
-  fc.tuple(small, small).map(([x, y]): [Vec3, Vec3] => [[SPOT[0] + x / 8, SPOT[1] + y / 8, 40], [SPOT[0] + x / 8, SPOT[1] + y / 8, -40]]),
+  fc.tuple(smallCoord, smallCoord).map(([x, y]): [Vec3, Vec3] => [[SPOT[0] + x / 8, SPOT[1] + y / 8, 40], [SPOT[0] + x / 8, SPOT[1] + y / 8, -40]]),
 );
 const sphereArb = fc.tuple(queryPt, fc.integer({ min: 1, max: 256 }).map((i) => i / 64), fc.boolean());
 
@@ -119,7 +76,7 @@ describe('the placement broad phase', () => {
   it('ground and move of a GTA world answer the same through the broad phase (property)', () => {
     let floors = 0, contacts = 0;
     fc.assert(
-      fc.property(sceneArb, fc.array(fc.tuple(queryPt, pt), { minLength: 1, maxLength: 8 }), ({ models, placements }, moves) => {
+      fc.property(sceneArb, fc.array(fc.tuple(queryPt, smallPoint), { minLength: 1, maxLength: 8 }), ({ models, placements }, moves) => {
         const file = { models, modelOffsets: [], trailingBytes: 0, trailing: new Uint8Array(0), trailingZero: true };
         const fast = new GtaWorld('fast', file, placements, { broadPhase: true });
         const slow = new GtaWorld('slow', file, placements, { broadPhase: false });

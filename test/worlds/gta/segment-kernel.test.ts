@@ -9,72 +9,29 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Vec3 } from '../../../src/worlds/world.js';
-import { ColScene, type GtaPlacement } from '../../../src/worlds/gta/query.js';
-import { MeshBuilder, computeBounds } from '../../../src/worlds/gta/build.js';
-import { emptyModel, type ColModel } from '../../../src/worlds/gta/model.js';
+import { ColScene } from '../../../src/worlds/gta/query.js';
 import { loadGtaWorld, parseGtaPlacements } from '../../../src/worlds/gta/collision-world.js';
+import { canon, colSceneArb, sceneModelArb, smallCoord, smallPoint } from './arbitrary.js';
 
-/** Numbers as text, -0 apart from 0, so two answers compare bit for bit. */
-const canon = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' ? (Object.is(x, -0) ? '-0' : String(x)) : x));
-
-const small = fc.integer({ min: -1024, max: 1024 }).map((i) => i / 64);
-const pt = fc.tuple(small, small, small);
-
-const modelArb: fc.Arbitrary<ColModel> = fc
-  .record({
-    tris: fc.array(fc.tuple(pt, pt, pt), { maxLength: 20 }),
-    spheres: fc.array(fc.tuple(pt, fc.integer({ min: 0, max: 400 }).map((i) => i / 64)), { maxLength: 2 }),
-    boxes: fc.array(fc.tuple(pt, pt), { maxLength: 2 }),
-  })
-  .map(({ tris, spheres, boxes }) => {
-    const m = emptyModel(3, 'm');
-    const b = new MeshBuilder();
-    tris.forEach(([p, q, r], i) => b.triangle(b.vertex(...p), b.vertex(...q), b.vertex(...r), i % 50));
-    m.mesh = b.build();
-    m.spheres = spheres.map(([c, r], i) => ({ center: c, radius: r, surface: { material: 60 + i, flag: 0, brightness: 0, light: 0 } }));
-    m.boxes = boxes.map(([p, q], i) => ({
-      min: [Math.min(p[0], q[0]), Math.min(p[1], q[1]), Math.min(p[2], q[2])] as Vec3,
-      max: [Math.max(p[0], q[0]), Math.max(p[1], q[1]), Math.max(p[2], q[2])] as Vec3,
-      surface: { material: 80 + i, flag: 0, brightness: 0, light: 0 },
-    }));
-    m.bounds = computeBounds(m);
-    return m;
-  });
+const modelArb = sceneModelArb({ maxTriangles: 20, zeroRadiusSpheres: true });
 
 const spread = fc.integer({ min: -6400, max: 6400 }).map((i) => i / 64);
 const huge = fc.constantFrom(1e15, -1e15, 3e200, -7.7e15, 2 ** 30, -(2 ** 31));
 const posArb: fc.Arbitrary<Vec3> = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(spread, spread, small) },
-  { weight: 2, arbitrary: pt },
-  { weight: 1, arbitrary: fc.tuple(huge, small, small) },
+  { weight: 6, arbitrary: fc.tuple(spread, spread, smallCoord) },
+  { weight: 2, arbitrary: smallPoint },
+  { weight: 1, arbitrary: fc.tuple(huge, smallCoord, smallCoord) },
 );
-const rotArb = fc.oneof(
-  { weight: 3, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constant([0, 0, 1, 0] as [number, number, number, number]) },
-  { weight: 3, arbitrary: fc.tuple(small, small, small, small).filter((q) => q.some((v) => v !== 0)) },
-);
-
-const sceneArb = fc.array(modelArb, { minLength: 1, maxLength: 4 }).chain((models) =>
-  fc
-    .array(fc.record({ model: fc.nat(models.length - 1), position: posArb, rotation: rotArb, copyOf: fc.option(fc.nat(), { freq: 4 }) }), { minLength: 1, maxLength: 40 })
-    .map((raw) => {
-      const placements: GtaPlacement[] = [];
-      for (const r of raw) {
-        if (r.copyOf !== null && placements.length > 0) placements.push(placements[r.copyOf % placements.length]!);
-        else placements.push(r.rotation ? { model: r.model, position: r.position, rotation: r.rotation } : { model: r.model, position: r.position });
-      }
-      return { models, placements };
-    }),
-);
+const sceneArb = colSceneArb({ model: modelArb, maxModels: 4, position: posArb, copyFreq: 4 });
 
 /** Segments: anywhere in the scene, long ones, vertical probes, zero length, odd numbers. */
 const segArb = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.tuple(spread, spread, small), fc.tuple(spread, spread, small)) },
-  { weight: 2, arbitrary: fc.tuple(pt, pt) },
+  { weight: 6, arbitrary: fc.tuple(fc.tuple(spread, spread, smallCoord), fc.tuple(spread, spread, smallCoord)) },
+  { weight: 2, arbitrary: fc.tuple(smallPoint, smallPoint) },
   { weight: 1, arbitrary: fc.tuple(spread, spread).map(([x, y]): [Vec3, Vec3] => [[x, y, 40], [x, y, -40]]) },
-  { weight: 1, arbitrary: pt.map((p): [Vec3, Vec3] => [p, p]) },
-  { weight: 1, arbitrary: fc.tuple(fc.tuple(huge, small, small), pt) },
-  { weight: 1, arbitrary: fc.tuple(pt, fc.tuple(fc.double(), fc.double(), fc.double())) },
+  { weight: 1, arbitrary: smallPoint.map((p): [Vec3, Vec3] => [p, p]) },
+  { weight: 1, arbitrary: fc.tuple(fc.tuple(huge, smallCoord, smallCoord), smallPoint) },
+  { weight: 1, arbitrary: fc.tuple(smallPoint, fc.tuple(fc.double(), fc.double(), fc.double())) },
 );
 
 /** The answer and the hit of a scene's fast path and of its reference. */
@@ -115,7 +72,7 @@ describe('the one-walk segment test of a scene', () => {
     fc.assert(
       fc.property(
         sceneArb,
-        fc.array(fc.tuple(fc.nat(), fc.nat(5), off, fc.tuple(spread, spread, small), fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }))), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(5), off, fc.tuple(spread, spread, smallCoord), fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }))), { minLength: 1, maxLength: 12 }),
         ({ models, placements }, picks) => {
           const s = new ColScene(models, placements, { broadPhase: false });
           for (const [pi, face, d, from, [u, v, w]] of picks) {
@@ -148,7 +105,7 @@ describe('the one-walk segment test of a scene', () => {
     fc.assert(
       fc.property(
         sceneArb,
-        fc.array(fc.tuple(fc.nat(), off, off, fc.tuple(spread, spread), fc.tuple(small, small)), { minLength: 1, maxLength: 16 }),
+        fc.array(fc.tuple(fc.nat(), off, off, fc.tuple(spread, spread), fc.tuple(smallCoord, smallCoord)), { minLength: 1, maxLength: 16 }),
         ({ models, placements }, picks) => {
           const s = new ColScene(models, placements, { broadPhase: false });
           for (const [pi, dz0, dz1, [x, y], [ex, ey]] of picks) {
