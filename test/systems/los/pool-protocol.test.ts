@@ -1,12 +1,14 @@
 /**
- * The LOS worker's side of the pool protocol, driven by hand from this thread as LosPool drives it, with the
+ * The LOS pool protocol. The worker's side driven by hand from this thread as LosPool drives it, with the
  * interleavings that a loaded machine produces now and then forced through the protocol itself (no sleeps
- * decide anything): a notify that lands after the worker has already seen and served its generation.
+ * decide anything): a notify that lands after the worker has already seen and served its generation. And
+ * LosPool's side: one call at a time (a call while new buffers are on their way to the workers is refused),
+ * a failed slice (this thread's or a worker's) fails its own batch only, and a worker gone breaks the pool.
  */
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../../src/systems/los/los-batch.js';
-import { CTRL_COUNT, CTRL_DONE, CTRL_GENERATION, CTRL_JOB, CTRL_STOP, CTRL_WORDS, JOB_BATCH, sliceFor, workerUrl } from '../../../src/node/los-pool.js';
+import { CTRL_COUNT, CTRL_DONE, CTRL_GENERATION, CTRL_JOB, CTRL_STOP, CTRL_WORDS, JOB_BATCH, LosPool, sliceFor, workerUrl } from '../../../src/node/los-pool.js';
 import { demoSource, openDemo, randomSegments } from '../demo-worlds.js';
 
 /** A net for a hang, not a speed check. */
@@ -99,5 +101,100 @@ describe('LOS worker protocol', () => {
     Atomics.store(control, CTRL_STOP, 1);
     Atomics.add(control, CTRL_GENERATION, 1);
     Atomics.notify(control, CTRL_GENERATION);
+  });
+});
+
+/** The parts of a pool these tests reach into, to make a worker fail (no world fails a segment). */
+interface PoolInsides {
+  control: Int32Array;
+  workers: Worker[];
+  shared: { segments: Float64Array; visible: Uint8Array; fraction: Float64Array };
+}
+const insides = (pool: LosPool) => pool as unknown as PoolInsides;
+
+describe('LosPool: one call at a time, and failures', () => {
+  const kind = 'rugrats';
+  const world = openDemo(kind);
+  const count = 6000;
+  const seg = randomSegments(world, count, 21);
+  const serial = newLosOutput(count);
+  losBatch(world, seg, serial);
+  const agree = (out: { visible: Uint8Array; fraction: Float64Array | Float32Array }, k = count) => {
+    expect(Array.from(out.visible.subarray(0, k))).toEqual(Array.from(serial.visible.subarray(0, k)));
+    expect(Array.from(out.fraction.subarray(0, k))).toEqual(Array.from(serial.fraction.subarray(0, k)));
+  };
+
+  it('refuses a call while another is under way (new buffers on their way to the workers)', async () => {
+    const pool = await LosPool.create(demoSource(kind), 3);
+    try {
+      const out = newLosOutput(count);
+      const first = pool.run(seg, out); // grows the buffers: the workers get them while this call waits
+      expect(() => pool.runShared(10, newLosOutput(10))).toThrow(/under way/);
+      await expect(pool.run(seg, newLosOutput(count))).rejects.toThrow(/under way/);
+      await expect(pool.reserve(10)).rejects.toThrow(/under way/);
+      await expect(pool.matrix(new Float64Array(6), 2, 922, 1000)).rejects.toThrow(/under way/);
+      await first;
+      agree(out);
+      // Done: calls are taken again, and the buffers are the ones the workers have.
+      pool.segmentBuffer.set(seg);
+      const again = newLosOutput(count);
+      pool.runShared(count, again);
+      agree(again);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("joins the workers when this thread's slice fails, so the next batch is counted right", async () => {
+    const pool = await LosPool.create(demoSource(kind), 3);
+    try {
+      await pool.run(seg, newLosOutput(count));
+      const w = pool.world as { segmentFraction: (...a: number[]) => number };
+      const own = w.segmentFraction;
+      w.segmentFraction = () => {
+        throw new Error('a slice that fails');
+      };
+      expect(() => pool.runShared(count, newLosOutput(count))).toThrow('a slice that fails');
+      // Both workers are done with that batch before the call returns.
+      expect(Atomics.load(insides(pool).control, CTRL_DONE)).toBe(2);
+      w.segmentFraction = own;
+      const out = newLosOutput(count);
+      pool.runShared(count, out);
+      agree(out);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("fails only the batch in which a worker's slice failed", async () => {
+    const pool = await LosPool.create(demoSource(kind), 2);
+    try {
+      await pool.run(seg, newLosOutput(count));
+      const { workers, shared } = insides(pool);
+      // The worker given buffers too small for its slice: its cast throws.
+      await ask(workers[0]!, { type: 'buffers', segments: new Float64Array(new SharedArrayBuffer(8)), visible: new Uint8Array(new SharedArrayBuffer(1)), fraction: new Float64Array(new SharedArrayBuffer(8)) }, 'buffers');
+      expect(() => pool.runShared(count, newLosOutput(count))).toThrow(/worker failed/);
+      await ask(workers[0]!, { type: 'buffers', segments: shared.segments, visible: shared.visible, fraction: shared.fraction }, 'buffers');
+      const out = newLosOutput(count);
+      pool.runShared(count, out);
+      agree(out);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses every call once a worker has exited, and a call waiting on a closed pool ends', async () => {
+    const pool = await LosPool.create(demoSource(kind), 2);
+    try {
+      await insides(pool).workers[0]!.terminate();
+      expect(() => pool.runShared(0, newLosOutput(0))).toThrow(/exited/);
+      await expect(pool.matrix(new Float64Array(6), 2, 922, 1000)).rejects.toThrow(/exited/);
+    } finally {
+      await pool.close();
+    }
+    const other = await LosPool.create(demoSource(kind), 2);
+    const pending = other.run(seg, newLosOutput(count)); // its buffers on their way to the worker
+    await other.close();
+    await expect(pending).rejects.toThrow(/closed|exited/);
   });
 });
