@@ -101,6 +101,11 @@ export function workerUrl(): URL {
  * Line of sight on worker threads: the same answers as `losBatch`, the batch split into one contiguous slice per
  * thread. Each thread loads its own copy of the world from the same bytes. Close it when done.
  *
+ * A pool takes one call at a time: await each asynchronous call (`run`, `matrix`, `reserve`,
+ * `setWorldState`) before the next; a call made while one is under way is refused with an error (it would
+ * cast into buffers the workers do not have yet). After a failure that leaves the workers out of step (a
+ * worker exited, or did not finish a batch in time) every call is refused; make a new pool.
+ *
  * @example
  * ```ts
  * const pool = await LosPool.create({ bytes, name: 'town.col' }, 4);
@@ -121,6 +126,13 @@ export class LosPool {
   /** The answers of the last `matrix` (pool-owned, grown as needed). */
   readonly answers: MatrixAnswers = { count: 0, visible: new Uint8Array(0), fraction: new Float64Array(0) };
   private closed = false;
+  /**
+   * Set while an asynchronous call (new buffers or state on their way to the workers, a matrix) is under way:
+   * the pool takes one call at a time, and refuses another meanwhile.
+   */
+  private busy = false;
+  /** Why the pool can no longer be trusted (a worker gone, or a batch not joined), or null. */
+  private broken: string | null = null;
 
   private constructor(world: CollisionWorld, threads: number) {
     this.world = world;
@@ -138,6 +150,9 @@ export class LosPool {
     for (let t = 1; t < threads; t++) {
       const w = new Worker(url!, { workerData: { source, control: pool.control, index: t, threads } });
       pool.workers.push(w);
+      w.once('exit', (code) => {
+        if (!pool.closed) pool.broken ??= `LOS worker ${t} exited (code ${code})`;
+      });
       ready.push(
         new Promise<void>((resolve, reject) => {
           const onMessage = (m: { type: string; error?: string }) => {
@@ -160,48 +175,91 @@ export class LosPool {
     return pool;
   }
 
-  /** Sends a message to every worker and waits for each to answer `type`. */
+  /**
+   * Sends a message to every worker and waits for each to answer `type`. A worker that fails to, or exits
+   * first, leaves the workers with different buffers or states: the pool is then broken.
+   */
   private async broadcast(message: Record<string, unknown>, answer: string): Promise<void> {
-    await Promise.all(
-      this.workers.map(
-        (w) =>
-          new Promise<void>((resolve, reject) => {
-            const on = (m: { type: string; error?: string }) => {
-              if (m.type === answer) {
+    try {
+      await Promise.all(
+        this.workers.map(
+          (w) =>
+            new Promise<void>((resolve, reject) => {
+              const settle = (error: Error | null) => {
                 w.off('message', on);
-                resolve();
-              } else if (m.type === 'error') {
-                w.off('message', on);
-                reject(new Error(`LOS worker: ${m.error}`));
-              }
-            };
-            w.on('message', on);
-            w.postMessage(message);
-          }),
-      ),
-    );
+                w.off('exit', onExit);
+                if (error) reject(error);
+                else resolve();
+              };
+              const on = (m: { type: string; error?: string }) => {
+                if (m.type === answer) settle(null);
+                else if (m.type === 'error') settle(new Error(`LOS worker: ${m.error}`));
+              };
+              const onExit = (code: number) => settle(new Error(`LOS worker exited (code ${code}) before answering '${answer}'`));
+              w.on('message', on);
+              w.on('exit', onExit);
+              w.postMessage(message);
+            }),
+        ),
+      );
+    } catch (e) {
+      if (!this.closed) this.broken ??= (e as Error).message;
+      throw e;
+    }
   }
 
-  /** Makes room for `count` segments in the shared buffers (re-sends them to the workers when they grow). */
+  /** Throws when the pool is closed or broken (checked again after every wait for the workers' answers). */
+  private usable(): void {
+    if (this.closed) throw new Error('the LOS pool is closed');
+    if (this.broken !== null) throw new Error(`the LOS pool cannot be used after a failure: ${this.broken}`);
+  }
+
+  /** Throws when the pool cannot take a call now: closed, broken, or another call under way. */
+  private check(): void {
+    this.usable();
+    if (this.busy) throw new Error('another call of this LOS pool is under way: await it first (a pool takes one call at a time)');
+  }
+
+  /**
+   * Makes room for `count` segments in the shared buffers (re-sends them to the workers when they grow).
+   * The pool takes no other call until this one is done.
+   */
   async reserve(count: number): Promise<void> {
+    this.check();
+    this.busy = true;
+    try {
+      await this.grow(count);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** `reserve`'s work. The new buffers are the pool's once every worker has them. */
+  private async grow(count: number): Promise<void> {
     if (count <= this.shared.capacity) return;
     const capacity = Math.max(count, 2 * this.shared.capacity, 1024);
-    this.shared = {
+    const s: Shared = {
       capacity,
       segments: new Float64Array(new SharedArrayBuffer(capacity * SEGMENT_STRIDE * 8)),
       visible: new Uint8Array(new SharedArrayBuffer(capacity)),
       fraction: new Float64Array(new SharedArrayBuffer(capacity * 8)),
     };
-    const s = this.shared;
     await this.broadcast({ type: 'buffers', segments: s.segments, visible: s.visible, fraction: s.fraction }, 'buffers');
+    this.shared = s;
   }
 
   /** Puts the same run-time state (e.g. Llama tile swaps) into every thread's world. */
   async setWorldState(state: unknown): Promise<void> {
+    this.check();
     const w = this.world as CollisionWorld & { restoreState?(s: unknown): void };
     if (!w.restoreState) return;
-    w.restoreState(state);
-    await this.broadcast({ type: 'state', state }, 'state');
+    this.busy = true;
+    try {
+      w.restoreState(state);
+      await this.broadcast({ type: 'state', state }, 'state');
+    } finally {
+      this.busy = false;
+    }
   }
 
   /** The shared segment buffer, for callers that write segments in place (then call `runShared`). */
@@ -211,9 +269,16 @@ export class LosPool {
 
   /** Casts `count` segments (from `segments`) across the threads; answers into `out` (as `losBatch` would). */
   async run(segments: Float64Array, out: LosOutput, count = Math.floor(segments.length / SEGMENT_STRIDE)): Promise<void> {
-    await this.reserve(count);
-    this.shared.segments.set(segments.subarray(0, count * SEGMENT_STRIDE));
-    this.runShared(count, out);
+    this.check();
+    this.busy = true;
+    try {
+      await this.grow(count);
+      this.usable();
+      this.shared.segments.set(segments.subarray(0, count * SEGMENT_STRIDE));
+      this.cast(count, out);
+    } finally {
+      this.busy = false;
+    }
   }
 
   /**
@@ -221,17 +286,29 @@ export class LosPool {
    * every slice is done. Synchronous, so a system can use it inside a frame.
    */
   runShared(count: number, out: LosOutput): void {
-    if (this.closed) throw new Error('the LOS pool is closed');
+    this.check();
+    this.cast(count, out);
+  }
+
+  /** `runShared`'s work. */
+  private cast(count: number, out: LosOutput): void {
     const s = this.shared;
     if (count > s.capacity) throw new RangeError(`${count} segments but room for ${s.capacity}: reserve first`);
     if (out.visible.length < count || out.fraction.length < count) throw new RangeError(`output arrays hold fewer than ${count} answers`);
-    const c = this.control;
     const T = this.threads;
     this.wake(JOB_BATCH, count, 0);
-    const [a, b] = sliceFor(count, T, 0);
-    const mine: LosOutput = { visible: s.visible, fraction: s.fraction };
-    losBatch(this.world, s.segments, mine, a, b);
+    let failed = false;
+    let failure: unknown;
+    try {
+      const [a, b] = sliceFor(count, T, 0);
+      const mine: LosOutput = { visible: s.visible, fraction: s.fraction };
+      losBatch(this.world, s.segments, mine, a, b);
+    } catch (e) {
+      failed = true;
+      failure = e;
+    }
     this.join();
+    if (failed) throw failure;
     out.visible.set(s.visible.subarray(0, count));
     out.fraction.set(s.fraction.subarray(0, count));
   }
@@ -243,14 +320,17 @@ export class LosPool {
     Atomics.store(c, CTRL_JOB, job);
     Atomics.store(c, CTRL_COUNT, count);
     Atomics.store(c, CTRL_CAPACITY, capacity);
+    Atomics.store(c, CTRL_ERROR, 0);
     Atomics.store(c, CTRL_DONE, 0);
     Atomics.add(c, CTRL_GENERATION, 1);
     Atomics.notify(c, CTRL_GENERATION);
   }
 
   /**
-   * Waits for every worker to finish the job. This thread blocks (so a worker that died cannot tell it by a
-   * message): it gives up after JOIN_TIMEOUT_MS with no progress instead of waiting forever.
+   * Waits for every worker to finish the job (call it after every `wake`, whatever this thread's own slice
+   * did: a worker still casting when the next job comes would be counted done for it). This thread blocks
+   * (so a worker that died cannot tell it by a message): it gives up after JOIN_TIMEOUT_MS with no progress
+   * instead of waiting forever, and the pool is then broken, as its workers may still be casting.
    */
   private join(): void {
     const T = this.threads;
@@ -261,6 +341,7 @@ export class LosPool {
       const done = Atomics.load(c, CTRL_DONE);
       if (done >= T - 1) break;
       if (Atomics.wait(c, CTRL_DONE, done, 100) === 'timed-out' && (quiet += 100) >= JOIN_TIMEOUT_MS) {
+        this.broken ??= `LOS workers did not finish a batch within ${JOIN_TIMEOUT_MS} ms`;
         throw new Error(`LOS workers did not finish a batch within ${JOIN_TIMEOUT_MS} ms`);
       } else if (Atomics.load(c, CTRL_DONE) !== done) quiet = 0;
     }
@@ -283,8 +364,8 @@ export class LosPool {
       fraction: new Float64Array(new SharedArrayBuffer(T * cap * 8)),
       counts: new Int32Array(new SharedArrayBuffer(T * 4)),
     };
-    this.matrixShared = next;
     await this.broadcast({ type: 'matrix', feet: next.feet, params: next.params, visible: next.visible, fraction: next.fraction, counts: next.counts }, 'matrix');
+    this.matrixShared = next;
     return next;
   }
 
@@ -295,18 +376,37 @@ export class LosPool {
    * thread, are in `answers` (count, visible, fraction) until the next call.
    */
   async matrix(feet: ArrayLike<number>, n: number, eyeHeight: number, range: number): Promise<MatrixAnswers> {
-    if (this.closed) throw new Error('the LOS pool is closed');
+    this.check();
     if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
+    this.busy = true;
+    try {
+      return await this.castMatrix(feet, n, eyeHeight, range);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** `matrix`'s work. */
+  private async castMatrix(feet: ArrayLike<number>, n: number, eyeHeight: number, range: number): Promise<MatrixAnswers> {
     const T = this.threads;
     let m = await this.reserveMatrix(n, this.matrixShared?.capacity ?? 1024);
     for (;;) {
+      this.usable();
       for (let i = 0; i < 3 * n; i++) m.feet[i] = feet[i]!;
       m.params[0] = eyeHeight;
       m.params[1] = range;
       this.wake(JOB_MATRIX, n, m.capacity);
-      const [a, b] = pairRowSlice(n, T, 0);
-      m.counts[0] = this.rows.run(this.world, m.feet, n, eyeHeight, range, a, b, m.visible, m.fraction, m.capacity);
+      let failed = false;
+      let failure: unknown;
+      try {
+        const [a, b] = pairRowSlice(n, T, 0);
+        m.counts[0] = this.rows.run(this.world, m.feet, n, eyeHeight, range, a, b, m.visible, m.fraction, m.capacity);
+      } catch (e) {
+        failed = true;
+        failure = e;
+      }
       this.join();
+      if (failed) throw failure;
       let most = 0;
       for (let t = 0; t < T; t++) if (m.counts[t]! > most) most = m.counts[t]!;
       if (most <= m.capacity) break;

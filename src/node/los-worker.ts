@@ -1,6 +1,6 @@
 /**
- * A line-of-sight worker (see parallel.ts): loads its own copy of the world, then sleeps on the shared
- * generation word; each wake-up casts its slice of the shared batch and counts itself done.
+ * A line-of-sight worker (see los-pool.ts): loads its own copy of the world, then sleeps on the shared
+ * generation word; each new generation casts its slice of the shared batch and counts itself done once.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadWorldBytes } from '../worlds/load.js';
@@ -68,6 +68,12 @@ port.on('message', (m: { type: string; segments?: Float64Array; visible?: Uint8A
  * Serves batches until the main thread needs the message port (a new buffer or state is only sent while
  * no batch runs, and the main thread bumps no generation then), or until stopped. Waiting in slices lets the
  * port's messages through between waits.
+ *
+ * A job is a new generation, never a wake-up: the main thread bumps the generation and only then notifies,
+ * so a worker can see the new generation, serve it, and be waiting again before that notify lands. The
+ * notify then wakes it ('ok') with the generation it has already served; served again, it would count
+ * itself done twice, and the main thread would take the answers of a worker still casting. So a wake-up
+ * whose generation is the one already served is only waited through.
  */
 function loop(): void {
   for (;;) {
@@ -76,12 +82,14 @@ function loop(): void {
       port.close();
       return;
     }
-    if (r === 'timed-out') {
+    const generation = Atomics.load(c, CTRL_GENERATION);
+    if (generation === seen) {
+      if (r !== 'timed-out') continue; // a late notify of a generation already served
       // Yield to the event loop so buffer and state messages get through, then carry on waiting.
       setImmediate(loop);
       return;
     }
-    seen = Atomics.load(c, CTRL_GENERATION);
+    seen = generation;
     const count = Atomics.load(c, CTRL_COUNT);
     try {
       if (Atomics.load(c, CTRL_JOB) === JOB_MATRIX) matrixSlice(count, Atomics.load(c, CTRL_CAPACITY));

@@ -197,6 +197,10 @@ export class AgentPairGrid {
     }
     const eyes = this.eyes, across = this.across;
     // The same agents across up as last time (a batch walk calls again with the same agents): the grid stands.
+    // A grid is a function of the coordinates across up and of which agents are finite (the others are left
+    // out of it), and the up coordinate (and with it the eye height) can make an agent finite or not while
+    // its coordinates across stay the same: so a non-finite agent, now or then, means a new grid. It is
+    // remembered as NaN across, which equals nothing.
     let same = this.built && n === this.n && range === this.range && a0 === this.a0 && a1 === this.a1;
     let lo0 = Infinity, hi0 = -Infinity, lo1 = Infinity, hi1 = -Infinity;
     for (let i = 0; i < n; i++) {
@@ -205,16 +209,16 @@ export class AgentPairGrid {
       eyes[3 * i + 1] = y;
       eyes[3 * i + 2] = z;
       const p = eyes[3 * i + a0]!, q = eyes[3 * i + a1]!;
-      if (same && (p !== across[2 * i] || q !== across[2 * i + 1])) same = false;
-      across[2 * i] = p;
+      const finite = x - x === 0 && y - y === 0 && z - z === 0;
+      if (same && (!finite || p !== across[2 * i] || q !== across[2 * i + 1])) same = false;
+      across[2 * i] = finite ? p : NaN;
       across[2 * i + 1] = q;
-      if (x - x !== 0 || y - y !== 0 || z - z !== 0) continue;
+      if (!finite) continue;
       if (p < lo0) lo0 = p;
       if (p > hi0) hi0 = p;
       if (q < lo1) lo1 = q;
       if (q > hi1) hi1 = q;
     }
-    // (Non-finite agents compare unequal to themselves, so a grid with them is rebuilt; it is still right.)
     if (same) {
       this.sortEyes(n);
       return true;

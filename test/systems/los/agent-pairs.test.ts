@@ -114,6 +114,80 @@ describe('the grid pair walk equals the double loop', () => {
     }
   });
 
+  it('builds a new grid when agents become finite or not while their coordinates across up stay the same', () => {
+    // Across up (y) the agents never move; only their height and the eye height change, which can make an
+    // agent's eye infinite or NaN and then finite again: a grid kept from such a call would leave agents out.
+    const world = worldWithUp(1, -1);
+    const n = 120;
+    const feet = new Float64Array(3 * n);
+    for (let i = 0; i < n; i++) {
+      feet[3 * i] = ((i * 7919) % 1000) / 10;
+      feet[3 * i + 2] = ((i * 104_729) % 1000) / 10;
+    }
+    const room = (n * (n - 1)) / 2;
+    const seg = new Float64Array(room * 6), seg2 = new Float64Array(room * 6);
+    const p = new Uint32Array(room * 2), p2 = new Uint32Array(room * 2);
+    const grid = new AgentPairGrid();
+    const heights = (v: (i: number) => number) => {
+      for (let i = 0; i < n; i++) feet[3 * i + 1] = v(i);
+    };
+    // Each call that leaves agents out also nudges agent 0 across, so its grid is built then; the call after
+    // it makes every agent finite again and leaves the coordinates across as they are.
+    const nudge = (dx: number) => (feet[0] = 5 + dx);
+    const steps: [string, () => void, number][] = [
+      ['an infinite eye height, on a new grid', () => heights(() => 0), Infinity],
+      ['a finite one', () => heights(() => 0), 0.9],
+      ['a NaN eye height, agent 0 moved', () => (nudge(0.5), heights(() => 0)), NaN],
+      ['a finite one again', () => heights(() => 0), 0.9],
+      ['every third agent at height NaN, agent 0 moved', () => (nudge(1), heights((i) => (i % 3 === 0 ? NaN : 0))), 0.9],
+      ['all finite again', () => heights(() => 0), 0.9],
+      ['every fifth agent infinitely high, agent 0 moved', () => (nudge(1.5), heights((i) => (i % 5 === 0 ? -Infinity : 1))), 0.9],
+      ['all finite, higher', () => heights(() => 1), 0.9],
+    ];
+    let pairs = 0;
+    for (const [what, set, eye] of steps) {
+      set();
+      const a = grid.walk(world, feet, n, eye, 12, seg, p, { i: 0, j: 1 }, room);
+      const b = pairSegmentsReference(world, feet, n, eye, 12, seg2, p2, { i: 0, j: 1 }, room);
+      expect(a, what).toBe(b);
+      expect(same(seg, seg2, a * 6) && same(p, p2, 2 * a), what).toBe(true);
+      pairs += b;
+    }
+    expect(pairs).toBeGreaterThan(1000);
+  });
+
+  it('equals the double loop call after call on one grid, as heights, eye heights and finiteness change', () => {
+    let calls = 0;
+    let pairs = 0;
+    const grid = new AgentPairGrid();
+    const heightArb = fc.oneof({ weight: 4, arbitrary: fc.double({ min: -3, max: 3, noNaN: true }) }, { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity) });
+    const eyeArb = fc.oneof({ weight: 4, arbitrary: fc.double({ min: 0, max: 2, noNaN: true }) }, { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity) });
+    fc.assert(
+      fc.property(crowd, fc.array(fc.tuple(fc.array(fc.tuple(fc.nat(), heightArb), { maxLength: 8 }), eyeArb, fc.boolean()), { minLength: 2, maxLength: 5 }), fc.constantFrom<0 | 1 | 2>(0, 1, 2), ({ n, feet }, changes, axis) => {
+        const f = feet.slice();
+        const all = (n * (n - 1)) / 2;
+        const segA = new Float64Array(all * SEGMENT_STRIDE), segB = new Float64Array(all * SEGMENT_STRIDE);
+        const pA = new Uint32Array(all * 2), pB = new Uint32Array(all * 2);
+        for (const [set, eye, flip] of changes) {
+          // Only the up coordinate moves (and the up sign may flip): the coordinates across stay as they were.
+          for (const [i, v] of set) f[3 * (i % n) + axis] = v;
+          const world = worldWithUp(axis, flip ? -1 : 1);
+          const a = grid.walk(world, f, n, eye, 20, segA, pA, { i: 0, j: 1 }, all);
+          const b = pairSegmentsReference(world, f, n, eye, 20, segB, pB, { i: 0, j: 1 }, all);
+          if (a >= 0) {
+            calls++;
+            pairs += b;
+            if (!(a === b && same(segA, segB, b * SEGMENT_STRIDE) && same(pA, pB, 2 * b))) return false;
+          }
+        }
+        return true;
+      }),
+      { numRuns: 150 },
+    );
+    expect(calls).toBeGreaterThan(150);
+    expect(pairs).toBeGreaterThan(10_000);
+  });
+
   it('is not used below its threshold or for ranges it cannot trust (the double loop answers then)', () => {
     const world = worldWithUp(2, 1);
     const feet = new Float64Array(3 * 100);
