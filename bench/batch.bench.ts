@@ -5,11 +5,14 @@
  * port, no persistence); the 2 ÷ 1 ratios, the cost of the queue per job, and the time from enqueueing a
  * tiny job (60 frames) to its result.
  *
- * Every configuration is warmed up first (threads started, code compiled) on a few tiny jobs, then runs
- * the whole sweep with --force (nothing taken from earlier results). CPU time is reported beside the wall
- * time: this process's (which includes its threads) and, for the queue, the worker processes' and
- * redis-server's too; the queue's cost per job is given both ways, since on a shared machine the wall-clock
- * difference of two runs half a minute apart is mostly what else ran beside them.
+ * Each configuration runs fresh (new threads or worker processes), is warmed up on a few tiny jobs (code
+ * compiled, world loaded), then runs the whole sweep with --force (nothing taken from earlier results).
+ * The four configurations run in ROUNDS rounds, in alternating order (forward, then backward, ...), and each
+ * figure is the median of its runs: on this shared 2-core machine one run of a configuration can be 15 %
+ * faster or slower than the next (what else runs beside it, and V8's compiler), and the ratios set one run
+ * against another. The notes give every run and every round's own ratio. CPU time is reported beside the
+ * wall time: this process's (which includes its threads) and, for the queue, the worker processes' and
+ * redis-server's too; the queue's cost per job is given both ways.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +29,8 @@ import type { Bench, BenchResult } from './harness.js';
 
 /** Jobs in the sweep (RETROSIM_BATCH_BENCH_JOBS sets another count, for a quick look; the figures use 200). */
 export const SWEEP_JOBS = Number(process.env['RETROSIM_BATCH_BENCH_JOBS'] ?? 200);
+/** Rounds over the four configurations (RETROSIM_BATCH_BENCH_ROUNDS sets another count; the figures use 3). */
+export const ROUNDS = Math.max(1, Number(process.env['RETROSIM_BATCH_BENCH_ROUNDS'] ?? 3));
 const REDIS_SERVER = '/usr/bin/redis-server';
 
 function writeBatchFile(dir: string, name: string, frames: number, seeds: number, from = 1): string {
@@ -121,82 +126,120 @@ async function stopAll(children: ChildProcess[]): Promise<void> {
 
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
 
+/** One configuration: local threads or Redis worker processes, 1 or 2 of them. */
+interface Config {
+  mode: 'local' | 'redis';
+  n: number;
+}
+const CONFIGS: Config[] = [
+  { mode: 'local', n: 1 },
+  { mode: 'local', n: 2 },
+  { mode: 'redis', n: 1 },
+  { mode: 'redis', n: 2 },
+];
+const configName = (c: Config) => `${c.mode}${c.n}`;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
 async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'retrosim-batch-bench-'));
   const out: BenchResult[] = [];
+  const haveRedis = existsSync(REDIS_SERVER);
+  const redis = haveRedis ? await startRedis() : null;
+  const children: ChildProcess[] = redis ? [redis.child] : [];
   try {
     const sweep = await planBatch(writeBatchFile(dir, 'sweep', 600, SWEEP_JOBS));
     const warm = await planBatch(writeBatchFile(dir, 'warm', 60, 4, 100_001));
-    const local: Record<number, Timed> = {};
-    for (const n of [1, 2]) {
-      const exec = new LocalExecutor(n);
+    const configs = CONFIGS.filter((c) => c.mode === 'local' || redis);
+    const timed = new Map<string, Timed[]>(configs.map((c) => [configName(c), []]));
+    let reference: Buffer | null = null;
+    let runs = 0;
+
+    /** One configuration, fresh (new threads or worker processes, warmed up), through the whole sweep. */
+    const measure = async (c: Config): Promise<void> => {
+      const name = configName(c);
+      const file = join(dir, `${name}-${runs++}.jsonl`);
+      let exec: Executor;
+      let cpu: () => number = () => 0;
+      let workers: ChildProcess[] = [];
+      if (c.mode === 'local') exec = new LocalExecutor(c.n);
+      else {
+        const queue = `bench-${name}-${runs}`;
+        const ws = Array.from({ length: c.n }, (_, i) => startWorker(redis!.url, queue, `bench-${name}-${i}`));
+        workers = ws.map((w) => w.child);
+        children.push(...workers);
+        await Promise.all(ws.map((w) => w.ready));
+        cpu = () => ws.reduce((s, w) => s + processCpu(w.child.pid!), processCpu(redis!.child.pid!));
+        exec = new RedisExecutor({ url: redis!.url, queue, timeoutSeconds: 60 });
+      }
       try {
-        await timeRun(warm, exec, join(dir, `warm-local${n}.jsonl`));
-        local[n] = await timeRun(sweep, exec, join(dir, `local${n}.jsonl`));
+        await timeRun(warm, exec, join(dir, `warm-${name}-${runs}.jsonl`), cpu);
+        timed.get(name)!.push(await timeRun(sweep, exec, file, cpu));
       } finally {
         await exec.close();
+        await stopAll(workers);
       }
-      out.push({
-        name: `batch: local, ${n} thread${n > 1 ? 's' : ''}`,
-        value: SWEEP_JOBS / local[n]!.seconds,
-        unit: 'jobs/s',
-        note: `${SWEEP_JOBS} jobs of 600 frames, default scenario; CPU time ${round(SWEEP_JOBS / local[n]!.cpuSeconds)} jobs/s`,
-      });
-    }
-    out.push({ name: 'batch: local, 2 threads ÷ 1', value: local[1]!.seconds / local[2]!.seconds, unit: 'ratio', goal: 1.7, better: 'higher' });
-    const same = readFileSync(join(dir, 'local1.jsonl')).equals(readFileSync(join(dir, 'local2.jsonl')));
-    if (!same) throw new Error('batch bench: 1 and 2 threads gave different results');
+      const bytes = readFileSync(file);
+      reference ??= bytes;
+      if (!bytes.equals(reference)) throw new Error(`batch bench: ${name} gave other results than the first run`);
+    };
 
-    if (!existsSync(REDIS_SERVER)) {
-      out.push({ name: 'batch: redis', value: 0, unit: 'skipped', note: `${REDIS_SERVER} is not installed` });
-      return out;
-    }
-    const redis = await startRedis();
-    const children: ChildProcess[] = [redis.child];
-    try {
-      const remote: Record<number, Timed> = {};
+    // Rounds in alternating order (forward, backward, ...), so that a load that rises or falls during the
+    // bench weighs on every configuration alike; each figure is the median of its runs.
+    for (let r = 0; r < ROUNDS; r++) for (const c of r % 2 ? [...configs].reverse() : configs) await measure(c);
+
+    const jobsPerSecond = (name: string) => median(timed.get(name)!.map((t) => SWEEP_JOBS / t.seconds));
+    const cpuPerJobMs = (name: string) => median(timed.get(name)!.map((t) => (t.cpuSeconds / SWEEP_JOBS) * 1000));
+    const runsOf = (name: string) => timed.get(name)!.map((t) => round(SWEEP_JOBS / t.seconds)).join(', ');
+    const ratioNote = (one: string, two: string) =>
+      `ratio of the medians; per round ${timed
+        .get(one)!
+        .map((t, i) => round(t.seconds / timed.get(two)![i]!.seconds))
+        .join(', ')}`;
+    for (const mode of ['local', 'redis'] as const) {
+      if (mode === 'redis' && !redis) {
+        out.push({ name: 'batch: redis', value: 0, unit: 'skipped', note: `${REDIS_SERVER} is not installed` });
+        break;
+      }
       for (const n of [1, 2]) {
-        const queue = `bench${n}`;
-        const ws = Array.from({ length: n }, (_, i) => startWorker(redis.url, queue, `bench-${n}-${i}`));
-        children.push(...ws.map((w) => w.child));
-        await Promise.all(ws.map((w) => w.ready));
-        const cpu = () => ws.reduce((s, w) => s + processCpu(w.child.pid!), processCpu(redis.child.pid!));
-        const exec = new RedisExecutor({ url: redis.url, queue, timeoutSeconds: 60 });
-        try {
-          await timeRun(warm, exec, join(dir, `warm-redis${n}.jsonl`), cpu);
-          remote[n] = await timeRun(sweep, exec, join(dir, `redis${n}.jsonl`), cpu);
-        } finally {
-          await exec.close();
-          await stopAll(ws.map((w) => w.child));
-        }
-        if (!readFileSync(join(dir, `redis${n}.jsonl`)).equals(readFileSync(join(dir, 'local1.jsonl')))) throw new Error(`batch bench: Redis with ${n} workers gave other results than the local threads`);
+        const name = `${mode}${n}`;
+        const what = mode === 'local' ? `local, ${n} thread${n > 1 ? 's' : ''}` : `redis, ${n} worker process${n > 1 ? 'es' : ''}`;
+        const cpuOf = mode === 'local' ? 'this process and its threads' : 'workers, coordinator and redis-server';
         out.push({
-          name: `batch: redis, ${n} worker process${n > 1 ? 'es' : ''}`,
-          value: SWEEP_JOBS / remote[n]!.seconds,
+          name: `batch: ${what}`,
+          value: jobsPerSecond(name),
           unit: 'jobs/s',
-          note: `CPU time (workers, coordinator and redis-server) ${round(SWEEP_JOBS / remote[n]!.cpuSeconds)} jobs/s`,
+          note: `median of ${ROUNDS} runs (${runsOf(name)}) of ${SWEEP_JOBS} jobs of 600 frames, default scenario; CPU time (${cpuOf}) ${round(1000 / cpuPerJobMs(name))} jobs/s`,
         });
       }
-      out.push({ name: 'batch: redis, 2 worker processes ÷ 1', value: remote[1]!.seconds / remote[2]!.seconds, unit: 'ratio', goal: 1.7, better: 'higher' });
-      const perJobLocal = (local[1]!.seconds / SWEEP_JOBS) * 1000;
-      const perJobRedis = (remote[1]!.seconds / SWEEP_JOBS) * 1000;
+      const ratio = jobsPerSecond(`${mode}2`) / jobsPerSecond(`${mode}1`);
+      out.push({ name: mode === 'local' ? 'batch: local, 2 threads ÷ 1' : 'batch: redis, 2 worker processes ÷ 1', value: ratio, unit: 'ratio', goal: 1.7, better: 'higher', note: ratioNote(`${mode}1`, `${mode}2`) });
+    }
+    if (!redis) return out;
+    {
+      const perJobLocal = 1000 / jobsPerSecond('local1');
+      const perJobRedis = 1000 / jobsPerSecond('redis1');
       out.push({
         name: 'batch: redis cost per job over local (1 worker)',
         value: ((perJobRedis - perJobLocal) / perJobLocal) * 100,
         unit: '%',
         goal: 10,
         better: 'lower',
-        note: `${round(perJobRedis - perJobLocal)} ms per job (${round(perJobLocal)} ms local, ${round(perJobRedis)} ms on the queue)`,
+        note: `${round(perJobRedis - perJobLocal)} ms per job (${round(perJobLocal)} ms local, ${round(perJobRedis)} ms on the queue; medians)`,
       });
-      const cpuLocal = (local[1]!.cpuSeconds / SWEEP_JOBS) * 1000;
-      const cpuRedis = (remote[1]!.cpuSeconds / SWEEP_JOBS) * 1000;
+      const cpuLocal = cpuPerJobMs('local1');
+      const cpuRedis = cpuPerJobMs('redis1');
       out.push({
         name: 'batch: redis cost per job over local, CPU time',
         value: ((cpuRedis - cpuLocal) / cpuLocal) * 100,
         unit: '%',
-        note: `${round(cpuRedis - cpuLocal)} ms of CPU per job (${round(cpuLocal)} ms local, ${round(cpuRedis)} ms with the queue: workers, coordinator and redis-server)`,
+        note: `${round(cpuRedis - cpuLocal)} ms of CPU per job (${round(cpuLocal)} ms local, ${round(cpuRedis)} ms with the queue: workers, coordinator and redis-server; medians)`,
       });
-
+    }
+    {
       // Tiny jobs, one at a time, through a warm worker: enqueue to result.
       const queue = 'bench-tiny';
       const w = startWorker(redis.url, queue, 'bench-tiny');
@@ -219,12 +262,11 @@ async function run(): Promise<BenchResult[]> {
       }
       lat.sort((a, b) => a - b);
       out.push({ name: 'batch: tiny job (60 frames) through redis, median', value: lat[lat.length >> 1]!, unit: 'ms', note: `enqueue to result, ${lat.length} jobs one at a time; p90 ${round(lat[Math.floor(lat.length * 0.9)]!)} ms` });
-    } finally {
-      await stopAll(children.filter((c) => c !== redis.child));
-      redis.child.kill('SIGKILL');
     }
     return out;
   } finally {
+    await stopAll(children.filter((c) => c !== redis?.child));
+    redis?.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 }
