@@ -5,8 +5,9 @@
  * port, no persistence); the 2 ÷ 1 ratios, the cost of the queue per job, and the time from enqueueing a
  * tiny job (60 frames) to its result.
  *
- * Each configuration runs fresh (new threads or worker processes), is warmed up on a few tiny jobs (code
- * compiled, world loaded), then runs the whole sweep with --force (nothing taken from earlier results).
+ * Each configuration runs fresh (new threads or worker processes), is warmed up on WARM_JOBS_PER_WORKER
+ * jobs a worker (code compiled, world loaded), then runs the whole sweep with --force (nothing taken from
+ * earlier results).
  * The four configurations run in ROUNDS rounds, in alternating order (forward, then backward, ...), and each
  * figure is the median of its runs: on this shared 2-core machine one run of a configuration can be 15 %
  * faster or slower than the next (what else runs beside it, and V8's compiler), and the ratios set one run
@@ -31,6 +32,14 @@ import type { Bench, BenchResult } from './harness.js';
 export const SWEEP_JOBS = Number(process.env['RETROSIM_BATCH_BENCH_JOBS'] ?? 200);
 /** Rounds over the four configurations (RETROSIM_BATCH_BENCH_ROUNDS sets another count; the figures use 3). */
 export const ROUNDS = Math.max(1, Number(process.env['RETROSIM_BATCH_BENCH_ROUNDS'] ?? 3));
+/**
+ * Jobs each thread or worker process runs before the sweep is timed. V8 goes on compiling the simulation's
+ * code for about the first 40 jobs of a thread (about 200 ms of compiler time a job for the first ten, 12 ms
+ * a job for the next thirty, under 1 ms after that, measured with --trace-opt), on its helper threads: with
+ * one job thread they take the idle core, with two they take the job threads' own. The sweep's figures are
+ * for workers past that; the cold start is given beside them.
+ */
+export const WARM_JOBS_PER_WORKER = 40;
 const REDIS_SERVER = '/usr/bin/redis-server';
 
 function writeBatchFile(dir: string, name: string, frames: number, seeds: number, from = 1): string {
@@ -152,9 +161,11 @@ async function run(): Promise<BenchResult[]> {
   const children: ChildProcess[] = redis ? [redis.child] : [];
   try {
     const sweep = await planBatch(writeBatchFile(dir, 'sweep', 600, SWEEP_JOBS));
-    const warm = await planBatch(writeBatchFile(dir, 'warm', 60, 4, 100_001));
+    // Warm-up sweeps: WARM_JOBS_PER_WORKER jobs for each thread or worker process, other seeds than the sweep's.
+    const warm = [1, 2].map((n) => planBatch(writeBatchFile(dir, `warm${n}`, 600, WARM_JOBS_PER_WORKER * n, 100_001)));
     const configs = CONFIGS.filter((c) => c.mode === 'local' || redis);
     const timed = new Map<string, Timed[]>(configs.map((c) => [configName(c), []]));
+    const cold = new Map<string, number[]>(configs.map((c) => [configName(c), []]));
     let reference: Buffer | null = null;
     let runs = 0;
 
@@ -176,7 +187,8 @@ async function run(): Promise<BenchResult[]> {
         exec = new RedisExecutor({ url: redis!.url, queue, timeoutSeconds: 60 });
       }
       try {
-        await timeRun(warm, exec, join(dir, `warm-${name}-${runs}.jsonl`), cpu);
+        const w = await timeRun(await warm[c.n - 1]!, exec, join(dir, `warm-${name}-${runs}.jsonl`), cpu);
+        cold.get(name)!.push((WARM_JOBS_PER_WORKER * c.n) / w.seconds);
         timed.get(name)!.push(await timeRun(sweep, exec, file, cpu));
       } finally {
         await exec.close();
@@ -212,7 +224,7 @@ async function run(): Promise<BenchResult[]> {
           name: `batch: ${what}`,
           value: jobsPerSecond(name),
           unit: 'jobs/s',
-          note: `median of ${ROUNDS} runs (${runsOf(name)}) of ${SWEEP_JOBS} jobs of 600 frames, default scenario; CPU time (${cpuOf}) ${round(1000 / cpuPerJobMs(name))} jobs/s`,
+          note: `median of ${ROUNDS} runs (${runsOf(name)}) of ${SWEEP_JOBS} jobs of 600 frames, default scenario; CPU time (${cpuOf}) ${round(1000 / cpuPerJobMs(name))} jobs/s; from a cold start (the warm-up's ${WARM_JOBS_PER_WORKER * n} jobs) ${round(median(cold.get(name)!))} jobs/s`,
         });
       }
       const ratio = jobsPerSecond(`${mode}2`) / jobsPerSecond(`${mode}1`);
