@@ -31,7 +31,7 @@ import type { Bench, BenchResult } from './harness.js';
 /** Jobs in the sweep (RETROSIM_BATCH_BENCH_JOBS sets another count, for a quick look; the figures use 200). */
 export const SWEEP_JOBS = Number(process.env['RETROSIM_BATCH_BENCH_JOBS'] ?? 200);
 /** Rounds over the four configurations (RETROSIM_BATCH_BENCH_ROUNDS sets another count; the figures use 3). */
-export const ROUNDS = Math.max(1, Number(process.env['RETROSIM_BATCH_BENCH_ROUNDS'] ?? 3));
+export const ROUNDS = Math.max(1, Math.floor(Number(process.env['RETROSIM_BATCH_BENCH_ROUNDS'] ?? 3)) || 3);
 /**
  * Jobs each thread or worker process runs before the sweep is timed. V8 goes on compiling the simulation's
  * code for about the first 40 jobs of a thread (about 200 ms of compiler time a job for the first ten, 12 ms
@@ -108,7 +108,12 @@ async function startRedis(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
   let log = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (log += d));
-  await waitFor('redis-server', () => /Ready to accept connections/.test(log) || child.exitCode !== null);
+  try {
+    await waitFor('redis-server', () => /Ready to accept connections/.test(log) || child.exitCode !== null);
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw e;
+  }
   if (child.exitCode !== null) throw new Error(`redis-server did not start: ${log.slice(-300)}`);
   return { url: `redis://127.0.0.1:${port}`, child };
 }
@@ -156,13 +161,16 @@ const median = (xs: number[]) => {
 async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'retrosim-batch-bench-'));
   const out: BenchResult[] = [];
-  const haveRedis = existsSync(REDIS_SERVER);
-  const redis = haveRedis ? await startRedis() : null;
-  const children: ChildProcess[] = redis ? [redis.child] : [];
+  let redis: { url: string; child: ChildProcess } | null = null;
+  const children: ChildProcess[] = [];
   try {
+    if (existsSync(REDIS_SERVER)) {
+      redis = await startRedis();
+      children.push(redis.child);
+    }
     const sweep = await planBatch(writeBatchFile(dir, 'sweep', 600, SWEEP_JOBS));
     // Warm-up sweeps: WARM_JOBS_PER_WORKER jobs for each thread or worker process, other seeds than the sweep's.
-    const warm = [1, 2].map((n) => planBatch(writeBatchFile(dir, `warm${n}`, 600, WARM_JOBS_PER_WORKER * n, 100_001)));
+    const warm = await Promise.all([1, 2].map((n) => planBatch(writeBatchFile(dir, `warm${n}`, 600, WARM_JOBS_PER_WORKER * n, 100_001))));
     const configs = CONFIGS.filter((c) => c.mode === 'local' || redis);
     const timed = new Map<string, Timed[]>(configs.map((c) => [configName(c), []]));
     const cold = new Map<string, number[]>(configs.map((c) => [configName(c), []]));
@@ -187,7 +195,7 @@ async function run(): Promise<BenchResult[]> {
         exec = new RedisExecutor({ url: redis!.url, queue, timeoutSeconds: 60 });
       }
       try {
-        const w = await timeRun(await warm[c.n - 1]!, exec, join(dir, `warm-${name}-${runs}.jsonl`), cpu);
+        const w = await timeRun(warm[c.n - 1]!, exec, join(dir, `warm-${name}-${runs}.jsonl`), cpu);
         cold.get(name)!.push((WARM_JOBS_PER_WORKER * c.n) / w.seconds);
         timed.get(name)!.push(await timeRun(sweep, exec, file, cpu));
       } finally {
