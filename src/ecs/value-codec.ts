@@ -20,6 +20,7 @@
 import { BinaryReader } from '../binary/reader.js';
 import { BinaryWriter } from '../binary/writer.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { floatBits } from '../binary/float-bits.js';
 
 const enum Tag {
   Null = 0,
@@ -106,7 +107,10 @@ function encodeTyped(v: ArrayBufferView, w: BinaryWriter): BinaryWriter {
   if (v instanceof Int16Array) return put(Tag.Int16, v.length, (i) => w.i16(v[i]!));
   if (v instanceof Uint32Array) return put(Tag.Uint32, v.length, (i) => w.u32(v[i]!));
   if (v instanceof Int32Array) return put(Tag.Int32, v.length, (i) => w.i32(v[i]!));
-  if (v instanceof Float32Array) return put(Tag.Float32, v.length, (i) => w.f32(v[i]!));
+  if (v instanceof Float32Array) {
+    const bits = floatBits(v); // as their bits: a NaN's payload survives (see float-bits.ts)
+    return put(Tag.Float32, v.length, (i) => w.u32(bits[i]!));
+  }
   if (v instanceof Float64Array) return put(Tag.Float64, v.length, (i) => w.f64(v[i]!));
   throw new TypeError(`cannot encode a ${v.constructor.name}`);
 }
@@ -245,7 +249,8 @@ function decodeOne(d: Decoding, depth: number): PlainValue {
     case Tag.Int32:
       return readTyped(d, 4, 'Int32Array', (n) => new Int32Array(n), () => r.i32());
     case Tag.Float32:
-      return readTyped(d, 4, 'Float32Array', (n) => new Float32Array(n), () => r.f32());
+      // Read as bits into the array's words, so the state restored is the bits saved (see float-bits.ts).
+      return new Float32Array(readTyped(d, 4, 'Float32Array', (n) => new Uint32Array(n), () => r.u32()).buffer);
     case Tag.Float64:
       return readTyped(d, 8, 'Float64Array', (n) => new Float64Array(n), () => r.f64());
     default:

@@ -25,6 +25,7 @@ import {
   type ColVersion,
 } from './model.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { floatBits } from '../../binary/float-bits.js';
 
 /** The format name a FormatError from the parser carries. */
 export const COL_FORMAT = 'gta col';
@@ -149,7 +150,8 @@ function parseColl(data: Uint8Array, view: DataView, start: number, end: number,
   const nLines = countAt(view, p, end, LINE_BYTES, 'line');
   p += 4;
   const lines = new Float32Array(nLines * 6);
-  for (let i = 0; i < lines.length; i++, p += 4) lines[i] = f32(view, p);
+  const lineBits = floatBits(lines); // floats as their bits (see float-bits.ts)
+  for (let i = 0; i < lines.length; i++, p += 4) lineBits[i] = view.getUint32(p, true);
 
   const nBoxes = countAt(view, p, end, BOX_BYTES, 'box');
   p += 4;
@@ -159,7 +161,8 @@ function parseColl(data: Uint8Array, view: DataView, start: number, end: number,
   const nVerts = countAt(view, p, end, COLL_VERTEX_BYTES, 'vertex');
   p += 4;
   const vertices = new Float32Array(nVerts * 3);
-  for (let i = 0; i < vertices.length; i++, p += 4) vertices[i] = f32(view, p);
+  const vertexBits = floatBits(vertices);
+  for (let i = 0; i < vertices.length; i++, p += 4) vertexBits[i] = view.getUint32(p, true);
 
   const nFaces = countAt(view, p, end, COLL_FACE_BYTES, 'face');
   p += 4;

@@ -19,6 +19,7 @@
 import type { Vec3 } from '../world.js';
 import { COL_FOURCC, COL_NAME_BYTES, canonicalFlags, type ColFile, type ColMesh, type ColModel, type ColSurface } from './model.js';
 import { HEADER_BYTES_AFTER_PREFIX, MODEL_PREFIX_BYTES, OFFSET_BASE } from './parse.js';
+import { floatBits } from '../../binary/float-bits.js';
 
 /** Thrown by the writer for a model its version cannot store exactly; the message names the model and the value. */
 export class ColWriteError extends Error {
@@ -317,7 +318,8 @@ function writeCollBodyAt(out: ColOut, at: number, m: ColModel): number {
   const L = m.lines;
   view.setUint32(p, L.length / 6, true);
   p += 4;
-  for (let i = 0; i < L.length; i++, p += 4) view.setFloat32(p, L[i]!, true);
+  const lineBits = floatBits(L); // floats as their bits (see float-bits.ts)
+  for (let i = 0; i < lineBits.length; i++, p += 4) view.setUint32(p, lineBits[i]!, true);
   const boxes = m.boxes;
   view.setUint32(p, boxes.length, true);
   p += 4;
@@ -331,7 +333,8 @@ function writeCollBodyAt(out: ColOut, at: number, m: ColModel): number {
   const V = mesh.vertices;
   view.setUint32(p, mesh.vertexCount, true);
   p += 4;
-  for (let i = 0; i < V.length; i++, p += 4) view.setFloat32(p, V[i]!, true);
+  const vertexBits = floatBits(V);
+  for (let i = 0; i < vertexBits.length; i++, p += 4) view.setUint32(p, vertexBits[i]!, true);
   view.setUint32(p, mesh.faceCount, true);
   p += 4;
   if (!writeCollFacesAt(out, p, mesh)) return -1;

@@ -2,9 +2,9 @@
  * Writing a Llama level file back: a `.trak` (its TRAK chunk), a `.map` (WFPC and MAP chunks) or a file holding
  * both (a chunk sequence or a whole WAD). The canonical form is what the writers make (TRAK; WFPC + MAP; for
  * both, TRAK then WFPC then MAP); the layout-keeping form rewrites those chunks' payloads in place inside the
- * original container, so the other chunks, their order, a WAD's length word, a MAP size that overruns the
- * file and the bits of NaN floats (their payloads, which a float read into a JS number may lose) stay as they
- * were.
+ * original container, so the other chunks, their order, a WAD's length word and a MAP size that overruns the
+ * file stay as they were. Both forms write every float as the model's bits (the reader keeps the file's: see
+ * binary/float-bits.ts), NaN payloads included.
  */
 import { BinaryWriter } from '../../binary/writer.js';
 import { FormatError } from '../../binary/format-error.js';
@@ -41,48 +41,12 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Whether a float32's bits are a NaN (exponent all ones, mantissa not 0). */
-const isNanBits = (u: number): boolean => (u & 0x7f800000) === 0x7f800000 && (u & 0x007fffff) !== 0;
-
-const scratch = new DataView(new ArrayBuffer(4));
-
-/**
- * A payload writer for the layout-keeping form: a NaN float written where the original payload (`template`)
- * holds a NaN keeps the template's bits. Reading a float32 into a JS number quiets a signalling NaN (sets the
- * mantissa's top bit), so without this a NaN read as 0xff900000 would be written back as 0xffd00000. The
- * value is a NaN either way; only its payload is kept. `kept` lists the payload offsets where it did so.
- */
-class NanKeepingWriter extends BinaryWriter {
-  readonly kept: number[] = [];
-  constructor(private readonly template: Uint8Array) {
-    super(template.length + 16);
-  }
-  override f32(v: number): this {
-    const at = this.length;
-    if (v !== v && at + 4 <= this.template.length) {
-      const t = this.template;
-      const bits = (t[at]! | (t[at + 1]! << 8) | (t[at + 2]! << 16) | (t[at + 3]! << 24)) >>> 0;
-      if (isNanBits(bits)) {
-        scratch.setFloat32(0, v, true);
-        if (scratch.getUint32(0, true) !== bits) this.kept.push(at);
-        return this.u32(bits);
-      }
-    }
-    return super.f32(v);
-  }
-}
-
 /** The payload of a chunk the contents hold ("TRAK", "WFPC", "MAP "), written into `w`; null for any other. */
 function writePayload(contents: LlamaFileContents, name: string, w: BinaryWriter): Uint8Array | null {
   if (name === 'TRAK' && contents.trak) return writeTrakPayload(contents.trak, w).finish();
   if (name === 'WFPC' && contents.map) return w.u32(contents.map.wfpc).finish();
   if (name === 'MAP ' && contents.map) return writeMapPayload(contents.map, w).finish();
   return null;
-}
-
-/** The written chunk's original payload bytes (the template of its NaN bits). */
-function payloadOf(original: Uint8Array, c: ChunkRef): Uint8Array {
-  return original.subarray(c.payload, c.payload + c.size);
 }
 
 function chunksOf(original: Uint8Array): ChunkRef[] {
@@ -94,7 +58,7 @@ function chunksOf(original: Uint8Array): ChunkRef[] {
 /**
  * The contents written into the original file's container: the TRAK, WFPC and MAP chunks' payloads replaced
  * by the written ones (each chunk's size field kept when its payload length is unchanged, so an overrunning
- * MAP size stays; a NaN float written over a NaN keeps the original's bits), every other byte as it was. A
+ * MAP size stays), every other byte as it was. A
  * chunk the contents hold but the file lacks is appended (a WFPC chunk only when the flags are not 0, the
  * value a file without one has).
  * For the contents parsed from `original`, unchanged, this is `original`. Throws FormatError.
@@ -108,7 +72,7 @@ export function writeLlamaFileKeepingLayout(contents: LlamaFileContents, origina
   let at = 0;
   const done = new Set<string>();
   for (const c of chunks) {
-    const p = done.has(c.name) || !names.includes(c.name) ? null : writePayload(contents, c.name, new NanKeepingWriter(payloadOf(original, c)));
+    const p = done.has(c.name) || !names.includes(c.name) ? null : writePayload(contents, c.name, new BinaryWriter(c.size + 16));
     if (!p) continue;
     done.add(c.name);
     parts.push(original.subarray(at, c.offset + 4));
@@ -131,7 +95,7 @@ export function writeLlamaFileKeepingLayout(contents: LlamaFileContents, origina
   return out;
 }
 
-/** Why the canonical file differs from the original: a WAD's length word, chunks the writers do not write, order, size fields, NaN payloads. */
+/** Why the canonical file differs from the original: a WAD's length word, chunks the writers do not write, order, size fields. */
 export function llamaFileDifferences(contents: LlamaFileContents, original: Uint8Array): { offset: number; reason: string }[] {
   const canon = writeLlamaFile(contents);
   if (canon.length === original.length && canon.every((b, i) => b === original[i])) return [];
@@ -151,9 +115,6 @@ export function llamaFileDifferences(contents: LlamaFileContents, original: Uint
     seen.push(c.name);
     const stored = new DataView(original.buffer, original.byteOffset + c.offset + 4, 4).getUint32(0, true);
     if (stored !== c.size) out.push({ offset: c.offset + 4, reason: `chunk ${JSON.stringify(c.name)}: size field ${stored} overruns the file by ${stored - c.size} bytes (read as ${c.size}); the writer stores ${c.size}` });
-    const w = new NanKeepingWriter(payloadOf(original, c));
-    writePayload(contents, c.name, w);
-    if (w.kept.length > 0) out.push({ offset: c.payload + w.kept[0]!, reason: `chunk ${JSON.stringify(c.name)}: ${w.kept.length} NaN float(s) with a payload the writer does not keep` });
   }
   const present = seen.filter((n) => order.includes(n));
   const expected = order.filter((n) => present.includes(n));

@@ -3,6 +3,7 @@ import { FormatError } from '../../binary/format-error.js';
 import { chunkNamed, findChunks, holdsChunk } from './chunks.js';
 import { WFPC_TILE_SWAPS } from './conventions.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { floatBits } from '../../binary/float-bits.js';
 
 /** Record sizes of the MAP geometry blocks (Croc 2 PC layout, see docs/formats/llama.md). */
 export const FLOAT_TILE_SIZE = 24;
@@ -123,13 +124,14 @@ export function parseMapPayload(r: BinaryReader, wfpc: number, vertexCounts: Arr
   checkLimit('llama MAP', payload, 'tile count', tileCount, limits.llama.tiles, 'llama.tiles');
   const floatBlock = r.pos;
   const floatPos = new Float32Array(tileCount * 3);
+  const posBits = floatBits(floatPos);
   const floatRot = new Int32Array(tileCount);
   const floatModel = new Uint32Array(tileCount);
   const hasAlt = new Uint32Array(tileCount);
   for (let i = 0; i < tileCount; i++) {
-    floatPos[i * 3] = r.f32('tile x');
-    floatPos[i * 3 + 1] = r.f32('tile y');
-    floatPos[i * 3 + 2] = r.f32('tile z');
+    posBits[i * 3] = r.f32bits('tile x');
+    posBits[i * 3 + 1] = r.f32bits('tile y');
+    posBits[i * 3 + 2] = r.f32bits('tile z');
     floatRot[i] = r.i32('tile rotation');
     floatModel[i] = r.u32('tile model');
     hasAlt[i] = r.u32('tile hasAlt');

@@ -1,13 +1,15 @@
 import { BinaryWriter } from '../../binary/writer.js';
 import { chunkTagBytes } from './chunks.js';
 import { REGION_COUNT, SWAP_FIELDS, type LlamaMap } from './map-parse.js';
+import { floatBits } from '../../binary/float-bits.js';
 
 /** The MAP payload from a parsed or built map (colours and tail written as stored). */
 export function writeMapPayload(map: LlamaMap, w = new BinaryWriter()): BinaryWriter {
   const n = map.tileCount;
   w.u32(n).u32(map.width).u32(map.height);
+  const pos = floatBits(map.floatPos); // floats as their bits (see float-bits.ts)
   for (let i = 0; i < n; i++) {
-    w.f32(map.floatPos[i * 3]!).f32(map.floatPos[i * 3 + 1]!).f32(map.floatPos[i * 3 + 2]!);
+    w.f32bits(pos[i * 3]!).f32bits(pos[i * 3 + 1]!).f32bits(pos[i * 3 + 2]!);
     w.i32(map.floatRot[i]!).u32(map.floatModel[i]!).u32(map.hasAlt[i]!);
   }
   w.u32(map.params.length);

@@ -2,6 +2,7 @@ import { BinaryReader } from '../../binary/reader.js';
 import { FormatError } from '../../binary/format-error.js';
 import { chunkNamed, findChunks, holdsChunk } from './chunks.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { floatBits } from '../../binary/float-bits.js';
 
 /** Byte sizes of the TRAK records (NEW_COLLISION variant: 0x84-byte header, 32-byte collision polygon). */
 export const MODEL_HEADER_SIZE = 0x84;
@@ -123,7 +124,8 @@ export function parseTrakPayload(r: BinaryReader, limits: Readonly<Limits> = DEF
   for (let i = 0; i < n; i++) {
     const headerOffset = r.pos;
     const bbox = new Float32Array(BBOX_FLOATS);
-    for (let k = 0; k < BBOX_FLOATS; k++) bbox[k] = r.f32('model bounding volume');
+    const bboxBits = floatBits(bbox);
+    for (let k = 0; k < BBOX_FLOATS; k++) bboxBits[k] = r.f32bits('model bounding volume');
     const vertexCount = r.u16('vertex count');
     const faceCount = r.u16('face count');
     const vertexPointer = r.u32('vertex pointer');
@@ -150,7 +152,8 @@ export function parseTrakPayload(r: BinaryReader, limits: Readonly<Limits> = DEF
     const v = counts[i * 2]!;
     r.checkCount(v, VERTEX_SIZE, `model ${i} vertices`);
     m.vertices = new Float32Array(v * 6);
-    for (let k = 0; k < v * 6; k++) m.vertices[k] = r.f32(`model ${i} vertex`);
+    const vertexBits = floatBits(m.vertices);
+    for (let k = 0; k < v * 6; k++) vertexBits[k] = r.f32bits(`model ${i} vertex`);
     const t = counts[i * 2 + 1]!;
     r.checkCount(t, FACE_SIZE, `model ${i} faces`);
     m.faceFlags = new Uint16Array(t);
@@ -158,6 +161,7 @@ export function parseTrakPayload(r: BinaryReader, limits: Readonly<Limits> = DEF
     m.faceTexture = new Uint16Array(t);
     m.facePad = new Uint16Array(t);
     m.facePlanes = new Float32Array(t * 4);
+    const planeBits = floatBits(m.facePlanes);
     for (let f = 0; f < t; f++) {
       m.faceFlags[f] = r.u16(`model ${i} face flags`);
       m.faceVertices[f * 3] = r.u16(`model ${i} face vertex`);
@@ -165,7 +169,7 @@ export function parseTrakPayload(r: BinaryReader, limits: Readonly<Limits> = DEF
       m.faceVertices[f * 3 + 2] = r.u16(`model ${i} face vertex`);
       m.faceTexture[f] = r.u16(`model ${i} face texture`);
       m.facePad[f] = r.u16(`model ${i} face padding`);
-      for (let k = 0; k < 4; k++) m.facePlanes[f * 4 + k] = r.f32(`model ${i} face plane`);
+      for (let k = 0; k < 4; k++) planeBits[f * 4 + k] = r.f32bits(`model ${i} face plane`);
     }
     const p = polygonCount(m);
     r.checkCount(p, POLYGON_SIZE, `model ${i} collision polygons`);

@@ -1,21 +1,26 @@
 import { BinaryWriter } from '../../binary/writer.js';
 import { chunkTagBytes } from './chunks.js';
 import { BBOX_FLOATS, PLANES_PER_POLYGON, polygonCount, type Trak } from './trak-parse.js';
+import { floatBits } from '../../binary/float-bits.js';
 
 /** The TRAK payload (u32 n, all headers, then every model's data). */
 export function writeTrakPayload(trak: Trak, w = new BinaryWriter()): BinaryWriter {
   w.u32(trak.models.length);
   for (const m of trak.models) {
-    for (let k = 0; k < BBOX_FLOATS; k++) w.f32(m.bbox[k] ?? 0);
+    // Floats as their bits (see float-bits.ts); a short bounding volume is padded with zeros.
+    const bbox = floatBits(m.bbox);
+    for (let k = 0; k < BBOX_FLOATS; k++) w.f32bits(k < bbox.length ? bbox[k]! : 0);
     w.u16(m.vertices.length / 6).u16(m.faceFlags.length).u32(m.vertexPointer).u32(m.facePointer);
     w.u16(m.floorCount).u16(m.ceilingCount).u16(m.wallCount).u16(m.headerPad).u32(m.polygonPointer);
   }
   for (const m of trak.models) {
-    for (let k = 0; k < m.vertices.length; k++) w.f32(m.vertices[k]!);
+    const vertices = floatBits(m.vertices);
+    const planes = floatBits(m.facePlanes);
+    for (let k = 0; k < vertices.length; k++) w.f32bits(vertices[k]!);
     for (let f = 0; f < m.faceFlags.length; f++) {
       w.u16(m.faceFlags[f]!).u16(m.faceVertices[f * 3]!).u16(m.faceVertices[f * 3 + 1]!).u16(m.faceVertices[f * 3 + 2]!);
       w.u16(m.faceTexture[f]!).u16(m.facePad[f]!);
-      for (let k = 0; k < 4; k++) w.f32(m.facePlanes[f * 4 + k]!);
+      for (let k = 0; k < 4; k++) w.f32bits(planes[f * 4 + k]!);
     }
     const p = polygonCount(m);
     for (let q = 0; q < p; q++) {
