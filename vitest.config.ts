@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,6 +11,9 @@ export default defineConfig({
     testTimeout: 900_000,
     hookTimeout: 900_000,
     pool: 'forks',
+    // Vitest's default is one fork fewer than the cores: one on a 2-core machine, every file in turn. The tests
+    // hold under load (nothing in them is timed), so two run at once there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     setupFiles: ['test/setup/fast-check.ts'],
   },
 });
