@@ -26,7 +26,7 @@ import { LocalExecutor } from '../src/batch/local-executor.js';
 import { planBatch, type BatchPlan } from '../src/batch/plan.js';
 import { RedisExecutor } from '../src/batch/redis-queue.js';
 import { packageRoot } from '../src/node/assets.js';
-import type { Bench, BenchResult } from './harness.js';
+import { median, type Bench, type BenchResult } from './harness.js';
 
 /** Jobs in the sweep (RETROSIM_BATCH_BENCH_JOBS sets another count, for a quick look; the figures use 200). */
 export const SWEEP_JOBS = Number(process.env['RETROSIM_BATCH_BENCH_JOBS'] ?? 200);
@@ -152,11 +152,6 @@ const CONFIGS: Config[] = [
   { mode: 'redis', n: 2 },
 ];
 const configName = (c: Config) => `${c.mode}${c.n}`;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'retrosim-batch-bench-'));

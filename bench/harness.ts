@@ -51,6 +51,12 @@ export function opsPerSecond(fn: (iterations: number) => void, opsPerIteration =
 }
 
 /** Median wall time in milliseconds of `samples` calls of `fn` (after one warm-up call). */
+/** The median of `values` (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
 export function medianMs(fn: () => void, samples = 15): number {
   fn();
   const t: number[] = [];

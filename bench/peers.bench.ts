@@ -21,7 +21,7 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import type { Bench, BenchResult } from './harness.js';
-import { consume, loadNote } from './harness.js';
+import { consume, loadNote, median } from './harness.js';
 import { disagreements } from './bench-worlds.js';
 import { agentPairSegments, openBenchWorld, LOS_WORLDS } from './los.bench.js';
 import { LosPool } from '../src/node/los-pool.js';
@@ -274,8 +274,6 @@ async function calibrate(round: (it: number) => number | Promise<number>, ms: nu
   while ((await round(it)) < ms && it < 1 << 20) it *= 2;
   return it;
 }
-
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
 
 /** CPU milliseconds (this process) that `fn` takes: fair on a machine shared with other work. */
 function cpuMs(fn: () => void): number {
