@@ -9,5 +9,7 @@
 
 /** The u32 words under a Float32Array (the same memory), for copying its floats bit for bit. */
 export function floatBits(a: Float32Array): Uint32Array {
+  // A plain array or another typed array has no float32 words: refused, not read as zeros or garbage.
+  if (!(a instanceof Float32Array)) throw new TypeError(`expected a Float32Array, got ${Array.isArray(a) ? 'an array' : Object.prototype.toString.call(a).slice(8, -1)}`);
   return new Uint32Array(a.buffer, a.byteOffset, a.length);
 }

@@ -24,6 +24,7 @@ import {
   writeColFile,
   writeColModel,
 } from './write.js';
+import { floatBits } from '../../binary/float-bits.js';
 
 /** Where one model's sections lie in its template (offsets from the model's start; -1 when absent). */
 export interface ColModelLayout {
@@ -277,7 +278,8 @@ function overlayCollAt(out: ColOut, at: number, m: ColModel): boolean {
   const L = m.lines;
   view.setUint32(p, L.length / 6, true);
   p += 4;
-  for (let i = 0; i < L.length; i++, p += 4) f32At(view, p, L[i]!);
+  const lineBits = floatBits(L); // the model's bits, as the canonical writer writes them (see float-bits.ts)
+  for (let i = 0; i < lineBits.length; i++, p += 4) view.setUint32(p, lineBits[i]!, true);
   const boxes = m.boxes;
   view.setUint32(p, boxes.length, true);
   p += 4;
@@ -291,7 +293,8 @@ function overlayCollAt(out: ColOut, at: number, m: ColModel): boolean {
   const V = mesh.vertices;
   view.setUint32(p, mesh.vertexCount, true);
   p += 4;
-  for (let i = 0; i < V.length; i++, p += 4) f32At(view, p, V[i]!);
+  const vertexBits = floatBits(V);
+  for (let i = 0; i < vertexBits.length; i++, p += 4) view.setUint32(p, vertexBits[i]!, true);
   view.setUint32(p, mesh.faceCount, true);
   p += 4;
   return writeCollFacesAt(out, p, mesh);

@@ -127,6 +127,28 @@ describe('GTA COL: writing a file back keeping its layout', () => {
     else expect(r.differences.map((d) => [d.offset, /NaN/.test(d.reason)])).toEqual([[32, true]]);
   });
 
+  it('the layout-keeping write puts an edited COLL vertex or line in as the model holds it, NaN payloads included', () => {
+    // Floats travel as their bits (src/binary/float-bits.ts): the model's words are what the file gets.
+    const words = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+    const base = emptyish();
+    base.lines = new Float32Array([1, 2, 3, 4, 5, 6]);
+    base.mesh = { vertexCount: 3, vertices: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), faceCount: 1, indices: new Uint32Array([0, 1, 2]), surfaces: new Uint8Array(4) };
+    const src = writeColModel(canonicalColModel(base));
+    const file = parseColFile(src);
+    const layout = colLayoutOf(src, file);
+    const m = file.models[0]!;
+    words(m.mesh.vertices).set([0xff900000, 0x7f800001], 0); // a signalling NaN over a number, another over a number
+    words(m.lines).set([0xffbfffff], 5);
+    const out = writeColFileKeepingLayout(file.models, layout);
+    const back = parseColFile(out.bytes).models[0]!;
+    expect(Array.from(words(back.mesh.vertices).subarray(0, 3))).toEqual([0xff900000, 0x7f800001, words(new Float32Array([0]))[0]]);
+    expect(words(back.lines)[5]).toBe(0xffbfffff);
+    // Written again over its own NaNs, with other payloads: the model's, not the file's.
+    words(back.mesh.vertices)[0] = 0xffc00002;
+    const again = parseColFile(writeColFileKeepingLayout([back], colLayoutOf(out.bytes, parseColFile(out.bytes))).bytes).models[0]!;
+    expect(words(again.mesh.vertices)[0]).toBe(0xffc00002);
+  });
+
   it('world write lists the reasons for an unpadded vertex array (as DragonFF writes it) and a line count', () => {
     const m = parseColFile(writeColModel(odd())).models[0]!;
     const c: LayoutChoice = { order: [0, 1, 2, 3, 4, 5], gaps: [0, 0, 0, 0, 0, 0, 0], junk: 0, extraVertices: 0, lineByte: 3, padByte: 0, junkOffsets: false, flagNoise: 0, tail: 0 };
