@@ -41,14 +41,6 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** The payload of a chunk the contents hold ("TRAK", "WFPC", "MAP "), written into `w`; null for any other. */
-function writePayload(contents: LlamaFileContents, name: string, w: BinaryWriter): Uint8Array | null {
-  if (name === 'TRAK' && contents.trak) return writeTrakPayload(contents.trak, w).finish();
-  if (name === 'WFPC' && contents.map) return w.u32(contents.map.wfpc).finish();
-  if (name === 'MAP ' && contents.map) return writeMapPayload(contents.map, w).finish();
-  return null;
-}
-
 function chunksOf(original: Uint8Array): ChunkRef[] {
   const chunks = findChunks(original, 'llama file');
   if (chunks === null) throw new FormatError('llama file', 0, 'not a chunk sequence or WAD (no known chunk tag at offset 0 or 4)');
@@ -58,21 +50,23 @@ function chunksOf(original: Uint8Array): ChunkRef[] {
 /**
  * The contents written into the original file's container: the TRAK, WFPC and MAP chunks' payloads replaced
  * by the written ones (each chunk's size field kept when its payload length is unchanged, so an overrunning
- * MAP size stays), every other byte as it was. A
- * chunk the contents hold but the file lacks is appended (a WFPC chunk only when the flags are not 0, the
- * value a file without one has).
+ * MAP size stays), every other byte as it was. A chunk the contents hold but the file lacks is appended (a
+ * WFPC chunk only when the flags are not 0, the value a file without one has).
  * For the contents parsed from `original`, unchanged, this is `original`. Throws FormatError.
  */
 export function writeLlamaFileKeepingLayout(contents: LlamaFileContents, original: Uint8Array): Uint8Array {
   const chunks = chunksOf(original);
-  const names: string[] = [];
-  if (contents.trak) names.push('TRAK');
-  if (contents.map) names.push('WFPC', 'MAP ');
+  const payloads = new Map<string, Uint8Array>();
+  if (contents.trak) payloads.set('TRAK', writeTrakPayload(contents.trak).finish());
+  if (contents.map) {
+    payloads.set('WFPC', new BinaryWriter(4).u32(contents.map.wfpc).finish());
+    payloads.set('MAP ', writeMapPayload(contents.map).finish());
+  }
   const parts: Uint8Array[] = [];
   let at = 0;
   const done = new Set<string>();
   for (const c of chunks) {
-    const p = done.has(c.name) || !names.includes(c.name) ? null : writePayload(contents, c.name, new BinaryWriter(c.size + 16));
+    const p = done.has(c.name) ? undefined : payloads.get(c.name);
     if (!p) continue;
     done.add(c.name);
     parts.push(original.subarray(at, c.offset + 4));
@@ -82,10 +76,9 @@ export function writeLlamaFileKeepingLayout(contents: LlamaFileContents, origina
     at = c.payload + c.size;
   }
   parts.push(original.subarray(at));
-  for (const name of names) {
+  for (const [name, p] of payloads) {
     // A file without a WFPC chunk has flags 0: the layout keeps it without one while the flags are 0.
     if (done.has(name) || (name === 'WFPC' && contents.map?.wfpc === 0)) continue;
-    const p = writePayload(contents, name, new BinaryWriter())!;
     parts.push(Uint8Array.from(chunkTagBytes(name)), new BinaryWriter(4).u32(p.length).finish(), p);
   }
   const out = concat(parts);
