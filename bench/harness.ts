@@ -13,7 +13,7 @@ export interface BenchResult {
   value: number;
   /** e.g. "ops/s", "segments/s", "ms", "MB/s", "frames/s", "ratio". */
   unit: string;
-  /** The goal, if any, and whether higher or lower is better. */
+  /** The goal for this figure, if any, and whether higher or lower is better. */
   goal?: number;
   better?: 'higher' | 'lower';
   /** Free text: sizes, counts, peers. */

@@ -26,7 +26,7 @@ const INTERVAL = 120;
 const buttons = (f: number) => demoButtons(f, 7) | (f % 97 === 0 ? Buttons.Jump : 0);
 
 describe('replays of every system on every demo world', () => {
-  it('registers every system of the issue in one fixed order', () => {
+  it('registers every built-in system in one fixed order', () => {
     expect(DEFAULT_SYSTEMS.map((s) => `${s.name}@${s.priority}`)).toEqual([
       'input@33',
       'wander@48',
