@@ -24,7 +24,7 @@ import { behaviours, describeAt, describeEntity, pickEntity, probeAt, type Entit
 import { legendFor, type LegendEntry } from '../scene/legend.js';
 import { SimClock, SIM_HZ } from '../scene/sim-clock.js';
 import { faster, slower, speedLabel, timelineMarks } from '../scene/timeline.js';
-import { formatViewLink, parseViewLink, RAY_DENSITIES, type RayDensity, type ViewLink } from '../scene/view-link.js';
+import { formatViewLink, linkBounds, parseViewLink, RAY_DENSITIES, type RayDensity, type ViewLink } from '../scene/view-link.js';
 import { weatherCounts } from '../scene/weather-look.js';
 import { $, download } from './dom.js';
 import { fillHelp } from './help-overlay.js';
@@ -51,7 +51,7 @@ const BEHAVIOUR_FRAMES = 30;
 /** The world menu's entry for a world opened from files. */
 const FILE_ENTRY = 'file';
 
-const parsed = parseViewLink(location.search, { worlds: CATALOG.map((e) => e.id), maxAgents: DEFAULT_LIMITS.agents });
+const parsed = parseViewLink(location.search, { worlds: CATALOG.map((e) => e.id), bounds: linkBounds() });
 const base = new URL('./', location.href).href;
 
 async function fetchBytes(path: string): Promise<Uint8Array> {
