@@ -5,7 +5,7 @@
  * simulation; a replay also records the scenario's name, version and content hash (see ScenarioIdentity).
  */
 import { Fnv1a64 } from '../binary/fnv.js';
-import type { ComponentDef } from '../ecs/components.js';
+import { MAX_CAPACITY, type ComponentDef } from '../ecs/components.js';
 import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { EventBus } from '../ecs/events.js';
 import type { Scheduler, SimRng } from '../ecs/scheduler.js';
@@ -34,6 +34,21 @@ export interface ScenarioSettings {
 
 /** Most agents a scenario places (limits.agents): each may cost up to PLACEMENT_TRIES world queries to place. */
 export const MAX_AGENTS = DEFAULT_LIMITS.agents;
+
+/**
+ * The whole-number range `checkSettings` accepts for each numeric setting (agents are also at most
+ * capacity − 2: the player and one spare). Anything that checks settings before a simulation is built (the
+ * sandbox's link, say) reads these rather than copying the numbers.
+ */
+export const SETTING_RANGES: Readonly<Record<'capacity' | 'agents' | 'fieldSeed' | 'ccRandInit', Readonly<{ min: number; max: number }>>> = Object.freeze({
+  capacity: Object.freeze({ min: 2, max: MAX_CAPACITY }),
+  agents: Object.freeze({ min: 0, max: MAX_AGENTS }),
+  fieldSeed: Object.freeze({ min: 0, max: 0xffffffff }),
+  ccRandInit: Object.freeze({ min: 0, max: 100_000_000 }),
+});
+
+/** The longest streamSeed `checkSettings` accepts, in UTF-16 code units. */
+export const MAX_STREAM_SEED_LENGTH = 256;
 
 /** Settings a simulation gets for what it is not told. */
 export const DEFAULT_SETTINGS: Readonly<ScenarioSettings> = Object.freeze({
@@ -179,11 +194,12 @@ export function checkSettings(s: ScenarioSettings): ScenarioSettings {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`setting ${name} must be an integer in ${min}..${max}, got ${String(v)}`);
   };
   if (typeof s.scenario !== 'string') throw new Error('setting scenario must be a string');
-  int(s.capacity, 'capacity', 2, 1 << 20);
-  int(s.agents, 'agents', 0, Math.min(MAX_AGENTS, s.capacity - 2));
-  int(s.fieldSeed, 'fieldSeed', 0, 0xffffffff);
-  int(s.ccRandInit, 'ccRandInit', 0, 100_000_000);
-  if (typeof s.streamSeed !== 'string' || s.streamSeed.length > 256) throw new Error('setting streamSeed must be a string of at most 256 characters');
+  const R = SETTING_RANGES;
+  int(s.capacity, 'capacity', R.capacity.min, R.capacity.max);
+  int(s.agents, 'agents', R.agents.min, Math.min(R.agents.max, s.capacity - 2));
+  int(s.fieldSeed, 'fieldSeed', R.fieldSeed.min, R.fieldSeed.max);
+  int(s.ccRandInit, 'ccRandInit', R.ccRandInit.min, R.ccRandInit.max);
+  if (typeof s.streamSeed !== 'string' || s.streamSeed.length > MAX_STREAM_SEED_LENGTH) throw new Error(`setting streamSeed must be a string of at most ${MAX_STREAM_SEED_LENGTH} characters`);
   if (typeof s.params !== 'object' || s.params === null || Array.isArray(s.params)) throw new Error('setting params must be an object');
   return s;
 }

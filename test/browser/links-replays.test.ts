@@ -200,6 +200,46 @@ describe('bad links', () => {
   });
 });
 
+describe('links beyond the simulation\'s limits', () => {
+  // The link is checked against the limits the simulation applies: a value it would refuse falls back with
+  // the banner, and the page shows a world and stays usable.
+  const cases = [
+    { query: '?world=colbin-demo&agents=100000&mute=1', kind: 'colbin', param: 'agents="100000"', limit: 'from 0 to 4094', then: 'rugrats-demo', thenKind: 'rugrats' },
+    { query: '?ccinit=4294967295&mute=1', kind: 'piney', param: 'ccinit="4294967295"', limit: 'from 0 to 1000000 (limits.replay.ccRandInit)', then: 'colbin-demo', thenKind: 'colbin' },
+  ];
+  for (const c of cases) {
+    test(`${c.query}: a banner names the value and the limit, a world is shown, the world menu works`, async () => {
+      const p = await openLink(c.query);
+      try {
+        const s = await state(p);
+        expect(s['kind']).toBe(c.kind);
+        expect(s['error']).toContain(c.param);
+        expect(s['error']).toContain(c.limit);
+        expect(await p.locator('#banner').isVisible()).toBe(true);
+        const text = await p.locator('#banner-text').innerText();
+        expect(text).toContain(c.param);
+        expect(text).toContain(c.limit);
+        // The world's own defaults: agents placed, ccRand not advanced by the link.
+        expect(s['agents']).toBeGreaterThan(0);
+        expect(s['settingsAgents']).toBeLessThanOrEqual(300);
+        expect(s['url']).not.toContain('agents=');
+        expect(s['url']).not.toContain('ccinit=');
+        // Usable: it steps, and the world menu changes the world.
+        const f0 = s['frame'] as number;
+        await p.evaluate(() => window.retrosim.advance(3));
+        expect((await state(p))['frame']).toBe(f0 + 3);
+        await p.selectOption('#world', c.then);
+        await p.waitForFunction((k) => window.retrosim.state()['kind'] === k, c.thenKind, { timeout: 60_000 });
+        const t = await state(p);
+        expect(t['menu']).toBe(c.then);
+        expect(t['agents']).toBeGreaterThan(0);
+      } finally {
+        await p.close();
+      }
+    });
+  }
+});
+
 describe('the replay timeline', () => {
   test('frame numbers, keyframe ticks, and no divergence for a replay that verifies', async () => {
     const path = await recordReplay('rugrats-demo', 10, 700, 'timeline-rugrats.rsr');

@@ -24,9 +24,10 @@ import { behaviours, describeAt, describeEntity, pickEntity, probeAt, type Entit
 import { legendFor, type LegendEntry } from '../scene/legend.js';
 import { SimClock, SIM_HZ } from '../scene/sim-clock.js';
 import { faster, slower, speedLabel, timelineMarks } from '../scene/timeline.js';
-import { formatViewLink, parseViewLink, RAY_DENSITIES, type RayDensity, type ViewLink } from '../scene/view-link.js';
+import { formatViewLink, linkBounds, parseViewLink, RAY_DENSITIES, type RayDensity, type ViewLink } from '../scene/view-link.js';
 import { weatherCounts } from '../scene/weather-look.js';
 import { $, download } from './dom.js';
+import { openFirstWorld } from './first-world.js';
 import { fillHelp } from './help-overlay.js';
 import { InspectorPanel } from './inspector-panel.js';
 import { KeyboardButtons } from './keyboard.js';
@@ -51,7 +52,7 @@ const BEHAVIOUR_FRAMES = 30;
 /** The world menu's entry for a world opened from files. */
 const FILE_ENTRY = 'file';
 
-const parsed = parseViewLink(location.search, { worlds: CATALOG.map((e) => e.id), maxAgents: DEFAULT_LIMITS.agents });
+const parsed = parseViewLink(location.search, { worlds: CATALOG.map((e) => e.id), bounds: linkBounds() });
 const base = new URL('./', location.href).href;
 
 async function fetchBytes(path: string): Promise<Uint8Array> {
@@ -153,7 +154,7 @@ class SandboxApp {
   private pendingLink: ViewLink | null = parsed.link;
   private pendingFrame: { replay: string | undefined; frame: number } | null = parsed.link.frame !== undefined ? { replay: parsed.link.replay, frame: parsed.link.frame } : null;
   /** Scenario settings given by the link. */
-  private readonly linkSettings: Partial<ScenarioSettings> = {
+  private linkSettings: Partial<ScenarioSettings> = {
     ...(parsed.link.streamSeed !== undefined ? { streamSeed: parsed.link.streamSeed } : {}),
     ...(parsed.link.ccRandInit !== undefined ? { ccRandInit: parsed.link.ccRandInit } : {}),
     ...(parsed.link.fieldSeed !== undefined ? { fieldSeed: parsed.link.fieldSeed } : {}),
@@ -196,12 +197,21 @@ class SandboxApp {
     new ResizeObserver(() => this.resize()).observe(host);
     this.resize();
     window.addEventListener('resize', () => this.resize());
-    const first = parsed.link.world ?? CATALOG[0]!.id;
-    try {
-      await this.openCatalog(first);
-    } catch {
-      if (first !== CATALOG[0]!.id) await this.openCatalog(CATALOG[0]!.id);
-    }
+    await openFirstWorld(
+      {
+        open: (id) => this.openCatalog(id),
+        dropLinkSettings: () => {
+          const had = this.agents !== null || Object.keys(this.linkSettings).length + Object.keys(this.linkParams).length > 0;
+          this.agents = null;
+          this.linkSettings = {};
+          this.linkParams = {};
+          return had;
+        },
+        report: (line) => this.linkErrors.push(line),
+      },
+      parsed.link.world ?? CATALOG[0]!.id,
+      CATALOG[0]!.id,
+    );
     this.showBanner();
     this.app.ticker.add(() => this.tick());
     canvas.focus();

@@ -5,8 +5,15 @@
  * page's banner) and dropped, so the page falls back to its default for it (the default world, for a bad
  * world).
  *
+ * The whole-number parameters are bounded by what the page can build and replay (`linkBounds`, read from the
+ * simulation's own setting ranges and the runtime's limits, never copied), so a value the link accepts is one
+ * the simulation accepts: a refused value is reported and dropped here, like any other bad value, rather than
+ * refused later with no world to show.
+ *
  * Pure string handling: Node tests check the round trip.
  */
+import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { DEFAULT_SETTINGS, SETTING_RANGES } from '../../sim/scenario.js';
 
 /** How many sight rays the view draws for the agents that are not selected. */
 export const RAY_DENSITIES = ['off', 'few', 'many', 'all'] as const;
@@ -49,11 +56,55 @@ export interface ViewLink {
   aa?: boolean;
 }
 
+/** The most a whole-number link parameter may be, and the limit that sets it (named in the banner). */
+export interface LinkBound {
+  max: number;
+  /** Where `max` comes from, e.g. "limits.replay.ccRandInit". */
+  limit: string;
+}
+
+/** The bounds of the link's whole-number parameters (each from 0). */
+export interface LinkBounds {
+  agents: LinkBound;
+  ccRandInit: LinkBound;
+  fieldSeed: LinkBound;
+  /** The selected entity's id. */
+  sel: LinkBound;
+  /** A replay's frame. */
+  frame: LinkBound;
+}
+
+/** The smallest of several bounds on one value (the first of equal ones). */
+function tightest(...bounds: LinkBound[]): LinkBound {
+  return bounds.reduce((a, b) => (b.max < a.max ? b : a));
+}
+
+/**
+ * The bounds the sandbox's link is checked against: what its simulation accepts (`checkSettings`'s ranges,
+ * with the entity capacity the page builds with, `DEFAULT_SETTINGS.capacity`) and what a replay recorded on
+ * the page may ask of a re-simulation (`limits.replay`), since the page plays its own recordings back.
+ */
+export function linkBounds(limits: Readonly<Limits> = DEFAULT_LIMITS): LinkBounds {
+  const R = SETTING_RANGES;
+  const capacity = DEFAULT_SETTINGS.capacity;
+  return {
+    agents: tightest(
+      { max: R.agents.max, limit: 'limits.agents' },
+      { max: capacity - 2, limit: `the sandbox's entity capacity of ${capacity}, less the player and one spare` },
+      { max: limits.replay.agents, limit: 'limits.replay.agents' },
+    ),
+    ccRandInit: tightest({ max: R.ccRandInit.max, limit: "the simulation's ccRandInit range" }, { max: limits.replay.ccRandInit, limit: 'limits.replay.ccRandInit' }),
+    fieldSeed: { max: R.fieldSeed.max, limit: 'a 32-bit seed' },
+    sel: { max: capacity - 1, limit: `the sandbox's entity capacity of ${capacity}` },
+    frame: { max: limits.replay.frames, limit: 'limits.replay.frames' },
+  };
+}
+
 export interface LinkRules {
   /** The catalog's world ids. */
   worlds: readonly string[];
-  /** Most agents (limits.agents). */
-  maxAgents: number;
+  /** The bounds of the whole-number parameters (`linkBounds()` for the sandbox). */
+  bounds: LinkBounds;
 }
 
 export interface ParsedLink {
@@ -74,14 +125,15 @@ export function parseViewLink(search: string, rules: LinkRules): ParsedLink {
   const link: ViewLink = { params: {} };
   const errors: string[] = [];
   const bad = (name: string, value: string, want: string, instead: string) => errors.push(`bad link parameter ${name}=${JSON.stringify(value)}: ${want}; ${instead}`);
-  const int = (name: string, v: string, lo: number, hi: number, instead: string): number | undefined => {
+  const int = (name: string, v: string, bound: LinkBound, instead: string): number | undefined => {
     if (INT.test(v)) {
       const n = Number(v);
-      if (n >= lo && n <= hi) return n;
+      if (n >= 0 && n <= bound.max) return n;
     }
-    bad(name, v, `expected a whole number from ${lo} to ${hi}`, instead);
+    bad(name, v, `expected a whole number from 0 to ${bound.max} (${bound.limit})`, instead);
     return undefined;
   };
+  const B = rules.bounds;
   const flag = (name: string, v: string): boolean | undefined => {
     if (v in FLAG) return FLAG[v];
     bad(name, v, 'expected 1 or 0', 'ignored');
@@ -106,7 +158,7 @@ export function parseViewLink(search: string, rules: LinkRules): ParsedLink {
         else bad(name, v, `no such world (the worlds are ${rules.worlds.join(', ')})`, 'showing the default world');
         break;
       case 'agents': {
-        const n = int(name, v, 0, rules.maxAgents, 'the world\'s default count is used');
+        const n = int(name, v, B.agents, 'the world\'s default count is used');
         if (n !== undefined) link.agents = n;
         break;
       }
@@ -115,12 +167,12 @@ export function parseViewLink(search: string, rules: LinkRules): ParsedLink {
         else bad(name, v, 'expected 1 to 64 letters, digits or _ . : -', 'the default seed is used');
         break;
       case 'ccinit': {
-        const n = int(name, v, 0, 0xffffffff, 'the default is used');
+        const n = int(name, v, B.ccRandInit, 'the default is used');
         if (n !== undefined) link.ccRandInit = n;
         break;
       }
       case 'fieldseed': {
-        const n = int(name, v, 0, 0xffffffff, 'the world\'s own seed is used');
+        const n = int(name, v, B.fieldSeed, 'the world\'s own seed is used');
         if (n !== undefined) link.fieldSeed = n;
         break;
       }
@@ -138,7 +190,7 @@ export function parseViewLink(search: string, rules: LinkRules): ParsedLink {
         break;
       }
       case 'sel': {
-        const n = int(name, v, 0, 1 << 20, 'nothing is selected');
+        const n = int(name, v, B.sel, 'nothing is selected');
         if (n !== undefined) link.sel = n;
         break;
       }
@@ -152,7 +204,7 @@ export function parseViewLink(search: string, rules: LinkRules): ParsedLink {
         else bad(name, v, 'expected a file name', 'ignored');
         break;
       case 'frame': {
-        const n = int(name, v, 0, 1e9, 'the replay opens at frame 0');
+        const n = int(name, v, B.frame, 'the replay opens at frame 0');
         if (n !== undefined) link.frame = n;
         break;
       }
