@@ -66,25 +66,27 @@ async function stop(p: Proc): Promise<number> {
   return p.exited;
 }
 
-let reference: Buffer;
-let referenceReplays: Map<string, Buffer>;
-
 beforeAll(async () => {
   redis = await startRedis();
   client = new Redis(redis.url, { maxRetriesPerRequest: null });
+}, 120_000);
+
+/** The local run of the batch: its results file's bytes and its kept replays' bytes by path. */
+async function localRun(): Promise<{ reference: Buffer; referenceReplays: Map<string, Buffer> }> {
   const file = batchFolder('local');
   const out = join(tmp, 'local', 'out', 'trust.jsonl');
   const r = await runCliAsync(['batch', file, '--workers', '2', '--out', out, '--json']);
   expect(r.code, r.stderr).toBe(0);
   expect(json(r.stdout)).toMatchObject({ done: MODULE_JOBS + 1, failed: 0 });
-  reference = readFileSync(out);
-  referenceReplays = new Map();
+  const reference = readFileSync(out);
+  const referenceReplays = new Map<string, Buffer>();
   for (const l of reference.toString('utf8').trim().split('\n')) {
     const rep = (JSON.parse(l) as { result: { replay?: { file: string } } }).result.replay;
     if (rep) referenceReplays.set(rep.file, readFileSync(join(tmp, 'local', 'out', rep.file)));
   }
   expect(referenceReplays.size).toBe(MODULE_JOBS);
-}, 300_000);
+  return { reference, referenceReplays };
+}
 
 afterAll(async () => {
   client?.disconnect();
@@ -127,6 +129,7 @@ describe('a job is data, never code', { timeout: 300_000 }, () => {
       };
       const blobReason = await waitFor('the blob job to end', () => failedReason('blob'), 120_000);
       const graphReason = await waitFor('the graph job to end', () => failedReason('graph'), 120_000);
+      expect(existsSync(marker), 'the planted code ran').toBe(false);
       expect(blobReason).toMatch(/scenario\.blob: a scenario module is named by its module graph \(scenario\.graph\), never sent as bytes/);
       expect(graphReason).toMatch(NOT_ALLOWED);
       // Still up: a legitimate job after them runs.
@@ -146,6 +149,7 @@ describe('a job is data, never code', { timeout: 300_000 }, () => {
   });
 
   it('a worker started with --allow-scenario gives the local result bytes; one without it fails those jobs with the message', async () => {
+    const { reference, referenceReplays } = await localRun();
     // The worker owner's own copy, in a folder of its own.
     const owned = writeGuards(join(tmp, 'owner'));
     const file = batchFolder('allowed');
