@@ -33,7 +33,7 @@ import { moduleGraph, ModuleGraphError } from '../node/module-graph.js';
 import { gtaPlacementsPath, siblingWithExtension } from '../node/world-files.js';
 import { BlobStore } from './blobs.js';
 import { expandReplayPattern, GlobError } from './glob.js';
-import type { BlobRef, JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
+import type { JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
 import { BatchFileError, checkBatchFile, type BatchSpec, type RunJobSpec, type VerifySpec } from './schema.js';
 
 /** Bumped when what a key covers changes, so old results are not taken for new ones. */

@@ -226,6 +226,12 @@ export interface Specifier {
 
 type Tok = { t: 'id' | 'str' | 'punct' | 'other'; v: string; line: number; at: number };
 
+/**
+ * Tokens the scanner looks ahead from an `import` or `export` for the rest of its statement (far more than
+ * any real import clause or method's parameter list), so that a hostile file cannot make it quadratic.
+ */
+const LOOKAHEAD = 1024;
+
 /** Keywords after which a `/` starts a regular expression, not a division. */
 const BEFORE_REGEX = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await', 'extends']);
 
@@ -261,7 +267,7 @@ export function importSpecifiers(src: string): Specifier[] {
         continue;
       }
       // import <clause> from '...': the first `from` followed by a string, before the statement ends.
-      for (let j = i + 1; j < toks.length; j++) {
+      for (let j = i + 1; j < Math.min(toks.length, i + LOOKAHEAD); j++) {
         const x = toks[j]!;
         if (x.t === 'punct' && x.v === ';') break;
         if (x.t === 'id' && x.v === 'from' && toks[j + 1]?.t === 'str') {
@@ -278,7 +284,8 @@ export function importSpecifiers(src: string): Specifier[] {
         j++;
         if (toks[j]?.t === 'id' && toks[j]!.v === 'as') j += 2;
       } else if (next.t === 'punct' && next.v === '{') {
-        while (j < toks.length && !(toks[j]!.t === 'punct' && toks[j]!.v === '}')) j++;
+        const end = Math.min(toks.length, j + LOOKAHEAD);
+        while (j < end && !(toks[j]!.t === 'punct' && toks[j]!.v === '}')) j++;
         j++;
       } else continue;
       if (toks[j]?.t === 'id' && toks[j]!.v === 'from' && toks[j + 1]?.t === 'str') {
@@ -293,7 +300,7 @@ export function importSpecifiers(src: string): Specifier[] {
 /** Whether the parenthesis at `open` closes on a `{`: `import(a) { ... }`, a method named import. */
 function isMethod(toks: Tok[], open: number): boolean {
   let depth = 0;
-  for (let j = open; j < toks.length; j++) {
+  for (let j = open; j < Math.min(toks.length, open + LOOKAHEAD); j++) {
     const x = toks[j]!;
     if (x.t !== 'punct') continue;
     if (x.v === '(') depth++;

@@ -68,6 +68,27 @@ describe('the import scanner', () => {
     expect(specs('await import(`./x-${n}.mjs`);')).toEqual([null]);
   });
 
+  it('any text at all gives a list of imports or an Error, never another exception (property)', () => {
+    const js = fc.array(fc.constantFrom('import', 'export', 'from', '(', ')', '{', '}', '`', '${', "'", '"', '/', '*', '\\', '\n', ' ', 'x', './a.mjs', ';', '.', 'as', '[', ']', '1'), { maxLength: 60 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(fc.oneof(js, fc.string({ maxLength: 80 })), (src) => {
+        try {
+          for (const s of importSpecifiers(src)) expect(s.specifier === null || typeof s.specifier === 'string').toBe(true);
+        } catch (e) {
+          expect(e).toBeInstanceOf(Error);
+          expect((e as Error).message).toMatch(/^an unterminated /);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  // A look-ahead to the end of the file from each of these would be quadratic: hours here, not a second.
+  it('a hostile file of unclosed import clauses is scanned with a bounded look-ahead', { timeout: 120_000 }, () => {
+    const src = 'import(a '.repeat(100_000) + 'export { '.repeat(100_000);
+    expect(importSpecifiers(src).length).toBe(100_000);
+  });
+
   it('unterminated text is an error naming its line', () => {
     expect(() => importSpecifiers('const a = 1;\n/* never closed')).toThrow(/unterminated comment \(line 2\)/);
     expect(() => importSpecifiers('const a = `never closed')).toThrow(/unterminated template literal/);
