@@ -1,8 +1,8 @@
 /**
  * The inputs of a batch by content: each set of bytes is named by its SHA-256 and kept once however many
- * jobs use it. Small shared inputs (worlds, scenario modules) stay in memory; replays to verify, which are
- * many and each used once, are remembered by path and read again when a job needs them (and checked to
- * be the same bytes).
+ * jobs use it. Small shared inputs (worlds and their partner files) stay in memory; replays to verify,
+ * which are many and each used once, are remembered by path and read again when a job needs them (and
+ * checked to be the same bytes).
  *
  * Scenario modules are not inputs sent to workers: the store remembers where each of the batch's modules
  * is on disk, by its module graph's hash, so the local threads can load them from there (their allow-list).
