@@ -4,7 +4,8 @@
  * module graph), fails with a message saying why, and the worker goes on with the next job; a worker runs a
  * batch's scenario module only when started with `--allow-scenario` naming its own copy (matched by the
  * module graph's hash, a scenario split over two modules here) and then gives the local run's result
- * bytes; without it, those jobs fail with the message.
+ * bytes; without it, those jobs fail with the message. An allowed file edited after it was allowed (a
+ * helper module of its graph) is refused, and a worker will not start on a file whose graph cannot be hashed.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobPayload } from '../../src/batch/payload.js';
 import { planSpec } from '../../src/batch/plan.js';
 import { blobKey } from '../../src/batch/redis-queue.js';
-import { sha256Hex } from '../../src/batch/runner.js';
+import { runJob, sha256Hex } from '../../src/batch/runner.js';
 import { checkBatchFile } from '../../src/batch/schema.js';
+import { WorkerEnv } from '../../src/batch/worker-env.js';
 import { moduleGraph } from '../../src/node/module-graph.js';
 import { cli, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
 
@@ -178,6 +180,27 @@ describe('a job is data, never code', { timeout: 300_000 }, () => {
     expect(w2.child.exitCode).toBe(null);
     expect(await stop(w2)).toBe(0);
     noStack(w2.stderr());
+  });
+
+  it('an allowed file is hashed again before its first use: one edited since it was allowed is refused', async () => {
+    // Two modules that need no 'retrosim' (this test loads them in the test process, not through the CLI).
+    const dir = join(tmp, 'edited');
+    mkdirSync(join(dir, 'lib'), { recursive: true });
+    writeFileSync(join(dir, 'lib', 'plain.mjs'), `export default { name: 'plain', version: '1.0.0', description: 'no systems of its own', systems: [] };\n`);
+    writeFileSync(join(dir, 'plain-main.mjs'), `export { default } from './lib/plain.mjs';\n`);
+    const file = join(dir, 'b.json');
+    const plan = await planSpec(checkBatchFile({ batch: 1, jobs: [{ world: 'rugrats-demo', scenario: 'plain-main.mjs', agents: 1, frames: 10 }] }, file, 'b'), file);
+    const payload = plan.jobs[0]!.payload as JobPayload;
+    const env = new WorkerEnv();
+    for (const part of payload.world.parts) env.blobs.set(part.blob.sha256, plan.blobs.get(part.blob.sha256));
+    for (const [graph, path] of plan.blobs.modules()) env.allow(graph, path);
+    // The helper module, not the entry: the graph covers it.
+    const fresh = new WorkerEnv();
+    for (const part of payload.world.parts) fresh.blobs.set(part.blob.sha256, plan.blobs.get(part.blob.sha256));
+    for (const [graph, path] of plan.blobs.modules()) fresh.allow(graph, path);
+    expect(JSON.stringify((await runJob(payload, fresh)).body['scenario'])).toMatch(/"source":"file:plain-main\.mjs"/);
+    writeFileSync(join(dir, 'lib', 'plain.mjs'), `${readFileSync(join(dir, 'lib', 'plain.mjs'), 'utf8')}// edited\n`);
+    await expect(runJob(payload, env)).rejects.toThrow(/plain-main\.mjs: its module graph changed since it was allowed \(now [0-9a-f]{12}…, allowed [0-9a-f]{12}…\): start the worker again/);
   });
 
   it('a worker refuses to start on an --allow-scenario file whose graph cannot be hashed, naming the importer', async () => {
