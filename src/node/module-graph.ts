@@ -21,7 +21,7 @@
  * limits (MODULE_GRAPH_FILES files, limits.scenarioBytes a file, MODULE_GRAPH_BYTES in all).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -158,11 +158,13 @@ function realFile(path: string, what: () => string): string {
 function readBounded(path: string, max: number, what: string): Uint8Array {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: a file swapped for a FIFO since it was checked must not hang the open.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     throw new ModuleGraphError(`${what}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   try {
+    if (!fstatSync(fd).isFile()) throw new ModuleGraphError(`${what}: not a regular file`);
     const chunks: Uint8Array[] = [];
     let n = 0;
     for (;;) {
