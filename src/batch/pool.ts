@@ -6,8 +6,8 @@
  * A thread is sent each input once (by SHA-256) and keeps it; a replay to verify, used by one job only,
  * is dropped after its job. A scenario module is not sent: a thread is told the path of the module a job
  * names, from the pool's allow-list (`scenarios`), and loads it from there; a job naming a module graph
- * not on the list fails in the thread with a message saying so. A thread that dies (a crash, an out-of-memory) fails its job and is replaced;
- * an aborted job's thread is terminated and replaced.
+ * not on the list fails in the thread with a message saying so. A thread that dies (a crash, an
+ * out-of-memory) fails its job and is replaced; an aborted job's thread is terminated and replaced.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';

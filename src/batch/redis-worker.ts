@@ -85,8 +85,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       throw new UnrecoverableError(e instanceof PayloadError ? e.message : String(e));
     }
     // Another worker may hold the module: a plain error, so the job's retries may reach it.
-    const module = payloadModule(payload);
-    if (module && !pool.scenarios.has(module.graph)) throw new Error(notAllowedMessage(module.source, module.graph));
+    const named = payloadModule(payload);
+    if (named && !pool.scenarios.has(named.graph)) throw new Error(notAllowedMessage(named.source, named.graph));
     // Running from the moment it is taken (fetching its inputs included), so that a signal then counts it.
     const ac = new AbortController();
     const mine = { ac, started: false };
