@@ -1,8 +1,11 @@
 /**
  * The inputs of a batch by content: each set of bytes is named by its SHA-256 and kept once however many
- * jobs use it. Small shared inputs (worlds, scenario modules) stay in memory; replays to verify, which are
- * many and each used once, are remembered by path and read again when a job needs them (and checked to
- * be the same bytes).
+ * jobs use it. Small shared inputs (worlds and their partner files) stay in memory; replays to verify,
+ * which are many and each used once, are remembered by path and read again when a job needs them (and
+ * checked to be the same bytes).
+ *
+ * Scenario modules are not inputs sent to workers: the store remembers where each of the batch's modules
+ * is on disk, by its module graph's hash, so the local threads can load them from there (their allow-list).
  */
 import { readFileSync } from 'node:fs';
 import type { BlobRef } from './payload.js';
@@ -11,6 +14,17 @@ import { sha256Hex } from './runner.js';
 export class BlobStore {
   private readonly memory = new Map<string, Uint8Array>();
   private readonly files = new Map<string, string>();
+  private readonly moduleFiles = new Map<string, string>();
+
+  /** Remembers that the scenario module at `path` (absolute) has the module graph hash `graph`. */
+  addModule(graph: string, path: string): void {
+    if (!this.moduleFiles.has(graph)) this.moduleFiles.set(graph, path);
+  }
+
+  /** The batch's scenario modules: module graph hash -> absolute path. */
+  modules(): ReadonlyMap<string, string> {
+    return this.moduleFiles;
+  }
 
   /** Keeps `bytes` in memory; returns their name. */
   add(bytes: Uint8Array): BlobRef {

@@ -1,6 +1,7 @@
 /**
  * The embedded default: a batch's jobs on local worker threads (pool.ts), in job order, as many at a time
- * as there are threads. A failed attempt is tried again up to the batch's retries, as a queue would.
+ * as there are threads. The threads run the batch's own scenario modules (the owner's files, by their
+ * module graph's hash) from where they are. A failed attempt is tried again up to the batch's retries, as a queue would.
  */
 import type { BlobStore } from './blobs.js';
 import type { Executor, ExecutorEvents } from './executor.js';
@@ -20,6 +21,7 @@ export class LocalExecutor implements Executor {
   }
 
   async run(jobs: PlannedJob[], blobs: BlobStore, retries: number, events: ExecutorEvents, signal: AbortSignal): Promise<void> {
+    for (const [graph, path] of blobs.modules()) this.pool.scenarios.set(graph, path);
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < jobs.length && !signal.aborted) {

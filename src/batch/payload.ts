@@ -26,8 +26,12 @@ export interface WorldInput {
 
 export type WorldPartRole = 'main' | 'map' | 'trak' | 'placements';
 
-/** A built-in scenario by name, or a module file by its bytes (and the path it is recorded as). */
-export type ScenarioInput = { builtin: string } | { source: string; blob: BlobRef };
+/**
+ * A built-in scenario by name, or a module file by its module graph's hash (see node/module-graph.ts) and
+ * the path it is recorded as. A module never travels as bytes: a worker runs it only from a file of its own
+ * whose graph has that hash (its allow-list), so a job is data, never code.
+ */
+export type ScenarioInput = { builtin: string } | { source: string; graph: string };
 
 /** The settings a run job gives (the rest are the world's and scenario's defaults). */
 export interface RunSettings {
@@ -74,8 +78,6 @@ export type JobPayload = RunPayload | VerifyPayload;
 export function payloadBlobs(p: JobPayload): BlobRef[] {
   const out = p.world.parts.map((x) => x.blob);
   if (p.kind === 'verify') out.push(p.replay);
-  const s = p.scenario;
-  if (s && 'blob' in s) out.push(s.blob);
   return out;
 }
 
@@ -159,7 +161,9 @@ function worldInput(v: unknown, bad: Bad): WorldInput {
 function scenarioInput(v: unknown, bad: Bad): ScenarioInput {
   const s = obj(v, 'scenario', bad);
   if (s['builtin'] !== undefined) return { builtin: str(s['builtin'], 'scenario.builtin', 64, bad) };
-  return { source: str(s['source'], 'scenario.source', 4096, bad), blob: blobRef(s['blob'], 'scenario.blob', bad) };
+  if (s['blob'] !== undefined) bad('scenario.blob: a scenario module is named by its module graph (scenario.graph), never sent as bytes; a worker runs only modules on its allow-list');
+  if (typeof s['graph'] !== 'string' || !SHA.test(s['graph'])) bad('scenario.graph must be 64 hex digits');
+  return { source: str(s['source'], 'scenario.source', 4096, bad), graph: s['graph'] as string };
 }
 
 function blobRef(v: unknown, what: string, bad: Bad): BlobRef {

@@ -2,7 +2,9 @@
  * From a batch file to its jobs: the file checked (schema.ts), its inputs read once each and named by
  * content (blobs.ts), each job's payload built and its key computed. The key is the SHA-256 of everything
  * a job's result depends on (the runtime's version, its inputs' bytes and how they are named, its settings
- * and measures), so equal keys mean equal results and a re-run can reuse them.
+ * and measures), so equal keys mean equal results and a re-run can reuse them. A scenario module is named
+ * by the hash of its module graph (node/module-graph.ts: the file and the local modules it imports, and
+ * the versions of the packages they import), computed here from the files on disk; its bytes are not sent.
  *
  * Paths in a batch file are relative to the file's folder and are recorded as written, so results do not
  * depend on where the batch runs from. Inputs that cannot be read are errors up front, naming the field;
@@ -27,10 +29,11 @@ import {
   type ScenarioDef,
   type WorldKind,
 } from '../index.js';
+import { moduleGraph, ModuleGraphError } from '../node/module-graph.js';
 import { gtaPlacementsPath, siblingWithExtension } from '../node/world-files.js';
 import { BlobStore } from './blobs.js';
 import { expandReplayPattern, GlobError } from './glob.js';
-import type { BlobRef, JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
+import type { JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
 import { BatchFileError, checkBatchFile, type BatchSpec, type RunJobSpec, type VerifySpec } from './schema.js';
 
 /** Bumped when what a key covers changes, so old results are not taken for new ones. */
@@ -112,7 +115,7 @@ interface WorldFound {
 class Planner {
   readonly blobs = new BlobStore();
   private readonly worlds = new Map<string, WorldFound>();
-  private readonly modules = new Map<string, { def: ScenarioDef; blob: BlobRef }>();
+  private readonly modules = new Map<string, { def: ScenarioDef; graph: string }>();
 
   constructor(
     private readonly dir: string,
@@ -172,17 +175,18 @@ class Planner {
     let m = this.modules.get(given);
     if (!m) {
       const path = this.abs(given);
-      const bytes = this.read(path, this.limits.scenarioBytes, `${where}.scenario`);
+      this.read(path, this.limits.scenarioBytes, `${where}.scenario`);
+      const graph = this.moduleGraph(path, `${where}.scenario`);
       let def: ScenarioDef;
       try {
         def = (await loadScenarioFile(path, given)).scenario;
       } catch (e) {
         return this.fail(`${where}.scenario`, (e as Error).message);
       }
-      m = { def, blob: this.blobs.add(bytes) };
+      m = { def, graph };
       this.modules.set(given, m);
     }
-    return { input: { source: given, blob: m.blob }, def: m.def };
+    return { input: { source: given, graph: m.graph }, def: m.def };
   }
 
   async run(r: RunJobSpec, index: number): Promise<PlannedJob> {
@@ -275,8 +279,15 @@ class Planner {
           out.push(failed(`the replay ran scenario ${header.scenario.name} from ${path}, which is not found beside the batch file nor in the current folder: give "scenario" in ${v.where}`));
           continue;
         }
-        const b = this.read(this.abs(at), this.limits.scenarioBytes, `${v.where} (scenario ${path})`);
-        scenario = { source: path, blob: this.blobs.add(b) };
+        this.read(this.abs(at), this.limits.scenarioBytes, `${v.where} (scenario ${path})`);
+        let graph: string;
+        try {
+          graph = this.moduleGraph(this.abs(at), `${v.where} (scenario ${path})`);
+        } catch (e) {
+          out.push(failed((e as Error).message));
+          continue;
+        }
+        scenario = { source: path, graph };
       }
       job['world'] = world.source;
       job['scenario'] = scenario ? ('builtin' in scenario ? `builtin:${scenario.builtin}` : `file:${scenario.source}`) : header.scenario.source;
@@ -285,6 +296,19 @@ class Planner {
       out.push({ index, key, kind: 'verify', job, payload: { ...body, key }, frames });
     }
     return out;
+  }
+
+  /** The module graph hash of the scenario module at `path` (absolute), remembered with its path for the local threads. */
+  private moduleGraph(path: string, where: string): string {
+    let graph: string;
+    try {
+      graph = moduleGraph(path, { fileBytes: this.limits.scenarioBytes }).hash;
+    } catch (e) {
+      if (e instanceof ModuleGraphError) this.fail(where, e.message);
+      throw e;
+    }
+    this.blobs.addModule(graph, resolve(path));
+    return graph;
   }
 
   /** A recorded path as found: relative to the batch file first, then to the current folder; null if neither. */

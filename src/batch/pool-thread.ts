@@ -1,7 +1,7 @@
 /**
- * A batch worker thread (see pool.ts): keeps the inputs it is sent, runs one job at a time with the
- * runner, and answers with the result body as JSON text (checked against limits.batch.resultBytes), the
- * kept replay's bytes, and the timing.
+ * A batch worker thread (see pool.ts): keeps the inputs it is sent and the scenario modules it is allowed,
+ * runs one job at a time with the runner, and answers with the result body as JSON text (checked against
+ * limits.batch.resultBytes), the kept replay's bytes, and the timing.
  */
 import { parentPort } from 'node:worker_threads';
 import { DEFAULT_LIMITS } from '../index.js';
@@ -19,6 +19,7 @@ port.on('message', (m: ThreadRequest) => {
 
 async function handle(m: ThreadRequest): Promise<void> {
   for (const [sha, bytes] of m.blobs) env.blobs.set(sha, bytes);
+  for (const [graph, path] of m.scenarios ?? []) env.allow(graph, path);
   let answer: ThreadAnswer;
   try {
     const out = await runJob(m.payload as JobPayload, env);

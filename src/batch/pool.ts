@@ -4,8 +4,10 @@
  * its own thread stays free to keep its Redis locks alive).
  *
  * A thread is sent each input once (by SHA-256) and keeps it; a replay to verify, used by one job only,
- * is dropped after its job. A thread that dies (a crash, an out-of-memory) fails its job and is replaced;
- * an aborted job's thread is terminated and replaced.
+ * is dropped after its job. A scenario module is not sent: a thread is told the path of the module a job
+ * names, from the pool's allow-list (`scenarios`), and loads it from there; a job naming a module graph
+ * not on the list fails in the thread with a message saying so. A thread that dies (a crash, an
+ * out-of-memory) fails its job and is replaced; an aborted job's thread is terminated and replaced.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,6 +22,8 @@ export interface ThreadRequest {
   blobs: [string, Uint8Array][];
   /** Inputs to drop after this job. */
   forget: string[];
+  /** Scenario modules the thread may now run: [module graph hash, absolute path]. */
+  scenarios?: [string, string][];
 }
 
 /** What a thread answers: the result body as JSON text, or one line saying what failed. */
@@ -39,6 +43,8 @@ interface Slot {
   worker: Worker | null;
   busy: boolean;
   blobs: Set<string>;
+  /** Module graph hashes whose paths the thread has been told. */
+  scenarios: Set<string>;
   settle: ((a: ThreadAnswer | Error) => void) | null;
 }
 
@@ -58,10 +64,12 @@ export class ThreadPool {
   private nextId = 1;
   private closed = false;
   private readonly url = threadUrl();
+  /** The scenario modules its threads may run: module graph hash -> absolute path (see the module comment). */
+  readonly scenarios = new Map<string, string>();
 
   constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_THREADS) throw new RangeError(`a pool has 1..${MAX_POOL_THREADS} threads, not ${size}`);
-    for (let i = 0; i < size; i++) this.slots.push({ worker: null, busy: false, blobs: new Set(), settle: null });
+    for (let i = 0; i < size; i++) this.slots.push({ worker: null, busy: false, blobs: new Set(), scenarios: new Set(), settle: null });
   }
 
   /** Jobs running now. */
@@ -72,6 +80,7 @@ export class ThreadPool {
   private spawn(slot: Slot): Worker {
     const w = new Worker(this.url);
     slot.blobs = new Set();
+    slot.scenarios = new Set();
     w.on('message', (a: ThreadAnswer) => slot.settle?.(a));
     w.on('error', (e) => {
       if (slot.worker === w) slot.worker = null;
@@ -119,6 +128,9 @@ export class ThreadPool {
         if (slot.blobs.has(ref.sha256) || send.some(([s]) => s === ref.sha256)) continue;
         send.push([ref.sha256, blob(ref.sha256)]);
       }
+      const graph = payload.scenario && 'graph' in payload.scenario ? payload.scenario.graph : null;
+      const path = graph === null || slot.scenarios.has(graph) ? undefined : this.scenarios.get(graph);
+      const scenarios: [string, string][] = path === undefined ? [] : [[graph!, path]];
       const id = this.nextId++;
       const answer = await new Promise<ThreadAnswer | Error>((resolve) => {
         const onAbort = () => {
@@ -134,8 +146,9 @@ export class ThreadPool {
           resolve(a);
         };
         signal?.addEventListener('abort', onAbort, { once: true });
-        const req: ThreadRequest = { id, payload, blobs: send, forget: once ? [once] : [] };
+        const req: ThreadRequest = { id, payload, blobs: send, forget: once ? [once] : [], scenarios };
         w.postMessage(req);
+        for (const [g] of scenarios) slot.scenarios.add(g);
         for (const [sha] of send) if (sha !== once) slot.blobs.add(sha);
       });
       if (answer instanceof Error) {

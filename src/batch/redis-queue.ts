@@ -2,8 +2,10 @@
  * The queue path (loaded only with `--redis`): a batch's jobs on a BullMQ queue, run by `retrosim worker`
  * processes wherever they are, and `batch status` / `batch cancel`.
  *
- * - Inputs travel by content: each world file, partner file, scenario module and replay is put in Redis
- *   once under its SHA-256 (`retrosim:<queue>:blob:<sha256>`, with an expiry), and a job's data names them.
+ * - Inputs travel by content: each world file, partner file and replay is put in Redis once under its
+ *   SHA-256 (`retrosim:<queue>:blob:<sha256>`, with an expiry), and a job's data names them. A scenario
+ *   module never travels: a job names it by its module graph's hash, and a worker runs it only from a file
+ *   of its own (`retrosim worker --allow-scenario FILE`).
  * - A job's BullMQ id is its key, so the same job submitted twice is one job; a completed job found on
  *   the queue is collected without running again.
  * - At most MAX_OUTSTANDING jobs are on the queue at a time; more are added as results come back, so

@@ -6,7 +6,9 @@
  * stalled-job check hands its jobs on, the waiting ones with the running ones.
  *
  * Inputs are fetched from Redis by SHA-256 the first time a job needs them, checked against that hash,
- * and kept (up to WORKER_BLOB_CACHE_BYTES, least recently used first out).
+ * and kept (up to WORKER_BLOB_CACHE_BYTES, least recently used first out). Scenario modules are not
+ * inputs: a worker runs built-in scenarios, and modules only from its allow-list (scenario-allow.ts); a
+ * job naming another module graph fails with a message saying so, and the worker goes on.
  *
  * Shutdown: the first SIGTERM or SIGINT stops taking jobs and finishes the ones it has (running, then the
  * taken ones waiting for a thread), then exits 0; a second one releases them all back to the queue at once
@@ -22,6 +24,7 @@ import { JobAbortedError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
 import { BLOB_TTL_SECONDS, blobKey, replayKey, type WorkerReturn } from './redis-queue.js';
 import { sha256Hex } from './runner.js';
+import { notAllowedMessage, payloadModule, type AllowedScenario } from './scenario-allow.js';
 
 /**
  * Jobs a worker takes beyond the ones its threads run. BullMQ fetches a worker's next job when the last
@@ -48,6 +51,8 @@ export interface WorkerOptions {
   name: string;
   /** One line per event on stdout as JSON, instead of text on stderr. */
   json: boolean;
+  /** The scenario modules this worker runs (`--allow-scenario`), hashed at start. */
+  scenarios?: readonly AllowedScenario[];
 }
 
 export function defaultWorkerName(): string {
@@ -65,6 +70,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const store = await redisClient(o.url, 'worker-store', reporter);
   const conn = await redisClient(o.url, 'worker', reporter);
   const pool = new ThreadPool(o.concurrency);
+  for (const s of o.scenarios ?? []) pool.scenarios.set(s.graph, s.path);
   const cache = new BlobCache(store, o.queue, WORKER_BLOB_CACHE_BYTES);
   /** The jobs this worker has taken, by id; `started` once a thread runs it. */
   const running = new Map<string, { ac: AbortController; started: boolean }>();
@@ -78,6 +84,9 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     } catch (e) {
       throw new UnrecoverableError(e instanceof PayloadError ? e.message : String(e));
     }
+    // Another worker may hold the module: a plain error, so the job's retries may reach it.
+    const named = payloadModule(payload);
+    if (named && !pool.scenarios.has(named.graph)) throw new Error(notAllowedMessage(named.source, named.graph));
     // Running from the moment it is taken (fetching its inputs included), so that a signal then counts it.
     const ac = new AbortController();
     const mine = { ac, started: false };
@@ -144,7 +153,12 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     process.on('SIGINT', onSignal);
   });
 
-  say('ready', `taking jobs from queue ${o.queue} on ${safeUrl(o.url)}, ${o.concurrency} at a time`, { queue: o.queue, concurrency: o.concurrency });
+  const allowed = (o.scenarios ?? []).map((s) => `${s.file} (module graph ${s.graph.slice(0, 12)}…)`);
+  say('ready', `taking jobs from queue ${o.queue} on ${safeUrl(o.url)}, ${o.concurrency} at a time; scenario modules: ${allowed.length ? allowed.join(', ') : 'none (built-in scenarios only)'}`, {
+    queue: o.queue,
+    concurrency: o.concurrency,
+    scenarios: (o.scenarios ?? []).map((s) => ({ file: s.file, graph: s.graph })),
+  });
   void worker.run().catch((e: Error) => say('error', e.message.split('\n')[0]!));
   await stopped;
   await pool.close();

@@ -38,8 +38,11 @@ export interface RunnerEnv {
   blob(ref: BlobRef): Uint8Array;
   /** The Piney field tables (for a field spec world). */
   pineyTables(): PineyTables;
-  /** A scenario module from its bytes, recorded as `file:<source>`. */
-  scenarioModule(source: string, blob: BlobRef): Promise<ScenarioDef>;
+  /**
+   * A scenario module by its module graph's hash, recorded as `file:<source>`: a file of the env's own
+   * whose graph has that hash (its allow-list); throws when it has none.
+   */
+  scenarioModule(source: string, graph: string): Promise<ScenarioDef>;
   /** Milliseconds, for the timing only. */
   now(): number;
   /**
@@ -99,7 +102,7 @@ export function openWorldInput(w: WorldInput, env: RunnerEnv): OpenedWorld {
 }
 
 async function scenarioOf(s: ScenarioInput, env: RunnerEnv): Promise<ScenarioDef> {
-  return 'builtin' in s ? builtinScenario(s.builtin) : env.scenarioModule(s.source, s.blob);
+  return 'builtin' in s ? builtinScenario(s.builtin) : env.scenarioModule(s.source, s.graph);
 }
 
 /** A job's world: the env's kept one, or loaded now. */

@@ -1,11 +1,12 @@
 /**
  * The RunnerEnv of a worker (a local pool thread, or a thread of a `retrosim worker` process): inputs from
- * the bytes it was sent, the shipped field tables, and scenario modules from their bytes.
+ * the bytes it was sent, the shipped field tables, and scenario modules from its allow-list.
  *
- * A scenario module arrives as bytes; it is written once to a per-user cache folder under the system's
- * temporary folder, named by its SHA-256 (written under a temporary name, then renamed, so processes
- * sharing the folder never see half a file), checked to be those bytes, and imported from there with
- * `loadScenarioFile`, recorded under the path the batch file gave it.
+ * A scenario module is never loaded from bytes a job carries. The env is told which files it may run, by
+ * their module graph's hash (`allow`: the files of `retrosim worker --allow-scenario`, or the batch's own
+ * modules for the local threads); a job naming another graph fails with a message saying so. An allowed
+ * file is hashed again before its first use (a file edited since the worker started is refused) and
+ * imported from where it is with `loadScenarioFile`, recorded under the path the batch file gave it.
  *
  * Worlds are kept between jobs: a sweep runs many jobs on one world, and loading it is a good part of a
  * short job (generating a Piney field from its spec takes about a sixth of a 600-frame job's CPU time). A
@@ -21,14 +22,12 @@
  * V8's compiler threads. In a 200-job sweep that was about a sixth of the jobs' own CPU time, which with a
  * thread per core is taken from the other threads.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { defaultPineyTables, loadScenarioFile, type CollisionWorld, type OpenedWorld, type ScenarioDef, type Simulation } from '../index.js';
 import type { BlobRef, WorldInput } from './payload.js';
 import type { RunnerEnv } from './runner.js';
-import { openWorldInput, sha256Hex } from './runner.js';
+import { openWorldInput } from './runner.js';
+import { moduleGraph } from '../node/module-graph.js';
+import { notAllowedMessage } from './scenario-allow.js';
 
 /** Worlds a worker keeps between jobs (the ones used last). */
 export const WORLD_CACHE_SIZE = 4;
@@ -39,23 +38,14 @@ export function keepsRunTimeState(world: CollisionWorld): boolean {
   return typeof w.saveState === 'function' || typeof w.restoreState === 'function' || typeof w.hashState === 'function';
 }
 
-/** The folder scenario modules are written to: private to this user. */
-export function scenarioCacheDir(): string {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  const dir = join(tmpdir(), `retrosim-batch-${uid}`, 'scenarios');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = statSync(dir);
-  if (typeof process.getuid === 'function' && st.uid !== uid) throw new Error(`${dir} belongs to another user: refusing to load scenario modules from it`);
-  return dir;
-}
-
 export class WorkerEnv implements RunnerEnv {
   /** Inputs this worker holds, by SHA-256. */
   readonly blobs = new Map<string, Uint8Array>();
   private readonly scenarios = new Map<string, Promise<ScenarioDef>>();
+  /** The scenario modules this env may run: module graph hash -> absolute path. */
+  private readonly allowed = new Map<string, string>();
   /** Kept worlds, the one used last at the end. */
   private readonly worlds = new Map<string, OpenedWorld>();
-  private dir: string | undefined;
   /** The simulation kept alive between jobs (see the module comment); never read. */
   private kept: Simulation | null = null;
 
@@ -103,33 +93,27 @@ export class WorkerEnv implements RunnerEnv {
     return defaultPineyTables();
   }
 
-  scenarioModule(source: string, ref: BlobRef): Promise<ScenarioDef> {
-    const id = `${ref.sha256}\0${source}`;
+  /** Allows the scenario module at `path` (absolute), whose module graph hash is `graph`. */
+  allow(graph: string, path: string): void {
+    this.allowed.set(graph, path);
+  }
+
+  scenarioModule(source: string, graph: string): Promise<ScenarioDef> {
+    const id = `${graph}\0${source}`;
     let p = this.scenarios.get(id);
     if (!p) {
-      p = this.load(source, ref);
+      p = this.load(source, graph);
       this.scenarios.set(id, p);
       p.catch(() => this.scenarios.delete(id));
     }
     return p;
   }
 
-  private async load(source: string, ref: BlobRef): Promise<ScenarioDef> {
-    const bytes = this.blob(ref);
-    this.dir ??= scenarioCacheDir();
-    const ext = source.toLowerCase().endsWith('.cjs') ? '.cjs' : '.mjs';
-    const path = join(this.dir, `${ref.sha256}${ext}`);
-    let have = false;
-    try {
-      have = sha256Hex(new Uint8Array(readFileSync(path))) === ref.sha256;
-    } catch {
-      have = false;
-    }
-    if (!have) {
-      const tmp = `${path}.${process.pid}-${threadId}.tmp`;
-      writeFileSync(tmp, bytes, { mode: 0o600 });
-      renameSync(tmp, path);
-    }
+  private async load(source: string, graph: string): Promise<ScenarioDef> {
+    const path = this.allowed.get(graph);
+    if (path === undefined) throw new Error(notAllowedMessage(source, graph));
+    const now = moduleGraph(path).hash;
+    if (now !== graph) throw new Error(`scenario ${path}: its module graph changed since it was allowed (now ${now.slice(0, 12)}…, allowed ${graph.slice(0, 12)}…): start the worker again`);
     return (await loadScenarioFile(path, source)).scenario;
   }
 

@@ -3,9 +3,13 @@
  * its author) whose default export, or export named `scenario`, is a scenario definition. The file's bytes
  * are its identity: a replay records their FNV-1a 64 hash, and verify refuses a module that changed.
  *
- * Only the file itself is hashed: a scenario split over several local modules should be bundled into one
- * file, or bump its `version` when a part changes. Inside the file, `import ... from 'retrosim'` resolves to
- * the runtime loading it (see scenario-hooks.ts), so the file needs no retrosim installed beside it.
+ * A replay hashes only the file itself: a scenario split over several local modules should be bundled
+ * into one file, or bump its `version` when a part changes. A batch job names a module by more: the hash
+ * of its module graph (module-graph.ts: the file, every local module it imports, and the versions of the
+ * packages they import), and a batch worker runs it only from a file of its own with that graph (its
+ * allow-list), never from bytes a job carries. Inside the file and the local modules it imports,
+ * `import ... from 'retrosim'` resolves to the runtime loading it (see scenario-hooks.ts), so they need no
+ * retrosim installed beside them.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { register } from 'node:module';

@@ -28,6 +28,16 @@ describe('job payloads from the queue', () => {
     expect(() => checkPayload({ ...good, runtime: 'retrosim 9.9.9' })).toThrow(new PayloadError(`job payload: the batch was planned by retrosim 9.9.9, this worker is ${RUNTIME_VERSION}: run workers of the same version`));
   });
 
+  it('a scenario module is named by its module graph: the old form carrying its bytes is refused, saying so', () => {
+    const graph = 'c'.repeat(64);
+    expect(checkPayload({ ...good, scenario: { source: 'guards.mjs', graph } })).toMatchObject({ scenario: { source: 'guards.mjs', graph } });
+    expect(() => checkPayload({ ...good, scenario: { source: 'guards.mjs', blob: { sha256: 'd'.repeat(64), bytes: 10 } } })).toThrow(
+      new PayloadError('job payload: scenario.blob: a scenario module is named by its module graph (scenario.graph), never sent as bytes; a worker runs only modules on its allow-list'),
+    );
+    expect(() => checkPayload({ ...good, scenario: { source: 'guards.mjs', graph: 'C'.repeat(64) } })).toThrow(new PayloadError('job payload: scenario.graph must be 64 hex digits'));
+    expect(() => checkPayload({ ...good, scenario: { source: 'guards.mjs' } })).toThrow(new PayloadError('job payload: scenario.graph must be 64 hex digits'));
+  });
+
   it('junk in any field is a PayloadError (property)', () => {
     const paths: string[][] = [['kind'], ['key'], ['world'], ['world', 'parts'], ['world', 'source'], ['scenario'], ['settings'], ['settings', 'agents'], ['settings', 'params'], ['frames'], ['input'], ['measure'], ['losEvery'], ['keepReplay']];
     let ran = 0;

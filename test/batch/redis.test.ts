@@ -48,8 +48,9 @@ const json = (s: string) => JSON.parse(s.trim().split('\n').pop()!) as Record<st
 const lines = (f: string) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
 const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at [^\n]+:\d+:\d+/);
 
+/** A worker, allowed to run the batch's scenario module (the worker owner's own copy of it). */
 function worker(queue: string, name: string, extra: string[] = []): Proc {
-  return cli(['worker', '--redis', redis.url, '--queue', queue, '--name', name, ...extra]);
+  return cli(['worker', '--redis', redis.url, '--queue', queue, '--name', name, '--allow-scenario', join(inputs, 'guards.mjs'), ...extra]);
 }
 
 /**

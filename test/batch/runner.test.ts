@@ -47,11 +47,12 @@ const SWAPPER = `export default {
 };
 `;
 
-/** Gives a worker env the inputs of a job (as the pool sends them). */
+/** Gives a worker env the inputs of a job and the batch's scenario modules (as the local pool does). */
 function send(env: WorkerEnv, j: PlannedJob, blobs: BlobStore): void {
-  for (const ref of [...(j.payload!.world.parts.map((p) => p.blob)), ...(j.payload!.kind === 'verify' ? [j.payload!.replay] : []), ...(j.payload!.scenario && 'blob' in j.payload!.scenario ? [j.payload!.scenario.blob] : [])]) {
+  for (const ref of [...(j.payload!.world.parts.map((p) => p.blob)), ...(j.payload!.kind === 'verify' ? [j.payload!.replay] : [])]) {
     env.blobs.set(ref.sha256, blobs.get(ref.sha256));
   }
+  for (const [graph, path] of blobs.modules()) env.allow(graph, path);
 }
 
 /** Runs a job on a fresh worker env (nothing from other jobs). */
@@ -179,7 +180,7 @@ describe('batch job runner', () => {
     expect((diverged.body['divergence'] as { frame: number }).frame).toBe(100);
   });
 
-  it('a scenario module runs from its bytes alone, with the identity loadScenarioFile gives the file', async () => {
+  it('a scenario module runs from the batch\'s own file (its allow-list), with the identity loadScenarioFile gives the file', async () => {
     const dir = join(tmp, 'mod');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'drift.mjs');
@@ -187,8 +188,11 @@ describe('batch job runner', () => {
     const direct = await loadScenarioFile(file, 'drift.mjs');
     const p = await plan({ batch: 1, jobs: [{ world: join(repoRoot, 'assets/worlds/rugrats/demo.col'), scenario: 'drift.mjs', agents: 3, frames: 90, params: { step: 7 } }] }, dir);
     const payload = p.jobs[0]!.payload as RunPayload;
-    expect('blob' in payload.scenario && payload.scenario.source).toBe('drift.mjs');
-    rmSync(file); // the worker has only the bytes
+    expect('graph' in payload.scenario && payload.scenario.source).toBe('drift.mjs');
+    // Without the module on its allow-list, an env refuses the job.
+    const bare = new WorkerEnv();
+    for (const part of payload.world.parts) bare.blobs.set(part.blob.sha256, p.blobs.get(part.blob.sha256));
+    await expect(runJob(payload, bare)).rejects.toThrow(/^scenario drift\.mjs \(module graph [0-9a-f]{12}…\) is not on this worker's allow-list/);
     const out = await run(p.jobs[0]!, p.blobs);
     expect(out.body['scenario']).toEqual(direct.identity);
     expect(out.body['settings']).toMatchObject({ scenario: 'drift', params: { step: 7 } });

@@ -25,7 +25,8 @@ in the results file (same inputs, same runtime) are not run again.
 options:
   --workers N        local worker threads (default: the number of cores)
   --redis URL        run on a BullMQ queue on this Redis (redis://host:port) instead; start workers with
-                     retrosim worker --redis URL, on this machine or others
+                     retrosim worker --redis URL, on this machine or others (a scenario module's jobs run
+                     only on workers started with --allow-scenario naming their own copy of it)
   --queue NAME       the queue's name (default retrosim)
   --redis-timeout S  give up when Redis stays unreachable this long (default 120 seconds)
   --out FILE         the results file (default out/batch/<name>.jsonl)

@@ -10,7 +10,10 @@ const usage = `usage: retrosim worker --redis URL [options]
 
 Takes jobs of \`retrosim batch FILE --redis URL\` from the queue and runs them, CONCURRENCY at a time, on
 worker threads, with one more job taken so that a thread starts its next job at once. Inputs (worlds,
-scenario modules, replays) come from Redis: no shared disk is needed. Runs until stopped: the first
+replays) come from Redis: no shared disk is needed. Scenario modules never come from the queue: a worker
+runs the built-in scenarios, and a batch's scenario module only when started with --allow-scenario naming
+a copy of it (matched by the hash of its module graph: the file, the local modules it imports and the
+versions of the packages they import); other jobs naming a module fail. Runs until stopped: the first
 SIGTERM (or Ctrl-C) finishes the jobs it holds and exits; a second one releases them back to the queue
 at once.
 
@@ -23,6 +26,9 @@ options:
                        plus --stalled-ms (default 30000)
   --stalled-ms N       how often this worker looks for jobs whose worker died (default 30000)
   --max-stalled N      times a job may be handed on after its worker died before it fails (default 3)
+  --allow-scenario FILE
+                       run the jobs of scenario module FILE (repeatable), loaded from where it is; its
+                       module graph is hashed at start (after editing it, start the worker again)
   --json               events as JSON lines on stdout instead of text on stderr
 `;
 
@@ -39,6 +45,7 @@ export const command: Command = {
       'stalled-ms': { type: 'int', min: 100, max: 3_600_000 },
       'max-stalled': { type: 'int', min: 1, max: 100 },
       json: { type: 'flag' },
+      'allow-scenario': { type: 'list' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const url = o['redis'] as string | undefined;
@@ -49,6 +56,13 @@ export const command: Command = {
     const name = o['name'] as string | undefined;
     if (name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: 1 to 128 letters, digits, '.', '_', ':', '@' or '-'`);
     const { runWorker, defaultWorkerName } = await import('../../batch/redis-worker.js');
+    const { allowScenarios } = await import('../../batch/scenario-allow.js');
+    let scenarios;
+    try {
+      scenarios = allowScenarios((o['allow-scenario'] as string[] | undefined) ?? []);
+    } catch (e) {
+      throw new UsageError(`--allow-scenario: ${(e as Error).message}`);
+    }
     const concurrency = (o['concurrency'] as number | undefined) ?? 1;
     if (concurrency > availableParallelism() * 4) process.stderr.write(`worker: --concurrency ${concurrency} is far above this machine's ${availableParallelism()} cores\n`);
     return runWorker({
@@ -60,6 +74,7 @@ export const command: Command = {
       maxStalled: (o['max-stalled'] as number | undefined) ?? 3,
       name: name ?? defaultWorkerName(),
       json: o['json'] === true,
+      scenarios,
     });
   },
 };
