@@ -2,7 +2,8 @@
  * Reading a whole input file under a byte limit that holds even when the file lies about its size: files
  * under /proc report 0 bytes and may read without end, and a file may grow while it is read. The size the
  * file reports only refuses it early; the limit is enforced on the bytes actually read, with a running
- * count, so no more than the limit (plus one probing byte) is ever held in memory.
+ * count, so no more than the limit plus one read's worth (1 MiB) is ever held in memory. Reads ask for
+ * whole chunks, never odd sizes: some special files (pagemap) refuse a read that is not a multiple of 8.
  *
  * Only regular files are read: a FIFO, a socket or a device (`/dev/zero`, through a symlink or not) is
  * refused without a read. The file is opened non-blocking, so that opening a FIFO with no writer does not
@@ -26,6 +27,8 @@ export class BoundedReadError extends Error {
 
 /** Bytes asked of the kernel at a time when the file's reported size cannot be trusted. */
 const CHUNK = 1 << 20;
+/** Room read past the size a file reports, to find its end (or that it goes on). */
+const PROBE = 1 << 16;
 
 /**
  * The bytes of the regular file at `path`, at most `maxBytes` of them. Throws a BoundedReadError when the
@@ -44,16 +47,19 @@ export function readBounded(path: string, maxBytes: number): Uint8Array {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new BoundedReadError(`${path} is not a regular file`, 'ENOTREG');
     if (st.size > maxBytes) throw new BoundedReadError(`${path} is ${st.size} bytes, over the limit of ${maxBytes} bytes`, 'EFBIG', st.size);
-    // A file that tells its size truthfully is read into one buffer of that size plus a byte that finds
-    // the end; one that said less (0, for /proc) goes on in chunks, counted against the limit.
-    const first = Buffer.allocUnsafe(st.size + 1);
+    // A file that tells its size truthfully is read into one buffer of that size plus room that finds the
+    // end; one that said less (0, for /proc) goes on in chunks, counted against the limit.
+    const first = Buffer.allocUnsafe(st.size + PROBE);
     let got = fill(fd, first, path);
-    if (got <= st.size) return new Uint8Array(first.buffer, first.byteOffset, got);
+    if (got < first.length) {
+      if (got > maxBytes) throw new BoundedReadError(`${path} reads past the limit of ${maxBytes} bytes (it reports ${st.size} bytes)`, 'EFBIG', got);
+      return new Uint8Array(first.buffer, first.byteOffset, got);
+    }
     const chunks: Buffer[] = [first];
     let total = got;
     for (;;) {
       if (total > maxBytes) throw new BoundedReadError(`${path} reads past the limit of ${maxBytes} bytes (it reports ${st.size} bytes)`, 'EFBIG', total);
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
+      const chunk = Buffer.allocUnsafe(CHUNK);
       got = fill(fd, chunk, path);
       if (got === 0) break;
       chunks.push(got === chunk.length ? chunk : chunk.subarray(0, got));
