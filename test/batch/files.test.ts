@@ -226,4 +226,14 @@ describe('outputs are not written through a planted symlink', () => {
     expect(lstatSync(target).isSymbolicLink()).toBe(false);
     expect(readFileSync(target).length).toBeGreaterThan(VICTIM.length);
   }, 300_000);
+
+  it("ambient's --trace refuses a symlink at its path", async () => {
+    const [v] = victims(1);
+    const trace = join(tmp, 'planted-trace.jsonl');
+    symlinkSync(v!, trace);
+    const r = await runCliAsync(['ambient', '--seed', '5', '--type', '2', '--row', '0', '--frames', '5', '--trace', trace, '--json']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toContain('is a symbolic link; refusing to write through it');
+    expect(readFileSync(v!, 'utf8')).toBe(VICTIM);
+  }, 300_000);
 });

@@ -10,6 +10,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, closeSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { jsonTooDeepAt } from '../../src/binary/json-depth.js';
+import { BoundedReadError, readBounded } from '../../src/node/bounded-read.js';
 import { killAll, repoRoot, runCliAsync } from '../batch/helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'retrosim-lying-'));
@@ -110,4 +112,49 @@ describe('a FIFO is refused without waiting for a writer', () => {
     expect(r.code).toBe(1);
     expect(r.message).toMatch(/fifo\.map is not a regular file/);
   }, 180_000);
+});
+
+describe('the bounded reader and the JSON depth scan', () => {
+  const err = (f: () => unknown): BoundedReadError => {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(BoundedReadError);
+      return e as BoundedReadError;
+    }
+    throw new Error('expected a BoundedReadError');
+  };
+
+  it('reads a file of exactly the limit, refuses one byte more, an empty file is empty, a folder is not a regular file', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const p = join(dir, 'exact.bin');
+    const bytes = Buffer.alloc(100_000, 7);
+    writeFileSync(p, bytes);
+    expect(Buffer.from(readBounded(p, 100_000)).equals(bytes)).toBe(true);
+    expect(err(() => readBounded(p, 99_999))).toMatchObject({ code: 'EFBIG', size: 100_000 });
+    writeFileSync(join(dir, 'empty.bin'), '');
+    expect(readBounded(join(dir, 'empty.bin'), 10).length).toBe(0);
+    expect(err(() => readBounded(dir, 10)).code).toBe('ENOTREG');
+    expect(err(() => readBounded(join(dir, 'missing.bin'), 10)).code).toBe('ENOENT');
+    expect(err(() => readBounded('/dev/zero', 10)).code).toBe('ENOTREG');
+  });
+
+  it.skipIf(!endlessWorks)('an endless file is cut at the limit, whatever the limit (a few bytes over, never an odd read refused)', () => {
+    for (const max of [0, 1, 7, 65_535, 65_536, 3 << 20]) {
+      const e = err(() => readBounded(ENDLESS, max));
+      expect(e.code).toBe('EFBIG');
+      expect(e.size!).toBeGreaterThan(max);
+      expect(e.size!).toBeLessThanOrEqual(max + (1 << 20) + (1 << 16));
+    }
+  });
+
+  it('depth counts [ and { outside strings only', () => {
+    // Brackets inside strings, an escaped quote among them, do not count: the real depth here is 2.
+    const text = '["[[[[", {"a": "{{\\"{{"}]';
+    expect(jsonTooDeepAt(text, 2)).toBe(-1);
+    expect(jsonTooDeepAt(text, 1)).toBe(text.indexOf('{'));
+    expect(jsonTooDeepAt('{"a":{"b":[1]}}', 3)).toBe(-1);
+    expect(jsonTooDeepAt('{"a":{"b":[1]}}', 2)).toBe(10);
+    expect(jsonTooDeepAt(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 64)).toBe(64);
+  });
 });
