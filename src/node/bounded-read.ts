@@ -47,26 +47,35 @@ export function readBounded(path: string, maxBytes: number): Uint8Array {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new BoundedReadError(`${path} is not a regular file`, 'ENOTREG');
     if (st.size > maxBytes) throw new BoundedReadError(`${path} is ${st.size} bytes, over the limit of ${maxBytes} bytes`, 'EFBIG', st.size);
-    // A file that tells its size truthfully is read into one buffer of that size plus room that finds the
-    // end; one that said less (0, for /proc) goes on in chunks, counted against the limit.
-    const first = Buffer.allocUnsafe(st.size + PROBE);
-    let got = fill(fd, first, path);
-    if (got < first.length) {
-      if (got > maxBytes) throw new BoundedReadError(`${path} reads past the limit of ${maxBytes} bytes (it reports ${st.size} bytes)`, 'EFBIG', got);
-      return new Uint8Array(first.buffer, first.byteOffset, got);
+    // A file that tells its size truthfully is read into one buffer of exactly that size (its own memory,
+    // never a slice of a shared pool: callers may hand it to a worker thread), then a probe finds the end;
+    // one that said less (0, for /proc) goes on in chunks, counted against the limit.
+    const first = Buffer.allocUnsafeSlow(st.size);
+    const got = fill(fd, first, path);
+    if (got < st.size) {
+      const shrunk = Buffer.allocUnsafeSlow(got); // it shrank meanwhile
+      first.copy(shrunk, 0, 0, got);
+      return bytesOf(shrunk);
     }
     const chunks: Buffer[] = [first];
     let total = got;
-    for (;;) {
+    for (let size = PROBE; ; size = CHUNK) {
+      const chunk = Buffer.allocUnsafeSlow(size);
+      const n = fill(fd, chunk, path);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
       if (total > maxBytes) throw new BoundedReadError(`${path} reads past the limit of ${maxBytes} bytes (it reports ${st.size} bytes)`, 'EFBIG', total);
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      got = fill(fd, chunk, path);
-      if (got === 0) break;
-      chunks.push(got === chunk.length ? chunk : chunk.subarray(0, got));
-      total += got;
+      if (n < size) break;
     }
-    const all = Buffer.concat(chunks, total);
-    return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+    if (chunks.length === 1) return bytesOf(first);
+    const all = Buffer.allocUnsafeSlow(total);
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    return bytesOf(all);
   } catch (e) {
     if (e instanceof BoundedReadError) throw e;
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
@@ -74,6 +83,11 @@ export function readBounded(path: string, maxBytes: number): Uint8Array {
   } finally {
     closeSync(fd);
   }
+}
+
+/** A Uint8Array view of a whole, unpooled Buffer (the same memory, not a Buffer). */
+function bytesOf(b: Buffer): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /** Reads into `buf` until it is full or the file ends; the bytes read. */

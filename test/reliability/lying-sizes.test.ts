@@ -130,7 +130,13 @@ describe('the bounded reader and the JSON depth scan', () => {
     const p = join(dir, 'exact.bin');
     const bytes = Buffer.alloc(100_000, 7);
     writeFileSync(p, bytes);
-    expect(Buffer.from(readBounded(p, 100_000)).equals(bytes)).toBe(true);
+    const read = readBounded(p, 100_000);
+    expect(Buffer.from(read).equals(bytes)).toBe(true);
+    // Its own memory, exactly sized (a caller may transfer it to a worker thread); a small file too.
+    expect([read.byteOffset, read.buffer.byteLength]).toEqual([0, 100_000]);
+    writeFileSync(join(dir, 'small.bin'), 'abc');
+    const small = readBounded(join(dir, 'small.bin'), 10);
+    expect([small.byteOffset, small.buffer.byteLength, small.length]).toEqual([0, 3, 3]);
     expect(err(() => readBounded(p, 99_999))).toMatchObject({ code: 'EFBIG', size: 100_000 });
     writeFileSync(join(dir, 'empty.bin'), '');
     expect(readBounded(join(dir, 'empty.bin'), 10).length).toBe(0);
