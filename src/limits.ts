@@ -83,6 +83,11 @@ export interface Limits {
   agents: number;
   /** A scenario module file, bytes. */
   scenarioBytes: number;
+  /**
+   * Nesting of arrays and objects in any JSON input (a batch file, a results line, GTA placements, Piney
+   * specs and tables), checked before it is parsed; real ones nest under 8 deep.
+   */
+  jsonDepth: number;
   batch: {
     /** A batch file (JSON), bytes. */
     fileBytes: number;
@@ -125,6 +130,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = deepFreeze({
   },
   agents: 100_000,
   scenarioBytes: 4 * 1024 * 1024,
+  jsonDepth: 64,
   batch: {
     fileBytes: 1024 * 1024,
     jobs: 100_000,

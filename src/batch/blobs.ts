@@ -7,13 +7,13 @@
  * Scenario modules are not inputs sent to workers: the store remembers where each of the batch's modules
  * is on disk, by its module graph's hash, so the local threads can load them from there (their allow-list).
  */
-import { readFileSync } from 'node:fs';
+import { readBounded } from '../node/bounded-read.js';
 import type { BlobRef } from './payload.js';
 import { sha256Hex } from './runner.js';
 
 export class BlobStore {
   private readonly memory = new Map<string, Uint8Array>();
-  private readonly files = new Map<string, string>();
+  private readonly files = new Map<string, { path: string; bytes: number }>();
   private readonly moduleFiles = new Map<string, string>();
 
   /** Remembers that the scenario module at `path` (absolute) has the module graph hash `graph`. */
@@ -36,7 +36,7 @@ export class BlobStore {
   /** Remembers that `path` holds `bytes` (read again on `get`); returns their name. */
   addFile(path: string, bytes: Uint8Array): BlobRef {
     const sha256 = sha256Hex(bytes);
-    if (!this.memory.has(sha256) && !this.files.has(sha256)) this.files.set(sha256, path);
+    if (!this.memory.has(sha256) && !this.files.has(sha256)) this.files.set(sha256, { path, bytes: bytes.length });
     return { sha256, bytes: bytes.length };
   }
 
@@ -48,12 +48,13 @@ export class BlobStore {
   get(sha256: string): Uint8Array {
     const m = this.memory.get(sha256);
     if (m) return m;
-    const path = this.files.get(sha256);
-    if (path === undefined) throw new Error(`input ${sha256} is not known`);
+    const f = this.files.get(sha256);
+    if (f === undefined) throw new Error(`input ${sha256} is not known`);
+    const path = f.path;
     let b: Uint8Array;
     try {
-      const buf = readFileSync(path);
-      b = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      // Bounded by the size it had: a file swapped for an endless one is refused, not read without end.
+      b = readBounded(path, f.bytes);
     } catch (e) {
       throw new Error(`cannot read ${path} again (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
     }

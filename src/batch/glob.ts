@@ -16,9 +16,11 @@ export class GlobError extends Error {
 
 /**
  * The files `pattern` matches, `base` being the folder relative paths start from. `maxEntries` bounds the
- * directory entries visited (a `**` over a huge tree is refused rather than walked for minutes).
+ * directory entries visited (a `**` over a huge tree is refused rather than walked for minutes). `allowDir`,
+ * when given, is asked of each folder before it is listed: a folder it refuses (outside the folders a batch
+ * file may reach, through `..`, an absolute path or a symlink) ends the expansion with a GlobError.
  */
-export function expandReplayPattern(pattern: string, base: string, maxEntries: number): string[] {
+export function expandReplayPattern(pattern: string, base: string, maxEntries: number, allowDir?: (dir: string) => boolean): string[] {
   const abs = (p: string) => (isAbsolute(p) ? p : join(base, p));
   if (!MAGIC.test(pattern)) {
     let st;
@@ -41,6 +43,9 @@ export function expandReplayPattern(pattern: string, base: string, maxEntries: n
   let visited = 0;
   const walk = (rel: string[], at: number): void => {
     const dir = abs(join(prefix || '.', ...rel));
+    if (allowDir && !allowDir(dir)) {
+      throw new GlobError(`${[prefix, ...rel].filter((s) => s !== '').join('/') || '.'} is outside the batch file's folder: a batch file reaches only its own folder (allow another with --allow-dir DIR)`);
+    }
     let names: string[];
     try {
       names = readdirSync(dir).sort();

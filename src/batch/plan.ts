@@ -7,12 +7,15 @@
  * the versions of the packages they import), computed here from the files on disk; its bytes are not sent.
  *
  * Paths in a batch file are relative to the file's folder and are recorded as written, so results do not
- * depend on where the batch runs from. Inputs that cannot be read are errors up front, naming the field;
+ * depend on where the batch runs from. A batch file reaches only its own folder, and the folders its runner
+ * allows (`allowDirs`, `--allow-dir`): every path it names (a world, its partner files, a scenario module,
+ * the replays to verify and the world and scenario they recorded) must resolve there, symlinks followed,
+ * or it is refused naming the field before anything is read. Built-in worlds come from the package. Inputs that cannot be read are errors up front, naming the field;
  * a world file that reads but does not parse is the job's failure (its worker says why). A replay that
  * cannot be verified at all (corrupt, its world missing) is a failed job, not the end of the batch.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import {
   BUILTIN_SCENARIOS,
@@ -30,6 +33,9 @@ import {
   type WorldKind,
 } from '../index.js';
 import { moduleGraph, ModuleGraphError } from '../node/module-graph.js';
+import { checkJsonDepth } from '../binary/json-depth.js';
+import { FormatError } from '../binary/format-error.js';
+import { BoundedReadError, readBounded, readBoundedText } from '../node/bounded-read.js';
 import { gtaPlacementsPath, siblingWithExtension } from '../node/world-files.js';
 import { BlobStore } from './blobs.js';
 import { expandReplayPattern, GlobError } from './glob.js';
@@ -63,9 +69,21 @@ export interface BatchPlan {
   blobs: BlobStore;
 }
 
+/** How a batch file's paths are allowed to reach. */
+export interface PlanOptions {
+  /** Folders besides the batch file's own that its paths may name (`--allow-dir`). */
+  allowDirs?: readonly string[];
+}
+
 /** Reads and checks a batch file and everything it names; see the module comment. */
-export async function planBatch(file: string, limits: Readonly<Limits> = DEFAULT_LIMITS): Promise<BatchPlan> {
+export async function planBatch(file: string, limits: Readonly<Limits> = DEFAULT_LIMITS, options: PlanOptions = {}): Promise<BatchPlan> {
   const text = readText(file, limits.batch.fileBytes);
+  try {
+    checkJsonDepth(text, limits.jsonDepth, 'batch file');
+  } catch (e) {
+    if (e instanceof FormatError) e.file = file;
+    throw e;
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -74,13 +92,13 @@ export async function planBatch(file: string, limits: Readonly<Limits> = DEFAULT
   }
   const stem = basename(file, extname(file));
   const spec = checkBatchFile(value, file, stem, limits);
-  return planSpec(spec, file, limits);
+  return planSpec(spec, file, limits, options);
 }
 
 /** The plan of an already checked batch (`checkBatchFile`), its paths relative to `file`'s folder. */
-export async function planSpec(spec: BatchSpec, file: string, limits: Readonly<Limits> = DEFAULT_LIMITS): Promise<BatchPlan> {
+export async function planSpec(spec: BatchSpec, file: string, limits: Readonly<Limits> = DEFAULT_LIMITS, options: PlanOptions = {}): Promise<BatchPlan> {
   const dir = dirname(resolve(file));
-  const p = new Planner(dir, limits, file);
+  const p = new Planner(dir, limits, file, allowedRoots(file, dir, options.allowDirs ?? []));
   const jobs: PlannedJob[] = [];
   for (const r of spec.runs) jobs.push(await p.run(r, jobs.length));
   for (const v of spec.verify) for (const j of await p.verify(v, jobs.length, limits.batch.jobs - jobs.length)) jobs.push(j);
@@ -121,10 +139,33 @@ class Planner {
     private readonly dir: string,
     private readonly limits: Readonly<Limits>,
     private readonly file: string,
+    /** The real paths of the folders inputs may come from: the batch file's, then the allowed ones. */
+    private readonly roots: readonly string[],
   ) {}
 
   private abs(p: string): string {
     return isAbsolute(p) ? p : join(this.dir, p);
+  }
+
+  /**
+   * The real path of an input (symlinks resolved), refused naming `where` when it lies outside the allowed
+   * folders; a missing file is a "cannot read" error here too, so nothing outside is ever opened.
+   */
+  private confine(path: string, where: string): string {
+    const given = this.abs(path);
+    let real: string;
+    try {
+      real = realpathSync(given);
+    } catch (e) {
+      if (!within(this.roots, resolve(given))) this.outside(path, where);
+      return this.fail(where, `cannot read ${given} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    if (!within(this.roots, real)) this.outside(path, where);
+    return real;
+  }
+
+  private outside(path: string, where: string): never {
+    return this.fail(where, `${JSON.stringify(path)} is outside the batch file's folder${this.roots.length > 1 ? ' and the allowed folders' : ''}: a batch file reaches only its own folder (allow another with --allow-dir DIR)`);
   }
 
   private fail(where: string, msg: string): never {
@@ -142,20 +183,24 @@ class Planner {
       const bytes = this.read(join(packageRoot(), rel), this.limits.fileBytes, `${where}.world`);
       found = { input: { source: `builtin:${given}`, name: basename(rel), parts: [{ role: 'main', blob: this.blobs.add(bytes) }] }, kind: kindOf(bytes) };
     } else {
-      const path = this.abs(given);
+      const path = this.confine(given, `${where}.world`);
       const bytes = this.read(path, this.limits.fileBytes, `${where}.world`);
       const kind = detectWorldFile(bytes);
       const parts: WorldInput['parts'] = [{ role: 'main', blob: this.blobs.add(bytes) }];
-      if (map !== undefined) parts.push({ role: 'map', blob: this.blobs.add(this.read(this.abs(map), this.limits.fileBytes, `${where}.map`)) });
+      // Partner files are found beside the world as named, as loadWorldFile finds them, and are confined as
+      // the world is (a partner may itself be a symlink that leads out).
+      const partner = (p: string, w: string) => this.read(this.confine(p, w), this.limits.fileBytes, w);
+      const named = this.abs(given);
+      if (map !== undefined) parts.push({ role: 'map', blob: this.blobs.add(partner(map, `${where}.map`)) });
       else if (kind === 'llama-trak') {
-        const m = siblingWithExtension(path, 'map');
-        if (m) parts.push({ role: 'map', blob: this.blobs.add(this.read(m, this.limits.fileBytes, `${where}.world (its MAP)`)) });
+        const m = siblingWithExtension(named, 'map');
+        if (m) parts.push({ role: 'map', blob: this.blobs.add(partner(m, `${where}.world (its MAP)`)) });
       } else if (kind === 'llama-map') {
-        const t = siblingWithExtension(path, 'trak');
-        if (t) parts.push({ role: 'trak', blob: this.blobs.add(this.read(t, this.limits.fileBytes, `${where}.world (its TRAK)`)) });
+        const t = siblingWithExtension(named, 'trak');
+        if (t) parts.push({ role: 'trak', blob: this.blobs.add(partner(t, `${where}.world (its TRAK)`)) });
       } else if (kind === 'gta') {
-        const pl = gtaPlacementsPath(path);
-        if (pl) parts.push({ role: 'placements', blob: this.blobs.add(this.read(pl, this.limits.fileBytes, `${where}.world (its placements)`)) });
+        const pl = gtaPlacementsPath(named);
+        if (pl) parts.push({ role: 'placements', blob: this.blobs.add(partner(pl, `${where}.world (its placements)`)) });
       }
       found = { input: { source: `file:${given}${map !== undefined ? `;map:${map}` : ''}`, name: basename(given), parts }, kind: kindOf(bytes) };
     }
@@ -174,7 +219,7 @@ class Planner {
     if (!/[\\/.]/.test(given)) this.fail(`${where}.scenario`, `${JSON.stringify(given)} is not a built-in scenario (${[...BUILTIN_SCENARIOS.keys()].join(', ')}) nor a module file path`);
     let m = this.modules.get(given);
     if (!m) {
-      const path = this.abs(given);
+      const path = this.confine(given, `${where}.scenario`);
       this.read(path, this.limits.scenarioBytes, `${where}.scenario`);
       const graph = this.moduleGraph(path, `${where}.scenario`);
       let def: ScenarioDef;
@@ -228,7 +273,7 @@ class Planner {
   async verify(v: VerifySpec, first: number, room: number): Promise<PlannedJob[]> {
     let files: string[];
     try {
-      files = expandReplayPattern(v.replays, this.dir, this.limits.batch.globEntries);
+      files = expandReplayPattern(v.replays, this.dir, this.limits.batch.globEntries, (dir) => within(this.roots, realOrSelf(dir)));
     } catch (e) {
       if (e instanceof GlobError) this.fail(`${v.where}.replays`, e.message);
       throw e;
@@ -240,8 +285,9 @@ class Planner {
     const out: PlannedJob[] = [];
     for (const file of files) {
       const index = first + out.length;
-      const bytes = this.read(this.abs(file), this.limits.fileBytes, `${v.where}.replays (${file})`);
-      const replay = this.blobs.addFile(this.abs(file), bytes);
+      const real = this.confine(file, `${v.where}.replays (${file})`);
+      const bytes = this.read(real, this.limits.fileBytes, `${v.where}.replays (${file})`);
+      const replay = this.blobs.addFile(real, bytes);
       const job: Record<string, unknown> = { replay: file };
       const failed = (error: string): PlannedJob => ({ index, key: jobKey({ kind: 'verify', file, replay, error }), kind: 'verify', job, payload: null, error, frames: 0 });
       let header;
@@ -259,8 +305,8 @@ class Planner {
       else if (header.world.source.startsWith('builtin:') && Object.hasOwn(BUILTIN_WORLDS, header.world.source.slice(8))) world = this.world(header.world.source.slice(8), undefined, v.where).input;
       else if (header.world.source.startsWith('file:')) {
         const { path, mapPath } = splitFileSource(header.world.source);
-        const at = this.locate(path);
-        const mapAt = mapPath !== undefined ? this.locate(mapPath) : undefined;
+        const at = this.locate(path, `${v.where}.replays (${file}): its recorded world`);
+        const mapAt = mapPath !== undefined ? this.locate(mapPath, `${v.where}.replays (${file}): its recorded map`) : undefined;
         if (at === null || mapAt === null) {
           out.push(failed(`the replay ran on ${header.world.source}, which is not found beside the batch file nor in the current folder: give "world" in ${v.where}`));
           continue;
@@ -274,15 +320,16 @@ class Planner {
       if (overrideScenario) scenario = overrideScenario.input;
       else if (header.scenario.source.startsWith('file:')) {
         const path = header.scenario.source.slice(5);
-        const at = this.locate(path);
+        const at = this.locate(path, `${v.where}.replays (${file}): its recorded scenario`);
         if (at === null) {
           out.push(failed(`the replay ran scenario ${header.scenario.name} from ${path}, which is not found beside the batch file nor in the current folder: give "scenario" in ${v.where}`));
           continue;
         }
-        this.read(this.abs(at), this.limits.scenarioBytes, `${v.where} (scenario ${path})`);
+        const confined = this.confine(at, `${v.where}.replays (${file}): its recorded scenario`);
+        this.read(confined, this.limits.scenarioBytes, `${v.where} (scenario ${path})`);
         let graph: string;
         try {
-          graph = this.moduleGraph(this.abs(at), `${v.where} (scenario ${path})`);
+          graph = this.moduleGraph(confined, `${v.where} (scenario ${path})`);
         } catch (e) {
           out.push(failed((e as Error).message));
           continue;
@@ -311,24 +358,28 @@ class Planner {
     return graph;
   }
 
-  /** A recorded path as found: relative to the batch file first, then to the current folder; null if neither. */
-  private locate(path: string): string | null {
-    if (isAbsolute(path)) return existsSync(path) ? path : null;
-    if (existsSync(join(this.dir, path))) return path;
-    const cwd = resolve(path);
-    return existsSync(cwd) ? cwd : null;
+  /**
+   * A recorded path as found: relative to the batch file first, then to the current folder; null if
+   * neither. Found or not, it must lie in the allowed folders (`where` names it when it does not).
+   */
+  private locate(path: string, where: string): string | null {
+    const cands = isAbsolute(path) ? [path] : [join(this.dir, path), resolve(path)];
+    for (const c of cands) {
+      if (!within(this.roots, realOrSelf(c))) continue;
+      if (existsSync(c)) return c === join(this.dir, path) ? path : c;
+    }
+    if (cands.some((c) => existsSync(c))) this.outside(path, where);
+    return null;
   }
 
+  /** The bytes of an input already confined, at most `max` of them (the count holds for files that lie about their size). */
   private read(path: string, max: number, where: string): Uint8Array {
     try {
-      const st = statSync(path);
-      if (!st.isFile()) this.fail(where, `${path} is not a file`);
-      if (st.size > max) this.fail(where, `${path} is ${st.size} bytes, over the limit of ${max} bytes`);
-      const b = readFileSync(path);
-      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      return readBounded(path, max);
     } catch (e) {
-      if (e instanceof BatchFileError) throw e;
-      return this.fail(where, `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      if (!(e instanceof BoundedReadError)) throw e;
+      if (e.code === 'ENOTREG') return this.fail(where, `${path} is not a file`);
+      return this.fail(where, e.code === 'EFBIG' ? e.message : `cannot read ${path} (${e.code})`);
     }
   }
 }
@@ -346,12 +397,40 @@ function splitFileSource(source: string): { path: string; mapPath?: string } {
 
 function readText(file: string, max: number): string {
   try {
-    const st = statSync(file);
-    if (!st.isFile()) throw new BatchFileError(`${file}: not a file`);
-    if (st.size > max) throw new BatchFileError(`${file}: ${st.size} bytes is over the ${max}-byte limit of a batch file (limits.batch.fileBytes)`);
-    return readFileSync(file, 'utf8');
+    return readBoundedText(file, max);
   } catch (e) {
-    if (e instanceof BatchFileError) throw e;
-    throw new BatchFileError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    if (!(e instanceof BoundedReadError)) throw e;
+    if (e.code === 'ENOTREG') throw new BatchFileError(`${file}: not a file`);
+    if (e.code === 'EFBIG') throw new BatchFileError(`${file}: ${e.size} bytes is over the ${max}-byte limit of a batch file (limits.batch.fileBytes)${e.message.includes('reads past') ? ', read past the size it reports' : ''}`);
+    throw new BatchFileError(`${file}: cannot read (${e.code})`);
+  }
+}
+
+/** The folders a batch file's inputs may come from, as real paths: its own, then the allowed ones. */
+function allowedRoots(file: string, dir: string, allowDirs: readonly string[]): string[] {
+  const real = (d: string, what: string): string => {
+    try {
+      return realpathSync(d);
+    } catch (e) {
+      throw new BatchFileError(`${file}: ${what} ${d} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  };
+  return [real(dir, 'its folder'), ...allowDirs.map((d) => real(resolve(d), 'allowed folder'))];
+}
+
+/** True when the real path `p` is one of `roots` or inside one. */
+function within(roots: readonly string[], p: string): boolean {
+  return roots.some((r) => {
+    const rel = relative(r, p);
+    return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
+  });
+}
+
+/** `p`'s real path, or `p` resolved when it does not exist (yet). */
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
   }
 }

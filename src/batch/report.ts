@@ -6,8 +6,10 @@
  * that varies (agents before the others; never a seed), y the first of the line-of-sight, event and draw
  * measures present, the series the first other non-numeric field that varies (the world, say).
  */
-import { readFileSync, statSync } from 'node:fs';
 import { DEFAULT_LIMITS } from '../index.js';
+import { checkJsonDepth } from '../binary/json-depth.js';
+import { FormatError } from '../binary/format-error.js';
+import { BoundedReadError, readBoundedText } from '../node/bounded-read.js';
 import { drawChart, type ChartSeries } from './chart.js';
 import { writeAtomic } from './results.js';
 import { flat, formatTable, summarize, varyingFields, type ResultLine, type SummaryTable } from './table.js';
@@ -38,16 +40,22 @@ const Y_PREFERRED = ['los.pairsPerFrame', 'los.perAgent', 'los.seesTarget', 'eve
 export function readResults(file: string): ResultLine[] {
   let text: string;
   try {
-    const st = statSync(file);
-    if (st.size > DEFAULT_LIMITS.fileBytes) throw new ReportError(`${file}: ${st.size} bytes is over the limit of ${DEFAULT_LIMITS.fileBytes} bytes (limits.fileBytes)`);
-    text = readFileSync(file, 'utf8');
+    text = readBoundedText(file, DEFAULT_LIMITS.fileBytes);
   } catch (e) {
-    if (e instanceof ReportError) throw e;
-    throw new ReportError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    if (!(e instanceof BoundedReadError)) throw e;
+    if (e.code === 'EFBIG') throw new ReportError(`${file}: ${e.size} bytes is over the limit of ${DEFAULT_LIMITS.fileBytes} bytes (limits.fileBytes)`);
+    throw new ReportError(`${file}: ${e.code === 'ENOTREG' ? 'not a file' : `cannot read (${e.code})`}`);
   }
   const lines: ResultLine[] = [];
   text.split('\n').forEach((l, i) => {
     if (!l.trim()) return;
+    try {
+      // Before the parse: the table and chart walk each line's values recursively.
+      checkJsonDepth(l, DEFAULT_LIMITS.jsonDepth, `batch results line ${i + 1}`);
+    } catch (e) {
+      if (e instanceof FormatError) e.file = file;
+      throw e;
+    }
     let v: unknown;
     try {
       v = JSON.parse(l);

@@ -13,9 +13,17 @@
  *
  * An earlier `<name>.jsonl` (and journal) is the cache: a job whose key is there with a result is not run
  * again (unless forced). Failed jobs are always run again.
+ *
+ * Every file here is written without following a symlink planted at its path (a new file renamed over it;
+ * the journal opened with O_NOFOLLOW), and read under a byte limit and a JSON nesting limit.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { checkJsonDepth } from '../binary/json-depth.js';
+import { FormatError } from '../binary/format-error.js';
+import { readBounded, readBoundedText } from '../node/bounded-read.js';
+import { openAppendNoFollow, replaceFile } from '../node/replace-file.js';
 import type { Outcome } from './executor.js';
 import type { PlannedJob } from './plan.js';
 import { sha256Hex } from './runner.js';
@@ -49,6 +57,8 @@ export function resultLine(job: PlannedJob, o: Pick<Outcome, 'status' | 'body' |
 /**
  * Results of earlier runs by key: the results file's done lines, then the journal's (an interrupted run).
  * A result that keeps a replay counts only while that replay file is still there with the same bytes.
+ * A file over limits.fileBytes is not used; a line nested deeper than limits.jsonDepth is a FormatError
+ * naming the file and line (nothing this runtime writes nests that deep).
  */
 export function readCache(p: ResultPaths): Map<string, CachedResult> {
   const out = new Map<string, CachedResult>();
@@ -56,12 +66,20 @@ export function readCache(p: ResultPaths): Map<string, CachedResult> {
     if (!existsSync(file)) continue;
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readBoundedText(file, DEFAULT_LIMITS.fileBytes);
     } catch {
       continue;
     }
-    for (const line of text.split('\n')) {
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
       if (!line.startsWith('{')) continue;
+      try {
+        checkJsonDepth(line, DEFAULT_LIMITS.jsonDepth, `batch results line ${i + 1}`);
+      } catch (e) {
+        if (e instanceof FormatError) e.file = file;
+        throw e;
+      }
       let v: { key?: unknown; status?: unknown; result?: unknown };
       try {
         v = JSON.parse(line) as typeof v;
@@ -81,21 +99,44 @@ function replayStillThere(p: ResultPaths, result: Record<string, unknown>): bool
   if (!r || typeof r !== 'object' || result['ok'] !== undefined) return true; // no kept replay (a verify job's "replay" is its input)
   if (typeof r.file !== 'string' || typeof r.sha256 !== 'string') return false;
   try {
-    return sha256Hex(new Uint8Array(readFileSync(join(p.dir, r.file)))) === r.sha256;
+    return sha256Hex(readBounded(join(p.dir, r.file), DEFAULT_LIMITS.batch.replayBytes)) === r.sha256;
   } catch {
     return false;
   }
 }
 
-/** Appends each outcome as it arrives, so an interrupted batch loses nothing it finished. */
+/**
+ * Appends each outcome as it arrives, so an interrupted batch loses nothing it finished. A symlink at the
+ * journal's path is refused (when the journal is made, and on each append), never written through.
+ */
 export class Journal {
   constructor(private readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
+    let link = false;
+    try {
+      link = lstatSync(path).isSymbolicLink();
+    } catch {
+      // not there yet: made on the first append
+    }
+    if (link) throw new Error(`${path}: the batch journal is a symbolic link; refusing to write through it (remove it)`);
   }
 
   append(key: string, o: Outcome): void {
     const line = o.status === 'done' ? `{"key":${JSON.stringify(key)},"status":"done","result":${o.body}}` : `{"key":${JSON.stringify(key)},"status":"failed","error":${JSON.stringify(o.error ?? '')}}`;
-    appendFileSync(this.path, line + '\n');
+    let fd: number;
+    try {
+      fd = openAppendNoFollow(this.path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new Error(code === 'ELOOP' ? `${this.path}: the batch journal is a symbolic link; refusing to write through it (remove it)` : `${this.path}: cannot write the batch journal (${code ?? 'error'})`);
+    }
+    try {
+      const b = Buffer.from(line + '\n', 'utf8');
+      let at = 0;
+      while (at < b.length) at += writeSync(fd, b, at, b.length - at);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   remove(): void {
@@ -103,12 +144,13 @@ export class Journal {
   }
 }
 
-/** Writes a file whole or not at all (a temporary file renamed over it). */
+/**
+ * Writes a file whole or not at all: a new temporary file, made exclusively, renamed over it (so a symlink
+ * planted at `path` is replaced, never followed).
+ */
 export function writeAtomic(path: string, text: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+  replaceFile(path, text);
 }
 
 /** One timing line (not compared between runs). */

@@ -3,10 +3,12 @@
  * the build from dist/src/node, an installed package from node_modules/retrosim/dist/src/node): the nearest
  * folder above holding both package.json and assets/worlds.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FormatError } from '../binary/format-error.js';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { readBounded } from './bounded-read.js';
 import { loadPineyTables, DEFAULT_TABLES_FILE, type PineyTables } from '../worlds/piney/tables.js';
 
 let root: string | undefined;
@@ -33,8 +35,7 @@ export function assetPath(rel: string): string {
 export function readAsset(rel: string): Uint8Array {
   const p = assetPath(rel);
   if (!existsSync(p)) throw new FormatError('asset', -1, `cannot find assets/${rel}`);
-  const b = readFileSync(p);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  return readBounded(p, DEFAULT_LIMITS.fileBytes);
 }
 
 /** `assets/piney/<file>`. */

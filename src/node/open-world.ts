@@ -10,12 +10,12 @@ import type { LoadWorldOptions } from '../worlds/load.js';
 import type { WorldSource } from './los-pool.js';
 import { packageRoot } from './assets.js';
 import { loadWorld, loadWorldFile } from './world-files.js';
-import { readFileSync } from 'node:fs';
+import { readBounded } from './bounded-read.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 
-/** Reads a file's bytes (the default reader). */
+/** Reads a file's bytes (the default reader): a regular file, at most limits.fileBytes of them. */
 function readBytes(path: string): Uint8Array {
-  const b = readFileSync(path);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  return readBounded(path, DEFAULT_LIMITS.fileBytes);
 }
 
 /** A world opened in Node: with its identity, and what loads the same world in another thread. */

@@ -11,7 +11,7 @@
  * `import ... from 'retrosim'` resolves to the runtime loading it (see scenario-hooks.ts), so they need no
  * retrosim installed beside them.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,6 +20,7 @@ import { fnv1a64Hex } from '../binary/fnv.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { registerScenarioSource } from '../scenarios/identity.js';
 import { defineScenario, type ScenarioDef, type ScenarioIdentity } from '../sim/scenario.js';
+import { BoundedReadError, readBounded } from './bounded-read.js';
 
 /** A scenario module and the identity its replays record. */
 export interface LoadedScenario {
@@ -93,13 +94,10 @@ export async function importScenarioModule(path: string): Promise<{ mod: Record<
   if (ext === '.ts' || ext === '.mts' || ext === '.cts') throw new FormatError(what, -1, 'is TypeScript: compile it to JavaScript (.mjs or .js) first (tsc, esbuild)');
   let bytes: Uint8Array;
   try {
-    const st = statSync(path);
-    if (!st.isFile()) throw new FormatError(what, -1, 'is not a file');
-    if (st.size > MAX_SCENARIO_BYTES) throw new FormatError(what, -1, `is ${st.size} bytes, over the limit of ${MAX_SCENARIO_BYTES} bytes (limits.scenarioBytes)`);
-    bytes = new Uint8Array(readFileSync(path));
+    bytes = readBounded(path, MAX_SCENARIO_BYTES); // the limit holds on the bytes read, whatever size the file reports
   } catch (e) {
-    if (e instanceof FormatError) throw e;
-    throw new FormatError(what, -1, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    if (!(e instanceof BoundedReadError)) throw e;
+    throw new FormatError(what, -1, e.code === 'ENOTREG' ? 'is not a file' : e.code === 'EFBIG' ? (e.message.includes('reads past') ? `reads past the limit of ${MAX_SCENARIO_BYTES} bytes (limits.scenarioBytes)` : `is ${e.size} bytes, over the limit of ${MAX_SCENARIO_BYTES} bytes (limits.scenarioBytes)`) : `cannot be read (${e.code})`);
   }
   const contentHash = fnv1a64Hex(bytes);
   registerHooks();

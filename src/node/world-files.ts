@@ -6,7 +6,7 @@
  * - GTA: a sibling `<stem>.placements.json`, if present, places the COL file's models.
  * - Piney: the shipped field tables, unless the options give others.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { FormatError, inFile } from '../binary/format-error.js';
 import { checkFileBytes, DEFAULT_LIMITS } from '../limits.js';
@@ -14,6 +14,7 @@ import { checkGtaPlacementsSize, gtaPlacementsByteLimit, parseGtaPlacements } fr
 import { detectWorldFile, loadWorldBytes, type LoadWorldOptions } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import { defaultPineyTables } from './assets.js';
+import { BoundedReadError, readBounded } from './bounded-read.js';
 
 /** A world opened from a file by path, with what was read to open it. */
 export interface OpenedWorldFile {
@@ -87,19 +88,20 @@ function fileSize(path: string, what: string): number {
 /** Largest world file read by default (limits.fileBytes): a bigger one is refused before reading. */
 export const MAX_WORLD_FILE_BYTES = DEFAULT_LIMITS.fileBytes;
 
+/** A world or partner file's bytes: a regular file, at most `maxBytes` read whatever size it reports. */
 function readWorldBytes(path: string, what: string, maxBytes = MAX_WORLD_FILE_BYTES): Uint8Array {
-  let buf: Buffer;
+  let bytes: Uint8Array;
   try {
-    const size = statSync(path).size;
-    if (size > maxBytes) throw new FormatError(what, -1, `${path} is ${size} bytes, over the limit of ${maxBytes} bytes (limits.fileBytes)`);
-    buf = readFileSync(path);
+    bytes = readBounded(path, maxBytes);
   } catch (e) {
-    const err = e instanceof FormatError ? e : new FormatError(what, -1, `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    err.file ??= path;
+    if (!(e instanceof BoundedReadError)) throw e;
+    const detail = e.code === 'EFBIG' ? `${e.message} (limits.fileBytes)` : e.code === 'ENOTREG' ? e.message : `cannot read ${path}: ${e.code}`;
+    const err = new FormatError(what, -1, detail);
+    err.file = path;
     throw err;
   }
-  checkFileBytes(what, buf.length, { ...DEFAULT_LIMITS, fileBytes: maxBytes });
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+  checkFileBytes(what, bytes.length, { ...DEFAULT_LIMITS, fileBytes: maxBytes });
+  return bytes;
 }
 
 /**

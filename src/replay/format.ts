@@ -13,6 +13,7 @@ import { BinaryReader } from '../binary/reader.js';
 import { BinaryWriter } from '../binary/writer.js';
 import { crc32 } from '../binary/crc32.js';
 import { FormatError } from '../binary/format-error.js';
+import { jsonTooDeepAt } from '../binary/json-depth.js';
 import type { ScenarioIdentity, ScenarioSettings } from '../sim/scenario.js';
 import type { ParamValue } from '../systems/system.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../limits.js';
@@ -405,6 +406,7 @@ function readHeader(r: BinaryReader): ReplayHeader {
 
 /** The scenario parameters: a JSON object of numbers, strings and booleans (their declarations are the scenario's to check). */
 function readParams(r: BinaryReader, text: string, at: number): Record<string, ParamValue> {
+  if (jsonTooDeepAt(text, DEFAULT_LIMITS.jsonDepth) >= 0) return r.fail(`scenario parameters nest JSON deeper than ${DEFAULT_LIMITS.jsonDepth} levels (limits.jsonDepth)`, at);
   let v: unknown;
   try {
     v = JSON.parse(text);

@@ -35,7 +35,8 @@ const DRIFT = `export default {
 
 async function plan(batch: unknown, dir = repoRoot): Promise<{ jobs: PlannedJob[]; blobs: BlobStore }> {
   const file = join(dir, 'batch.json');
-  return planSpec(checkBatchFile(batch, file, 'b'), file);
+  // Some jobs name the repository's assets from a temporary folder: allowed explicitly, as --allow-dir does.
+  return planSpec(checkBatchFile(batch, file, 'b'), file, undefined, { allowDirs: [repoRoot] });
 }
 
 /** A scenario module that switches the world's first tile swap on frame 5 (a Llama level's run-time state). */

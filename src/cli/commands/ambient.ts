@@ -1,4 +1,4 @@
-import { openSync, writeSync, closeSync } from 'node:fs';
+import { constants, openSync, writeSync, closeSync } from 'node:fs';
 import { parseArgs, parseNumber, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { inFile, printJson, print, readInputFile } from '../io.js';
@@ -146,9 +146,11 @@ export const command: Command = {
     let fd = -1;
     if (trace !== undefined) {
       try {
-        fd = openSync(trace, 'w');
+        // A symlink planted at the trace's path is refused, not written through.
+        fd = openSync(trace, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o666);
       } catch (e) {
-        throw new UsageError(`${trace}: cannot write (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new UsageError(`${trace}: ${code === 'ELOOP' ? 'is a symbolic link; refusing to write through it' : `cannot write (${code ?? 'error'})`}`);
       }
     }
     const counts: Record<string, number> = {};

@@ -4,6 +4,7 @@
  * charts a results file; `batch status` and `batch cancel` look at and empty a queue. The Redis modules
  * (and bullmq, ioredis) are loaded only on the Redis paths.
  */
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, UsageError, type ParsedArgs } from '../args.js';
@@ -30,6 +31,8 @@ options:
   --queue NAME       the queue's name (default retrosim)
   --redis-timeout S  give up when Redis stays unreachable this long (default 120 seconds)
   --out FILE         the results file (default out/batch/<name>.jsonl)
+  --allow-dir DIR    a folder the batch file's paths may reach besides its own (repeatable); paths that
+                     lead elsewhere (.., an absolute path, a symlink pointing out) are refused
   --force            run every job, even those with earlier results
   --json             print the summary as one JSON line
 
@@ -64,6 +67,7 @@ export const command: Command = {
       y: { type: 'string' },
       series: { type: 'string' },
       png: { type: 'string' },
+      'allow-dir': { type: 'list' },
     });
     const [first, ...rest] = positionals;
     if (first === undefined) throw new UsageError('batch needs a FILE (or report, status, cancel)');
@@ -94,7 +98,9 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
   if (o['workers'] !== undefined && o['redis'] !== undefined) throw new UsageError('--workers is for the local threads; with --redis, the workers are retrosim worker processes');
   const { planBatch } = await import('../../batch/plan.js');
   const { runBatch } = await import('../../batch/coordinator.js');
-  const plan = await planBatch(file);
+  const allowDirs = (o['allow-dir'] as string[] | undefined) ?? [];
+  for (const d of allowDirs) if (!isDirectory(d)) throw new UsageError(`--allow-dir ${JSON.stringify(d)}: not a folder`);
+  const plan = await planBatch(file, undefined, { allowDirs });
   const out = (o['out'] as string | undefined) ?? join('out', 'batch', `${plan.name}.jsonl`);
   if (!out.endsWith('.jsonl')) throw new UsageError(`--out ${JSON.stringify(out)}: the results file ends in .jsonl`);
   let exec: Executor;
@@ -128,9 +134,9 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
     if (s.interrupted) print(`interrupted: the results so far are kept; run the batch again to go on`);
     else {
       print(`results  ${s.out.results}  (CSV ${s.out.csv}, timing ${s.out.timing})`);
-      const { readFileSync } = await import('node:fs');
+      const { readBoundedText } = await import('../../node/bounded-read.js');
       const { summarize, formatTable } = await import('../../batch/table.js');
-      const lines = readFileSync(s.out.results, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = readBoundedText(s.out.results, Number.MAX_SAFE_INTEGER).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
       const t = formatTable(summarize(lines));
       if (t) print(`\n${t}`);
     }
@@ -139,9 +145,17 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
   return s.failed || s.diverged ? 1 : 0;
 }
 
+function isDirectory(d: string): boolean {
+  try {
+    return statSync(d).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function report(args: string[], o: ParsedArgs['options']): Promise<number> {
   if (args.length !== 1) throw new UsageError('batch report needs one RESULTS.jsonl file');
-  for (const k of ['redis', 'queue', 'workers', 'force', 'out', 'redis-timeout']) if (o[k] !== undefined) throw new UsageError(`--${k} is not an option of batch report`);
+  for (const k of ['redis', 'queue', 'workers', 'force', 'out', 'redis-timeout', 'allow-dir']) if (o[k] !== undefined) throw new UsageError(`--${k} is not an option of batch report`);
   const { reportResults } = await import('../../batch/report.js');
   const r = reportResults(args[0]!, {
     x: o['x'] as string | undefined,

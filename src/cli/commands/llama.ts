@@ -11,6 +11,8 @@ import { parseTrak } from '../../worlds/llama/trak-parse.js';
 import { positionCellOf } from '../../worlds/llama/conventions.js';
 import { cameraMask, cellRegion } from '../../worlds/llama/regions.js';
 import { newMoveResult, type Vec3 } from '../../worlds/world.js';
+import { checkJsonDepth } from '../../binary/json-depth.js';
+import { DEFAULT_LIMITS } from '../../limits.js';
 
 const usage = `usage:
   retrosim llama info TRAK MAP [options] [--json]
@@ -207,7 +209,9 @@ function build(argv: string[]): number {
   let desc: LevelDescription;
   let built: ReturnType<typeof buildLevel>;
   try {
-    desc = asLevelDescription(JSON.parse(new TextDecoder().decode(readInputFile(descPath!))));
+    const text = new TextDecoder().decode(readInputFile(descPath!));
+    inFile(descPath!, () => checkJsonDepth(text, DEFAULT_LIMITS.jsonDepth, 'llama level description'));
+    desc = asLevelDescription(JSON.parse(text));
     built = inFile(descPath!, () => buildLevel(desc));
   } catch (e) {
     if (e instanceof SyntaxError || e instanceof RangeError) throw new UsageError(`${descPath}: ${e.message}`);

@@ -20,6 +20,8 @@
  * reported) and must lie within −256 … 255.992.
  */
 import { FormatError } from '../../binary/format-error.js';
+import { checkJsonDepth } from '../../binary/json-depth.js';
+import { DEFAULT_LIMITS } from '../../limits.js';
 import type { Vec3 } from '../world.js';
 import { computeBounds, groupFaces, MAX_FACES_PER_GROUP, snap } from './build.js';
 import { canonicalFlags, COL_NAME_BYTES, encodeColName, emptyMesh, type ColMesh, type ColModel, type ColSurface, type ColVersion } from './model.js';
@@ -241,9 +243,16 @@ export function buildColFromDescription(doc: unknown): BuiltCol {
 
 /** Builds models from a description's bytes (UTF-8 JSON). Throws FormatError. */
 export function buildColFromJson(bytes: Uint8Array): BuiltCol {
+  let text: string;
   let doc: unknown;
   try {
-    doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (e) {
+    throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `not UTF-8 JSON (${(e as Error).message})`);
+  }
+  checkJsonDepth(text, DEFAULT_LIMITS.jsonDepth, COL_DESCRIPTION_FORMAT);
+  try {
+    doc = JSON.parse(text);
   } catch (e) {
     throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `not UTF-8 JSON (${(e as Error).message})`);
   }

@@ -9,6 +9,7 @@
  * parsed, and every entry is checked.
  */
 import { FormatError } from '../../binary/format-error.js';
+import { checkJsonDepth } from '../../binary/json-depth.js';
 import { checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 import type { Vec3 } from '../world.js';
 import type { GtaPlacement } from './query.js';
@@ -87,6 +88,7 @@ export function parseGtaPlacements(text: string, limits: Readonly<Limits> = DEFA
         `(limits.gta.placements × ${GTA_PLACEMENT_ENTRY_VALUES} values each)`,
     );
   }
+  checkJsonDepth(text, limits.jsonDepth, FORMAT);
   let v: unknown;
   try {
     v = JSON.parse(text);

@@ -13,6 +13,8 @@
  * '#' are skipped; any line may carry a "note".
  */
 import { FormatError } from '../../binary/format-error.js';
+import { jsonTooDeepAt } from '../../binary/json-depth.js';
+import { DEFAULT_LIMITS } from '../../limits.js';
 import type { ColIndex } from './col-index.js';
 import { queryCol } from './query.js';
 import { SEGMENT_OUT_LENGTH, S_DEPTH, S_NORMAL, S_POINT, S_RESULT, S_TILE, S_WRITTEN, WROTE_DEPTH, WROTE_NORMAL, WROTE_POINT, WROTE_TILE, segmentCol } from './segment.js';
@@ -92,6 +94,7 @@ export function parseTrace(text: string): { header?: TraceHeader; entries: Trace
     offset += Buffer.byteLength(raw, 'utf8') + 1;
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
+    if (jsonTooDeepAt(line, DEFAULT_LIMITS.jsonDepth) >= 0) throw new FormatError(TRACE_FORMAT, at, `line ${i + 1} nests JSON deeper than ${DEFAULT_LIMITS.jsonDepth} levels (limits.jsonDepth)`);
     let v: Record<string, unknown>;
     try {
       v = JSON.parse(line) as Record<string, unknown>;
