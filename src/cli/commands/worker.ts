@@ -10,9 +10,12 @@ const usage = `usage: retrosim worker --redis URL [options]
 
 Takes jobs of \`retrosim batch FILE --redis URL\` from the queue and runs them, CONCURRENCY at a time, on
 worker threads, with one more job taken so that a thread starts its next job at once. Inputs (worlds,
-scenario modules, replays) come from Redis: no shared disk is needed. Runs until stopped: the first
-SIGTERM (or Ctrl-C) finishes the jobs it holds and exits; a second one releases them back to the queue
-at once.
+scenario modules, replays) come from Redis: no shared disk is needed. Runs until stopped, through any
+Redis outage: the first SIGTERM (or Ctrl-C) finishes the jobs it holds and exits 0; a second one releases
+them back to the queue at once. While stopping, a Redis that has not answered for --redis-timeout seconds
+is not waited for: the worker exits 1 and the jobs it held go back to the queue when their locks expire.
+\`batch cancel\` stops the jobs it runs (they fail as cancelled); a job running past its batch's
+maxSeconds is stopped and fails.
 
 options:
   --redis URL          the Redis holding the queue (redis://host:port)
@@ -23,6 +26,7 @@ options:
                        plus --stalled-ms (default 30000)
   --stalled-ms N       how often this worker looks for jobs whose worker died (default 30000)
   --max-stalled N      times a job may be handed on after its worker died before it fails (default 3)
+  --redis-timeout S    when stopping, give up on a Redis that has not answered for this long (default 10)
   --json               events as JSON lines on stdout instead of text on stderr
 `;
 
@@ -38,6 +42,7 @@ export const command: Command = {
       'lock-ms': { type: 'int', min: 500, max: 3_600_000 },
       'stalled-ms': { type: 'int', min: 100, max: 3_600_000 },
       'max-stalled': { type: 'int', min: 1, max: 100 },
+      'redis-timeout': { type: 'int', min: 1, max: 86_400 },
       json: { type: 'flag' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
@@ -60,6 +65,7 @@ export const command: Command = {
       maxStalled: (o['max-stalled'] as number | undefined) ?? 3,
       name: name ?? defaultWorkerName(),
       json: o['json'] === true,
+      redisTimeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 10,
     });
   },
 };
