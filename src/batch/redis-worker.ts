@@ -11,8 +11,8 @@
  * Shutdown: the first SIGTERM or SIGINT stops taking jobs and finishes the ones it has (running, then the
  * taken ones waiting for a thread), then exits 0; a second one releases them all back to the queue at once
  * (another worker takes them) and exits. Either way, once Redis has not answered for `redisTimeoutSeconds`
- * (gone or frozen: a result could not be delivered anyway) the worker stops waiting for it and exits 1;
- * the jobs it held go back to the queue when their locks expire.
+ * (gone or frozen: a result could not be delivered anyway) the worker stops waiting for it and exits, 1
+ * when it held jobs (they go back to the queue when their locks expire), else 0.
  * A lost connection is reported once, retried with backoff for as long as it takes, and reported again
  * when it is back: while it runs, a worker outlives any outage.
  *
@@ -209,8 +209,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   void worker.run().catch((e: Error) => say('error', e.message.split('\n')[0]!));
   await stopped;
   watch.stop();
+  const held = running.size;
   if (gaveUp) {
-    const held = running.size;
     say('error', `Redis at ${safeUrl(o.url)} has not answered for ${o.redisTimeoutSeconds} s: stopping without it; ${held ? `the ${held} job${held === 1 ? '' : 's'} held go back to the queue when ${held === 1 ? 'its lock expires' : 'their locks expire'}` : 'no job held'}`, { held });
     for (const r of running.values()) r.ac.abort();
     void worker.disconnect().catch(() => undefined);
@@ -220,7 +220,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   say('stopped', `stopped after ${done} job${done === 1 ? '' : 's'} done, ${failed} failed attempt${failed === 1 ? '' : 's'}`, { done, failed });
   // A connection BullMQ made for itself may wait on a frozen Redis for ever: it does not hold the exit.
   exitWhenHeld();
-  return gaveUp ? 1 : 0;
+  // Jobs left to their locks' expiry: not a clean stop.
+  return gaveUp && held > 0 ? 1 : 0;
 }
 
 /** Inputs fetched from Redis by SHA-256, checked, and kept up to a byte budget (least recently used out). */

@@ -177,7 +177,7 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
       expect(json(c.stdout)).toMatchObject({ removed: 4 - held.length, active: held.length });
       expect(await exitsWithin(batch, BOUND_MS, 'the batch')).toBe(1);
       await waitFor('the running jobs stopped', async () => (await client.llen('bull:q:active')) === 0, BOUND_MS);
-      expect((await client.zrange('bull:q:failed', 0, -1)).sort()).toEqual(held);
+      expect((await client.zrange('bull:q:failed', '0', '-1')).sort()).toEqual(held);
       for (const id of held) expect(await client.hget(`bull:q:${id}`, 'failedReason')).toBe('cancelled (retrosim batch cancel)');
       expect(w.stderr()).toMatch(/the queue was cancelled: stopping 2 jobs held/);
       // The worker goes on with the next batch.

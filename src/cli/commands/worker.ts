@@ -13,7 +13,8 @@ worker threads, with one more job taken so that a thread starts its next job at 
 scenario modules, replays) come from Redis: no shared disk is needed. Runs until stopped, through any
 Redis outage: the first SIGTERM (or Ctrl-C) finishes the jobs it holds and exits 0; a second one releases
 them back to the queue at once. While stopping, a Redis that has not answered for --redis-timeout seconds
-is not waited for: the worker exits 1 and the jobs it held go back to the queue when their locks expire.
+is not waited for: the worker exits (1 when it held jobs: they go back to the queue when their locks
+expire).
 \`batch cancel\` stops the jobs it runs (they fail as cancelled); a job running past its batch's
 maxSeconds is stopped and fails.
 
