@@ -258,8 +258,9 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
     await withRedis(async (r, client) => {
       const batchA = cli(['batch', a.file, '--redis', r.url, '--queue', 'q', '--out', a.out, '--json']);
       await waitFor("batch A's job on the queue", async () => (await client.llen('bull:q:wait')) === 1, BOUND_MS);
-      // The first worker takes A's job and is told to stop (it takes nothing more), then paused.
-      const w1 = cli(['worker', '--redis', r.url, '--queue', 'q', '--name', 'w1']);
+      // The first worker takes A's job and is told to stop (it takes nothing more), then paused (with a
+      // lock that outlasts the pause however loaded the machine).
+      const w1 = cli(['worker', '--redis', r.url, '--queue', 'q', '--name', 'w1', '--lock-ms', '3600000']);
       await waitFor("the first worker on A's job", () => active(client, 'q', 1), BOUND_MS);
       w1.child.kill('SIGTERM');
       await waitFor('the first worker to say it is finishing', () => /finishing/.test(w1.stderr()), BOUND_MS);
