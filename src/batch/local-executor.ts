@@ -1,12 +1,13 @@
 /**
  * The embedded default: a batch's jobs on local worker threads (pool.ts), in job order, as many at a time
  * as there are threads. The threads run the batch's own scenario modules (the owner's files, by their
- * module graph's hash) from where they are. A failed attempt is tried again up to the batch's retries, as a queue would.
+ * module graph's hash) from where they are. A failed attempt is tried again up to the batch's retries, as a
+ * queue would; a job stopped at its time limit is not (it would only take as long again).
  */
 import type { BlobStore } from './blobs.js';
 import type { Executor, ExecutorEvents } from './executor.js';
 import type { PlannedJob } from './plan.js';
-import { JobAbortedError, ThreadPool } from './pool.js';
+import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
 
 export class LocalExecutor implements Executor {
   readonly mode = 'local';
@@ -39,6 +40,10 @@ export class LocalExecutor implements Executor {
             error = a.error;
           } catch (e) {
             if (e instanceof JobAbortedError) return;
+            if (e instanceof JobTimeLimitError) {
+              events.outcome(job, { status: 'failed', error: e.message, attempts, worker: 'local' });
+              break;
+            }
             error = (e as Error).message;
           }
           if (attempts > retries) {

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_LIMITS, RUNTIME_VERSION, type Limits } from '../index.js';
 import type { ParamValue } from '../systems/system.js';
-import { INPUTS, MEASURES, type InputMode, type Measure } from './schema.js';
+import { DEFAULT_MAX_SECONDS, INPUTS, MAX_MAX_SECONDS, MEASURES, type InputMode, type Measure } from './schema.js';
 
 /** An input's bytes, named by their SHA-256 (64 lower-case hex digits). */
 export interface BlobRef {
@@ -57,6 +57,11 @@ export interface RunPayload {
   measure: Measure[];
   losEvery: number;
   keepReplay: boolean;
+  /**
+   * Seconds it may run on a thread before it is stopped and fails (DEFAULT_MAX_SECONDS when absent). Not
+   * part of the key: it changes no result, only whether there is one.
+   */
+  maxSeconds?: number;
 }
 
 /** A replay to verify against its world and scenario. */
@@ -70,6 +75,8 @@ export interface VerifyPayload {
   world: WorldInput;
   /** Null for a built-in scenario (the replay names it). */
   scenario: ScenarioInput | null;
+  /** As for a run job. */
+  maxSeconds?: number;
 }
 
 export type JobPayload = RunPayload | VerifyPayload;
@@ -98,6 +105,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
   if (typeof o['key'] !== 'string' || !SHA.test(o['key'])) bad('key must be 64 hex digits');
   if (o['runtime'] !== RUNTIME_VERSION) bad(`the batch was planned by ${typeof o['runtime'] === 'string' ? o['runtime'].slice(0, 64) : 'another runtime'}, this worker is ${RUNTIME_VERSION}: run workers of the same version`);
   const world = worldInput(o['world'], bad);
+  const maxSeconds = o['maxSeconds'] === undefined ? DEFAULT_MAX_SECONDS : int(o['maxSeconds'], 'maxSeconds', 1, MAX_MAX_SECONDS, bad);
   if (o['kind'] === 'run') {
     const s = obj(o['settings'], 'settings', bad);
     const settings: RunSettings = { params: {} };
@@ -125,6 +133,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
       measure: [...(o['measure'] as Measure[])],
       losEvery: int(o['losEvery'], 'losEvery', 1, limits.replay.frames, bad),
       keepReplay: o['keepReplay'] as boolean,
+      maxSeconds,
     };
   }
   if (o['kind'] === 'verify') {
@@ -136,6 +145,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
       replay: blobRef(o['replay'], 'replay', bad),
       world,
       scenario: o['scenario'] === null ? null : scenarioInput(o['scenario'], bad),
+      maxSeconds,
     };
   }
   return bad('kind must be "run" or "verify"');

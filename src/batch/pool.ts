@@ -7,12 +7,15 @@
  * is dropped after its job. A scenario module is not sent: a thread is told the path of the module a job
  * names, from the pool's allow-list (`scenarios`), and loads it from there; a job naming a module graph
  * not on the list fails in the thread with a message saying so. A thread that dies (a crash, an
- * out-of-memory) fails its job and is replaced; an aborted job's thread is terminated and replaced.
+ * out-of-memory) fails its job and is replaced; an aborted job's thread is terminated and replaced, and so
+ * is the thread of a job that runs past its time limit (`maxSeconds`: wall time on this side, from when the
+ * thread gets the job; the thread and the simulation never see a clock, so the limit cannot change a result).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { payloadBlobs, type JobPayload } from './payload.js';
+import { DEFAULT_MAX_SECONDS } from './schema.js';
 
 /** What the pool sends a thread. */
 export interface ThreadRequest {
@@ -37,6 +40,14 @@ export const MAX_POOL_THREADS = 256;
 /** A job given up because its caller aborted it (the thread was terminated). */
 export class JobAbortedError extends Error {
   override readonly name = 'JobAbortedError';
+}
+
+/** A job stopped at its time limit (the thread was terminated); not worth another attempt. */
+export class JobTimeLimitError extends Error {
+  override readonly name = 'JobTimeLimitError';
+  constructor(readonly seconds: number) {
+    super(`stopped after its time limit of ${seconds} s (maxSeconds)`);
+  }
 }
 
 interface Slot {
@@ -113,8 +124,9 @@ export class ThreadPool {
   /**
    * Runs one attempt of a job on a free thread (waiting for one). `blob` gives an input's bytes by
    * SHA-256; `started` is called when a thread has been found for it (a job may wait for one). Resolves with
-   * the thread's answer; rejects when the thread dies (an Error saying so) or when `signal` aborts
-   * (JobAbortedError, after terminating the thread).
+   * the thread's answer; rejects when the thread dies (an Error saying so), when `signal` aborts
+   * (JobAbortedError, after terminating the thread) or when the job runs past its `maxSeconds`
+   * (JobTimeLimitError, likewise).
    */
   async run(payload: JobPayload, blob: (sha256: string) => Uint8Array, signal?: AbortSignal, started?: () => void): Promise<ThreadAnswer> {
     const slot = await this.acquire();
@@ -132,16 +144,22 @@ export class ThreadPool {
       const path = graph === null || slot.scenarios.has(graph) ? undefined : this.scenarios.get(graph);
       const scenarios: [string, string][] = path === undefined ? [] : [[graph!, path]];
       const id = this.nextId++;
+      const limit = payload.maxSeconds ?? DEFAULT_MAX_SECONDS;
       const answer = await new Promise<ThreadAnswer | Error>((resolve) => {
-        const onAbort = () => {
+        const stop = (e: Error) => {
           slot.settle = null;
           slot.worker = null;
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
           void w.terminate();
-          resolve(new JobAbortedError('aborted'));
+          resolve(e);
         };
+        const onAbort = () => stop(new JobAbortedError('aborted'));
+        const timer = setTimeout(() => stop(new JobTimeLimitError(limit)), limit * 1000);
         slot.settle = (a) => {
           if (!(a instanceof Error) && a.id !== id) return;
           slot.settle = null;
+          clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           resolve(a);
         };
@@ -152,7 +170,7 @@ export class ThreadPool {
         for (const [sha] of send) if (sha !== once) slot.blobs.add(sha);
       });
       if (answer instanceof Error) {
-        if (slot.worker === w && !(answer instanceof JobAbortedError)) {
+        if (slot.worker === w && !(answer instanceof JobAbortedError) && !(answer instanceof JobTimeLimitError)) {
           slot.worker = null;
           void w.terminate();
         }

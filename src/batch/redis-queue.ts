@@ -6,6 +6,11 @@
  *   SHA-256 (`retrosim:<queue>:blob:<sha256>`, with an expiry), and a job's data names them. A scenario
  *   module never travels: a job names it by its module graph's hash, and a worker runs it only from a file
  *   of its own (`retrosim worker --allow-scenario FILE`).
+ *   A replay to verify is deleted once verified, but only by the last batch holding it: each batch running
+ *   on the queue adds its run id to the replay's holders (`retrosim:<queue>:holders:<sha256>`, with the
+ *   same expiry) before it puts the replay, and removes it when done with it, deleting the replay only when
+ *   no holder is left (one script, so no other batch comes in between). Batches sharing a queue and an
+ *   input never delete what another still needs.
  * - A job's BullMQ id is its key, so the same job submitted twice is one job; a completed job found on
  *   the queue is collected without running again.
  * - At most MAX_OUTSTANDING jobs are on the queue at a time; more are added as results come back, so
@@ -19,6 +24,7 @@
  * - Delivery is at least once (a stalled job may run twice); the first result of a key is the one kept,
  *   and every attempt started beyond the first is counted as a retry.
  */
+import { randomUUID } from 'node:crypto';
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis as RedisClient } from 'ioredis';
 import { DEFAULT_LIMITS } from '../index.js';
@@ -27,6 +33,7 @@ import type { Executor, ExecutorEvents, Outcome } from './executor.js';
 import { payloadBlobs, type JobPayload } from './payload.js';
 import type { PlannedJob } from './plan.js';
 import { closeClient, ConnectionReporter, isConnectionError, redisClient, safeUrl, whenReady } from './redis-connection.js';
+import { AnswerWatch, closeWithin } from './redis-liveness.js';
 
 /** Jobs on the queue at once, per batch. */
 export const MAX_OUTSTANDING = 2000;
@@ -36,10 +43,22 @@ export const BLOB_TTL_SECONDS = 7 * 24 * 3600;
 export const FINISHED_JOB_AGE_SECONDS = 7 * 24 * 3600;
 /** Milliseconds between sweeps of the jobs a batch waits for. */
 export const SWEEP_MS = 1000;
+/** After a signal, how long a batch spends taking its waiting jobs off the queue at most, ms. */
+export const STOP_CLEANUP_MS = 3000;
+
+/** The batch was stopped by its signal (not an error: the results so far stand). */
+class Interrupted extends Error {}
 
 export const blobKey = (queue: string, sha256: string) => `retrosim:${queue}:blob:${sha256}`;
 export const replayKey = (queue: string, jobKey: string) => `retrosim:${queue}:replay:${jobKey}`;
 export const cancelKey = (queue: string) => `retrosim:${queue}:cancel`;
+/** The set of batch runs that still need a replay to verify (see the module comment). */
+export const holdersKey = (queue: string, sha256: string) => `retrosim:${queue}:holders:${sha256}`;
+
+/** Removes a holder (ARGV[1]) from a replay's holders (KEYS[1]), and the replay (KEYS[2]) when none is left. */
+const RELEASE_SCRIPT = `redis.call('SREM', KEYS[1], ARGV[1])
+if redis.call('SCARD', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end
+return 1`;
 /** A job's BullMQ id: its key with a letter in front (BullMQ refuses ids that read as integers). */
 export const jobId = (key: string) => `j${key}`;
 
@@ -88,6 +107,11 @@ export interface RedisOptions {
   force?: boolean;
 }
 
+/** Whether an input of a job is its replay to verify (deleted from Redis once no batch needs it). */
+function isOnce(p: JobPayload, sha256: string): boolean {
+  return p.kind === 'verify' && p.replay.sha256 === sha256;
+}
+
 async function bull(): Promise<typeof import('bullmq')> {
   return import('bullmq');
 }
@@ -100,6 +124,9 @@ export class RedisExecutor implements Executor {
   private readonly clients: RedisClient[] = [];
   private queue: Queue | null = null;
   private events: QueueEvents | null = null;
+  private watch: AnswerWatch | null = null;
+  /** This executor's name among the holders of the inputs it puts in Redis. */
+  private readonly runId = randomUUID();
 
   constructor(private readonly o: RedisOptions) {}
 
@@ -121,16 +148,42 @@ export class RedisExecutor implements Executor {
     const reporter = new ConnectionReporter(this.o.url, (l) => ev.note(l));
     const main = await redisClient(this.o.url, 'batch', reporter);
     const evc = await redisClient(this.o.url, 'batch-events', reporter);
-    this.clients.push(main, evc);
-    await whenReady(main, this.o.url, this.o.timeoutSeconds, reporter);
+    const probe = await redisClient(this.o.url, 'batch-watch', reporter);
+    this.clients.push(main, evc, probe);
+    const interrupted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(new Interrupted());
+      else signal.addEventListener('abort', () => reject(new Interrupted()), { once: true });
+    });
+    interrupted.catch(() => undefined);
+    try {
+      await Promise.race([whenReady(main, this.o.url, this.o.timeoutSeconds, reporter), interrupted]);
+    } catch (e) {
+      if (e instanceof Interrupted) return;
+      throw e;
+    }
+    // Every wait below ends when Redis has not answered for the timeout (gone, or frozen: then commands
+    // get no answer and no error either), and on a signal.
+    const watch = (this.watch = new AnswerWatch(probe));
+    const gaveUp = watch.silence(this.o.timeoutSeconds, () =>
+      reporter.lostFor() > 0
+        ? new Error(`Redis at ${safeUrl(this.o.url)} unreachable for ${this.o.timeoutSeconds} s (${reporter.reason()}); the results so far are kept, run the batch again to go on`)
+        : new Error(`Redis at ${safeUrl(this.o.url)} has not answered for ${this.o.timeoutSeconds} s; the results so far are kept, run the batch again to go on`),
+    );
+    const guard = <T>(p: Promise<T>): Promise<T> => Promise.race([p, gaveUp, interrupted]);
     const queue = (this.queue = new Queue(this.o.queue, { connection: main }));
     queue.on('error', (e) => reporter.error(e));
     const qe = (this.events = new QueueEvents(this.o.queue, { connection: evc }));
     qe.on('error', (e) => reporter.error(e));
-    await qe.waitUntilReady();
     const q = this.o.queue;
     const limits = DEFAULT_LIMITS.batch;
-    const cancelledAt = await main.get(cancelKey(q));
+    let cancelledAt: string | null;
+    try {
+      await guard(qe.waitUntilReady());
+      cancelledAt = await guard(main.get(cancelKey(q)));
+    } catch (e) {
+      if (e instanceof Interrupted) return;
+      throw e;
+    }
 
     const byId = new Map<string, PlannedJob>();
     const pending = new Set<string>();
@@ -154,6 +207,8 @@ export class RedisExecutor implements Executor {
         done.add(ref.sha256);
         if (ref.bytes > limits.blobBytes) throw new Error(`an input of ${ref.bytes} bytes is over the limit of ${limits.blobBytes} bytes for Redis (limits.batch.blobBytes)`);
         const k = blobKey(q, ref.sha256);
+        // Held before it is put: a batch releasing it now either sees this holder or deletes it before the SET below.
+        if (isOnce(p, ref.sha256)) await main.multi().sadd(holdersKey(q, ref.sha256), this.runId).expire(holdersKey(q, ref.sha256), BLOB_TTL_SECONDS).exec();
         const set = await main.set(k, Buffer.from(blobs.get(ref.sha256)), 'EX', BLOB_TTL_SECONDS, 'NX');
         if (set === null) await main.expire(k, BLOB_TTL_SECONDS);
       }
@@ -220,8 +275,9 @@ export class RedisExecutor implements Executor {
         if (n > 0) uses.set(r.sha256, n);
         else {
           uses.delete(r.sha256);
-          // Replays to verify are used by one job: free them now. Worlds and modules stay for later batches.
-          if (planned.payload!.kind === 'verify' && r.sha256 === planned.payload!.replay.sha256) await main.del(blobKey(q, r.sha256));
+          // Replays to verify are used by one job: free them now, unless another batch holds them too.
+          // Worlds and modules stay for later batches.
+          if (isOnce(planned.payload!, r.sha256)) await main.eval(RELEASE_SCRIPT, 2, holdersKey(q, r.sha256), blobKey(q, r.sha256), this.runId);
         }
       }
     };
@@ -296,17 +352,6 @@ export class RedisExecutor implements Executor {
       }
     };
 
-    // Every wait below also ends when Redis has been unreachable too long (commands queue while offline).
-    let watchdog: ReturnType<typeof setInterval> | undefined;
-    const gaveUp = new Promise<never>((_, reject) => {
-      watchdog = setInterval(() => {
-        if (reporter.lostFor() > this.o.timeoutSeconds) {
-          reject(new Error(`Redis at ${safeUrl(this.o.url)} unreachable for ${this.o.timeoutSeconds} s (${reporter.reason()}); the results so far are kept, run the batch again to go on`));
-        }
-      }, 250);
-    });
-    gaveUp.catch(() => undefined);
-    const guard = <T>(p: Promise<T>): Promise<T> => Promise.race([p, gaveUp]);
     const pause = (ms: number) =>
       new Promise<void>((resolve) => {
         const done = () => {
@@ -339,28 +384,34 @@ export class RedisExecutor implements Executor {
         }
         await guard(pause(SWEEP_MS - (now - lastSweep)));
       }
-      if (signal.aborted) {
-        // Ours and not started: take them off the queue (a later run submits them again).
-        await guard(
-          Promise.all(
-            [...pending].map(async (id) => {
-              const job = await queue.getJob(id).catch(() => undefined);
-              if (job && (await job.getState().catch(() => '')) === 'waiting') await job.remove().catch(() => undefined);
-            }),
-          ),
-        );
-      }
-    } finally {
-      clearInterval(watchdog);
+    } catch (e) {
+      if (!(e instanceof Interrupted)) throw e;
+    }
+    if (signal.aborted) {
+      // Ours and not started: take them off the queue (a later run submits them again), for as long as a
+      // signal's stop may take: a Redis that is gone or frozen gets no longer.
+      await Promise.race([
+        gaveUp.catch(() => undefined),
+        new Promise((r) => setTimeout(r, STOP_CLEANUP_MS).unref()),
+        Promise.all(
+          [...pending].map(async (id) => {
+            const job = await queue.getJob(id).catch(() => undefined);
+            if (job && (await job.getState().catch(() => '')) === 'waiting') await job.remove().catch(() => undefined);
+          }),
+        ),
+      ]);
+      return;
     }
     if (failure) throw failure;
   }
+  /** Closes the run's connections, waiting for Redis at most CLOSE_MS for each (then they are dropped). */
   async close(): Promise<void> {
     const events = this.events, queue = this.queue, clients = this.clients.splice(0);
     this.events = null;
     this.queue = null;
-    await events?.close().catch(() => undefined);
-    await queue?.close().catch(() => undefined);
+    this.watch?.stop();
+    this.watch = null;
+    await Promise.all([events && closeWithin(events), queue && closeWithin(queue)]);
     await Promise.all(clients.map(closeClient));
   }
 }
@@ -377,7 +428,11 @@ export interface QueueStatus {
   workers: { name: string; address: string }[];
 }
 
-async function openQueue(o: RedisOptions): Promise<{ queue: Queue; client: RedisClient; close: () => Promise<void> }> {
+/**
+ * The queue for `batch status` and `batch cancel`: `answer` bounds each step by the timeout (a Redis that
+ * stops answering gives a one-line error, not a wait), and `close` does not wait on Redis.
+ */
+async function openQueue(o: RedisOptions): Promise<{ queue: Queue; client: RedisClient; answer: <T>(p: Promise<T>) => Promise<T>; close: () => Promise<void> }> {
   const { Queue } = await bull();
   const reporter = new ConnectionReporter(o.url, (l) => process.stderr.write(`${l}\n`));
   const client = await redisClient(o.url, 'status', reporter);
@@ -389,21 +444,33 @@ async function openQueue(o: RedisOptions): Promise<{ queue: Queue; client: Redis
   }
   const queue = new Queue(o.queue, { connection: client });
   queue.on('error', (e) => reporter.error(e));
+  const answer = async <T>(p: Promise<T>): Promise<T> => {
+    let t: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      t = setTimeout(() => reject(new Error(`Redis at ${safeUrl(o.url)} has not answered for ${o.timeoutSeconds} s (${reporter.reason() || 'no answer'})`)), o.timeoutSeconds * 1000);
+    });
+    try {
+      return await Promise.race([p, late]);
+    } finally {
+      clearTimeout(t);
+    }
+  };
   return {
     queue,
     client,
+    answer,
     close: async () => {
-      await queue.close().catch(() => undefined);
+      await closeWithin(queue);
       await closeClient(client);
     },
   };
 }
 
 export async function queueStatus(o: RedisOptions): Promise<QueueStatus> {
-  const { queue, close } = await openQueue(o);
+  const { queue, answer, close } = await openQueue(o);
   try {
-    const c = await queue.getJobCounts('waiting', 'delayed', 'prioritized', 'waiting-children', 'active', 'completed', 'failed');
-    const workers = (await queue.getWorkers()).map((w) => {
+    const c = await answer(queue.getJobCounts('waiting', 'delayed', 'prioritized', 'waiting-children', 'active', 'completed', 'failed'));
+    const workers = (await answer(queue.getWorkers())).map((w) => {
       const raw = String(w['rawname'] ?? w['name'] ?? '');
       const i = raw.indexOf(':w:');
       return { name: i >= 0 ? raw.slice(i + 3) : raw, address: String(w['addr'] ?? '') };
@@ -430,12 +497,12 @@ export interface CancelResult {
 }
 
 export async function cancelQueue(o: RedisOptions): Promise<CancelResult> {
-  const { queue, client, close } = await openQueue(o);
+  const { queue, client, answer, close } = await openQueue(o);
   try {
-    const before = await queue.getJobCounts('waiting', 'delayed', 'prioritized');
-    await queue.drain(true);
-    await client.incr(cancelKey(o.queue));
-    const active = (await queue.getJobCounts('active'))['active'] ?? 0;
+    const before = await answer(queue.getJobCounts('waiting', 'delayed', 'prioritized'));
+    await answer(queue.drain(true));
+    await answer(client.incr(cancelKey(o.queue)));
+    const active = (await answer(queue.getJobCounts('active')))['active'] ?? 0;
     return { queue: o.queue, removed: (before['waiting'] ?? 0) + (before['delayed'] ?? 0) + (before['prioritized'] ?? 0), active };
   } finally {
     await close();

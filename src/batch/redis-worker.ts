@@ -12,17 +12,25 @@
  *
  * Shutdown: the first SIGTERM or SIGINT stops taking jobs and finishes the ones it has (running, then the
  * taken ones waiting for a thread), then exits 0; a second one releases them all back to the queue at once
- * (another worker takes them) and exits.
+ * (another worker takes them) and exits. Either way, once Redis has not answered for `redisTimeoutSeconds`
+ * (gone or frozen: a result could not be delivered anyway) the worker stops waiting for it and exits, 1
+ * when it held jobs (they go back to the queue when their locks expire), else 0.
  * A lost connection is reported once, retried with backoff for as long as it takes, and reported again
- * when it is back.
+ * when it is back: while it runs, a worker outlives any outage.
+ *
+ * Cancel: the worker reads the queue's cancel counter (`batch cancel` raises it) every PROBE_MS, which
+ * is also how it knows Redis still answers. When the counter rises, the jobs it holds are stopped (their
+ * threads terminated) and fail as cancelled, without retries; a cancelled job is never released back to
+ * the queue, not even by a second signal.
  */
 import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Redis as RedisClient } from 'ioredis';
 import { checkPayload, payloadBlobs, PayloadError } from './payload.js';
-import { JobAbortedError, ThreadPool } from './pool.js';
+import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
-import { BLOB_TTL_SECONDS, blobKey, replayKey, type WorkerReturn } from './redis-queue.js';
+import { AnswerWatch, exitWhenHeld } from './redis-liveness.js';
+import { BLOB_TTL_SECONDS, blobKey, cancelKey, replayKey, type WorkerReturn } from './redis-queue.js';
 import { sha256Hex } from './runner.js';
 import { notAllowedMessage, payloadModule, type AllowedScenario } from './scenario-allow.js';
 
@@ -53,6 +61,17 @@ export interface WorkerOptions {
   json: boolean;
   /** The scenario modules this worker runs (`--allow-scenario`), hashed at start. */
   scenarios?: readonly AllowedScenario[];
+  /** When stopping, how long to wait for a Redis that does not answer before exiting without it, seconds. */
+  redisTimeoutSeconds: number;
+}
+
+/** The failure of a job stopped by `batch cancel`. */
+export const CANCELLED_REASON = 'cancelled (retrosim batch cancel)';
+
+/** The cancel counter's value as a number (absent, after a restart without persistence: 0). */
+function cancelCount(v: string | null): number {
+  const n = Number(v ?? 0);
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
 export function defaultWorkerName(): string {
@@ -69,13 +88,42 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const reporter = new ConnectionReporter(o.url, (l) => say('connection', l));
   const store = await redisClient(o.url, 'worker-store', reporter);
   const conn = await redisClient(o.url, 'worker', reporter);
+  const probe = await redisClient(o.url, 'worker-watch', reporter);
   const pool = new ThreadPool(o.concurrency);
   for (const s of o.scenarios ?? []) pool.scenarios.set(s.graph, s.path);
   const cache = new BlobCache(store, o.queue, WORKER_BLOB_CACHE_BYTES);
-  /** The jobs this worker has taken, by id; `started` once a thread runs it. */
-  const running = new Map<string, { ac: AbortController; started: boolean }>();
+  /**
+   * The jobs this worker has taken, by id; `started` once a thread runs it; `since`, the cancel counter
+   * when it was taken (null before the first read); `cancelled` once a cancel stopped it.
+   */
+  const running = new Map<string, { ac: AbortController; started: boolean; since: number | null; cancelled: boolean }>();
   let done = 0;
   let failed = 0;
+  /** The cancel counter as last read (null before the first answer). */
+  let cancels: number | null = null;
+  const watch = new AnswerWatch(
+    probe,
+    (c) => c.get(cancelKey(o.queue)),
+    (v) => {
+      const n = cancelCount(v);
+      // Only a rise is a cancel: a Redis restarted without persistence starts again from nothing.
+      if (cancels !== null && n > cancels) {
+        const held = [...running.values()].filter((r) => !r.cancelled && (r.since === null || r.since < n));
+        for (const r of held) {
+          r.cancelled = true;
+          r.ac.abort();
+        }
+        if (held.length) say('cancelled', `the queue was cancelled: stopping ${held.length} job${held.length === 1 ? '' : 's'} held`, { jobs: held.length });
+      }
+      cancels = n;
+    },
+  );
+  /** Whether a job was cancelled: stopped by the watch, or the counter rose since it was taken. */
+  const wasCancelled = async (r: { since: number | null; cancelled: boolean }): Promise<boolean> => {
+    if (r.cancelled) return true;
+    if (r.since === null) return false;
+    return cancelCount(await store.get(cancelKey(o.queue))) > r.since;
+  };
 
   const processor = async (job: Job, token?: string): Promise<WorkerReturn> => {
     let payload;
@@ -89,7 +137,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     if (named && !pool.scenarios.has(named.graph)) throw new Error(notAllowedMessage(named.source, named.graph));
     // Running from the moment it is taken (fetching its inputs included), so that a signal then counts it.
     const ac = new AbortController();
-    const mine = { ac, started: false };
+    const mine = { ac, started: false, since: cancels, cancelled: false };
     running.set(job.id!, mine);
     try {
       const blobs = new Map<string, Uint8Array>();
@@ -105,10 +153,12 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       return { body: a.body, seconds: a.seconds, framesPerSecond: a.framesPerSecond, replay, worker: o.name };
     } catch (e) {
       if (e instanceof JobAbortedError) {
+        if (await wasCancelled(mine)) throw new UnrecoverableError(CANCELLED_REASON);
         // Released on shutdown: back to the queue for another worker, not counted as a failure.
         await job.moveToWait(token);
         throw new WaitingError();
       }
+      if (e instanceof JobTimeLimitError) throw new UnrecoverableError(e.message);
       throw e;
     } finally {
       running.delete(job.id!);
@@ -133,9 +183,20 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   });
 
   let stopping = 0;
+  /** Set when the worker stopped waiting for a Redis that did not answer. */
+  let gaveUp = false;
   const stopped = new Promise<void>((resolve) => {
     const onSignal = (sig: NodeJS.Signals) => {
       stopping++;
+      if (stopping === 1) {
+        // Finishing (or releasing) needs Redis: wait for it only while it answers.
+        void watch
+          .silence(o.redisTimeoutSeconds, () => new Error('silent'))
+          .catch(() => {
+            gaveUp = true;
+            resolve();
+          });
+      }
       const held = [...running.values()];
       const started = held.filter((r) => r.started).length;
       const taken = held.length - started;
@@ -161,11 +222,20 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   });
   void worker.run().catch((e: Error) => say('error', e.message.split('\n')[0]!));
   await stopped;
+  watch.stop();
+  const held = running.size;
+  if (gaveUp) {
+    say('error', `Redis at ${safeUrl(o.url)} has not answered for ${o.redisTimeoutSeconds} s: stopping without it; ${held ? `the ${held} job${held === 1 ? '' : 's'} held go back to the queue when ${held === 1 ? 'its lock expires' : 'their locks expire'}` : 'no job held'}`, { held });
+    for (const r of running.values()) r.ac.abort();
+    void worker.disconnect().catch(() => undefined);
+  }
   await pool.close();
-  await closeClient(store);
-  await closeClient(conn);
+  await Promise.all([closeClient(store), closeClient(conn), closeClient(probe)]);
   say('stopped', `stopped after ${done} job${done === 1 ? '' : 's'} done, ${failed} failed attempt${failed === 1 ? '' : 's'}`, { done, failed });
-  return 0;
+  // A connection BullMQ made for itself may wait on a frozen Redis for ever: it does not hold the exit.
+  exitWhenHeld();
+  // Jobs left to their locks' expiry: not a clean stop.
+  return gaveUp && held > 0 ? 1 : 0;
 }
 
 /** Inputs fetched from Redis by SHA-256, checked, and kept up to a byte budget (least recently used out). */

@@ -12,7 +12,7 @@
  *     "verify": [ { "replays": "folder or glob", "world"?, "map"?, "scenario"? } ] }
  *
  * Run fields: world, map, scenario, agents, seed, fieldSeed, ccRandInit, capacity, params, frames, input,
- * measure, losEvery, keepReplay. Sweep axes multiply in the order world, scenario, frames, input, agents,
+ * measure, losEvery, keepReplay, maxSeconds (a verify entry takes maxSeconds too). Sweep axes multiply in the order world, scenario, frames, input, agents,
  * fieldSeed, ccRandInit, params (in the order written), seed (innermost).
  */
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
@@ -37,6 +37,14 @@ export const DEFAULT_RETRIES = 1;
 export const MAX_RETRIES = 10;
 /** Most values one sweep axis may list. */
 export const MAX_AXIS_VALUES = 100_000;
+/**
+ * A job's time limit when the batch file does not say (`maxSeconds`): seconds of running on a thread,
+ * after which it is stopped and fails with that reason. Wall time, measured outside the simulation: it
+ * never changes a result, only whether there is one, so it is not part of the job's key.
+ */
+export const DEFAULT_MAX_SECONDS = 3600;
+/** The longest time limit a job may have (a week). */
+export const MAX_MAX_SECONDS = 7 * 24 * 3600;
 
 /** One run job, every field settled (the settings left out take the world's and scenario's defaults). */
 export interface RunJobSpec {
@@ -59,6 +67,8 @@ export interface RunJobSpec {
   measure: Measure[];
   losEvery: number;
   keepReplay: boolean;
+  /** Seconds it may run before it is stopped and fails (DEFAULT_MAX_SECONDS when not given). */
+  maxSeconds: number;
   /** Where in the batch file this job comes from ("sweep[1]", "jobs[3]"), for error messages. */
   where: string;
 }
@@ -72,6 +82,8 @@ export interface VerifySpec {
   map?: string;
   /** The scenario module, when not the one the replay recorded. */
   scenario?: string;
+  /** Seconds each of its jobs may run before it is stopped and fails. */
+  maxSeconds: number;
   where: string;
 }
 
@@ -95,10 +107,10 @@ type Obj = Record<string, Json>;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const TOP_KEYS = ['batch', 'name', 'description', 'retries', 'defaults', 'sweep', 'jobs', 'verify'];
-const RUN_KEYS = ['world', 'map', 'scenario', 'agents', 'seed', 'fieldSeed', 'ccRandInit', 'capacity', 'params', 'frames', 'input', 'measure', 'losEvery', 'keepReplay'];
+const RUN_KEYS = ['world', 'map', 'scenario', 'agents', 'seed', 'fieldSeed', 'ccRandInit', 'capacity', 'params', 'frames', 'input', 'measure', 'losEvery', 'keepReplay', 'maxSeconds'];
 /** Run fields a sweep may vary, outermost first (params sit before seed, which is innermost). */
 const AXES = ['world', 'scenario', 'frames', 'input', 'agents', 'fieldSeed', 'ccRandInit'] as const;
-const VERIFY_KEYS = ['replays', 'world', 'map', 'scenario'];
+const VERIFY_KEYS = ['replays', 'world', 'map', 'scenario', 'maxSeconds'];
 const MAX_PATH = 4096;
 const MAX_STRING = 256;
 
@@ -158,7 +170,7 @@ export function checkBatchFile(value: Json, file: string, fallbackName: string, 
       if (!isObj(v)) fail(where, 'must be an object { "replays": "folder or glob" }');
       const o = v as Obj;
       unknownKeys(o, VERIFY_KEYS, where, fail);
-      const spec: VerifySpec = { replays: path(o['replays'], `${where}.replays`, fail), where };
+      const spec: VerifySpec = { replays: path(o['replays'], `${where}.replays`, fail), maxSeconds: int(o['maxSeconds'], `${where}.maxSeconds`, 1, MAX_MAX_SECONDS, fail, DEFAULT_MAX_SECONDS), where };
       for (const k of ['world', 'map', 'scenario'] as const) if (o[k] !== undefined) spec[k] = path(o[k], `${where}.${k}`, fail);
       verify.push(spec);
     });
@@ -258,6 +270,7 @@ function single(o: Obj, where: string, limits: Readonly<Limits>, fail: Fail, wor
     measure: measures(o['measure'], at('measure'), fail),
     losEvery: int(o['losEvery'], at('losEvery'), 1, limits.replay.frames, fail, DEFAULT_LOS_EVERY),
     keepReplay: bool(o['keepReplay'], at('keepReplay'), fail, false),
+    maxSeconds: int(o['maxSeconds'], at('maxSeconds'), 1, MAX_MAX_SECONDS, fail, DEFAULT_MAX_SECONDS),
     where,
   };
   if (o['map'] !== undefined) job.map = path(o['map'], at('map'), fail);

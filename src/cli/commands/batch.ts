@@ -12,6 +12,7 @@ import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
 import type { BatchSummary } from '../../batch/coordinator.js';
 import type { Executor } from '../../batch/executor.js';
+import type { CancelResult, QueueStatus, RedisOptions } from '../../batch/redis-queue.js';
 
 const usage = `usage: retrosim batch FILE [options]
        retrosim batch report RESULTS.jsonl [--x FIELD] [--y MEASURE] [--series FIELD] [--png FILE] [--json]
@@ -29,7 +30,8 @@ options:
                      retrosim worker --redis URL, on this machine or others (a scenario module's jobs run
                      only on workers started with --allow-scenario naming their own copy of it)
   --queue NAME       the queue's name (default retrosim)
-  --redis-timeout S  give up when Redis stays unreachable this long (default 120 seconds)
+  --redis-timeout S  give up when Redis has not answered for this long, gone or frozen (default 120
+                     seconds; 15 for status and cancel)
   --out FILE         the results file (default out/batch/<name>.jsonl)
   --allow-dir DIR    a folder the batch file's paths may reach besides its own (repeatable); paths that
                      lead elsewhere (.., an absolute path, a symlink pointing out) are refused
@@ -42,8 +44,12 @@ by default the first numeric field that varies and the first line-of-sight measu
 the results file with .png).
 
 status: jobs queued, active, done and failed on the queue, and the workers connected to it.
-cancel: removes the queue's waiting jobs and tells the batches waiting on them to stop; jobs already
-running finish.
+cancel: removes the queue's waiting jobs and tells the batches waiting on them to stop; the workers stop
+the jobs already running (within a second or so; they fail as cancelled and are not run again).
+
+A signal (SIGTERM, Ctrl-C) stops a batch within seconds, whether Redis answers or not: finished results
+stay in the journal beside the results file (the next run takes them up), no results file is written,
+exit status 130; a second signal exits at once.
 
 Exit status: 0 when every job is done (and every replay verified), 1 when a job failed or a replay
 diverged, 2 for wrong arguments.
@@ -104,7 +110,8 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
   const out = (o['out'] as string | undefined) ?? join('out', 'batch', `${plan.name}.jsonl`);
   if (!out.endsWith('.jsonl')) throw new UsageError(`--out ${JSON.stringify(out)}: the results file ends in .jsonl`);
   let exec: Executor;
-  if (o['redis'] !== undefined) {
+  const onRedis = o['redis'] !== undefined;
+  if (onRedis) {
     const { RedisExecutor } = await import('../../batch/redis-queue.js');
     exec = new RedisExecutor({ url: redisUrl(o), queue: queueName(o), timeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 120 });
   } else {
@@ -119,13 +126,15 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let s: BatchSummary;
+  let s: BatchSummary | undefined;
   try {
     s = await runBatch(plan, exec, { out, force: o['force'] === true, progress: { write: (t) => process.stderr.write(t), tty: process.stderr.isTTY === true }, signal: ac.signal });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await exec.close();
+    // A batch that gave up on Redis reports it and exits, whatever connection is left open.
+    if (onRedis && s === undefined) (await import('../../batch/redis-liveness.js')).exitWhenHeld();
   }
   if (o['json']) printJson(s);
   else {
@@ -141,6 +150,7 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
       if (t) print(`\n${t}`);
     }
   }
+  if (onRedis) (await import('../../batch/redis-liveness.js')).exitWhenHeld();
   if (s.interrupted) return ac.signal.aborted ? 130 : 1;
   return s.failed || s.diverged ? 1 : 0;
 }
@@ -175,7 +185,23 @@ async function report(args: string[], o: ParsedArgs['options']): Promise<number>
 async function queueCommand(which: 'status' | 'cancel', o: ParsedArgs['options']): Promise<number> {
   if (o['redis'] === undefined) throw new UsageError(`batch ${which} needs --redis URL`);
   const { queueStatus, cancelQueue } = await import('../../batch/redis-queue.js');
+  const { exitWhenHeld } = await import('../../batch/redis-liveness.js');
   const opts = { url: redisUrl(o), queue: queueName(o), timeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 15 };
+  try {
+    return await queueCommandOn(which, opts, o, queueStatus, cancelQueue);
+  } finally {
+    // Answered or not, nothing left open keeps the command from ending.
+    exitWhenHeld();
+  }
+}
+
+async function queueCommandOn(
+  which: 'status' | 'cancel',
+  opts: RedisOptions,
+  o: ParsedArgs['options'],
+  queueStatus: (o: RedisOptions) => Promise<QueueStatus>,
+  cancelQueue: (o: RedisOptions) => Promise<CancelResult>,
+): Promise<number> {
   if (which === 'status') {
     const s = await queueStatus(opts);
     if (o['json']) printJson(s);
@@ -187,6 +213,6 @@ async function queueCommand(which: 'status' | 'cancel', o: ParsedArgs['options']
   }
   const c = await cancelQueue(opts);
   if (o['json']) printJson(c);
-  else print(`queue ${c.queue}: ${c.removed} waiting job${c.removed === 1 ? '' : 's'} removed; ${c.active} still running will finish; batches waiting on the queue stop`);
+  else print(`queue ${c.queue}: ${c.removed} waiting job${c.removed === 1 ? '' : 's'} removed; ${c.active} running stop (workers notice within a second or so); batches waiting on the queue stop`);
   return 0;
 }

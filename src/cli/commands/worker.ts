@@ -13,9 +13,13 @@ worker threads, with one more job taken so that a thread starts its next job at 
 replays) come from Redis: no shared disk is needed. Scenario modules never come from the queue: a worker
 runs the built-in scenarios, and a batch's scenario module only when started with --allow-scenario naming
 a copy of it (matched by the hash of its module graph: the file, the local modules it imports and the
-versions of the packages they import); other jobs naming a module fail. Runs until stopped: the first
-SIGTERM (or Ctrl-C) finishes the jobs it holds and exits; a second one releases them back to the queue
-at once.
+versions of the packages they import); other jobs naming a module fail. Runs until stopped, through any
+Redis outage: the first SIGTERM (or Ctrl-C) finishes the jobs it holds and exits 0; a second one releases
+them back to the queue at once. While stopping, a Redis that has not answered for --redis-timeout seconds
+is not waited for: the worker exits (1 when it held jobs: they go back to the queue when their locks
+expire).
+\`batch cancel\` stops the jobs it runs (they fail as cancelled); a job running past its batch's
+maxSeconds is stopped and fails.
 
 options:
   --redis URL          the Redis holding the queue (redis://host:port)
@@ -29,6 +33,7 @@ options:
   --allow-scenario FILE
                        run the jobs of scenario module FILE (repeatable), loaded from where it is; its
                        module graph is hashed at start (after editing it, start the worker again)
+  --redis-timeout S    when stopping, give up on a Redis that has not answered for this long (default 10)
   --json               events as JSON lines on stdout instead of text on stderr
 `;
 
@@ -44,6 +49,7 @@ export const command: Command = {
       'lock-ms': { type: 'int', min: 500, max: 3_600_000 },
       'stalled-ms': { type: 'int', min: 100, max: 3_600_000 },
       'max-stalled': { type: 'int', min: 1, max: 100 },
+      'redis-timeout': { type: 'int', min: 1, max: 86_400 },
       json: { type: 'flag' },
       'allow-scenario': { type: 'list' },
     });
@@ -75,6 +81,7 @@ export const command: Command = {
       name: name ?? defaultWorkerName(),
       json: o['json'] === true,
       scenarios,
+      redisTimeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 10,
     });
   },
 };
