@@ -13,15 +13,27 @@
  * (another worker takes them) and exits.
  * A lost connection is reported once, retried with backoff for as long as it takes, and reported again
  * when it is back.
+ *
+ * Trust: with a key (auth.ts) a worker runs only jobs signed with it (others fail, refused, never run) and
+ * signs its results. It runs only jobs planned for its own code (runtime-hash.ts): a job of another hash is
+ * put back on the queue for RUNTIME_REFUSAL_DELAY_MS, for a worker of that code to take, said once per job
+ * and reported to the coordinator (`refusalsKey`).
  */
 import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Redis as RedisClient } from 'ioredis';
+import type { BatchKey } from './auth.js';
 import { checkPayload, payloadBlobs, PayloadError } from './payload.js';
 import { JobAbortedError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
-import { BLOB_TTL_SECONDS, blobKey, replayKey, type WorkerReturn } from './redis-queue.js';
+import { BLOB_TTL_SECONDS, blobKey, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './redis-queue.js';
 import { sha256Hex } from './runner.js';
+import { runtimeHash } from './runtime-hash.js';
+
+/** How long a job of other code is put back for before a worker may take it again, ms. */
+export const RUNTIME_REFUSAL_DELAY_MS = 1000;
+/** Refusals kept in a queue's refusal stream for coordinators to read. */
+export const REFUSALS_KEPT = 10_000;
 
 /**
  * Jobs a worker takes beyond the ones its threads run. BullMQ fetches a worker's next job when the last
@@ -48,6 +60,8 @@ export interface WorkerOptions {
   name: string;
   /** One line per event on stdout as JSON, instead of text on stderr. */
   json: boolean;
+  /** The batch key: run only jobs signed with it, sign results with it. */
+  key?: BatchKey | null;
 }
 
 export function defaultWorkerName(): string {
@@ -60,7 +74,9 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     if (o.json) process.stdout.write(JSON.stringify({ event, worker: o.name, ...extra, message: text }) + '\n');
     else process.stderr.write(`worker ${o.name}: ${text}\n`);
   };
-  const { Worker, WaitingError, UnrecoverableError } = await import('bullmq');
+  const { Worker, WaitingError, UnrecoverableError, DelayedError } = await import('bullmq');
+  const hash = runtimeHash();
+  const key = o.key ?? null;
   const reporter = new ConnectionReporter(o.url, (l) => say('connection', l));
   const store = await redisClient(o.url, 'worker-store', reporter);
   const conn = await redisClient(o.url, 'worker', reporter);
@@ -70,8 +86,41 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const running = new Map<string, { ac: AbortController; started: boolean }>();
   let done = 0;
   let failed = 0;
+  /** Jobs refused: not signed with this worker's key, or planned for other code (each job counted once). */
+  let refused = 0;
+  const refusedOnce = new Set<string>();
 
   const processor = async (job: Job, token?: string): Promise<WorkerReturn> => {
+    const data: unknown = job.data;
+    const fields = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    if (key) {
+      const { mac, ...signed } = fields;
+      if (!key.verify('job', signed, mac)) {
+        refused++;
+        const why = `refused by worker ${o.name}: ${mac === undefined ? 'the job is not signed (this worker has a key: give the batch the same key)' : "the job's signature does not match this worker's key"}; not run`;
+        say('refused', `job ${job.id} ${why}`, { job: job.id, reason: 'signature' });
+        throw new UnrecoverableError(why);
+      }
+    }
+    if (typeof fields['runtimeHash'] === 'string' && fields['runtimeHash'] !== hash) {
+      // Another worker's job: back on the queue (not failed), out of this worker's way for a while.
+      const theirs = fields['runtimeHash'].slice(0, 64);
+      if (!refusedOnce.has(job.id!)) {
+        refusedOnce.add(job.id!);
+        refused++;
+        const text = `runtime differs (its hash ${hash}, the batch's ${theirs})`;
+        say('refused', `job ${job.id} refused: ${text}; put back for a worker of the batch's code`, { job: job.id, reason: 'runtime', runtimeHash: hash, batchRuntimeHash: theirs });
+        const k = refusalsKey(o.queue);
+        await store
+          .multi()
+          .xadd(k, 'MAXLEN', '~', String(REFUSALS_KEPT), '*', 'job', job.id!, 'worker', o.name, 'reason', text)
+          .expire(k, BLOB_TTL_SECONDS)
+          .exec()
+          .catch(() => undefined);
+      }
+      await job.moveToDelayed(Date.now() + RUNTIME_REFUSAL_DELAY_MS, token);
+      throw new DelayedError();
+    }
     let payload;
     try {
       payload = checkPayload(job.data);
@@ -93,7 +142,9 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
         await store.set(replayKey(o.queue, payload.key), Buffer.from(a.replay.buffer, a.replay.byteOffset, a.replay.byteLength), 'EX', BLOB_TTL_SECONDS);
         replay = { sha256: sha256Hex(a.replay), bytes: a.replay.length };
       }
-      return { body: a.body, seconds: a.seconds, framesPerSecond: a.framesPerSecond, replay, worker: o.name };
+      const ret: WorkerReturn = { body: a.body, seconds: a.seconds, framesPerSecond: a.framesPerSecond, replay, worker: o.name };
+      if (key) ret.mac = key.sign('result', resultMacInput(payload.key, payload.runtimeHash, ret));
+      return ret;
     } catch (e) {
       if (e instanceof JobAbortedError) {
         // Released on shutdown: back to the queue for another worker, not counted as a failure.
@@ -118,7 +169,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   worker.on('error', (e) => reporter.error(e));
   worker.on('completed', () => void done++);
   worker.on('failed', (job, e) => {
-    if (e && (e as Error).name === 'WaitingError') return;
+    if (e && ((e as Error).name === 'WaitingError' || (e as Error).name === 'DelayedError')) return;
+    if (e && (e as Error).message.startsWith('refused by worker')) return; // counted as refused
     failed++;
     if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) say('failed', `job ${job.id} failed: ${(e as Error)?.message ?? 'failed'}`, { job: job.id });
   });
@@ -144,13 +196,18 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     process.on('SIGINT', onSignal);
   });
 
-  say('ready', `taking jobs from queue ${o.queue} on ${safeUrl(o.url)}, ${o.concurrency} at a time`, { queue: o.queue, concurrency: o.concurrency });
+  say('ready', `taking jobs from queue ${o.queue} on ${safeUrl(o.url)}, ${o.concurrency} at a time; runtime ${hash}; ${key ? 'jobs must be signed with its key' : 'no key'}`, {
+    queue: o.queue,
+    concurrency: o.concurrency,
+    runtimeHash: hash,
+    key: key !== null,
+  });
   void worker.run().catch((e: Error) => say('error', e.message.split('\n')[0]!));
   await stopped;
   await pool.close();
   await closeClient(store);
   await closeClient(conn);
-  say('stopped', `stopped after ${done} job${done === 1 ? '' : 's'} done, ${failed} failed attempt${failed === 1 ? '' : 's'}`, { done, failed });
+  say('stopped', `stopped after ${done} job${done === 1 ? '' : 's'} done, ${failed} failed attempt${failed === 1 ? '' : 's'}, ${refused} refused`, { done, failed, refused });
   return 0;
 }
 

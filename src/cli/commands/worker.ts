@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs, UsageError } from '../args.js';
+import { batchKeyOption, keyUsage } from '../batch-key.js';
 import type { Command } from '../command.js';
 
 const usage = `usage: retrosim worker --redis URL [options]
@@ -24,6 +25,10 @@ options:
   --stalled-ms N       how often this worker looks for jobs whose worker died (default 30000)
   --max-stalled N      times a job may be handed on after its worker died before it fails (default 3)
   --json               events as JSON lines on stdout instead of text on stderr
+${keyUsage(23)}
+
+A worker runs only jobs planned by the same built runtime (the SHA-256 of its files, shown when it
+starts): a job of other code is put back on the queue for another worker, and its batch is told.
 `;
 
 export const command: Command = {
@@ -39,6 +44,7 @@ export const command: Command = {
       'stalled-ms': { type: 'int', min: 100, max: 3_600_000 },
       'max-stalled': { type: 'int', min: 1, max: 100 },
       json: { type: 'flag' },
+      'key-file': { type: 'string' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const url = o['redis'] as string | undefined;
@@ -48,6 +54,7 @@ export const command: Command = {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(queue)) throw new UsageError(`--queue ${JSON.stringify(queue)}: 1 to 64 letters, digits, '.', '_' or '-'`);
     const name = o['name'] as string | undefined;
     if (name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: 1 to 128 letters, digits, '.', '_', ':', '@' or '-'`);
+    const key = await batchKeyOption(o['key-file'] as string | undefined);
     const { runWorker, defaultWorkerName } = await import('../../batch/redis-worker.js');
     const concurrency = (o['concurrency'] as number | undefined) ?? 1;
     if (concurrency > availableParallelism() * 4) process.stderr.write(`worker: --concurrency ${concurrency} is far above this machine's ${availableParallelism()} cores\n`);
@@ -60,6 +67,7 @@ export const command: Command = {
       maxStalled: (o['max-stalled'] as number | undefined) ?? 3,
       name: name ?? defaultWorkerName(),
       json: o['json'] === true,
+      key,
     });
   },
 };
