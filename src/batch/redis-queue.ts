@@ -40,6 +40,11 @@ export const BLOB_TTL_SECONDS = 7 * 24 * 3600;
 export const FINISHED_JOB_AGE_SECONDS = 7 * 24 * 3600;
 /** Milliseconds between sweeps of the jobs a batch waits for. */
 export const SWEEP_MS = 1000;
+/**
+ * A job whose answer was refused goes back on the queue this much later, ms: the worker that gave it (fast
+ * to answer wrongly) does not take it again at once, and others have time to.
+ */
+export const REFUSED_RESUBMIT_DELAY_MS = 1000;
 
 export const blobKey = (queue: string, sha256: string) => `retrosim:${queue}:blob:${sha256}`;
 export const replayKey = (queue: string, jobKey: string) => `retrosim:${queue}:replay:${jobKey}`;
@@ -184,7 +189,7 @@ export class RedisExecutor implements Executor {
       }
     };
 
-    const submit = async (list: PlannedJob[], again = false): Promise<void> => {
+    const submit = async (list: PlannedJob[], again = false, delayMs = 0): Promise<void> => {
       if (!again) {
         for (const j of list) {
           const id = jobId(j.key);
@@ -222,6 +227,7 @@ export class RedisExecutor implements Executor {
             data: key ? { ...j.payload, mac: key.sign('job', j.payload) } : j.payload,
             opts: {
               jobId: jobId(j.key),
+              ...(delayMs > 0 ? { delay: delayMs } : {}),
               attempts: retries + 1,
               backoff: { type: 'fixed', delay: 0 },
               removeOnComplete: { age: FINISHED_JOB_AGE_SECONDS },
@@ -267,7 +273,7 @@ export class RedisExecutor implements Executor {
       prior.set(id, { attempts, resubmits: p.resubmits + 1 });
       ev.retry(planned, reason);
       await job.remove();
-      await submit([planned], true);
+      await submit([planned], true, REFUSED_RESUBMIT_DELAY_MS);
     };
 
     /** Jobs of this batch that workers of other code put back: told once per job and worker. */
