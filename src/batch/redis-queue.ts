@@ -161,8 +161,8 @@ export class RedisExecutor implements Executor {
     const uses = new Map<string, number>();
     const collecting = new Set<string>();
     const enqueuedAt = new Map<string, number>();
-    /** Attempts of earlier submissions of a job (its answers refused), and how many times it was submitted again. */
-    const prior = new Map<string, { attempts: number; resubmits: number }>();
+    /** Attempts of earlier submissions of a job whose answers were refused. */
+    const prior = new Map<string, number>();
     const key = this.o.key ?? null;
     const refusals = refusalsKey(q);
     const lastRefusal = await main.xrevrange(refusals, '+', '-', 'COUNT', 1);
@@ -265,12 +265,11 @@ export class RedisExecutor implements Executor {
       const planned = byId.get(id)!;
       ev.refused?.(planned, by, reason);
       await main.del(replayKey(q, planned.key));
-      const p = prior.get(id) ?? { attempts: 0, resubmits: 0 };
       if (attempts > retries) {
         await finish(id, job, { status: 'failed', error: reason, attempts });
         return;
       }
-      prior.set(id, { attempts, resubmits: p.resubmits + 1 });
+      prior.set(id, attempts);
       ev.retry(planned, reason);
       await job.remove();
       await submit([planned], true, REFUSED_RESUBMIT_DELAY_MS);
@@ -278,8 +277,10 @@ export class RedisExecutor implements Executor {
 
     /** Jobs of this batch that workers of other code put back: told once per job and worker. */
     const readRefusals = async (): Promise<void> => {
-      const entries = await main.xrange(refusals, `(${refusalsFrom}`, '+', 'COUNT', 1000);
+      // From the last entry read, inclusive (an exclusive start needs Redis 6.2): that one is skipped.
+      const entries = await main.xrange(refusals, refusalsFrom, '+', 'COUNT', 1000);
       for (const [entryId, f] of entries) {
+        if (entryId === refusalsFrom) continue;
         refusalsFrom = entryId;
         const field = (name: string) => {
           const i = f.findIndex((x, k) => k % 2 === 0 && x === name);
@@ -307,7 +308,7 @@ export class RedisExecutor implements Executor {
           return;
         }
         const state = await job.getState();
-        const attempts = (prior.get(id)?.attempts ?? 0) + Math.max(1, job.attemptsStarted ?? job.attemptsMade ?? 1);
+        const attempts = (prior.get(id) ?? 0) + Math.max(1, job.attemptsStarted ?? job.attemptsMade ?? 1);
         const planned = byId.get(id)!;
         if (state === 'completed') {
           let who = typeof job.processedBy === 'string' ? job.processedBy : '?';

@@ -106,6 +106,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       // Another worker's job: back on the queue (not failed), out of this worker's way for a while.
       const theirs = fields['runtimeHash'].slice(0, 64);
       if (!refusedOnce.has(job.id!)) {
+        if (refusedOnce.size >= 100_000) refusedOnce.clear(); // bounded: at worst a job is told of twice
         refusedOnce.add(job.id!);
         refused++;
         const text = `runtime differs (its hash ${hash}, the batch's ${theirs})`;
