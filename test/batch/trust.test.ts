@@ -247,7 +247,7 @@ describe('batch trust: keys, checked results, the runtime of workers', { timeout
     let pout = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (pout += d));
     child.stderr!.resume();
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
     const refusal = /job \d+: refused by worker patched: runtime differs \(its hash ([0-9a-f]{64}), the batch's ([0-9a-f]{64})\)/;
     // (Or the batch ending: the patched worker ran its jobs.)
     await waitFor('the batch telling the refusal', () => refusal.test(b.stderr()) || b.child.exitCode !== null);
