@@ -92,25 +92,27 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
 
   const processor = async (job: Job, token?: string): Promise<WorkerReturn> => {
     const data: unknown = job.data;
+    // Whoever added the job chose its id: printed only as a safe line of text.
+    const id = String(job.id).replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
     const fields = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
     if (key) {
       const { mac, ...signed } = fields;
       if (!key.verify('job', signed, mac)) {
         refused++;
         const why = `refused by worker ${o.name}: ${mac === undefined ? 'the job is not signed (this worker has a key: give the batch the same key)' : "the job's signature does not match this worker's key"}; not run`;
-        say('refused', `job ${job.id} ${why}`, { job: job.id, reason: 'signature' });
+        say('refused', `job ${id} ${why}`, { job: job.id, reason: 'signature' });
         throw new UnrecoverableError(why);
       }
     }
     if (typeof fields['runtimeHash'] === 'string' && fields['runtimeHash'] !== hash) {
       // Another worker's job: back on the queue (not failed), out of this worker's way for a while.
-      const theirs = fields['runtimeHash'].slice(0, 64);
+      const theirs = /^[0-9a-f]{64}$/.test(fields['runtimeHash']) ? fields['runtimeHash'] : '(not a hash)';
       if (!refusedOnce.has(job.id!)) {
         if (refusedOnce.size >= 100_000) refusedOnce.clear(); // bounded: at worst a job is told of twice
         refusedOnce.add(job.id!);
         refused++;
         const text = `runtime differs (its hash ${hash}, the batch's ${theirs})`;
-        say('refused', `job ${job.id} refused: ${text}; put back for a worker of the batch's code`, { job: job.id, reason: 'runtime', runtimeHash: hash, batchRuntimeHash: theirs });
+        say('refused', `job ${id} refused: ${text}; put back for a worker of the batch's code`, { job: job.id, reason: 'runtime', runtimeHash: hash, batchRuntimeHash: theirs });
         const k = refusalsKey(o.queue);
         await store
           .multi()
