@@ -39,6 +39,10 @@ export interface BatchSummary {
   failed: number;
   /** Attempts beyond the first: retries after failures and stalled jobs handed on. */
   retried: number;
+  /** Workers' results refused by the coordinator (not signed with the batch's key, not the result schema...). */
+  refused: number;
+  /** Refusals by workers: jobs not signed with their key, or of other code (once per job and worker). */
+  refusedByWorkers: number;
   /** Verify jobs whose replay diverged. */
   diverged: number;
   seconds: number;
@@ -68,6 +72,7 @@ export async function runBatch(plan: BatchPlan, exec: Executor, o: BatchRunOptio
     todo.push(j);
   }
   const counts = { done: 0, failed: 0, retried: 0, cached };
+  const refusals = { coordinator: 0, worker: 0 };
   const bar = o.progress ? new Progress(todo.length, (s) => o.progress!.write(s), o.progress.tty) : null;
   const journal = new Journal(paths.journal);
   const t0 = performance.now();
@@ -89,6 +94,12 @@ export async function runBatch(plan: BatchPlan, exec: Executor, o: BatchRunOptio
           bar?.update(counts);
         },
         note(line) {
+          if (bar) bar.note(line);
+          else o.progress?.write(`${line}\n`);
+        },
+        refused(job, by, reason) {
+          refusals[by]++;
+          const line = `job ${job.index}: ${reason}`;
           if (bar) bar.note(line);
           else o.progress?.write(`${line}\n`);
         },
@@ -116,6 +127,8 @@ export async function runBatch(plan: BatchPlan, exec: Executor, o: BatchRunOptio
     done: plan.jobs.filter((j, i) => lines[i]?.status === 'done').length,
     failed: plan.jobs.filter((j, i) => lines[i]?.status === 'failed').length,
     retried: counts.retried,
+    refused: refusals.coordinator,
+    refusedByWorkers: refusals.worker,
     diverged,
     seconds: Math.round(seconds * 1000) / 1000,
     jobsPerSecond: seconds > 0 ? Math.round((ran / seconds) * 100) / 100 : 0,

@@ -6,7 +6,7 @@
 import type { BlobStore } from './blobs.js';
 import type { PlannedJob } from './plan.js';
 
-/** How one job ended. `body` is the result's JSON text, exactly as the runner made it. */
+/** How one job ended. `body` is the result's JSON text, checked and written by the coordinator (result-check.ts). */
 export interface Outcome {
   status: 'done' | 'failed';
   body?: string;
@@ -29,6 +29,12 @@ export interface ExecutorEvents {
   retry(job: PlannedJob, reason: string): void;
   /** Something to tell the user (a lost connection, a worker seen). */
   note(line: string): void;
+  /**
+   * An answer refused: a worker's result the coordinator would not take (`by` "coordinator": not signed,
+   * not the result schema...), or a job a worker would not run (`by` "worker": not signed with its key, of
+   * other code). `reason` is one line saying who and why. A retry or the job's failure is reported beside it.
+   */
+  refused?(job: PlannedJob, by: 'coordinator' | 'worker', reason: string): void;
 }
 
 export interface Executor {

@@ -2,12 +2,14 @@
  * The embedded default: a batch's jobs on local worker threads (pool.ts), in job order, as many at a time
  * as there are threads. The threads run the batch's own scenario modules (the owner's files, by their
  * module graph's hash) from where they are. A failed attempt is tried again up to the batch's retries, as a
- * queue would; a job stopped at its time limit is not (it would only take as long again).
+ * queue would, and so is an answer whose result the coordinator refuses (result-check.ts); a job stopped at
+ * its time limit is not (it would only take as long again).
  */
 import type { BlobStore } from './blobs.js';
 import type { Executor, ExecutorEvents } from './executor.js';
 import type { PlannedJob } from './plan.js';
 import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
+import { checkKeptReplay, checkResultBody, ResultError } from './result-check.js';
 
 export class LocalExecutor implements Executor {
   readonly mode = 'local';
@@ -34,7 +36,9 @@ export class LocalExecutor implements Executor {
           try {
             const a = await this.pool.run(job.payload!, (sha) => blobs.get(sha), signal);
             if (a.ok) {
-              events.outcome(job, { status: 'done', body: a.body, replay: a.replay, attempts, seconds: a.seconds, framesPerSecond: a.framesPerSecond, worker: 'local' });
+              const checked = checkResultBody(job.payload!, a.body);
+              checkKeptReplay(checked.value, a.replay);
+              events.outcome(job, { status: 'done', body: checked.body, replay: a.replay, attempts, seconds: a.seconds, framesPerSecond: a.framesPerSecond, worker: 'local' });
               break;
             }
             error = a.error;
@@ -45,6 +49,10 @@ export class LocalExecutor implements Executor {
               break;
             }
             error = (e as Error).message;
+            if (e instanceof ResultError) {
+              error = `the result from a local thread was refused: ${error}`;
+              events.refused?.(job, 'coordinator', error);
+            }
           }
           if (attempts > retries) {
             events.outcome(job, { status: 'failed', error, attempts, worker: 'local' });

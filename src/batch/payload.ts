@@ -49,6 +49,8 @@ export interface RunPayload {
   key: string;
   /** The runtime the batch was planned with (`RUNTIME_VERSION`): a worker of another version refuses the job. */
   runtime: string;
+  /** The SHA-256 of the planning runtime's built files (runtime-hash.ts): a worker of other code puts the job back. */
+  runtimeHash: string;
   world: WorldInput;
   scenario: ScenarioInput;
   settings: RunSettings;
@@ -69,6 +71,7 @@ export interface VerifyPayload {
   kind: 'verify';
   key: string;
   runtime: string;
+  runtimeHash: string;
   /** The replay file's path as matched (relative to the batch file), for the result. */
   file: string;
   replay: BlobRef;
@@ -104,6 +107,8 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
   const o = obj(v, 'the payload', bad);
   if (typeof o['key'] !== 'string' || !SHA.test(o['key'])) bad('key must be 64 hex digits');
   if (o['runtime'] !== RUNTIME_VERSION) bad(`the batch was planned by ${typeof o['runtime'] === 'string' ? o['runtime'].slice(0, 64) : 'another runtime'}, this worker is ${RUNTIME_VERSION}: run workers of the same version`);
+  if (typeof o['runtimeHash'] !== 'string' || !SHA.test(o['runtimeHash'])) bad('runtimeHash must be 64 hex digits');
+  const runtimeHash = o['runtimeHash'] as string;
   const world = worldInput(o['world'], bad);
   const maxSeconds = o['maxSeconds'] === undefined ? DEFAULT_MAX_SECONDS : int(o['maxSeconds'], 'maxSeconds', 1, MAX_MAX_SECONDS, bad);
   if (o['kind'] === 'run') {
@@ -125,6 +130,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
       kind: 'run',
       key: o['key'] as string,
       runtime: RUNTIME_VERSION,
+      runtimeHash,
       world,
       scenario: scenarioInput(o['scenario'], bad),
       settings,
@@ -141,6 +147,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
       kind: 'verify',
       key: o['key'] as string,
       runtime: RUNTIME_VERSION,
+      runtimeHash,
       file: str(o['file'], 'file', 4096, bad),
       replay: blobRef(o['replay'], 'replay', bad),
       world,

@@ -1,10 +1,11 @@
 /**
  * From a batch file to its jobs: the file checked (schema.ts), its inputs read once each and named by
  * content (blobs.ts), each job's payload built and its key computed. The key is the SHA-256 of everything
- * a job's result depends on (the runtime's version, its inputs' bytes and how they are named, its settings
- * and measures), so equal keys mean equal results and a re-run can reuse them. A scenario module is named
- * by the hash of its module graph (node/module-graph.ts: the file and the local modules it imports, and
- * the versions of the packages they import), computed here from the files on disk; its bytes are not sent.
+ * a job's result depends on (the runtime's version and its built files' hash, its inputs' bytes and how they
+ * are named, its settings and measures), so equal keys mean equal results and a re-run can reuse them. A
+ * scenario module is named by the hash of its module graph (node/module-graph.ts: the file and the local
+ * modules it imports, and the versions of the packages they import), computed here from the files on disk;
+ * its bytes are not sent.
  *
  * Paths in a batch file are relative to the file's folder and are recorded as written, so results do not
  * depend on where the batch runs from. A batch file reaches only its own folder, and the folders its runner
@@ -39,11 +40,12 @@ import { BoundedReadError, readBounded, readBoundedText } from '../node/bounded-
 import { gtaPlacementsPath, siblingWithExtension } from '../node/world-files.js';
 import { BlobStore } from './blobs.js';
 import { expandReplayPattern, GlobError } from './glob.js';
+import { runtimeHash } from './runtime-hash.js';
 import type { JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
 import { BatchFileError, checkBatchFile, type BatchSpec, type RunJobSpec, type VerifySpec } from './schema.js';
 
 /** Bumped when what a key covers changes, so old results are not taken for new ones. */
-export const KEY_VERSION = 1;
+export const KEY_VERSION = 2;
 
 /** One job of a batch, in batch order. */
 export interface PlannedJob {
@@ -119,10 +121,13 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-/** A job's key: SHA-256 of its payload without the key, with the runtime and key versions. */
+/**
+ * A job's key: SHA-256 of its payload without the key, with the key version, the runtime's version and the
+ * hash of its built files (so results of other code are never taken for this code's).
+ */
 export function jobKey(payload: Omit<JobPayload, 'key'> | Record<string, unknown>): string {
   const { key: _drop, ...rest } = payload as Record<string, unknown>;
-  return createHash('sha256').update(canonicalJson({ keyVersion: KEY_VERSION, ...rest, runtime: RUNTIME_VERSION })).digest('hex');
+  return createHash('sha256').update(canonicalJson({ keyVersion: KEY_VERSION, ...rest, runtime: RUNTIME_VERSION, runtimeHash: runtimeHash() })).digest('hex');
 }
 
 interface WorldFound {
@@ -252,7 +257,7 @@ class Planner {
     if (r.ccRandInit !== undefined) settings.ccRandInit = r.ccRandInit;
     if (r.capacity !== undefined) settings.capacity = r.capacity;
     const losEvery = r.measure.includes('los') ? r.losEvery : 0;
-    const body: Omit<RunPayload, 'key' | 'maxSeconds'> = { kind: 'run', runtime: RUNTIME_VERSION, world: w.input, scenario: sc.input, settings, frames: r.frames, input: r.input, measure: r.measure, losEvery: r.losEvery, keepReplay: r.keepReplay };
+    const body: Omit<RunPayload, 'key' | 'maxSeconds'> = { kind: 'run', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), world: w.input, scenario: sc.input, settings, frames: r.frames, input: r.input, measure: r.measure, losEvery: r.losEvery, keepReplay: r.keepReplay };
     // The sampling interval matters only to a job that samples: without "los" it does not change the key.
     const key = jobKey({ ...body, losEvery });
     const job: Record<string, unknown> = { world: w.input.source, scenario: 'builtin' in sc.input ? `builtin:${sc.input.builtin}` : `file:${sc.input.source}` };
@@ -339,7 +344,7 @@ class Planner {
       }
       job['world'] = world.source;
       job['scenario'] = scenario ? ('builtin' in scenario ? `builtin:${scenario.builtin}` : `file:${scenario.source}`) : header.scenario.source;
-      const body: Omit<VerifyPayload, 'key' | 'maxSeconds'> = { kind: 'verify', runtime: RUNTIME_VERSION, file, replay, world, scenario };
+      const body: Omit<VerifyPayload, 'key' | 'maxSeconds'> = { kind: 'verify', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), file, replay, world, scenario };
       const key = jobKey(body);
       out.push({ index, key, kind: 'verify', job, payload: { ...body, key, maxSeconds: v.maxSeconds }, frames });
     }

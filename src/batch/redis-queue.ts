@@ -23,17 +23,23 @@
  *   next to nothing beside the workers.
  * - Delivery is at least once (a stalled job may run twice); the first result of a key is the one kept,
  *   and every attempt started beyond the first is counted as a retry.
+ * - A result is checked before it is taken (result-check.ts; with a key, its signature first: auth.ts). A
+ *   refused one is counted and its job submitted again for another worker (a retry), up to the batch's
+ *   retries; past them the job fails with the reason. So is a job a worker refused as not signed with its
+ *   key. Jobs a worker of other code put back (`refusalsKey`) are noted once per job and worker.
  */
 import { randomUUID } from 'node:crypto';
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis as RedisClient } from 'ioredis';
 import { DEFAULT_LIMITS } from '../index.js';
+import type { BatchKey } from './auth.js';
 import type { BlobStore } from './blobs.js';
 import type { Executor, ExecutorEvents, Outcome } from './executor.js';
 import { payloadBlobs, type JobPayload } from './payload.js';
 import type { PlannedJob } from './plan.js';
 import { closeClient, ConnectionReporter, isConnectionError, redisClient, safeUrl, whenReady } from './redis-connection.js';
 import { AnswerWatch, closeWithin } from './redis-liveness.js';
+import { checkKeptReplay, checkResultBody, checkWorkerReturn, ResultError } from './result-check.js';
 
 /** Jobs on the queue at once, per batch. */
 export const MAX_OUTSTANDING = 2000;
@@ -49,6 +55,12 @@ export const STOP_CLEANUP_MS = 3000;
 /** The batch was stopped by its signal (not an error: the results so far stand). */
 class Interrupted extends Error {}
 
+/**
+ * A job whose answer was refused goes back on the queue this much later, ms: the worker that gave it (fast
+ * to answer wrongly) does not take it again at once, and others have time to.
+ */
+export const REFUSED_RESUBMIT_DELAY_MS = 1000;
+
 export const blobKey = (queue: string, sha256: string) => `retrosim:${queue}:blob:${sha256}`;
 export const replayKey = (queue: string, jobKey: string) => `retrosim:${queue}:replay:${jobKey}`;
 export const cancelKey = (queue: string) => `retrosim:${queue}:cancel`;
@@ -59,6 +71,9 @@ export const holdersKey = (queue: string, sha256: string) => `retrosim:${queue}:
 const RELEASE_SCRIPT = `redis.call('SREM', KEYS[1], ARGV[1])
 if redis.call('SCARD', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end
 return 1`;
+
+/** A stream of jobs refused by workers of other code (fields job, worker, reason), for coordinators to tell. */
+export const refusalsKey = (queue: string) => `retrosim:${queue}:refusals`;
 /** A job's BullMQ id: its key with a letter in front (BullMQ refuses ids that read as integers). */
 export const jobId = (key: string) => `j${key}`;
 
@@ -96,6 +111,16 @@ export interface WorkerReturn {
   /** A kept replay, put in Redis under `replayKey`. */
   replay: { sha256: string; bytes: number } | null;
   worker: string;
+  /** With a key: the MAC of `resultMacInput` of this return value. */
+  mac?: string;
+}
+
+/**
+ * What a worker's result MAC covers: the job's key (so a result cannot be moved to another job), the runtime
+ * hash it was planned with, and every field of the return value the coordinator uses.
+ */
+export function resultMacInput(key: string, runtimeHash: string, r: Omit<WorkerReturn, 'mac'>): Record<string, unknown> {
+  return { key, runtimeHash, body: r.body, replay: r.replay, worker: r.worker, seconds: r.seconds, framesPerSecond: r.framesPerSecond };
 }
 
 export interface RedisOptions {
@@ -105,6 +130,8 @@ export interface RedisOptions {
   timeoutSeconds: number;
   /** Run jobs again even when a finished result of theirs is still on the queue. */
   force?: boolean;
+  /** The batch key: sign jobs with it, take only results signed with it. */
+  key?: BatchKey | null;
 }
 
 /** Whether an input of a job is its replay to verify (deleted from Redis once no batch needs it). */
@@ -176,10 +203,13 @@ export class RedisExecutor implements Executor {
     qe.on('error', (e) => reporter.error(e));
     const q = this.o.queue;
     const limits = DEFAULT_LIMITS.batch;
+    const refusals = refusalsKey(q);
     let cancelledAt: string | null;
+    let refusalsFrom: string;
     try {
       await guard(qe.waitUntilReady());
       cancelledAt = await guard(main.get(cancelKey(q)));
+      refusalsFrom = (await guard(main.xrevrange(refusals, '+', '-', 'COUNT', 1)))[0]?.[0] ?? '0-0';
     } catch (e) {
       if (e instanceof Interrupted) return;
       throw e;
@@ -191,6 +221,10 @@ export class RedisExecutor implements Executor {
     const uses = new Map<string, number>();
     const collecting = new Set<string>();
     const enqueuedAt = new Map<string, number>();
+    /** Attempts of earlier submissions of a job whose answers were refused. */
+    const prior = new Map<string, number>();
+    const key = this.o.key ?? null;
+    const told = new Set<string>();
     let next = 0;
     let failure: Error | null = null;
     let wake: (() => void) | null = null;
@@ -214,7 +248,7 @@ export class RedisExecutor implements Executor {
       }
     };
 
-    const submit = async (list: PlannedJob[], again = false): Promise<void> => {
+    const submit = async (list: PlannedJob[], again = false, delayMs = 0): Promise<void> => {
       if (!again) {
         for (const j of list) {
           const id = jobId(j.key);
@@ -249,9 +283,10 @@ export class RedisExecutor implements Executor {
         await queue.addBulk(
           add.map((j) => ({
             name: j.kind,
-            data: j.payload,
+            data: key ? { ...j.payload, mac: key.sign('job', j.payload) } : j.payload,
             opts: {
               jobId: jobId(j.key),
+              ...(delayMs > 0 ? { delay: delayMs } : {}),
               attempts: retries + 1,
               backoff: { type: 'fixed', delay: 0 },
               removeOnComplete: { age: FINISHED_JOB_AGE_SECONDS },
@@ -282,6 +317,44 @@ export class RedisExecutor implements Executor {
       }
     };
 
+    /**
+     * A worker's answer refused (by this coordinator, or a worker refused the job): the job is submitted again
+     * for another worker while the batch's retries last, else it fails with the reason.
+     */
+    const refuse = async (id: string, job: Job, attempts: number, reason: string, by: 'coordinator' | 'worker' = 'coordinator'): Promise<void> => {
+      const planned = byId.get(id)!;
+      ev.refused?.(planned, by, reason);
+      await main.del(replayKey(q, planned.key));
+      if (attempts > retries) {
+        await finish(id, job, { status: 'failed', error: reason, attempts });
+        return;
+      }
+      prior.set(id, attempts);
+      ev.retry(planned, reason);
+      await job.remove();
+      await submit([planned], true, REFUSED_RESUBMIT_DELAY_MS);
+    };
+
+    /** Jobs of this batch that workers of other code put back: told once per job and worker. */
+    const readRefusals = async (): Promise<void> => {
+      // From the last entry read, inclusive (an exclusive start needs Redis 6.2): that one is skipped.
+      const entries = await main.xrange(refusals, refusalsFrom, '+', 'COUNT', 1000);
+      for (const [entryId, f] of entries) {
+        if (entryId === refusalsFrom) continue;
+        refusalsFrom = entryId;
+        const field = (name: string) => {
+          const i = f.findIndex((x, k) => k % 2 === 0 && x === name);
+          return i >= 0 ? (f[i + 1] ?? '') : '';
+        };
+        const id = field('job');
+        const planned = byId.get(id);
+        const who = printable(field('worker'));
+        if (!planned || !pending.has(id) || told.has(`${id} ${who}`)) continue;
+        told.add(`${id} ${who}`);
+        ev.refused?.(planned, 'worker', `refused by worker ${who}: ${printable(field('reason'))}`);
+      }
+    };
+
     const collect = async (id: string): Promise<void> => {
       if (!pending.has(id) || collecting.has(id)) return;
       collecting.add(id);
@@ -295,28 +368,45 @@ export class RedisExecutor implements Executor {
           return;
         }
         const state = await job.getState();
-        const attempts = Math.max(1, job.attemptsStarted ?? job.attemptsMade ?? 1);
+        const attempts = (prior.get(id) ?? 0) + Math.max(1, job.attemptsStarted ?? job.attemptsMade ?? 1);
+        const planned = byId.get(id)!;
         if (state === 'completed') {
-          const rv = job.returnvalue as WorkerReturn | null;
-          if (!rv || typeof rv.body !== 'string') {
-            await finish(id, job, { status: 'failed', error: 'the worker returned no result', attempts });
+          let who = typeof job.processedBy === 'string' ? job.processedBy : '?';
+          let out: Outcome;
+          try {
+            const rv = checkWorkerReturn(job.returnvalue);
+            who = rv.worker;
+            if (key && !key.verify('result', resultMacInput(planned.key, planned.payload!.runtimeHash, rv), rv.mac)) {
+              throw new ResultError(rv.mac === null ? 'it is not signed (the batch has a key: give its workers the same key)' : "its signature does not match the batch's key");
+            }
+            const checked = checkResultBody(planned.payload!, rv.body);
+            let replay: Uint8Array | null = null;
+            if (rv.replay) {
+              const rk = replayKey(q, planned.key);
+              const size = await main.strlen(rk);
+              if (size > limits.replayBytes) throw new ResultError(`the kept replay in Redis is over the limit of ${limits.replayBytes} bytes (limits.batch.replayBytes)`);
+              const b = await main.getBuffer(rk);
+              if (b) replay = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+            }
+            checkKeptReplay(checked.value, replay, rv.replay);
+            out = { status: 'done', body: checked.body, replay, attempts, seconds: rv.seconds, framesPerSecond: rv.framesPerSecond, worker: rv.worker };
+          } catch (e) {
+            if (!(e instanceof ResultError)) throw e;
+            await refuse(id, job, attempts, `the result from worker ${printable(who)} was refused: ${e.message}`);
             return;
           }
-          this.seen.add(rv.worker ?? job.processedBy ?? '?');
-          let replay: Uint8Array | null = null;
-          if (rv.replay) {
-            const b = await main.getBuffer(replayKey(q, byId.get(id)!.key));
-            if (!b) {
-              await finish(id, job, { status: 'failed', error: 'the kept replay is missing from Redis', attempts });
-              return;
-            }
-            replay = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-            await main.del(replayKey(q, byId.get(id)!.key));
-          }
-          await finish(id, job, { status: 'done', body: rv.body, replay, attempts, seconds: rv.seconds, framesPerSecond: rv.framesPerSecond, worker: rv.worker });
+          this.seen.add(who);
+          if (out.replay) await main.del(replayKey(q, planned.key));
+          await finish(id, job, out);
         } else if (state === 'failed') {
           if (job.processedBy) this.seen.add(job.processedBy);
-          await finish(id, job, { status: 'failed', error: job.failedReason || 'failed', attempts, ...(job.processedBy ? { worker: job.processedBy } : {}) });
+          const reason = job.failedReason || 'failed';
+          // A worker that would not run it (not signed with its key): another worker may.
+          if (reason.startsWith('refused by worker ')) {
+            await refuse(id, job, attempts, printable(reason), 'worker');
+            return;
+          }
+          await finish(id, job, { status: 'failed', error: reason, attempts, ...(job.processedBy ? { worker: job.processedBy } : {}) });
         }
       } catch (e) {
         if (!failure && !isConnectionError(e)) failure = e as Error;
@@ -344,6 +434,7 @@ export class RedisExecutor implements Executor {
 
     const sweep = async (): Promise<void> => {
       if (await cancelled()) return;
+      await readRefusals();
       const ids = [...pending];
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
@@ -414,6 +505,12 @@ export class RedisExecutor implements Executor {
     await Promise.all([events && closeWithin(events), queue && closeWithin(queue)]);
     await Promise.all(clients.map(closeClient));
   }
+}
+
+/** Text from Redis fit for one line of a note: no control characters, at most 300 characters. */
+function printable(s: string): string {
+  const t = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
+  return t.length > 300 ? `${t.slice(0, 300)}...` : t;
 }
 
 /** What `batch status` prints. */

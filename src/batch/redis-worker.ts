@@ -22,17 +22,29 @@
  * is also how it knows Redis still answers. When the counter rises, the jobs it holds are stopped (their
  * threads terminated) and fail as cancelled, without retries; a cancelled job is never released back to
  * the queue, not even by a second signal.
+ *
+ * Trust: with a key (auth.ts) a worker runs only jobs signed with it (others fail, refused, never run) and
+ * signs its results. It runs only jobs planned for its own code (runtime-hash.ts): a job of another hash is
+ * put back on the queue for RUNTIME_REFUSAL_DELAY_MS, for a worker of that code to take, said once per job
+ * and reported to the coordinator (`refusalsKey`).
  */
 import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Redis as RedisClient } from 'ioredis';
+import type { BatchKey } from './auth.js';
 import { checkPayload, payloadBlobs, PayloadError } from './payload.js';
 import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
 import { AnswerWatch, exitWhenHeld } from './redis-liveness.js';
-import { BLOB_TTL_SECONDS, blobKey, cancelKey, replayKey, type WorkerReturn } from './redis-queue.js';
+import { BLOB_TTL_SECONDS, blobKey, cancelKey, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './redis-queue.js';
 import { sha256Hex } from './runner.js';
 import { notAllowedMessage, payloadModule, type AllowedScenario } from './scenario-allow.js';
+import { runtimeHash } from './runtime-hash.js';
+
+/** How long a job of other code is put back for before a worker may take it again, ms. */
+export const RUNTIME_REFUSAL_DELAY_MS = 1000;
+/** Refusals kept in a queue's refusal stream for coordinators to read. */
+export const REFUSALS_KEPT = 10_000;
 
 /**
  * Jobs a worker takes beyond the ones its threads run. BullMQ fetches a worker's next job when the last
@@ -63,6 +75,8 @@ export interface WorkerOptions {
   scenarios?: readonly AllowedScenario[];
   /** When stopping, how long to wait for a Redis that does not answer before exiting without it, seconds. */
   redisTimeoutSeconds: number;
+  /** The batch key: run only jobs signed with it, sign results with it. */
+  key?: BatchKey | null;
 }
 
 /** The failure of a job stopped by `batch cancel`. */
@@ -84,7 +98,9 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     if (o.json) process.stdout.write(JSON.stringify({ event, worker: o.name, ...extra, message: text }) + '\n');
     else process.stderr.write(`worker ${o.name}: ${text}\n`);
   };
-  const { Worker, WaitingError, UnrecoverableError } = await import('bullmq');
+  const { Worker, WaitingError, UnrecoverableError, DelayedError } = await import('bullmq');
+  const hash = runtimeHash();
+  const key = o.key ?? null;
   const reporter = new ConnectionReporter(o.url, (l) => say('connection', l));
   const store = await redisClient(o.url, 'worker-store', reporter);
   const conn = await redisClient(o.url, 'worker', reporter);
@@ -124,8 +140,44 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     if (r.since === null) return false;
     return cancelCount(await store.get(cancelKey(o.queue))) > r.since;
   };
+  /** Jobs refused: not signed with this worker's key, or planned for other code (each job counted once). */
+  let refused = 0;
+  const refusedOnce = new Set<string>();
 
   const processor = async (job: Job, token?: string): Promise<WorkerReturn> => {
+    const data: unknown = job.data;
+    // Whoever added the job chose its id: printed only as a safe line of text.
+    const id = String(job.id).replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+    const fields = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    if (key) {
+      const { mac, ...signed } = fields;
+      if (!key.verify('job', signed, mac)) {
+        refused++;
+        const why = `refused by worker ${o.name}: ${mac === undefined ? 'the job is not signed (this worker has a key: give the batch the same key)' : "the job's signature does not match this worker's key"}; not run`;
+        say('refused', `job ${id} ${why}`, { job: job.id, reason: 'signature' });
+        throw new UnrecoverableError(why);
+      }
+    }
+    if (typeof fields['runtimeHash'] === 'string' && fields['runtimeHash'] !== hash) {
+      // Another worker's job: back on the queue (not failed), out of this worker's way for a while.
+      const theirs = /^[0-9a-f]{64}$/.test(fields['runtimeHash']) ? fields['runtimeHash'] : '(not a hash)';
+      if (!refusedOnce.has(job.id!)) {
+        if (refusedOnce.size >= 100_000) refusedOnce.clear(); // bounded: at worst a job is told of twice
+        refusedOnce.add(job.id!);
+        refused++;
+        const text = `runtime differs (its hash ${hash}, the batch's ${theirs})`;
+        say('refused', `job ${id} refused: ${text}; put back for a worker of the batch's code`, { job: job.id, reason: 'runtime', runtimeHash: hash, batchRuntimeHash: theirs });
+        const k = refusalsKey(o.queue);
+        await store
+          .multi()
+          .xadd(k, 'MAXLEN', '~', String(REFUSALS_KEPT), '*', 'job', job.id!, 'worker', o.name, 'reason', text)
+          .expire(k, BLOB_TTL_SECONDS)
+          .exec()
+          .catch(() => undefined);
+      }
+      await job.moveToDelayed(Date.now() + RUNTIME_REFUSAL_DELAY_MS, token);
+      throw new DelayedError();
+    }
     let payload;
     try {
       payload = checkPayload(job.data);
@@ -150,7 +202,9 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
         await store.set(replayKey(o.queue, payload.key), Buffer.from(a.replay.buffer, a.replay.byteOffset, a.replay.byteLength), 'EX', BLOB_TTL_SECONDS);
         replay = { sha256: sha256Hex(a.replay), bytes: a.replay.length };
       }
-      return { body: a.body, seconds: a.seconds, framesPerSecond: a.framesPerSecond, replay, worker: o.name };
+      const ret: WorkerReturn = { body: a.body, seconds: a.seconds, framesPerSecond: a.framesPerSecond, replay, worker: o.name };
+      if (key) ret.mac = key.sign('result', resultMacInput(payload.key, payload.runtimeHash, ret));
+      return ret;
     } catch (e) {
       if (e instanceof JobAbortedError) {
         if (await wasCancelled(mine)) throw new UnrecoverableError(CANCELLED_REASON);
@@ -177,7 +231,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   worker.on('error', (e) => reporter.error(e));
   worker.on('completed', () => void done++);
   worker.on('failed', (job, e) => {
-    if (e && (e as Error).name === 'WaitingError') return;
+    if (e && ((e as Error).name === 'WaitingError' || (e as Error).name === 'DelayedError')) return;
+    if (e && (e as Error).message.startsWith('refused by worker')) return; // counted as refused
     failed++;
     if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) say('failed', `job ${job.id} failed: ${(e as Error)?.message ?? 'failed'}`, { job: job.id });
   });
@@ -215,9 +270,11 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   });
 
   const allowed = (o.scenarios ?? []).map((s) => `${s.file} (module graph ${s.graph.slice(0, 12)}…)`);
-  say('ready', `taking jobs from queue ${o.queue} on ${safeUrl(o.url)}, ${o.concurrency} at a time; scenario modules: ${allowed.length ? allowed.join(', ') : 'none (built-in scenarios only)'}`, {
+  say('ready', `taking jobs from queue ${o.queue} on ${safeUrl(o.url)}, ${o.concurrency} at a time; runtime ${hash}; ${key ? 'jobs must be signed with its key' : 'no key'}; scenario modules: ${allowed.length ? allowed.join(', ') : 'none (built-in scenarios only)'}`, {
     queue: o.queue,
     concurrency: o.concurrency,
+    runtimeHash: hash,
+    key: key !== null,
     scenarios: (o.scenarios ?? []).map((s) => ({ file: s.file, graph: s.graph })),
   });
   void worker.run().catch((e: Error) => say('error', e.message.split('\n')[0]!));
@@ -231,7 +288,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   }
   await pool.close();
   await Promise.all([closeClient(store), closeClient(conn), closeClient(probe)]);
-  say('stopped', `stopped after ${done} job${done === 1 ? '' : 's'} done, ${failed} failed attempt${failed === 1 ? '' : 's'}`, { done, failed });
+  say('stopped', `stopped after ${done} job${done === 1 ? '' : 's'} done, ${failed} failed attempt${failed === 1 ? '' : 's'}, ${refused} refused`, { done, failed, refused });
   // A connection BullMQ made for itself may wait on a frozen Redis for ever: it does not hold the exit.
   exitWhenHeld();
   // Jobs left to their locks' expiry: not a clean stop.

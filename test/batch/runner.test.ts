@@ -158,7 +158,7 @@ describe('batch job runner', () => {
 
     const verifyWith = async (bytes: Uint8Array): Promise<JobOutput> => {
       const blobs = new BlobStore();
-      const payload: VerifyPayload = { kind: 'verify', key: 'f'.repeat(64), runtime: RUNTIME_VERSION, file: 'x.replay', replay: blobs.add(bytes), world: (p.jobs[0]!.payload as RunPayload).world, scenario: null };
+      const payload: VerifyPayload = { kind: 'verify', key: 'f'.repeat(64), runtime: RUNTIME_VERSION, runtimeHash: 'e'.repeat(64), file: 'x.replay', replay: blobs.add(bytes), world: (p.jobs[0]!.payload as RunPayload).world, scenario: null };
       blobs.add(p.blobs.get(payload.world.parts[0]!.blob.sha256));
       return run({ ...p.jobs[0]!, kind: 'verify', payload }, blobs);
     };

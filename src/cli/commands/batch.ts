@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, UsageError, type ParsedArgs } from '../args.js';
+import { batchKeyOption, keyUsage } from '../batch-key.js';
 import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
 import type { BatchSummary } from '../../batch/coordinator.js';
@@ -37,6 +38,8 @@ options:
                      lead elsewhere (.., an absolute path, a symlink pointing out) are refused
   --force            run every job, even those with earlier results
   --json             print the summary as one JSON line
+  with --redis:
+${keyUsage(21)}
 
 report: prints the summary table of a results file and draws a PNG chart of one measure (--y, e.g.
 los.pairsPerFrame) against one job field (--x, e.g. agents), one line per value of --series (e.g. world);
@@ -74,6 +77,7 @@ export const command: Command = {
       series: { type: 'string' },
       png: { type: 'string' },
       'allow-dir': { type: 'list' },
+      'key-file': { type: 'string' },
     });
     const [first, ...rest] = positionals;
     if (first === undefined) throw new UsageError('batch needs a FILE (or report, status, cancel)');
@@ -102,6 +106,8 @@ function redisUrl(o: ParsedArgs['options']): string {
 
 async function runFile(file: string, o: ParsedArgs['options']): Promise<number> {
   if (o['workers'] !== undefined && o['redis'] !== undefined) throw new UsageError('--workers is for the local threads; with --redis, the workers are retrosim worker processes');
+  if (o['key-file'] !== undefined && o['redis'] === undefined) throw new UsageError('--key-file is for a batch on a queue (--redis): local threads need no key');
+  const key = o['redis'] !== undefined ? await batchKeyOption(o['key-file'] as string | undefined) : null;
   const { planBatch } = await import('../../batch/plan.js');
   const { runBatch } = await import('../../batch/coordinator.js');
   const allowDirs = (o['allow-dir'] as string[] | undefined) ?? [];
@@ -113,7 +119,7 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
   const onRedis = o['redis'] !== undefined;
   if (onRedis) {
     const { RedisExecutor } = await import('../../batch/redis-queue.js');
-    exec = new RedisExecutor({ url: redisUrl(o), queue: queueName(o), timeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 120 });
+    exec = new RedisExecutor({ url: redisUrl(o), queue: queueName(o), timeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 120, key });
   } else {
     const { LocalExecutor } = await import('../../batch/local-executor.js');
     exec = new LocalExecutor((o['workers'] as number | undefined) ?? Math.max(1, availableParallelism()));
@@ -139,7 +145,7 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
   if (o['json']) printJson(s);
   else {
     const where = s.mode === 'local' ? `${s.workers} local thread${s.workers === 1 ? '' : 's'}` : `Redis (${s.workers} worker${s.workers === 1 ? '' : 's'} seen)`;
-    print(`batch ${s.name}: ${s.jobs} jobs (${s.ran} run, ${s.cached} from earlier results) on ${where} in ${s.seconds} s (${s.jobsPerSecond} jobs/s): ${s.done} done, ${s.failed} failed, ${s.retried} retried${s.diverged ? `, ${s.diverged} replays diverged` : ''}`);
+    print(`batch ${s.name}: ${s.jobs} jobs (${s.ran} run, ${s.cached} from earlier results) on ${where} in ${s.seconds} s (${s.jobsPerSecond} jobs/s): ${s.done} done, ${s.failed} failed, ${s.retried} retried${s.refused ? `, ${s.refused} results refused` : ''}${s.refusedByWorkers ? `, ${s.refusedByWorkers} refusals by workers` : ''}${s.diverged ? `, ${s.diverged} replays diverged` : ''}`);
     if (s.interrupted) print(`interrupted: the results so far are kept; run the batch again to go on`);
     else {
       print(`results  ${s.out.results}  (CSV ${s.out.csv}, timing ${s.out.timing})`);
@@ -165,7 +171,7 @@ function isDirectory(d: string): boolean {
 
 async function report(args: string[], o: ParsedArgs['options']): Promise<number> {
   if (args.length !== 1) throw new UsageError('batch report needs one RESULTS.jsonl file');
-  for (const k of ['redis', 'queue', 'workers', 'force', 'out', 'redis-timeout', 'allow-dir']) if (o[k] !== undefined) throw new UsageError(`--${k} is not an option of batch report`);
+  for (const k of ['redis', 'queue', 'workers', 'force', 'out', 'redis-timeout', 'allow-dir', 'key-file']) if (o[k] !== undefined) throw new UsageError(`--${k} is not an option of batch report`);
   const { reportResults } = await import('../../batch/report.js');
   const r = reportResults(args[0]!, {
     x: o['x'] as string | undefined,

@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs, UsageError } from '../args.js';
+import { batchKeyOption, keyUsage } from '../batch-key.js';
 import type { Command } from '../command.js';
 
 const usage = `usage: retrosim worker --redis URL [options]
@@ -35,6 +36,10 @@ options:
                        module graph is hashed at start (after editing it, start the worker again)
   --redis-timeout S    when stopping, give up on a Redis that has not answered for this long (default 10)
   --json               events as JSON lines on stdout instead of text on stderr
+${keyUsage(23)}
+
+A worker runs only jobs planned by the same built runtime (the SHA-256 of its files, shown when it
+starts): a job of other code is put back on the queue for another worker, and its batch is told.
 `;
 
 export const command: Command = {
@@ -52,6 +57,7 @@ export const command: Command = {
       'redis-timeout': { type: 'int', min: 1, max: 86_400 },
       json: { type: 'flag' },
       'allow-scenario': { type: 'list' },
+      'key-file': { type: 'string' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const url = o['redis'] as string | undefined;
@@ -61,6 +67,7 @@ export const command: Command = {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(queue)) throw new UsageError(`--queue ${JSON.stringify(queue)}: 1 to 64 letters, digits, '.', '_' or '-'`);
     const name = o['name'] as string | undefined;
     if (name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: 1 to 128 letters, digits, '.', '_', ':', '@' or '-'`);
+    const key = await batchKeyOption(o['key-file'] as string | undefined);
     const { runWorker, defaultWorkerName } = await import('../../batch/redis-worker.js');
     const { allowScenarios } = await import('../../batch/scenario-allow.js');
     let scenarios;
@@ -82,6 +89,7 @@ export const command: Command = {
       json: o['json'] === true,
       scenarios,
       redisTimeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 10,
+      key,
     });
   },
 };
