@@ -3,7 +3,8 @@
  * of them killed (SIGKILL) in the middle of its jobs and replaced, Redis killed and restarted once (empty:
  * nothing persisted, so the queue and its inputs are lost and submitted again), and a third worker of other
  * code (the built runtime with one file changed so that its hashes differ, still calling itself the same
- * version) joining the queue. The results file must be the local run's, byte for byte.
+ * version) joining the queue, all of them holding the batch's key. The results file must be the local run's,
+ * byte for byte, with no result refused and the worker of other code's refusals counted.
  *
  * Every step waits on a condition (results journalled, a worker's line), never on time alone; the figures
  * (jobs, retries, refusals, who ran what, seconds) are printed for docs/batch.md.
@@ -17,6 +18,8 @@ import { cli, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, t
 
 const JOBS = 1000;
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-batch-chaos-'));
+/** The batch's shared key: every worker, the one of other code too, has it (that one is refused for its code). */
+const keyFile = join(tmp, 'batch.key');
 let redis: RedisServer;
 
 const BATCH = {
@@ -58,12 +61,12 @@ function otherRuntime(): string {
 }
 
 function worker(queue: string, name: string, extra: string[] = []): Proc {
-  return cli(['worker', '--redis', redis.url, '--queue', queue, '--name', name, '--lock-ms', '2000', '--stalled-ms', '500', ...extra]);
+  return cli(['worker', '--redis', redis.url, '--queue', queue, '--name', name, '--lock-ms', '2000', '--stalled-ms', '500', '--key-file', keyFile, ...extra]);
 }
 
 /** A worker process of the runtime copied to `root`. */
 function workerFrom(root: string, queue: string, name: string): Proc {
-  const child = spawn(process.execPath, [join(root, 'bin/retrosim.js'), 'worker', '--redis', redis.url, '--queue', queue, '--name', name, '--stalled-ms', '500'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'bin/retrosim.js'), 'worker', '--redis', redis.url, '--queue', queue, '--name', name, '--stalled-ms', '500', '--key-file', keyFile], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -76,6 +79,7 @@ beforeAll(async () => {
   redis = await startRedis();
   cpSync(join(repoRoot, 'assets/worlds/rugrats/demo.col'), join(tmp, 'level.col'));
   writeBatch(tmp, 'chaos', BATCH);
+  writeFileSync(keyFile, 'chaos-test-key-0123456789abcdef\n', { mode: 0o600 });
 }, 600_000);
 
 afterAll(async () => {
@@ -96,7 +100,7 @@ describe('a 1,000-job batch through a killed worker, a Redis restart and a worke
     const out = join(tmp, 'queue', 'chaos.jsonl');
     const journal = join(tmp, 'queue', 'chaos.journal.jsonl');
     const t0 = performance.now();
-    const batch = cli(['batch', file, '--redis', redis.url, '--queue', queue, '--out', out, '--redis-timeout', '120', '--json']);
+    const batch = cli(['batch', file, '--redis', redis.url, '--queue', queue, '--out', out, '--redis-timeout', '120', '--key-file', keyFile, '--json']);
     const a = worker(queue, 'a');
     const b = worker(queue, 'b');
 
@@ -109,14 +113,19 @@ describe('a 1,000-job batch through a killed worker, a Redis restart and a worke
     const port = redis.port;
     await redis.stop();
     await waitFor('the batch to see Redis gone', () => /connection lost/.test(batch.stderr()));
+    // The two workers held still while the worker of other code joins, so that it surely takes jobs.
+    for (const p of [a2, b]) p.child.kill('SIGSTOP');
     redis = await startRedis(port); // empty: the queue and its inputs are gone
     const odd = workerFrom(otherRuntime(), queue, 'odd');
+    await waitFor('the worker of other code to refuse a job', () => /refused: runtime differs/.test(odd.stderr()));
+    for (const p of [a2, b]) p.child.kill('SIGCONT');
 
     expect(await batch.exited).toBe(0);
     const seconds = (performance.now() - t0) / 1000;
     noStack(batch.stderr());
     const s = json(batch.stdout());
-    expect(s).toMatchObject({ mode: 'redis', jobs: JOBS, done: JOBS, failed: 0, interrupted: false });
+    expect(s).toMatchObject({ mode: 'redis', jobs: JOBS, done: JOBS, failed: 0, refused: 0, interrupted: false });
+    expect(s['refusedByWorkers']).toBeGreaterThanOrEqual(1);
     expect(readFileSync(out)).toEqual(readFileSync(reference));
 
     const timing = lines(join(tmp, 'queue', 'chaos.timing.jsonl'));
@@ -126,7 +135,7 @@ describe('a 1,000-job batch through a killed worker, a Redis restart and a worke
     for (const p of [a2, b, odd]) p.child.kill('SIGTERM');
     for (const p of [a2, b]) expect(await p.exited).toBe(0);
     await odd.exited;
-    console.log(`chaos figures: ${JSON.stringify({ jobs: JOBS, seconds: Math.round(seconds * 10) / 10, localSeconds: json(local.stdout)['seconds'], retried: s['retried'], refused: s['refused'] ?? null, byWorker, odd: odd.stderr().trim().split('\n').slice(-1)[0] })}`);
+    console.log(`chaos figures: ${JSON.stringify({ jobs: JOBS, seconds: Math.round(seconds * 10) / 10, localSeconds: json(local.stdout)['seconds'], retried: s['retried'], refusedByWorkers: s['refusedByWorkers'], byWorker, odd: odd.stderr().trim().split('\n').slice(-1)[0] })}`);
     expect(existsSync(journal)).toBe(false);
   });
 });
