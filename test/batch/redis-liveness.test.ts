@@ -177,8 +177,13 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
       expect(json(c.stdout)).toMatchObject({ removed: 4 - held.length, active: held.length });
       expect(await exitsWithin(batch, BOUND_MS, 'the batch')).toBe(1);
       await waitFor('the running jobs stopped', async () => (await client.llen('bull:q:active')) === 0, BOUND_MS);
-      expect((await client.zrange('bull:q:failed', '0', '-1')).sort()).toEqual(held);
-      for (const id of held) expect(await client.hget(`bull:q:${id}`, 'failedReason')).toBe('cancelled (retrosim batch cancel)');
+      // Each failed as cancelled: still on the queue's failed set, or collected so by the batch (into its journal)
+      // when the worker stopped it before the batch saw the cancel (a loaded machine's order).
+      const journal = existsSync(long.journal) ? lines(long.journal) : [];
+      for (const id of held) {
+        if ((await client.zscore('bull:q:failed', id)) !== null) expect(await client.hget(`bull:q:${id}`, 'failedReason')).toBe('cancelled (retrosim batch cancel)');
+        else expect(journal.find((l) => `j${l['key']}` === id)).toMatchObject({ status: 'failed', error: 'cancelled (retrosim batch cancel)' });
+      }
       expect(w.stderr()).toMatch(/the queue was cancelled: stopping 2 jobs held/);
       // The worker goes on with the next batch.
       const next = batchIn('cancel-next', { batch: 1, name: 'b', jobs: [{ world: 'level.col', agents: 5, frames: 30 }] });
