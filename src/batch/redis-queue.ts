@@ -72,6 +72,9 @@ const RELEASE_SCRIPT = `redis.call('SREM', KEYS[1], ARGV[1])
 if redis.call('SCARD', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end
 return 1`;
 
+/** A field of a job's BullMQ hash: how many times workers of other code took the job and put it back unrun. */
+export const HANDED_BACK_FIELD = 'retrosimHandedBack';
+
 /** A stream of jobs refused by workers of other code (fields job, worker, reason), for coordinators to tell. */
 export const refusalsKey = (queue: string) => `retrosim:${queue}:refusals`;
 /** A job's BullMQ id: its key with a letter in front (BullMQ refuses ids that read as integers). */
@@ -368,7 +371,9 @@ export class RedisExecutor implements Executor {
           return;
         }
         const state = await job.getState();
-        const attempts = (prior.get(id) ?? 0) + Math.max(1, job.attemptsStarted ?? job.attemptsMade ?? 1);
+        // Takings by workers of other code, which put the job back unrun, are not attempts.
+        const handedBack = Number((await main.hget(queue.toKey(id), HANDED_BACK_FIELD)) ?? 0) || 0;
+        const attempts = (prior.get(id) ?? 0) + Math.max(1, (job.attemptsStarted ?? job.attemptsMade ?? 1) - handedBack);
         const planned = byId.get(id)!;
         if (state === 'completed') {
           let who = typeof job.processedBy === 'string' ? job.processedBy : '?';

@@ -36,7 +36,7 @@ import { checkPayload, payloadBlobs, PayloadError } from './payload.js';
 import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
 import { AnswerWatch, exitWhenHeld } from './redis-liveness.js';
-import { BLOB_TTL_SECONDS, blobKey, cancelKey, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './redis-queue.js';
+import { BLOB_TTL_SECONDS, blobKey, cancelKey, HANDED_BACK_FIELD, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './redis-queue.js';
 import { sha256Hex } from './runner.js';
 import { notAllowedMessage, payloadModule, type AllowedScenario } from './scenario-allow.js';
 import { runtimeHash } from './runtime-hash.js';
@@ -175,6 +175,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
           .exec()
           .catch(() => undefined);
       }
+      // BullMQ counts the taking as an attempt: the batch takes these hand-backs off its count.
+      await store.hincrby(`${job.queueQualifiedName}:${job.id}`, HANDED_BACK_FIELD, 1).catch(() => undefined);
       await job.moveToDelayed(Date.now() + RUNTIME_REFUSAL_DELAY_MS, token);
       throw new DelayedError();
     }
