@@ -9,12 +9,11 @@
  * Every step waits on a condition (results journalled, a worker's line), never on time alone; the figures
  * (jobs, retries, refusals, who ran what, seconds) are printed for docs/batch.md.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
+import { cli, cliOf, copyRuntime, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
 
 const JOBS = 1000;
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-batch-chaos-'));
@@ -47,17 +46,13 @@ function journalled(journal: string): number {
  * runner's final hash is changed, so a job it ran would give another result under the same key.
  */
 function otherRuntime(): string {
-  const dir = join(tmp, 'other-runtime');
-  for (const d of ['bin', 'dist']) cpSync(join(repoRoot, d), join(dir, d), { recursive: true });
-  cpSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
-  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
-  symlinkSync(join(repoRoot, 'assets'), join(dir, 'assets'));
-  const runner = join(dir, 'dist/src/batch/runner.js');
-  const text = readFileSync(runner, 'utf8');
-  const patched = text.replace('finalHash: sim.hashHex(),', "finalHash: sim.hashHex().replace(/^0x/, '0x0'),");
-  if (patched === text) throw new Error('the runner no longer has the line this test patches');
-  writeFileSync(runner, patched);
-  return dir;
+  return copyRuntime(join(tmp, 'other-runtime'), (root) => {
+    const runner = join(root, 'dist/src/batch/runner.js');
+    const text = readFileSync(runner, 'utf8');
+    const patched = text.replace('finalHash: sim.hashHex(),', "finalHash: sim.hashHex().replace(/^0x/, '0x0'),");
+    if (patched === text) throw new Error('the runner no longer has the line this test patches');
+    writeFileSync(runner, patched);
+  });
 }
 
 function worker(queue: string, name: string, extra: string[] = []): Proc {
@@ -66,13 +61,7 @@ function worker(queue: string, name: string, extra: string[] = []): Proc {
 
 /** A worker process of the runtime copied to `root`. */
 function workerFrom(root: string, queue: string, name: string): Proc {
-  const child = spawn(process.execPath, [join(root, 'bin/retrosim.js'), 'worker', '--redis', redis.url, '--queue', queue, '--name', name, '--stalled-ms', '500', '--key-file', keyFile], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : 143))));
-  return { child, stdout: () => out, stderr: () => err, exited };
+  return cliOf(root, ['worker', '--redis', redis.url, '--queue', queue, '--name', name, '--stalled-ms', '500', '--key-file', keyFile]);
 }
 
 beforeAll(async () => {

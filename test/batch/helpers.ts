@@ -4,7 +4,7 @@
  * (never on time alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot } from '../cli/run-cli.js';
@@ -24,7 +24,12 @@ const live = new Set<ChildProcess>();
 
 /** Starts `node bin/retrosim.js ...args` in the repository; its output is collected. */
 export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Proc {
-  const child = spawn(process.execPath, ['bin/retrosim.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return cliOf(repoRoot, args, env);
+}
+
+/** Starts `node <root>/bin/retrosim.js ...args` with `root` as its folder: the runtime copied there (copyRuntime). */
+export function cliOf(root: string, args: string[], env: NodeJS.ProcessEnv = {}): Proc {
+  const child = spawn(process.execPath, [join(root, 'bin/retrosim.js'), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   let out = '';
   let err = '';
@@ -120,4 +125,20 @@ export function writeBatch(dir: string, name: string, batch: unknown): string {
   const path = join(dir, `${name}.json`);
   writeFileSync(path, JSON.stringify(batch, null, 1));
   return path;
+}
+
+/**
+ * A copy of the built runtime in `dir` (its dist/src, bin and package.json; node_modules and assets linked to
+ * the repository's), with `patch` applied to the copy's folder: a worker of other code that still says the
+ * same version.
+ */
+export function copyRuntime(dir: string, patch: (root: string) => void): string {
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  cpSync(join(repoRoot, 'dist', 'src'), join(dir, 'dist', 'src'), { recursive: true });
+  cpSync(join(repoRoot, 'bin'), join(dir, 'bin'), { recursive: true });
+  cpSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
+  symlinkSync(join(repoRoot, 'assets'), join(dir, 'assets'));
+  patch(dir);
+  return dir;
 }

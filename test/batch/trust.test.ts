@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchKey } from '../../src/batch/auth.js';
 import { planBatch } from '../../src/batch/plan.js';
 import { replayKey, type WorkerReturn } from '../../src/batch/redis-queue.js';
-import { cli, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
+import { cli, copyRuntime, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-batch-trust-'));
 let redis: RedisServer;
@@ -231,14 +231,7 @@ describe('batch trust: keys, checked results, the runtime of workers', { timeout
   });
 
   it('a patched worker (same version, other built files) refuses the jobs without failing them; the batch says so; a right worker finishes them', async () => {
-    const patched = join(tmp, 'patched');
-    mkdirSync(join(patched, 'dist'), { recursive: true });
-    cpSync(join(repoRoot, 'dist', 'src'), join(patched, 'dist', 'src'), { recursive: true });
-    cpSync(join(repoRoot, 'bin'), join(patched, 'bin'), { recursive: true });
-    cpSync(join(repoRoot, 'package.json'), join(patched, 'package.json'));
-    symlinkSync(join(repoRoot, 'node_modules'), join(patched, 'node_modules'));
-    symlinkSync(join(repoRoot, 'assets'), join(patched, 'assets'));
-    appendFileSync(join(patched, 'dist', 'src', 'batch', 'los-stats.js'), '\n// patched\n');
+    const patched = copyRuntime(join(tmp, 'patched'), (root) => appendFileSync(join(root, 'dist', 'src', 'batch', 'los-stats.js'), '\n// patched\n'));
     const queue = 'patched';
     const { file, out } = batchCopy(queue);
     const b = batch(queue, file, out);
