@@ -132,10 +132,10 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
   });
 
   for (const state of ['up', 'killed', 'frozen'] as const) {
-    it(`one SIGTERM stops a batch within seconds with Redis ${state}: exit 130, the journal kept, no results file`, async () => {
+    it(`one SIGTERM stops a batch, and one a worker, within seconds with Redis ${state}: exit 130, the journal kept, no results file`, async () => {
       await withRedis(async (r, client) => {
         const { file, out, journal } = batchIn(`term-${state}`, SHORT_THEN_FOREVER);
-        const w = cli(['worker', '--redis', r.url, '--queue', 'q', '--name', 'w', '--redis-timeout', '2']);
+        const w = cli(['worker', '--redis', r.url, '--queue', 'q', '--name', 'w', '--redis-timeout', '2', '--grace', '1']);
         // The default --redis-timeout (120 s): a signal does not wait for it.
         const batch = cli(['batch', file, '--redis', r.url, '--queue', 'q', '--out', out]);
         await waitFor('the short job journalled', () => journalled(journal) === 1, BOUND_MS * 2);
@@ -149,12 +149,11 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
         expect(existsSync(out)).toBe(false);
         expect(lines(journal).map((l) => l['status'])).toEqual(['done']);
         if (state === 'up') {
-          // Redis answers: the worker's first SIGTERM would finish its (endless) jobs; the second releases them.
-          w.child.kill('SIGTERM');
-          await waitFor('the worker to say it is finishing', () => /finishing \d+ running jobs?/.test(w.stderr()), BOUND_MS);
+          // Redis answers: the worker's one SIGTERM gives its (endless) jobs their grace, then releases them.
           w.child.kill('SIGTERM');
           expect(await exitsWithin(w, BOUND_MS, 'the worker')).toBe(0);
-          expect(w.stderr()).toMatch(/releasing 1 running job and 1 taken next back to the queue/);
+          expect(w.stderr()).toMatch(/finishing 1 running job and 1 taken next, taking no more; what is not done in 1 s goes back to the queue/);
+          expect(w.stderr()).toMatch(/1 s of grace over: releasing 1 running job and 1 taken next back to the queue/);
           expect(await client.llen('bull:q:wait')).toBe(1 + WORKER_PREFETCH);
         } else {
           w.child.kill('SIGTERM');
@@ -265,7 +264,7 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
       await waitFor("batch A's job on the queue", async () => (await client.llen('bull:q:wait')) === 1, BOUND_MS);
       // The first worker takes A's job and is told to stop (it takes nothing more), then paused (with a
       // lock that outlasts the pause however loaded the machine).
-      const w1 = cli(['worker', '--redis', r.url, '--queue', 'q', '--name', 'w1', '--lock-ms', '3600000']);
+      const w1 = cli(['worker', '--redis', r.url, '--queue', 'q', '--name', 'w1', '--lock-ms', '3600000', '--grace', '3600']);
       await waitFor("the first worker on A's job", () => active(client, 'q', 1), BOUND_MS);
       w1.child.kill('SIGTERM');
       await waitFor('the first worker to say it is finishing', () => /finishing/.test(w1.stderr()), BOUND_MS);

@@ -164,12 +164,12 @@ describe('retrosim batch --redis with worker processes', { timeout: 600_000 }, (
     expect(await stop(b)).toBe(0);
   });
 
-  it('SIGTERM: a worker finishes the jobs it has (running and taken next), takes no more and exits 0', async () => {
+  it('SIGTERM: a worker finishes the jobs it has (running and taken next) within its grace, takes no more and exits 0', async () => {
     const queue = 'term';
     const long = { batch: 1, name: 'cmp', defaults: { frames: 1200 }, sweep: { world: 'level.col', agents: 20, seed: { from: 1, count: 4 } } };
     const file = inputsCopy('term', long);
     const out = join(tmp, 'term', 'out', 'cmp.jsonl');
-    const c = worker(queue, 'leaving');
+    const c = worker(queue, 'leaving', ['--grace', '3600']);
     const batch = cli(['batch', file, '--redis', redis.url, '--queue', queue, '--out', out, '--json']);
     const ids = await waitFor('jobs taken', async () => held(queue));
     c.child.kill('SIGTERM');
