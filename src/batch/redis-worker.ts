@@ -11,8 +11,8 @@
  * job naming another module graph fails with a message saying so, and the worker goes on.
  *
  * Shutdown: the first SIGTERM or SIGINT stops taking jobs and finishes the ones it has (running, then the
- * taken ones waiting for a thread), then exits 0; a second one releases them all back to the queue at once
- * (another worker takes them) and exits. Either way, once Redis has not answered for `redisTimeoutSeconds`
+ * taken ones waiting for a thread) within `graceSeconds`, releasing what is not done by then back to the
+ * queue (another worker takes it), then exits 0; a second one releases them all at once. Either way, once Redis has not answered for `redisTimeoutSeconds`
  * (gone or frozen: a result could not be delivered anyway) the worker stops waiting for it and exits, 1
  * when it held jobs (they go back to the queue when their locks expire), else 0.
  * A lost connection is reported once, retried with backoff for as long as it takes, and reported again
@@ -75,6 +75,8 @@ export interface WorkerOptions {
   scenarios?: readonly AllowedScenario[];
   /** When stopping, how long to wait for a Redis that does not answer before exiting without it, seconds. */
   redisTimeoutSeconds: number;
+  /** After the first signal, how long the jobs held may take to finish before they go back to the queue, seconds. */
+  graceSeconds: number;
   /** The batch key: run only jobs signed with it, sign results with it. */
   key?: BatchKey | null;
 }
@@ -242,30 +244,40 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   let stopping = 0;
   /** Set when the worker stopped waiting for a Redis that did not answer. */
   let gaveUp = false;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const stopped = new Promise<void>((resolve) => {
+    const held = () => {
+      const list = [...running.values()];
+      const started = list.filter((r) => r.started).length;
+      const taken = list.length - started;
+      return { started, taken, what: `${started} running job${started === 1 ? '' : 's'}${taken ? ` and ${taken} taken next` : ''}` };
+    };
+    /** Gives the jobs held back to the queue at once (a cancelled one is failed instead) and closes. */
+    const release = (why: string) => {
+      clearTimeout(graceTimer);
+      const h = held();
+      say('stopping', `${why}: releasing ${h.what} back to the queue`, { running: h.started, taken: h.taken });
+      for (const r of running.values()) r.ac.abort();
+      void worker.close(true).then(resolve, resolve);
+    };
     const onSignal = (sig: NodeJS.Signals) => {
       stopping++;
-      if (stopping === 1) {
-        // Finishing (or releasing) needs Redis: wait for it only while it answers.
-        void watch
-          .silence(o.redisTimeoutSeconds, () => new Error('silent'))
-          .catch(() => {
-            gaveUp = true;
-            resolve();
-          });
-      }
-      const held = [...running.values()];
-      const started = held.filter((r) => r.started).length;
-      const taken = held.length - started;
-      const what = `${started} running job${started === 1 ? '' : 's'}${taken ? ` and ${taken} taken next` : ''}`;
-      if (stopping === 1) {
-        say('stopping', `${sig}: finishing ${what}, taking no more (again to release them at once)`, { running: started, taken });
-        void worker.close().then(resolve, resolve);
-      } else {
-        say('stopping', `${sig}: releasing ${what} back to the queue`, { running: started, taken });
-        for (const r of running.values()) r.ac.abort();
-        void worker.close(true).then(resolve, resolve);
-      }
+      if (stopping > 1) return release(sig);
+      // Finishing (or releasing) needs Redis: wait for it only while it answers.
+      void watch
+        .silence(o.redisTimeoutSeconds, () => new Error('silent'))
+        .catch(() => {
+          gaveUp = true;
+          resolve();
+        });
+      const h = held();
+      say('stopping', `${sig}: finishing ${h.what}, taking no more; what is not done in ${o.graceSeconds} s goes back to the queue (again to release it at once)`, { running: h.started, taken: h.taken, graceSeconds: o.graceSeconds });
+      // One signal stops the worker within its grace: a long job is not waited for, another worker runs it.
+      graceTimer = setTimeout(() => release(`${o.graceSeconds} s of grace over`), o.graceSeconds * 1000);
+      void worker.close().then(() => {
+        clearTimeout(graceTimer);
+        resolve();
+      }, resolve);
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
@@ -281,6 +293,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   });
   void worker.run().catch((e: Error) => say('error', e.message.split('\n')[0]!));
   await stopped;
+  clearTimeout(graceTimer);
   watch.stop();
   const held = running.size;
   if (gaveUp) {

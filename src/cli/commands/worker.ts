@@ -15,8 +15,8 @@ replays) come from Redis: no shared disk is needed. Scenario modules never come 
 runs the built-in scenarios, and a batch's scenario module only when started with --allow-scenario naming
 a copy of it (matched by the hash of its module graph: the file, the local modules it imports and the
 versions of the packages they import); other jobs naming a module fail. Runs until stopped, through any
-Redis outage: the first SIGTERM (or Ctrl-C) finishes the jobs it holds and exits 0; a second one releases
-them back to the queue at once. While stopping, a Redis that has not answered for --redis-timeout seconds
+Redis outage: the first SIGTERM (or Ctrl-C) finishes the jobs it holds within --grace seconds, gives what
+is not done by then back to the queue, and exits 0; a second one releases them at once. While stopping, a Redis that has not answered for --redis-timeout seconds
 is not waited for: the worker exits (1 when it held jobs: they go back to the queue when their locks
 expire).
 \`batch cancel\` stops the jobs it runs (they fail as cancelled); a job running past its batch's
@@ -34,7 +34,9 @@ options:
   --allow-scenario FILE
                        run the jobs of scenario module FILE (repeatable), loaded from where it is; its
                        module graph is hashed at start (after editing it, start the worker again)
-  --redis-timeout S    when stopping, give up on a Redis that has not answered for this long (default 10)
+  --grace S            after the first SIGTERM, how long the jobs held may take to finish before they go
+                       back to the queue for another worker (default 5)
+  --redis-timeout S    when stopping, give up on a Redis that has not answered for this long (default 5)
   --json               events as JSON lines on stdout instead of text on stderr
 ${keyUsage(23)}
 
@@ -55,6 +57,7 @@ export const command: Command = {
       'stalled-ms': { type: 'int', min: 100, max: 3_600_000 },
       'max-stalled': { type: 'int', min: 1, max: 100 },
       'redis-timeout': { type: 'int', min: 1, max: 86_400 },
+      grace: { type: 'int', min: 0, max: 86_400 },
       json: { type: 'flag' },
       'allow-scenario': { type: 'list' },
       'key-file': { type: 'string' },
@@ -88,7 +91,8 @@ export const command: Command = {
       name: name ?? defaultWorkerName(),
       json: o['json'] === true,
       scenarios,
-      redisTimeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 10,
+      redisTimeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 5,
+      graceSeconds: (o['grace'] as number | undefined) ?? 5,
       key,
     });
   },
