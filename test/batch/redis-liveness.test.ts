@@ -165,7 +165,7 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
     });
   }
 
-  it('batch cancel stops the jobs running on a worker (between frames), which then takes the next batch', async () => {
+  it('batch cancel stops the jobs running on a worker (their threads stopped), which then takes the next batch', async () => {
     await withRedis(async (r, client) => {
       const long = batchIn('cancel-long', { batch: 1, name: 'b', sweep: { world: 'level.col', agents: 5, frames: FOREVER, seed: { from: 1, count: 4 } } });
       const w = cli(['worker', '--redis', r.url, '--queue', 'q', '--name', 'w']);
