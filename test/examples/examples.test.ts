@@ -156,7 +156,7 @@ describe('examples/batch', () => {
   it('the line-of-sight sweep runs from a clone with no Redis, and its report draws the chart', () => {
     const out = join(tmp, 'batch', 'los-sweep.jsonl');
     // 24 jobs of 600 frames: a minute or more on a loaded machine, so a longer leash than runCli's.
-    const b = spawnSync(process.execPath, ['bin/retrosim.js', 'batch', 'examples/batch/los-sweep.json', '--out', out, '--json'], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000 });
+    const b = spawnSync(process.execPath, ['bin/retrosim.js', 'batch', 'examples/batch/los-sweep.json', '--allow-dir', 'assets/worlds/gta', '--out', out, '--json'], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000 });
     const r = { code: b.status ?? -1, stdout: b.stdout, stderr: b.stderr };
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout) as Record<string, any>;
