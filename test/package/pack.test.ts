@@ -1,11 +1,12 @@
 /**
- * The package as a user gets it: `npm pack`, installed with `npm install --offline` into an empty folder,
+ * The package as a user gets it: `npm pack`, installed with `npm install --prefer-offline` into an empty folder,
  * then used there: the CLI, plain JavaScript importing 'retrosim', the examples, and strict TypeScript
  * against the declarations.
  *
- * Offline, npm's cache after `npm ci` holds the dependencies' tarballs but not the registry's metadata that
- * resolving them by version needs, so the runtime dependencies are packed from node_modules and installed
- * beside the tarball (the exact versions package.json pins, as a registry install would fetch them).
+ * The runtime dependencies are packed from node_modules and installed beside the tarball (the exact versions
+ * package.json pins, as a registry install would fetch them); their own dependencies come from npm's cache,
+ * or from the registry when the cache lacks their metadata (a new machine's cache after `npm ci` holds
+ * tarballs, not the metadata that resolving a version range needs).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,8 +39,8 @@ beforeAll(() => {
     expect(dep.version).toBe(pkg.dependencies[name]);
     return join(tmp, dep.filename);
   });
-  const inst = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(tmp, packed.filename), ...deps]);
-  if (inst.code !== 0) throw new Error(`npm install --offline failed (${inst.code}):\n${inst.stderr}`);
+  const inst = run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(tmp, packed.filename), ...deps]);
+  if (inst.code !== 0) throw new Error(`npm install --prefer-offline failed (${inst.code}):\n${inst.stderr}`);
 });
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
