@@ -136,7 +136,7 @@ export class ScenarioError extends Error {
  * export default defineScenario({
  *   name: 'guards', version: '1.0.0', description: 'guards patrol and raise the alarm',
  *   components: [Guard], params: { guards: { type: 'int', default: 4, min: 1, max: 64 } },
- *   systems: [...defaultSystems, patrol, alarm],
+ *   systems: [...DEFAULT_SYSTEMS, patrol, alarm],
  *   place(sim) { sim.spawnPlayer(); ... },
  * });
  */
