@@ -18,7 +18,11 @@ import { checkParamSpecs, type ParamSpecs } from './params.js';
 export interface ScenarioSettings {
   /** The scenario's name (`ScenarioDef.name`). */
   scenario: string;
-  /** Wandering agents to scatter over the world (the default placement; a scenario may read it otherwise). */
+  /**
+   * Wandering agents to scatter over the world (the default placement; a scenario may read it otherwise). A
+   * scenario that never reads it while it is built places its own: a simulation's settings then give the
+   * wandering agents it placed (`spawnWanderers`), and so does the replay it records.
+   */
   agents: number;
   /** fieldrand's seed (the game's fieldSeed, set by GO), u32. */
   fieldSeed: number;
