@@ -30,7 +30,8 @@ piney-default (assets/worlds/piney/default.field.json) with its weather, a playe
 
 options:
   --frames N        frames to run (default 3600)
-  --agents N        wandering agents (default 300)
+  --agents N        wandering agents (default 300); a scenario that places its own and never reads this
+                    number records (and reports) the wandering agents it placed instead
   --world W         run on a built-in world (piney-default, rugrats-demo) or any supported world file instead
                     (Piney field spec, COLBIN, GTA COL, Rugrats COL, Llama TRAK with --map); a file of a
                     built-in id's name in the current folder is taken as that file
