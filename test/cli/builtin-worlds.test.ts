@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUILTIN_WORLDS } from '../../src/worlds/builtin.js';
+import { BUILTIN_WORLDS, builtinWorldId } from '../../src/worlds/builtin.js';
 import { PROCESS_TIMEOUT_MS, repoRoot, runCli } from './run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'retrosim-builtin-worlds-'));
@@ -72,6 +72,13 @@ describe('built-in world ids on the command line', () => {
     const r = cliIn(own, ['world', 'info', 'rugrats-nope']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('rugrats-nope: cannot read (ENOENT)');
+  });
+
+  it('the one rule: an id, unless a file of that name exists or a MAP comes with it', () => {
+    expect(builtinWorldId('rugrats-demo', () => false)).toBe('rugrats-demo');
+    expect(builtinWorldId('rugrats-demo', (p) => p === 'rugrats-demo')).toBeUndefined();
+    expect(builtinWorldId('rugrats-demo', () => false, 'x.map')).toBeUndefined();
+    for (const name of ['rugrats', 'toString', '__proto__', 'RUGRATS-DEMO']) expect(builtinWorldId(name, () => false)).toBeUndefined();
   });
 
   it('the usage texts name the ids', () => {
