@@ -10,6 +10,7 @@
  */
 import { readFileSync, renameSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const project = process.argv[2] ?? 'tsconfig.build.json';
@@ -61,6 +62,24 @@ function writeWhole(file, text, bom) {
     throw e;
   }
   written++;
+}
+
+// src/version.ts carries package.json's version as a constant (the core and the browser build read no files):
+// brought up to date before compiling, so a version bump reaches the CLI, RUNTIME_VERSION and replays.
+const VERSION_FILE = fileURLToPath(new URL('../src/version.ts', import.meta.url));
+{
+  const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+  if (typeof version !== 'string' || !/^[0-9A-Za-z.+-]{1,64}$/.test(version)) {
+    process.stderr.write(`build: package.json's version ${JSON.stringify(version)} is not a version\n`);
+    process.exit(1);
+  }
+  const text = readFileSync(VERSION_FILE, 'utf8');
+  const updated = text.replace(/^export const PACKAGE_VERSION = '[^']*';$/m, `export const PACKAGE_VERSION = '${version}';`);
+  if (!/^export const PACKAGE_VERSION = '/m.test(text)) {
+    process.stderr.write('build: src/version.ts has no PACKAGE_VERSION line\n');
+    process.exit(1);
+  }
+  if (updated !== text) writeWhole(VERSION_FILE, updated, false);
 }
 
 const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });

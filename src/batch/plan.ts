@@ -36,6 +36,7 @@ import {
 import { moduleGraph, ModuleGraphError } from '../node/module-graph.js';
 import { checkJsonDepth } from '../binary/json-depth.js';
 import { FormatError } from '../binary/format-error.js';
+import { builtinWorldId } from '../worlds/builtin.js';
 import { BoundedReadError, readBounded, readBoundedText } from '../node/bounded-read.js';
 import { gtaPlacementsPath, siblingWithExtension } from '../node/world-files.js';
 import { BlobStore } from './blobs.js';
@@ -183,7 +184,7 @@ class Planner {
     const cached = this.worlds.get(id);
     if (cached) return cached;
     let found: WorldFound;
-    if (Object.hasOwn(BUILTIN_WORLDS, given) && !existsSync(this.abs(given)) && map === undefined) {
+    if (builtinWorldId(given, (g) => existsSync(this.abs(g)), map) !== undefined) {
       const rel = BUILTIN_WORLDS[given]!;
       const bytes = this.read(join(packageRoot(), rel), this.limits.fileBytes, `${where}.world`);
       found = { input: { source: `builtin:${given}`, name: basename(rel), parts: [{ role: 'main', blob: this.blobs.add(bytes) }] }, kind: kindOf(bytes) };

@@ -3,6 +3,7 @@ import type { Command } from './command.js';
 import { FormatError } from '../binary/format-error.js';
 import { ScenarioError } from '../sim/scenario.js';
 import { ParamError } from '../sim/params.js';
+import { PACKAGE_VERSION } from '../version.js';
 
 /**
  * The `retrosim` command. Each subcommand lives in its own module under ./commands and is loaded only when
@@ -89,7 +90,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (name === '--version') {
-      process.stdout.write('retrosim 0.1.0\n');
+      process.stdout.write(`retrosim ${PACKAGE_VERSION}\n`); // as RUNTIME_VERSION, without loading the replay code
       return 0;
     }
     const cmd = await loadCommand(name);

@@ -2,10 +2,11 @@
  * Opening worlds in Node with the identity a replay records: a shipped world by id ("builtin:<id>") or any
  * world file by path ("file:<path>", with its partner files).
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FormatError } from '../binary/format-error.js';
 import { worldIdentity, type OpenedWorld } from '../replay/world-identity.js';
-import { BUILTIN_WORLDS } from '../worlds/builtin.js';
+import { BUILTIN_WORLDS, builtinWorldId } from '../worlds/builtin.js';
 import type { LoadWorldOptions } from '../worlds/load.js';
 import type { WorldSource } from './los-pool.js';
 import { packageRoot } from './assets.js';
@@ -57,13 +58,32 @@ export async function openWorldFile(path: string, read: (path: string) => Uint8A
 }
 
 /**
+ * The file a world name stands for: a built-in id's file in the package (by the rule of `builtinWorldId`: a
+ * file of that name in the current folder wins, and a MAP makes it a file name), else the name itself.
+ */
+export function worldFilePath(given: string, map?: string): string {
+  const id = builtinWorldId(given, existsSync, map);
+  return id === undefined ? given : resolve(packageRoot(), BUILTIN_WORLDS[id]!);
+}
+
+/**
+ * `openWorld` with the caller's reader (the CLI's reads report missing and huge files its way): a built-in id
+ * by the rule of `builtinWorldId`, else a world file with its partners.
+ */
+export async function openNamedWorld(given: string, read: (path: string) => Uint8Array = readBytes, mapPath?: string): Promise<OpenedWorldSource> {
+  const id = builtinWorldId(given, existsSync, mapPath);
+  return id === undefined ? openWorldFile(given, read, mapPath) : openBuiltinWorld(id, read);
+}
+
+/**
  * Opens a world for a simulation and its replays: a built-in id ("piney-default", "rugrats-demo") when
- * `source` names one and no such file exists, else a file path. Resolves to the world and its identity.
+ * `source` names one, no file of that name exists in the current folder and no MAP is given; else a file
+ * path. Resolves to the world and its identity. The CLI's `--world` and a batch file's "world" follow the
+ * same rule.
  *
  * @example
- * const { world, identity } = await openWorld('assets/worlds/rugrats/demo.col');
+ * const { world, identity } = await openWorld('rugrats-demo');
  */
 export async function openWorld(source: string, options: { map?: string } = {}): Promise<OpenedWorldSource> {
-  if (Object.hasOwn(BUILTIN_WORLDS, source)) return openBuiltinWorld(source);
-  return openWorldFile(source, readBytes, options.map);
+  return openNamedWorld(source, readBytes, options.map);
 }

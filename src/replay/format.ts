@@ -17,6 +17,7 @@ import { jsonTooDeepAt } from '../binary/json-depth.js';
 import type { ScenarioIdentity, ScenarioSettings } from '../sim/scenario.js';
 import type { ParamValue } from '../systems/system.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { PACKAGE_VERSION } from '../version.js';
 
 /** The first 8 bytes of a replay file. */
 export const REPLAY_MAGIC = 'RSIMRPLY';
@@ -25,8 +26,8 @@ export const REPLAY_MAGIC = 'RSIMRPLY';
  * task id, the field tasks' view and smoke puffs (version 2 files, whose hash leaves those out, are refused).
  */
 export const REPLAY_FORMAT_VERSION = 3;
-/** The runtime that wrote a replay; verify warns (does not fail) when it differs. */
-export const RUNTIME_VERSION = 'retrosim 0.2.0';
+/** The runtime that wrote a replay ("retrosim " and package.json's version); verify warns (does not fail) when it differs. */
+export const RUNTIME_VERSION = `retrosim ${PACKAGE_VERSION}`;
 /** Frames between keyframes (snapshots a seek starts from) when a recorder is given no interval. */
 export const DEFAULT_KEYFRAME_INTERVAL = 600;
 /** Limits that keep a hostile file from asking for absurd work or memory. */

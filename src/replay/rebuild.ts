@@ -83,6 +83,18 @@ export interface ReplayTarget {
 }
 
 /**
+ * A scenario given that is not the one the replay ran: a fault of the scenario, not of the replay's bytes, so
+ * the error names the scenario (its format reads "scenario ...", which the CLI reports as kind "scenario")
+ * and, for a module file, carries its path as the file.
+ */
+function scenarioMismatch(source: string, detail: string): FormatError {
+  const file = source.startsWith('file:') ? source.slice(5) : undefined;
+  const e = new FormatError(file !== undefined ? `scenario module ${file}` : `scenario (${source})`, -1, detail);
+  if (file !== undefined) e.file = file;
+  return e;
+}
+
+/**
  * The scenario a replay ran, checked: the one given (same name, version and content hash as recorded), or
  * the built-in one the header names. A FormatError says what differs and how to give the right one.
  */
@@ -98,18 +110,17 @@ export function replayScenario(h: ReplayHeader, given?: ScenarioDef): ScenarioDe
     if (!def) throw new FormatError(HEADER, -1, `unknown scenario ${JSON.stringify(rec.name)}: the replay names a built-in scenario this runtime does not have (built-in: ${[...BUILTIN_SCENARIOS.keys()].join(', ')})`);
   }
   const got = scenarioIdentity(def);
-  if (got.name !== rec.name) throw new FormatError(HEADER, -1, `the replay ran scenario ${JSON.stringify(rec.name)}; the scenario given is ${JSON.stringify(got.name)}`);
+  const where = got.source.startsWith('file:') ? got.source.slice(5) : got.source;
+  if (got.name !== rec.name) throw scenarioMismatch(got.source, `the replay ran scenario ${JSON.stringify(rec.name)}; the scenario given is ${JSON.stringify(got.name)}`);
   if (got.version !== rec.version || got.contentHash !== rec.contentHash) {
-    const where = got.source.startsWith('file:') ? got.source.slice(5) : got.source;
-    throw new FormatError(
-      HEADER,
-      -1,
+    throw scenarioMismatch(
+      got.source,
       `scenario ${JSON.stringify(rec.name)} changed since the replay was recorded: recorded version ${rec.version} with content hash ${rec.contentHash} (${rec.source}), ` +
         `given version ${got.version} with content hash ${got.contentHash} (${where}); pass the module it was recorded with (CLI: --scenario FILE)`,
     );
   }
   if (def.worldKinds && !def.worldKinds.includes(h.world.kind as never)) {
-    throw new FormatError(HEADER, -1, `scenario ${def.name} runs on ${def.worldKinds.join(', ')} worlds, the replay's world is ${JSON.stringify(h.world.kind)}`);
+    throw scenarioMismatch(got.source, `scenario ${def.name} runs on ${def.worldKinds.join(', ')} worlds, the replay's world is ${JSON.stringify(h.world.kind)}`);
   }
   return def;
 }

@@ -43,14 +43,16 @@ export function checkParamSpecs(scenario: string, specs: ParamSpecs): void {
   }
 }
 
-function checkValue(what: string, sp: ParamSpec, v: unknown): ParamValue {
+/** `given`, when the value was read from text, is what a refusal echoes (the text, not the number read). */
+function checkValue(what: string, sp: ParamSpec, v: unknown, given?: string): ParamValue {
+  const got = given === undefined ? show(v) : show(given);
   switch (sp.type) {
     case 'int':
     case 'number': {
       const lo = sp.min ?? (sp.type === 'int' ? -0x80000000 : -Number.MAX_VALUE);
       const hi = sp.max ?? (sp.type === 'int' ? 0x7fffffff : Number.MAX_VALUE);
-      if (typeof v !== 'number' || !Number.isFinite(v) || (sp.type === 'int' && !Number.isInteger(v))) throw new ParamError(`${what} must be ${sp.type === 'int' ? 'an integer' : 'a finite number'}, got ${show(v)}`);
-      if (v < lo || v > hi) throw new ParamError(`${what} must be in ${lo}..${hi}, got ${v}`);
+      if (typeof v !== 'number' || !Number.isFinite(v) || (sp.type === 'int' && !Number.isInteger(v))) throw new ParamError(`${what} must be ${sp.type === 'int' ? 'an integer' : 'a finite number'}, got ${got}`);
+      if (v < lo || v > hi) throw new ParamError(`${what} must be in ${lo}..${hi}, got ${given === undefined ? v : got}`);
       return Object.is(v, -0) ? 0 : v;
     }
     case 'bool':
@@ -89,7 +91,15 @@ export function resolveParams(scenario: string, specs: ParamSpecs, given: Readon
   return out;
 }
 
-/** Reads a `--set key=value` value by its declared type ("6", "0.5", "true", "night"). */
+/** A number as JSON writes one (a batch file's params are JSON numbers): decimal, no "+", hex, "_" or spaces. */
+const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
+
+/**
+ * Reads a `--set key=value` value by its declared type ("6", "0.5", "true", "night"). A number is read as a
+ * JSON number, as a batch file's params are: decimal digits with an optional "-", fraction and exponent
+ * ("1e3" is the integer 1000); "0x10", "+5", "1_000", " 5" and "Infinity" are refused. Every refusal echoes
+ * the text given.
+ */
 export function parseParamText(scenario: string, specs: ParamSpecs, key: string, text: string): ParamValue {
   const sp = specs[key];
   if (!sp || !Object.hasOwn(specs, key)) {
@@ -99,8 +109,9 @@ export function parseParamText(scenario: string, specs: ParamSpecs, key: string,
   switch (sp.type) {
     case 'int':
     case 'number': {
-      const v = text.trim() === '' ? NaN : Number(text);
-      return checkValue(`--set ${key}`, sp, v);
+      const kind = sp.type === 'int' ? 'an integer' : 'a number';
+      if (!JSON_NUMBER.test(text)) throw new ParamError(`--set ${key} must be ${kind} written in decimal (as in JSON), got ${show(text)}`);
+      return checkValue(`--set ${key}`, sp, Number(text), text);
     }
     case 'bool':
       if (text === 'true' || text === '1') return true;

@@ -18,7 +18,11 @@ import { checkParamSpecs, type ParamSpecs } from './params.js';
 export interface ScenarioSettings {
   /** The scenario's name (`ScenarioDef.name`). */
   scenario: string;
-  /** Wandering agents to scatter over the world (the default placement; a scenario may read it otherwise). */
+  /**
+   * Wandering agents to scatter over the world (the default placement; a scenario may read it otherwise). A
+   * scenario that never reads it while it is built places its own: a simulation's settings then give the
+   * wandering agents it placed (`spawnWanderers`), and so does the replay it records.
+   */
   agents: number;
   /** fieldrand's seed (the game's fieldSeed, set by GO), u32. */
   fieldSeed: number;
@@ -136,7 +140,7 @@ export class ScenarioError extends Error {
  * export default defineScenario({
  *   name: 'guards', version: '1.0.0', description: 'guards patrol and raise the alarm',
  *   components: [Guard], params: { guards: { type: 'int', default: 4, min: 1, max: 64 } },
- *   systems: [...defaultSystems, patrol, alarm],
+ *   systems: [...DEFAULT_SYSTEMS, patrol, alarm],
  *   place(sim) { sim.spawnPlayer(); ... },
  * });
  */

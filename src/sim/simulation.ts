@@ -19,7 +19,7 @@ import { walkSpeed } from '../systems/movement.js';
 import type { CollisionWorld, Vec3 } from '../worlds/world.js';
 import { localParallelHost, type ParallelHost, type SystemThreads } from '../systems/range-kernel.js';
 import { resolveParams } from './params.js';
-import { checkSettings, ScenarioError, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
+import { checkSettings, ScenarioError, SETTING_RANGES, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
 import { Saved, withPath } from '../binary/saved-value.js';
 
 /** A world may keep run-time state (e.g. Llama tile swaps); these optional methods let it join hashes and snapshots. */
@@ -57,6 +57,11 @@ export const SIGHT_RANGE_METRES = 10;
 
 /** Tries per agent to find an open spot before giving up on that agent (each try draws two numbers). */
 export const PLACEMENT_TRIES = 64;
+/** True when `agents` is a count the settings accept with this capacity (checkSettings' rule). */
+function fitsAgents(agents: number, capacity: number): boolean {
+  return agents >= SETTING_RANGES.agents.min && agents <= Math.min(SETTING_RANGES.agents.max, capacity - 2);
+}
+
 /** The stream the scenario places agents with. */
 export const PLACEMENT_STREAM = 'placement';
 
@@ -81,6 +86,10 @@ export class Simulation implements SystemHost, ScenarioHost {
   readonly rng: SimRng;
   readonly events: EventBus;
   readonly scheduler: Scheduler;
+  /**
+   * The settings it runs with (a replay records them). `agents` is the number asked for when the scenario
+   * read it while being built (the default placement does), else the wandering agents it placed itself.
+   */
   readonly settings: Readonly<ScenarioSettings>;
   readonly scenario: ScenarioDef;
   readonly params: Readonly<Record<string, ParamValue>>;
@@ -105,7 +114,12 @@ export class Simulation implements SystemHost, ScenarioHost {
       throw new ScenarioError(`scenario ${scenario.name} runs on ${scenario.worldKinds.join(', ')} worlds, not on ${world.kind}`);
     }
     this.params = Object.freeze(resolveParams(scenario.name, scenario.params ?? {}, settings.params));
-    this.settings = Object.freeze({ ...settings, params: this.params as Record<string, ParamValue> });
+    // While the scenario is built, a read of settings.agents is noted: a scenario that never reads it places
+    // its own entities, and the settings then say what it placed (see the end of the constructor).
+    let agentsRead = false;
+    const building = { ...settings, params: this.params as Record<string, ParamValue> };
+    Object.defineProperty(building, 'agents', { enumerable: true, get: () => ((agentsRead = true), settings.agents) });
+    this.settings = Object.freeze(building);
     this.scenario = scenario;
     this.events = options.events ?? createEventBus();
     const threads = options.threads && options.threads.threads > 1 ? options.threads : null;
@@ -122,11 +136,18 @@ export class Simulation implements SystemHost, ScenarioHost {
     else {
       this.spawnPlayer();
       this.spawnWanderers(settings.agents);
+      agentsRead = true;
     }
     this.ctx.player = this.player;
     for (const sys of scenario.systems) this.scheduler.addTask(sys.name, sys.priority, systemTask(sys, sys.create(this)));
     scenario.setup?.(this);
     this.hasher = new SimulationHasher(this);
+    // The settings a replay records and a summary shows: the agents asked for when the scenario read that
+    // number while it was built, else the wandering agents it placed itself (so never a count it ignored). No
+    // state depends on the number it did not read, and it reads the same from then on whichever was given,
+    // so a replay recorded with either verifies.
+    const used = agentsRead || !fitsAgents(this.agentsPlaced, settings.capacity) ? settings.agents : this.agentsPlaced;
+    (this as { settings: Readonly<ScenarioSettings> }).settings = Object.freeze({ ...settings, agents: used, params: this.params as Record<string, ParamValue> });
   }
 
   get frame(): number {

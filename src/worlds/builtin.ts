@@ -6,3 +6,13 @@ export const BUILTIN_WORLDS: Readonly<Record<string, string>> = {
 
 /** The world `retrosim run` uses when none is given. */
 export const DEFAULT_WORLD = 'piney-default';
+
+/**
+ * The built-in world `given` names, or undefined when it names a file. One rule wherever a world is named
+ * (`openWorld`, every CLI command, a batch file): `given` is a built-in id when it is one of BUILTIN_WORLDS'
+ * keys, no file of that name exists (a file of the name wins: `fileExists` answers, relative to wherever the
+ * caller resolves paths) and no MAP is given with it (a MAP goes with a Llama file).
+ */
+export function builtinWorldId(given: string, fileExists: (path: string) => boolean, map?: string): string | undefined {
+  return Object.hasOwn(BUILTIN_WORLDS, given) && map === undefined && !fileExists(given) ? given : undefined;
+}

@@ -15,6 +15,7 @@ const RANK: Record<string, number> = {
   'numeric': 0,
   'rng': 0,
   'limits.ts': 0,
+  'version.ts': 0,
   'worlds': 1,
   'ecs': 2,
   'systems': 3,

@@ -1,6 +1,7 @@
 import { parseArgs, parseNumber, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { inFile, print, printJson, readInputFile, writeOutputFile } from '../io.js';
+import { worldFilePath } from '../../node/open-world.js';
 import { eeFromNumber, eeToNumber } from '../../numeric/ee-float.js';
 import { FIELD_STAGES, type FieldParams, type FieldStage } from '../../worlds/piney/field-state.js';
 import { generateField } from '../../worlds/piney/generate.js';
@@ -17,7 +18,7 @@ const usage = `usage:
   retrosim field --seed S --type T --weather W --ground G --object O [--event E] [--protect]
                  [--tables FILE] [--stop-after STEP] [--skip-init] [--sqrt sqrtf|sqrt.s]
                  [--height "X,Y[;X,Y...]"] [--objects] [--png OUT.png] [--json]
-  retrosim field --spec FIELD.json [same options]
+  retrosim field --spec FIELD.json [same options]     (FIELD.json may be the built-in world piney-default)
 
 Generates a .hack (Piney) field from its seed, bit for bit as the game's WORLD::Init + WORLD::Generate,
 and prints its state after STEP (${STAGES.join(', ')}; default start).
@@ -61,7 +62,8 @@ export const command: Command = {
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     let params: FieldParams;
     if (options.spec !== undefined) {
-      params = inFile(options.spec as string, () => parsePineyFieldSpec(readInputFile(options.spec as string)));
+      const spec = worldFilePath(options.spec as string);
+      params = inFile(spec, () => parsePineyFieldSpec(readInputFile(spec)));
       for (const [k, p] of [['seed', 'seed'], ['type', 'fieldType'], ['weather', 'weather'], ['ground', 'ground'], ['object', 'object'], ['event', 'event']] as const) {
         if (options[k] !== undefined) (params as unknown as Record<string, number>)[p] = options[k] as number;
       }

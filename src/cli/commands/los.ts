@@ -18,9 +18,10 @@ import { LosPool, MAX_LOS_THREADS } from '../../node/los-pool.js';
 import { openWorld } from './world.js';
 
 const usage = `usage:
-  retrosim los --world FILE [--agents N] [--frames F] [--threads T] [--range METRES] [--seed S] [--map FILE] [--json]
+  retrosim los --world W [--agents N] [--frames F] [--threads T] [--range METRES] [--seed S] [--map FILE] [--json]
 
-Scatters N agents (default 200) over the world and lets them wander for F frames (default 60). Every frame
+W is a built-in world (piney-default, rugrats-demo; a file of that name in the current folder wins) or any
+world file. Scatters N agents (default 200) over the world and lets them wander for F frames (default 60). Every frame
 each pair of agents within --range metres (default 20) looks eye to eye (eyes at 0.9 of the body height),
 through the world's segmentFraction: the visibility matrix, on --threads threads (default 1; each thread
 finds and casts the pairs of a slice of the agents). Only the matrices are timed: finding the pairs and
@@ -53,7 +54,7 @@ export const command: Command = {
   async run(argv) {
     const { positionals, options: o } = parseArgs(argv, SPEC);
     if (positionals.length > 0) throw new UsageError(`los takes no positional arguments (got ${JSON.stringify(positionals[0])})`);
-    if (typeof o['world'] !== 'string') throw new UsageError('los needs --world FILE');
+    if (typeof o['world'] !== 'string') throw new UsageError('los needs --world ID|FILE');
     const agents = (o['agents'] as number | undefined) ?? 200;
     const frames = (o['frames'] as number | undefined) ?? 60;
     const threads = (o['threads'] as number | undefined) ?? 1;

@@ -8,7 +8,7 @@ import { inFile, print, printJson, readInputFile } from '../io.js';
 import { readReplay, replayToJson, type Replay } from '../../replay/format.js';
 import { BUTTON_MASK } from '../../systems/input.js';
 import { parseFileSource } from '../../replay/world-identity.js';
-import { openBuiltinWorld, openWorldFile } from '../../node/open-world.js';
+import { openBuiltinWorld, openNamedWorld, openWorldFile } from '../../node/open-world.js';
 import { checkReplaySettings, replaySimulation } from '../../replay/rebuild.js';
 import { resolveLimits, type Limits } from '../../limits.js';
 import { seekReplay } from '../../replay/seek.js';
@@ -41,7 +41,8 @@ const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
                          when it differs
 
 options:
-  --world FILE   the world file, when the replay ran on a file that is not where it was
+  --world W      the world: a built-in id (piney-default, rugrats-demo) or a file, when the replay ran on a
+                 file that is not where it was (a file of a built-in id's name in the current folder wins)
   --map FILE     the MAP of a Llama world
   --scenario S   the scenario module file the replay was recorded with (default: the recorded path; built-in
                  scenarios need none)
@@ -78,9 +79,12 @@ async function simulationFor(rp: Replay, o: ParsedArgs['options'], limits: Reado
   const read = (p: string) => readInputFile(p);
   let opened;
   if (src.startsWith('builtin:') && !worldPath) opened = await openBuiltinWorld(src.slice(8), read);
-  else if (src.startsWith('file:') || worldPath) {
+  else if (worldPath) {
     const recorded = src.startsWith('file:') ? parseFileSource(src) : { path: '' };
-    opened = await openWorldFile(worldPath ?? recorded.path, read, mapPath ?? recorded.mapPath);
+    opened = await openNamedWorld(worldPath, read, mapPath ?? recorded.mapPath);
+  } else if (src.startsWith('file:')) {
+    const recorded = parseFileSource(src);
+    opened = await openWorldFile(recorded.path, read, mapPath ?? recorded.mapPath);
   } else throw new UsageError(`the replay's world source ${JSON.stringify(src)} is unknown: give --world FILE`);
   const scenario = await scenarioFor(rp, o['scenario'] as string | undefined);
   const threads = (o['threads'] as number | undefined) ?? 1;

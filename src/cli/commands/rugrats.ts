@@ -1,6 +1,7 @@
 import { expectPositionals, intArg, parseArgs, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { inFile, print, printJson, readInputFile } from '../io.js';
+import { worldFilePath } from '../../node/open-world.js';
 import { crc32 } from '../../binary/crc32.js';
 import { buildColIndex } from '../../worlds/rugrats/col-index.js';
 import { isHalved } from '../../worlds/rugrats/layout.js';
@@ -29,6 +30,7 @@ const usage = `usage:
   retrosim rugrats verify-trace DB TRACE [--max-differences N] [--json]
 
 Rugrats (PS1) collision databases, LEVELnn.COL, in the game's integer units (1024 per tile, y down).
+FILE may be the built-in world rugrats-demo (a file of that name in the current folder wins).
   info          bounds, counts of cells, tiles, halved cells, sloped tiles and normals
   query         the point query (0x8002b240): result 0 open, 1 closed or no tile, 2 outside; the ceiling and
                 floor heights; the tile (file offset of its 8 bytes, 0 for none)
@@ -93,8 +95,9 @@ export const command: Command = {
     const [sub, ...rest] = positionals;
     switch (sub) {
       case 'info': {
-        const [file] = expectPositionals(rest, ['FILE']);
-        const r = inFile(file!, () => info(file!, readInputFile(file!)));
+        const [given] = expectPositionals(rest, ['FILE']);
+        const file = worldFilePath(given!);
+        const r = inFile(file, () => info(file, readInputFile(file)));
         if (json) printJson(r);
         else {
           print(`${r.file}: ${r.bytes} bytes, crc32 ${r.crc32}`);
@@ -107,7 +110,7 @@ export const command: Command = {
       case 'query': {
         const p = expectPositionals(rest, ['FILE', 'x', 'y', 'z']);
         const [x, y, z] = ints(p, 1, ['x', 'y', 'z']);
-        const ix = buildColIndex(...fromFile(p[0]!));
+        const ix = buildColIndex(...fromFile(worldFilePath(p[0]!)));
         const q = new Int32Array(4);
         queryCol(ix, x!, y!, z!, q);
         const r = { result: q[0]!, ceiling: q[1]!, floor: q[2]!, tile: q[3]! };
@@ -118,7 +121,7 @@ export const command: Command = {
       case 'segment': {
         const p = expectPositionals(rest, ['FILE', 'fx', 'fy', 'fz', 'tx', 'ty', 'tz']);
         const v = ints(p, 1, ['fx', 'fy', 'fz', 'tx', 'ty', 'tz']);
-        const ix = buildColIndex(...fromFile(p[0]!));
+        const ix = buildColIndex(...fromFile(worldFilePath(p[0]!)));
         const o = new Int32Array(SEGMENT_OUT_LENGTH);
         segmentCol(ix, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, o);
         const w = o[S_WRITTEN]!;

@@ -1,5 +1,5 @@
 /**
- * `retrosim run`: the main job. Runs the default scenario (or --world FILE) for --frames frames with the
+ * `retrosim run`: the main job. Runs the default scenario (or --world ID|FILE) for --frames frames with the
  * stand-in player's buttons, writes a replay, and prints a summary.
  */
 import { mkdirSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { scenarioIdentity } from '../../scenarios/identity.js';
 import { loadScenarioFile } from '../../node/scenario-file.js';
 import { ParamError, parseParamText } from '../../sim/params.js';
 import type { ParamValue } from '../../systems/system.js';
-import { openBuiltinWorld, openWorldFile } from '../../node/open-world.js';
+import { openBuiltinWorld, openNamedWorld } from '../../node/open-world.js';
 import { type OpenedWorldSource } from '../../node/open-world.js';
 import { MAX_SYSTEM_THREADS, SystemPool } from '../../node/system-pool.js';
 import { demoButtons } from '../../sim/demo-input.js';
@@ -25,14 +25,16 @@ import { SyncTest } from '../../sim/synctest.js';
 
 const usage = `usage: retrosim run [options]
 
-Runs a simulation headless: the default scenario is the generated Piney field of
-assets/worlds/piney/default.field.json with its weather, a player and wandering agents.
+Runs a simulation headless: the default scenario is the generated Piney field of the built-in world
+piney-default (assets/worlds/piney/default.field.json) with its weather, a player and wandering agents.
 
 options:
   --frames N        frames to run (default 3600)
-  --agents N        wandering agents (default 300)
-  --world FILE      run on any supported world file instead (Piney field spec, COLBIN, GTA COL, Rugrats COL,
-                    Llama TRAK with --map)
+  --agents N        wandering agents (default 300); a scenario that places its own and never reads this
+                    number records (and reports) the wandering agents it placed instead
+  --world W         run on a built-in world (piney-default, rugrats-demo) or any supported world file instead
+                    (Piney field spec, COLBIN, GTA COL, Rugrats COL, Llama TRAK with --map); a file of a
+                    built-in id's name in the current folder is taken as that file
   --scenario S      a built-in scenario (wander, piney-field) or a scenario module file (.mjs/.js) of your own
   --set KEY=VALUE   a scenario parameter (repeat for several); its type and bounds are the scenario's
   --map FILE        the MAP file of a Llama world
@@ -49,7 +51,7 @@ options:
 `;
 
 export const command: Command = {
-  summary: 'run the default scenario (or --world FILE) headless, write a replay, print a summary',
+  summary: 'run the default scenario (or --world ID|FILE) headless, write a replay, print a summary',
   usage,
   async run(argv) {
     const { positionals, options: o } = parseArgs(argv, {
@@ -73,7 +75,7 @@ export const command: Command = {
     const frames = (o['frames'] as number | undefined) ?? 3600;
     const read = (p: string) => readInputFile(p);
     const open = (): Promise<OpenedWorldSource> =>
-      o['world'] ? openWorldFile(o['world'] as string, read, o['map'] as string | undefined) : openBuiltinWorld(DEFAULT_WORLD, read);
+      o['world'] ? openNamedWorld(o['world'] as string, read, o['map'] as string | undefined) : openBuiltinWorld(DEFAULT_WORLD, read);
     const opened = await open();
     const scenario = await resolveScenario(o['scenario'] as string | undefined, opened.world);
     const over: Partial<ScenarioSettings> = {};

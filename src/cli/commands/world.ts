@@ -7,6 +7,7 @@ import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
 import { type LoadWorldOptions } from '../../worlds/load.js';
 import { loadWorldFile, type OpenedWorldFile } from '../../node/world-files.js';
+import { worldFilePath } from '../../node/open-world.js';
 import { newGroundResult, newMoveResult, newSegmentResult, type Body, type Vec3 } from '../../worlds/world.js';
 import { readInputFile } from '../io.js';
 import { runWorldWrite } from '../world/write.js';
@@ -22,7 +23,8 @@ const usage = `usage:
   retrosim world export FILE --out OUT.glb|OUT.gltf|OUT.obj [--map FILE | --trak FILE] [--json]
   retrosim world png FILE --out OUT.png [--size N] [--agents N [--frames F]] [--json]
 
-Any world file: a Piney field spec (.json), COLBIN, GTA COL, a Llama TRAK or MAP, a Rugrats COL. The format is
+FILE is a built-in world's id (piney-default, rugrats-demo; a file of that name in the current folder wins)
+or any world file: a Piney field spec (.json), COLBIN, GTA COL, a Llama TRAK or MAP, a Rugrats COL. The format is
 recognised by the file's content, not its name. A Llama world's partner file (TRAK <-> MAP) is found beside it
 by the same stem unless --map/--trak names it; a GTA COL takes <stem>.placements.json beside it when present.
 Numbers are in the world's native units and axes (see "info": up, scale, integer).
@@ -73,7 +75,14 @@ function finite(v: number): number | null {
 }
 const vec = (v: ArrayLike<number>) => [finite(v[0]!), finite(v[1]!), finite(v[2]!)];
 
-export function openWorld(path: string, o: ParsedArgs["options"]): OpenedWorldFile {
+/** The file a world named on the command line stands for (a built-in id's file in the package). */
+function fileOf(given: string, o: ParsedArgs['options']): string {
+  return worldFilePath(given, typeof o['map'] === 'string' ? o['map'] : undefined);
+}
+
+/** Opens the world named on the command line: a built-in id (see `builtinWorldId`) or a file, with its partners. */
+export function openWorld(given: string, o: ParsedArgs["options"]): OpenedWorldFile {
+  const path = fileOf(given, o);
   const options: LoadWorldOptions = {};
   if (typeof o['map'] === 'string') options.map = readInputFile(o['map']);
   if (typeof o['trak'] === 'string') options.trak = readInputFile(o['trak']);
@@ -104,7 +113,7 @@ export const command: Command = {
         scale: w.scale,
         integer: w.integer,
         spawn: vec(w.spawnPoint()),
-        files: [p[1]!, ...f.partners],
+        files: [fileOf(p[1]!, o), ...f.partners],
       };
       if (json) printJson(out);
       else {
@@ -168,15 +177,15 @@ export const command: Command = {
     }
     if (sub === 'png') {
       expectPositionals(p, ['png', 'FILE']);
-      return runWorldPng(p[1]!, openWorld(p[1]!, o), o);
+      return runWorldPng(fileOf(p[1]!, o), openWorld(p[1]!, o), o);
     }
     if (sub === 'export') {
       expectPositionals(p, ['export', 'FILE']);
-      return runWorldExport(p[1]!, openWorld(p[1]!, o), o);
+      return runWorldExport(fileOf(p[1]!, o), openWorld(p[1]!, o), o);
     }
     if (sub === 'write') {
       expectPositionals(p, ['write', 'FILE']);
-      return runWorldWrite(p[1]!, o);
+      return runWorldWrite(fileOf(p[1]!, o), o);
     }
     throw new UsageError(sub === undefined ? 'world needs a subcommand: info, ground, segment, move, write, export or png' : `unknown world subcommand ${JSON.stringify(sub)}`);
   },
