@@ -10,7 +10,7 @@ import { RUNTIME_VERSION } from '../index.js';
 import type { Executor, Outcome } from './executor.js';
 import type { BatchPlan, PlannedJob } from './plan.js';
 import { Progress } from './progress.js';
-import { csvOf, Journal, readCache, resultLine, resultPaths, writeAtomic, type ResultPaths, type TimingRow } from './results.js';
+import { csvOf, Journal, readCache, resultLine, resultPaths, writeAtomic, writeKeptReplay, type ResultPaths, type TimingRow } from './results.js';
 
 export interface BatchRunOptions {
   /** The results file (`.jsonl`); the others go beside it. */
@@ -82,7 +82,7 @@ export async function runBatch(plan: BatchPlan, exec: Executor, o: BatchRunOptio
       await exec.run(todo, plan.blobs, plan.retries, {
         outcome(job, out) {
           if (outcomes.has(job.key)) return; // delivered twice (at-least-once): the first stands
-          if (out.status === 'done' && out.replay) writeAtomic(join(paths.dir, replayFile(out.body!)), out.replay);
+          if (out.status === 'done' && out.replay) writeKeptReplay(paths.dir, replayFile(out.body!), out.replay);
           outcomes.set(job.key, out);
           journal.append(job.key, out);
           if (out.status === 'done') counts.done++;

@@ -215,6 +215,22 @@ describe('outputs are not written through a planted symlink', () => {
     expect(readFileSync(v!, 'utf8')).toBe(VICTIM);
   }, 300_000);
 
+  it('a replays folder that is a symlink is refused: no kept replay lands where it points', async () => {
+    const file = writeBatch(inside, 'keepdir', { batch: 1, jobs: [{ world: 'rugrats-demo', ...job, keepReplay: true }] });
+    const out = join(tmp, 'planted-replays');
+    const elsewhere = join(tmp, 'elsewhere');
+    mkdirSync(out, { recursive: true });
+    mkdirSync(elsewhere, { recursive: true });
+    symlinkSync(elsewhere, join(out, 'replays'));
+    const r = await runCliAsync(['batch', file, '--json', '--workers', '1', '--out', join(out, 'keepdir.jsonl')]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    const line = JSON.parse(readFileSync(join(out, 'keepdir.jsonl'), 'utf8').trim()) as { status: string; error: string };
+    expect(line.status).toBe('failed');
+    expect(line.error).toMatch(/replays: a symbolic link; refusing to write kept replays through it/);
+  }, 300_000);
+
   it("a command's --out (retrosim run's replay) replaces a symlink planted at it or at the old temporary name", () => {
     const out = join(tmp, 'planted-out');
     mkdirSync(out, { recursive: true });
