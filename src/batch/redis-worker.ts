@@ -146,8 +146,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
 
   const processor = async (job: Job, token?: string): Promise<WorkerReturn> => {
     const data: unknown = job.data;
-    // Whoever added the job chose its id: printed only as a safe line of text.
-    const id = String(job.id).replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+    const id = shownId(job.id);
     const fields = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
     if (key) {
       const { mac, ...signed } = fields;
@@ -234,7 +233,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     if (e && ((e as Error).name === 'WaitingError' || (e as Error).name === 'DelayedError')) return;
     if (e && (e as Error).message.startsWith('refused by worker')) return; // counted as refused
     failed++;
-    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) say('failed', `job ${job.id} failed: ${(e as Error)?.message ?? 'failed'}`, { job: job.id });
+    // The message may quote the job's own text (a planted runtime name, a scenario): one safe line too.
+    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) say('failed', `job ${shownId(job.id)} failed: ${shownText((e as Error)?.message ?? 'failed')}`, { job: job.id });
   });
 
   let stopping = 0;
@@ -293,6 +293,17 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   exitWhenHeld();
   // Jobs left to their locks' expiry: not a clean stop.
   return gaveUp && held > 0 ? 1 : 0;
+}
+
+/** Whoever added a job chose its id: printed only as a safe line of text. */
+function shownId(id: string | undefined): string {
+  return String(id).replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+}
+
+/** Text from a job or a failure for a one-line message: control characters replaced, at most 1,000 characters. */
+function shownText(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '?').slice(0, 1000);
 }
 
 /** Inputs fetched from Redis by SHA-256, checked, and kept up to a byte budget (least recently used out). */

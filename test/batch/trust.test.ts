@@ -159,6 +159,26 @@ describe('batch trust: keys, checked results, the runtime of workers', { timeout
     await q.close();
   });
 
+  it("a planted job's id and text cannot forge or colour a worker's log: each failure is one safe line", async () => {
+    const { file } = batchCopy('logs');
+    const plan = await planBatch(file);
+    const payload = plan.jobs[0]!.payload!;
+    const q = new Queue('logs', { connection: client });
+    await q.add('run', { kind: 'run' }, { jobId: `jid\nworker x= forged line\u001b[31m${'z'.repeat(5000)}` });
+    await q.add('run', { ...payload, runtime: '0.0.1\nworker x: forged line\u001b[2J' }, { jobId: 'jruntime' });
+    const w = run(['worker', '--redis', redis.url, '--queue', 'logs', '--name', 'plain']);
+    await waitFor('both failures told', () => (w.stderr().match(/ failed: /g) ?? []).length >= 2);
+    w.child.kill('SIGTERM');
+    expect(await ended(w)).toBe(0);
+    const lines = w.stderr().trim().split('\n');
+    for (const l of lines) expect(l).toMatch(/^worker plain: /);
+    expect(w.stderr()).not.toContain('\u001b');
+    expect(w.stderr()).not.toMatch(/^worker x/m);
+    for (const l of lines) expect(l.length).toBeLessThan(1500);
+    expect(lines.filter((l) => l.includes('the batch was planned by 0.0.1?worker x'))).toHaveLength(1);
+    await q.close();
+  });
+
   it('workers without the key or with another: their answers are refused, counted, and the jobs finished by a right worker', async () => {
     const { file, out } = batchCopy('wrongkeys');
     const b = batch('wrongkeys', file, out, ['--key-file', keyA]);
