@@ -250,6 +250,33 @@ describe('batch trust: keys, checked results, the runtime of workers', { timeout
     await stop(w);
   });
 
+  it('a job failed from the queue with a huge reason and worker name: the results and timing files keep them bounded', async () => {
+    const queue = 'huge-failure';
+    const dir = join(tmp, queue);
+    cpSync(inputs, dir, { recursive: true });
+    const file = writeBatch(dir, 'h', { batch: 1, name: 'h', retries: 0, jobs: [{ world: 'level.col', agents: 2, frames: 5 }] });
+    const out = join(dir, 'out', 'h.jsonl');
+    const b = batch(queue, file, out);
+    const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const name = `w${'n'.repeat(100_000)}`;
+    const fake = new Worker(
+      queue,
+      async () => {
+        throw new Error(`${'x'.repeat(1_000_000)}\nsecond line`);
+      },
+      { connection: conn, name },
+    );
+    expect(await ended(b)).toBe(1);
+    await fake.close();
+    conn.disconnect();
+    noStack(b.stderr());
+    const line = readFileSync(out, 'utf8');
+    expect(line.length).toBeLessThan(5000);
+    expect((JSON.parse(line) as { error: string }).error).toMatch(/^x{2000}\.\.\. \(cut at 2000 characters\)$/);
+    const timing = readFileSync(join(dir, 'out', 'h.timing.jsonl'), 'utf8');
+    expect(timing.length).toBeLessThan(1000);
+  });
+
   it('a patched worker (same version, other built files) refuses the jobs without failing them; the batch says so; a right worker finishes them', async () => {
     const patched = join(tmp, 'patched');
     mkdirSync(join(patched, 'dist'), { recursive: true });
