@@ -5,7 +5,8 @@
  * computes; if the process dies (killed, the machine lost), its locks expire and another worker's
  * stalled-job check hands its jobs on, the waiting ones with the running ones.
  *
- * Inputs are fetched from Redis by SHA-256 the first time a job needs them, checked against that hash,
+ * Inputs are fetched from Redis by SHA-256 the first time a job needs them (measured first: a value that is
+ * not the size the job names, or over limits.batch.blobBytes, is refused unread), checked against that hash,
  * and kept (up to WORKER_BLOB_CACHE_BYTES, least recently used first out). Scenario modules are not
  * inputs: a worker runs built-in scenarios, and modules only from its allow-list (scenario-allow.ts); a
  * job naming another module graph fails with a message saying so, and the worker goes on.
@@ -32,7 +33,8 @@ import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Redis as RedisClient } from 'ioredis';
 import type { BatchKey } from './auth.js';
-import { checkPayload, payloadBlobs, PayloadError } from './payload.js';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { checkPayload, payloadBlobs, PayloadError, type BlobRef } from './payload.js';
 import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
 import { AnswerWatch, exitWhenHeld } from './redis-liveness.js';
@@ -192,7 +194,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     running.set(job.id!, mine);
     try {
       const blobs = new Map<string, Uint8Array>();
-      for (const ref of payloadBlobs(payload)) blobs.set(ref.sha256, await cache.get(ref.sha256));
+      for (const ref of payloadBlobs(payload)) blobs.set(ref.sha256, await cache.get(ref));
       if (ac.signal.aborted) throw new JobAbortedError();
       const a = await pool.run(payload, (sha) => blobs.get(sha)!, ac.signal, () => (mine.started = true));
       if (!a.ok) throw new Error(a.error);
@@ -317,13 +319,19 @@ class BlobCache {
     private readonly budget: number,
   ) {}
 
-  async get(sha256: string): Promise<Uint8Array> {
+  async get(ref: BlobRef): Promise<Uint8Array> {
+    const { sha256 } = ref;
     const hit = this.map.get(sha256);
     if (hit) {
       this.map.delete(sha256);
       this.map.set(sha256, hit);
       return hit;
     }
+    // Measured before it is read: a value planted under an input's key is not taken into memory whole.
+    const size = await this.redis.strlen(blobKey(this.queue, sha256));
+    const max = DEFAULT_LIMITS.batch.blobBytes;
+    if (size > max) throw new Error(`input ${sha256} in Redis has ${size} bytes, over the limit of ${max} bytes (limits.batch.blobBytes)`);
+    if (size > 0 && size !== ref.bytes) throw new Error(`input ${sha256} in Redis has ${size} bytes, not the ${ref.bytes} its job names`);
     const b = await this.redis.getBuffer(blobKey(this.queue, sha256));
     if (!b) throw new Error(`input ${sha256} is not in Redis (expired, or lost in a restart): run the batch again`);
     const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);

@@ -277,6 +277,25 @@ describe('batch trust: keys, checked results, the runtime of workers', { timeout
     expect(timing.length).toBeLessThan(1000);
   });
 
+  it('an input replaced in Redis by a value over the limit is measured, not read: the job fails saying so', async () => {
+    const queue = 'huge-input';
+    const dir = join(tmp, queue);
+    cpSync(inputs, dir, { recursive: true });
+    const file = writeBatch(dir, 'h', { batch: 1, name: 'h', retries: 0, jobs: [{ world: 'level.col', agents: 2, frames: 5 }] });
+    const out = join(dir, 'out', 'h.jsonl');
+    const b = batch(queue, file, out);
+    const blob = await waitFor('the input put in Redis', async () => (await client.keys(`retrosim:${queue}:blob:*`))[0]);
+    await client.set(blob, Buffer.alloc(65 * 1024 * 1024));
+    const w = worker(queue, 'measured');
+    expect(await ended(b)).toBe(1);
+    const line = JSON.parse(readFileSync(out, 'utf8')) as { status: string; error: string };
+    expect(line.status).toBe('failed');
+    expect(line.error).toMatch(/in Redis has 68157440 bytes, over the limit of 67108864 bytes \(limits\.batch\.blobBytes\)/);
+    expect(w.child.exitCode).toBeNull();
+    await stop(w);
+    await client.del(blob);
+  });
+
   it('a patched worker (same version, other built files) refuses the jobs without failing them; the batch says so; a right worker finishes them', async () => {
     const patched = join(tmp, 'patched');
     mkdirSync(join(patched, 'dist'), { recursive: true });
