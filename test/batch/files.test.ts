@@ -163,6 +163,21 @@ describe('deep nesting', () => {
   }, 300_000);
 });
 
+describe('earlier results are checked, not trusted', () => {
+  it('a results file or journal line that is not a result of its job is not taken from the cache: the job runs again', async () => {
+    const file = writeBatch(inside, 'cache', { batch: 1, jobs: [{ world: 'rugrats-demo', ...job }, { world: 'rugrats-demo', ...job, agents: 3 }] });
+    const first = await batch(file);
+    expect(first.code, first.stderr).toBe(0);
+    const honest = readFileSync(first.results, 'utf8');
+    const [a, b] = honest.trim().split('\n');
+    // An extra field, and a body of another shape; both keep their job's key.
+    writeFileSync(first.results, `${a!.replace(/}}$/, ',"bonus":"x"}}')}\n${b!.replace(/"result":\{.*\}}$/, '"result":{"forged":true}}')}\n`);
+    const again = await batch(file);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(first.results, 'utf8')).toBe(honest);
+  }, 300_000);
+});
+
 describe('outputs are not written through a planted symlink', () => {
   /** Runs the CLI from a shell that plants symlinks first and then becomes the CLI (same process id, so the old writer's `<path>.<pid>.tmp` names are known). */
   function plantedRun(links: { at: string; to: string }[], args: string[]): { code: number; stdout: string; stderr: string } {
