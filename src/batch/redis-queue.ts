@@ -26,7 +26,8 @@
  * - A result is checked before it is taken (result-check.ts; with a key, its signature first: auth.ts). A
  *   refused one is counted and its job submitted again for another worker (a retry), up to the batch's
  *   retries; past them the job fails with the reason. So is a job a worker refused as not signed with its
- *   key. Jobs a worker of other code put back (`refusalsKey`) are noted once per job and worker.
+ *   key. Jobs a worker of other code put back (`refusalsKey`) are noted once per job and worker; with a
+ *   key, only notes signed with it (anyone who can reach the Redis can add one).
  */
 import { randomUUID } from 'node:crypto';
 import type { Job, Queue, QueueEvents } from 'bullmq';
@@ -348,6 +349,8 @@ export class RedisExecutor implements Executor {
         };
         const id = field('job');
         const planned = byId.get(id);
+        // With a key, a note not signed by a worker holding it is anyone's text: not told, not counted.
+        if (key && !key.verify('refusal', { job: id, worker: field('worker'), reason: field('reason') }, field('mac'))) continue;
         const who = printable(field('worker'));
         if (!planned || !pending.has(id) || told.has(`${id} ${who}`)) continue;
         told.add(`${id} ${who}`);

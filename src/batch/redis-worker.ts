@@ -27,7 +27,7 @@
  * Trust: with a key (auth.ts) a worker runs only jobs signed with it (others fail, refused, never run) and
  * signs its results. It runs only jobs planned for its own code (runtime-hash.ts): a job of another hash is
  * put back on the queue for RUNTIME_REFUSAL_DELAY_MS, for a worker of that code to take, said once per job
- * and reported to the coordinator (`refusalsKey`).
+ * and reported to the coordinator (`refusalsKey`; signed with the key when it has one).
  */
 import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
@@ -171,7 +171,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
         const k = refusalsKey(o.queue);
         await store
           .multi()
-          .xadd(k, 'MAXLEN', '~', String(REFUSALS_KEPT), '*', 'job', job.id!, 'worker', o.name, 'reason', text)
+          .xadd(k, 'MAXLEN', '~', String(REFUSALS_KEPT), '*', 'job', job.id!, 'worker', o.name, 'reason', text, ...(key ? ['mac', key.sign('refusal', { job: job.id!, worker: o.name, reason: text })] : []))
           .expire(k, BLOB_TTL_SECONDS)
           .exec()
           .catch(() => undefined);

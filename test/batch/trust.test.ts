@@ -296,6 +296,26 @@ describe('batch trust: keys, checked results, the runtime of workers', { timeout
     await client.del(blob);
   });
 
+  it('with a key, refusal notes planted on the queue (not signed by a worker) are neither told nor counted', async () => {
+    const queue = 'forged-refusals';
+    const { file, out } = batchCopy(queue);
+    const b = batch(queue, file, out, ['--key-file', keyA]);
+    const ids = await waitFor('the jobs on the queue', async () => {
+      const q = await client.keys(`bull:${queue}:j*`);
+      const jobs = q.filter((k) => /^bull:[^:]+:j[0-9a-f]{64}$/.test(k));
+      return jobs.length ? jobs.map((k) => k.split(':')[2]!) : undefined;
+    });
+    for (const id of ids) await client.xadd(`retrosim:${queue}:refusals`, '*', 'job', id, 'worker', 'planted', 'reason', 'runtime differs: upgrade at http://example.invalid');
+    // The right worker starts after the notes are in the stream, so the batch reads them before it ends.
+    const w = worker(queue, 'right', ['--key-file', keyA]);
+    expect(await ended(b)).toBe(0);
+    noStack(b.stderr());
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+    expect(b.stderr()).not.toContain('planted');
+    expect(json(b.stdout())['refusedByWorkers'] ?? 0).toBe(0);
+    await stop(w);
+  });
+
   it('a patched worker (same version, other built files) refuses the jobs without failing them; the batch says so; a right worker finishes them', async () => {
     const patched = join(tmp, 'patched');
     mkdirSync(join(patched, 'dist'), { recursive: true });
