@@ -29,8 +29,8 @@ export class KeyError extends Error {
   override readonly name = 'KeyError';
 }
 
-/** What a MAC covers: a job's payload, or a worker's result. */
-export type Signed = 'job' | 'result';
+/** What a MAC covers: a job's payload, a worker's result, or a worker's note that it put a job back. */
+export type Signed = 'job' | 'result' | 'refusal';
 
 /** A shared secret, used only to sign and check (it is never printed: see toJSON and inspect). */
 export class BatchKey {

@@ -10,7 +10,9 @@ import { RUNTIME_VERSION } from '../index.js';
 import type { Executor, Outcome } from './executor.js';
 import type { BatchPlan, PlannedJob } from './plan.js';
 import { Progress } from './progress.js';
-import { csvOf, Journal, readCache, resultLine, resultPaths, writeAtomic, type ResultPaths, type TimingRow } from './results.js';
+import { csvOf, Journal, readCache, resultLine, resultPaths, writeAtomic, writeKeptReplay, type ResultPaths, type TimingRow } from './results.js';
+import { checkResultBody, ResultError } from './result-check.js';
+import type { JobPayload } from './payload.js';
 
 export interface BatchRunOptions {
   /** The results file (`.jsonl`); the others go beside it. */
@@ -60,7 +62,8 @@ export async function runBatch(plan: BatchPlan, exec: Executor, o: BatchRunOptio
     if (j.payload === null) outcomes.set(j.key, { status: 'failed', error: j.error ?? 'failed', attempts: 0 });
     else if (!outcomes.has(j.key)) {
       const c = cache.get(j.key);
-      if (c) outcomes.set(j.key, { status: 'done', body: c.body, attempts: 0, cached: true });
+      // An earlier results file or journal is outside data too (a shared output folder): checked like a worker's answer, else run again.
+      if (c && cachedBodyFits(j.payload, c.body)) outcomes.set(j.key, { status: 'done', body: c.body, attempts: 0, cached: true });
     }
   }
   const cached = [...outcomes.values()].filter((x) => x.cached).length;
@@ -82,7 +85,7 @@ export async function runBatch(plan: BatchPlan, exec: Executor, o: BatchRunOptio
       await exec.run(todo, plan.blobs, plan.retries, {
         outcome(job, out) {
           if (outcomes.has(job.key)) return; // delivered twice (at-least-once): the first stands
-          if (out.status === 'done' && out.replay) writeAtomic(join(paths.dir, replayFile(out.body!)), out.replay);
+          if (out.status === 'done' && out.replay) writeKeptReplay(paths.dir, replayFile(out.body!), out.replay);
           outcomes.set(job.key, out);
           journal.append(job.key, out);
           if (out.status === 'done') counts.done++;
@@ -135,6 +138,16 @@ export async function runBatch(plan: BatchPlan, exec: Executor, o: BatchRunOptio
     interrupted,
     out: { results: paths.results, csv: paths.csv, timing: paths.timing },
   };
+}
+
+function cachedBodyFits(p: JobPayload, body: string): boolean {
+  try {
+    checkResultBody(p, body);
+    return true;
+  } catch (e) {
+    if (e instanceof ResultError) return false;
+    throw e;
+  }
 }
 
 function replayFile(body: string): string {

@@ -26,7 +26,8 @@
  * - A result is checked before it is taken (result-check.ts; with a key, its signature first: auth.ts). A
  *   refused one is counted and its job submitted again for another worker (a retry), up to the batch's
  *   retries; past them the job fails with the reason. So is a job a worker refused as not signed with its
- *   key. Jobs a worker of other code put back (`refusalsKey`) are noted once per job and worker.
+ *   key. Jobs a worker of other code put back (`refusalsKey`) are noted once per job and worker; with a
+ *   key, only notes signed with it (anyone who can reach the Redis can add one).
  */
 import { randomUUID } from 'node:crypto';
 import type { Job, Queue, QueueEvents } from 'bullmq';
@@ -351,6 +352,8 @@ export class RedisExecutor implements Executor {
         };
         const id = field('job');
         const planned = byId.get(id);
+        // With a key, a note not signed by a worker holding it is anyone's text: not told, not counted.
+        if (key && !key.verify('refusal', { job: id, worker: field('worker'), reason: field('reason') }, field('mac'))) continue;
         const who = printable(field('worker'));
         if (!planned || !pending.has(id) || told.has(`${id} ${who}`)) continue;
         told.add(`${id} ${who}`);
@@ -405,13 +408,14 @@ export class RedisExecutor implements Executor {
           await finish(id, job, out);
         } else if (state === 'failed') {
           if (job.processedBy) this.seen.add(job.processedBy);
-          const reason = job.failedReason || 'failed';
+          // Whoever can write to the queue can fail a job with any text: the results file keeps a bounded one.
+          const reason = failureText(job.failedReason || 'failed');
           // A worker that would not run it (not signed with its key): another worker may.
           if (reason.startsWith('refused by worker ')) {
             await refuse(id, job, attempts, printable(reason), 'worker');
             return;
           }
-          await finish(id, job, { status: 'failed', error: reason, attempts, ...(job.processedBy ? { worker: job.processedBy } : {}) });
+          await finish(id, job, { status: 'failed', error: reason, attempts, ...(job.processedBy ? { worker: printable(job.processedBy) } : {}) });
         }
       } catch (e) {
         if (!failure && !isConnectionError(e)) failure = e as Error;
@@ -513,6 +517,13 @@ export class RedisExecutor implements Executor {
 }
 
 /** Text from Redis fit for one line of a note: no control characters, at most 300 characters. */
+/** The longest failure reason of a queue job kept in the results file, characters. */
+export const MAX_FAILURE_CHARS = 2000;
+
+function failureText(s: string): string {
+  return s.length > MAX_FAILURE_CHARS ? `${s.slice(0, MAX_FAILURE_CHARS)}... (cut at ${MAX_FAILURE_CHARS} characters)` : s;
+}
+
 function printable(s: string): string {
   const t = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
   return t.length > 300 ? `${t.slice(0, 300)}...` : t;

@@ -5,7 +5,8 @@
  * computes; if the process dies (killed, the machine lost), its locks expire and another worker's
  * stalled-job check hands its jobs on, the waiting ones with the running ones.
  *
- * Inputs are fetched from Redis by SHA-256 the first time a job needs them, checked against that hash,
+ * Inputs are fetched from Redis by SHA-256 the first time a job needs them (measured first: a value that is
+ * not the size the job names, or over limits.batch.blobBytes, is refused unread), checked against that hash,
  * and kept (up to WORKER_BLOB_CACHE_BYTES, least recently used first out). Scenario modules are not
  * inputs: a worker runs built-in scenarios, and modules only from its allow-list (scenario-allow.ts); a
  * job naming another module graph fails with a message saying so, and the worker goes on.
@@ -26,13 +27,14 @@
  * Trust: with a key (auth.ts) a worker runs only jobs signed with it (others fail, refused, never run) and
  * signs its results. It runs only jobs planned for its own code (runtime-hash.ts): a job of another hash is
  * put back on the queue for RUNTIME_REFUSAL_DELAY_MS, for a worker of that code to take, said once per job
- * and reported to the coordinator (`refusalsKey`).
+ * and reported to the coordinator (`refusalsKey`; signed with the key when it has one).
  */
 import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Redis as RedisClient } from 'ioredis';
 import type { BatchKey } from './auth.js';
-import { checkPayload, payloadBlobs, PayloadError } from './payload.js';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { checkPayload, payloadBlobs, PayloadError, type BlobRef } from './payload.js';
 import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
 import { AnswerWatch, exitWhenHeld } from './redis-liveness.js';
@@ -148,8 +150,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
 
   const processor = async (job: Job, token?: string): Promise<WorkerReturn> => {
     const data: unknown = job.data;
-    // Whoever added the job chose its id: printed only as a safe line of text.
-    const id = String(job.id).replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+    const id = shownId(job.id);
     const fields = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
     if (key) {
       const { mac, ...signed } = fields;
@@ -172,7 +173,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
         const k = refusalsKey(o.queue);
         await store
           .multi()
-          .xadd(k, 'MAXLEN', '~', String(REFUSALS_KEPT), '*', 'job', job.id!, 'worker', o.name, 'reason', text)
+          .xadd(k, 'MAXLEN', '~', String(REFUSALS_KEPT), '*', 'job', job.id!, 'worker', o.name, 'reason', text, ...(key ? ['mac', key.sign('refusal', { job: job.id!, worker: o.name, reason: text })] : []))
           .expire(k, BLOB_TTL_SECONDS)
           .exec()
           .catch(() => undefined);
@@ -197,7 +198,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     running.set(job.id!, mine);
     try {
       const blobs = new Map<string, Uint8Array>();
-      for (const ref of payloadBlobs(payload)) blobs.set(ref.sha256, await cache.get(ref.sha256));
+      for (const ref of payloadBlobs(payload)) blobs.set(ref.sha256, await cache.get(ref));
       if (ac.signal.aborted) throw new JobAbortedError();
       const a = await pool.run(payload, (sha) => blobs.get(sha)!, ac.signal, () => (mine.started = true));
       if (!a.ok) throw new Error(a.error);
@@ -238,7 +239,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     if (e && ((e as Error).name === 'WaitingError' || (e as Error).name === 'DelayedError')) return;
     if (e && (e as Error).message.startsWith('refused by worker')) return; // counted as refused
     failed++;
-    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) say('failed', `job ${job.id} failed: ${(e as Error)?.message ?? 'failed'}`, { job: job.id });
+    // The message may quote the job's own text (a planted runtime name, a scenario): one safe line too.
+    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) say('failed', `job ${shownId(job.id)} failed: ${shownText((e as Error)?.message ?? 'failed')}`, { job: job.id });
   });
 
   let stopping = 0;
@@ -310,6 +312,17 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   return gaveUp && held > 0 ? 1 : 0;
 }
 
+/** Whoever added a job chose its id: printed only as a safe line of text. */
+function shownId(id: string | undefined): string {
+  return String(id).replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+}
+
+/** Text from a job or a failure for a one-line message: control characters replaced, at most 1,000 characters. */
+function shownText(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '?').slice(0, 1000);
+}
+
 /** Inputs fetched from Redis by SHA-256, checked, and kept up to a byte budget (least recently used out). */
 class BlobCache {
   private readonly map = new Map<string, Uint8Array>();
@@ -321,13 +334,19 @@ class BlobCache {
     private readonly budget: number,
   ) {}
 
-  async get(sha256: string): Promise<Uint8Array> {
+  async get(ref: BlobRef): Promise<Uint8Array> {
+    const { sha256 } = ref;
     const hit = this.map.get(sha256);
     if (hit) {
       this.map.delete(sha256);
       this.map.set(sha256, hit);
       return hit;
     }
+    // Measured before it is read: a value planted under an input's key is not taken into memory whole.
+    const size = await this.redis.strlen(blobKey(this.queue, sha256));
+    const max = DEFAULT_LIMITS.batch.blobBytes;
+    if (size > max) throw new Error(`input ${sha256} in Redis has ${size} bytes, over the limit of ${max} bytes (limits.batch.blobBytes)`);
+    if (size > 0 && size !== ref.bytes) throw new Error(`input ${sha256} in Redis has ${size} bytes, not the ${ref.bytes} its job names`);
     const b = await this.redis.getBuffer(blobKey(this.queue, sha256));
     if (!b) throw new Error(`input ${sha256} is not in Redis (expired, or lost in a restart): run the batch again`);
     const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);

@@ -153,6 +153,19 @@ export function writeAtomic(path: string, text: string | Uint8Array): void {
   replaceFile(path, text);
 }
 
+/**
+ * Writes a kept replay at `rel` (`replays/<key>.replay`) under the output folder `dir`. The `replays`
+ * folder is made by the batch: one that is a symlink (planted to send the files elsewhere) or not a folder
+ * is refused, never written through.
+ */
+export function writeKeptReplay(dir: string, rel: string, bytes: Uint8Array): void {
+  const folder = join(dir, dirname(rel));
+  mkdirSync(folder, { recursive: true });
+  const st = lstatSync(folder);
+  if (!st.isDirectory()) throw new Error(`${folder}: ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; refusing to write kept replays through it (remove it)`);
+  replaceFile(join(dir, rel), bytes);
+}
+
 /** One timing line (not compared between runs). */
 export interface TimingRow {
   index: number;

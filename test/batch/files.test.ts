@@ -163,6 +163,21 @@ describe('deep nesting', () => {
   }, 300_000);
 });
 
+describe('earlier results are checked, not trusted', () => {
+  it('a results file or journal line that is not a result of its job is not taken from the cache: the job runs again', async () => {
+    const file = writeBatch(inside, 'cache', { batch: 1, jobs: [{ world: 'rugrats-demo', ...job }, { world: 'rugrats-demo', ...job, agents: 3 }] });
+    const first = await batch(file);
+    expect(first.code, first.stderr).toBe(0);
+    const honest = readFileSync(first.results, 'utf8');
+    const [a, b] = honest.trim().split('\n');
+    // An extra field, and a body of another shape; both keep their job's key.
+    writeFileSync(first.results, `${a!.replace(/}}$/, ',"bonus":"x"}}')}\n${b!.replace(/"result":\{.*\}}$/, '"result":{"forged":true}}')}\n`);
+    const again = await batch(file);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(first.results, 'utf8')).toBe(honest);
+  }, 300_000);
+});
+
 describe('outputs are not written through a planted symlink', () => {
   /** Runs the CLI from a shell that plants symlinks first and then becomes the CLI (same process id, so the old writer's `<path>.<pid>.tmp` names are known). */
   function plantedRun(links: { at: string; to: string }[], args: string[]): { code: number; stdout: string; stderr: string } {
@@ -213,6 +228,22 @@ describe('outputs are not written through a planted symlink', () => {
     expect(r.stderr).toMatch(/journal\.jsonl: the batch journal is a symbolic link; refusing to write through it/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readFileSync(v!, 'utf8')).toBe(VICTIM);
+  }, 300_000);
+
+  it('a replays folder that is a symlink is refused: no kept replay lands where it points', async () => {
+    const file = writeBatch(inside, 'keepdir', { batch: 1, jobs: [{ world: 'rugrats-demo', ...job, keepReplay: true }] });
+    const out = join(tmp, 'planted-replays');
+    const elsewhere = join(tmp, 'elsewhere');
+    mkdirSync(out, { recursive: true });
+    mkdirSync(elsewhere, { recursive: true });
+    symlinkSync(elsewhere, join(out, 'replays'));
+    const r = await runCliAsync(['batch', file, '--json', '--workers', '1', '--out', join(out, 'keepdir.jsonl')]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    const line = JSON.parse(readFileSync(join(out, 'keepdir.jsonl'), 'utf8').trim()) as { status: string; error: string };
+    expect(line.status).toBe('failed');
+    expect(line.error).toMatch(/replays: a symbolic link; refusing to write kept replays through it/);
   }, 300_000);
 
   it("a command's --out (retrosim run's replay) replaces a symlink planted at it or at the old temporary name", () => {

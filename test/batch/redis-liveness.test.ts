@@ -119,6 +119,26 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
     });
   }
 
+  it('a --redis URL the client cannot use (bad host, port over 65535, a database that is not a number, a broken %-escape) is a usage error before any connection, never a crash or a retried SELECT', async () => {
+    const { file, out } = batchIn('bad-url', { batch: 1, name: 'b', jobs: [{ world: 'level.col', agents: 2, frames: 5 }] });
+    const urls: [string, RegExp][] = [
+      ['redis://[::1', /not a URL/],
+      ['redis://127.0.0.1:99999', /not a URL/],
+      ['redis://127.0.0.1:6379/abc', /the database must be a number/],
+      ['redis://:pw%zz@127.0.0.1:6379', /a user name or password with a broken %-escape/],
+    ];
+    for (const [url, why] of urls) {
+      for (const args of [['batch', file, '--redis', url, '--out', out, '--redis-timeout', '2'], ['worker', '--redis', url], ['batch', 'status', '--redis', url, '--redis-timeout', '2']]) {
+        const r = await runCliAsync(args, BOUND_MS * 2);
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(lastLine(r.stderr)).toMatch(new RegExp(`^retrosim: --redis ".*": ${why.source}`));
+        expect(r.stderr).not.toContain('pw%zz');
+        noStack(r.stderr);
+      }
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('batch status and batch cancel on a frozen Redis: one line after --redis-timeout, exit 1', async () => {
     await withRedis(async (r) => {
       r.child.kill('SIGSTOP');

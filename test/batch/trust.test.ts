@@ -159,6 +159,26 @@ describe('batch trust: keys, checked results, the runtime of workers', { timeout
     await q.close();
   });
 
+  it("a planted job's id and text cannot forge or colour a worker's log: each failure is one safe line", async () => {
+    const { file } = batchCopy('logs');
+    const plan = await planBatch(file);
+    const payload = plan.jobs[0]!.payload!;
+    const q = new Queue('logs', { connection: client });
+    await q.add('run', { kind: 'run' }, { jobId: `jid\nworker x= forged line\u001b[31m${'z'.repeat(5000)}` });
+    await q.add('run', { ...payload, runtime: '0.0.1\nworker x: forged line\u001b[2J' }, { jobId: 'jruntime' });
+    const w = run(['worker', '--redis', redis.url, '--queue', 'logs', '--name', 'plain']);
+    await waitFor('both failures told', () => (w.stderr().match(/ failed: /g) ?? []).length >= 2);
+    w.child.kill('SIGTERM');
+    expect(await ended(w)).toBe(0);
+    const lines = w.stderr().trim().split('\n');
+    for (const l of lines) expect(l).toMatch(/^worker plain: /);
+    expect(w.stderr()).not.toContain('\u001b');
+    expect(w.stderr()).not.toMatch(/^worker x/m);
+    for (const l of lines) expect(l.length).toBeLessThan(1500);
+    expect(lines.filter((l) => l.includes('the batch was planned by 0.0.1?worker x'))).toHaveLength(1);
+    await q.close();
+  });
+
   it('workers without the key or with another: their answers are refused, counted, and the jobs finished by a right worker', async () => {
     const { file, out } = batchCopy('wrongkeys');
     const b = batch('wrongkeys', file, out, ['--key-file', keyA]);
@@ -227,6 +247,72 @@ describe('batch trust: keys, checked results, the runtime of workers', { timeout
     for (const reason of [/holds a line break/, /the key "agents" twice in one object/, /field "bonus" it should not have/, /over the limit of 262144 bytes/, /not in the form the runner writes/, /agents must be an integer/, /does not have the bytes its result names/]) {
       expect(b.stderr()).toMatch(reason);
     }
+    await stop(w);
+  });
+
+  it('a job failed from the queue with a huge reason and worker name: the results and timing files keep them bounded', async () => {
+    const queue = 'huge-failure';
+    const dir = join(tmp, queue);
+    cpSync(inputs, dir, { recursive: true });
+    const file = writeBatch(dir, 'h', { batch: 1, name: 'h', retries: 0, jobs: [{ world: 'level.col', agents: 2, frames: 5 }] });
+    const out = join(dir, 'out', 'h.jsonl');
+    const b = batch(queue, file, out);
+    const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const name = `w${'n'.repeat(100_000)}`;
+    const fake = new Worker(
+      queue,
+      async () => {
+        throw new Error(`${'x'.repeat(1_000_000)}\nsecond line`);
+      },
+      { connection: conn, name },
+    );
+    expect(await ended(b)).toBe(1);
+    await fake.close();
+    conn.disconnect();
+    noStack(b.stderr());
+    const line = readFileSync(out, 'utf8');
+    expect(line.length).toBeLessThan(5000);
+    expect((JSON.parse(line) as { error: string }).error).toMatch(/^x{2000}\.\.\. \(cut at 2000 characters\)$/);
+    const timing = readFileSync(join(dir, 'out', 'h.timing.jsonl'), 'utf8');
+    expect(timing.length).toBeLessThan(1000);
+  });
+
+  it('an input replaced in Redis by a value over the limit is measured, not read: the job fails saying so', async () => {
+    const queue = 'huge-input';
+    const dir = join(tmp, queue);
+    cpSync(inputs, dir, { recursive: true });
+    const file = writeBatch(dir, 'h', { batch: 1, name: 'h', retries: 0, jobs: [{ world: 'level.col', agents: 2, frames: 5 }] });
+    const out = join(dir, 'out', 'h.jsonl');
+    const b = batch(queue, file, out);
+    const blob = await waitFor('the input put in Redis', async () => (await client.keys(`retrosim:${queue}:blob:*`))[0]);
+    await client.set(blob, Buffer.alloc(65 * 1024 * 1024));
+    const w = worker(queue, 'measured');
+    expect(await ended(b)).toBe(1);
+    const line = JSON.parse(readFileSync(out, 'utf8')) as { status: string; error: string };
+    expect(line.status).toBe('failed');
+    expect(line.error).toMatch(/in Redis has 68157440 bytes, over the limit of 67108864 bytes \(limits\.batch\.blobBytes\)/);
+    expect(w.child.exitCode).toBeNull();
+    await stop(w);
+    await client.del(blob);
+  });
+
+  it('with a key, refusal notes planted on the queue (not signed by a worker) are neither told nor counted', async () => {
+    const queue = 'forged-refusals';
+    const { file, out } = batchCopy(queue);
+    const b = batch(queue, file, out, ['--key-file', keyA]);
+    const ids = await waitFor('the jobs on the queue', async () => {
+      const q = await client.keys(`bull:${queue}:j*`);
+      const jobs = q.filter((k) => /^bull:[^:]+:j[0-9a-f]{64}$/.test(k));
+      return jobs.length ? jobs.map((k) => k.split(':')[2]!) : undefined;
+    });
+    for (const id of ids) await client.xadd(`retrosim:${queue}:refusals`, '*', 'job', id, 'worker', 'planted', 'reason', 'runtime differs: upgrade at http://example.invalid');
+    // The right worker starts after the notes are in the stream, so the batch reads them before it ends.
+    const w = worker(queue, 'right', ['--key-file', keyA]);
+    expect(await ended(b)).toBe(0);
+    noStack(b.stderr());
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+    expect(b.stderr()).not.toContain('planted');
+    expect(json(b.stdout())['refusedByWorkers'] ?? 0).toBe(0);
     await stop(w);
   });
 

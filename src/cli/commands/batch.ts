@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, UsageError, type ParsedArgs } from '../args.js';
 import { batchKeyOption, keyUsage } from '../batch-key.js';
+import { checkRedisUrl } from '../redis-url.js';
 import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
 import type { BatchSummary } from '../../batch/coordinator.js';
@@ -99,9 +100,7 @@ function queueName(o: ParsedArgs['options']): string {
 }
 
 function redisUrl(o: ParsedArgs['options']): string {
-  const url = o['redis'] as string;
-  if (!/^rediss?:\/\/[^\s]+$/.test(url)) throw new UsageError(`--redis ${JSON.stringify(url)}: expected redis://host:port (or rediss:// for TLS)`);
-  return url;
+  return checkRedisUrl(o['redis'] as string);
 }
 
 async function runFile(file: string, o: ParsedArgs['options']): Promise<number> {

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs, UsageError } from '../args.js';
 import { batchKeyOption, keyUsage } from '../batch-key.js';
+import { checkRedisUrl } from '../redis-url.js';
 import type { Command } from '../command.js';
 
 const usage = `usage: retrosim worker --redis URL [options]
@@ -65,7 +66,7 @@ export const command: Command = {
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const url = o['redis'] as string | undefined;
     if (url === undefined) throw new UsageError('worker needs --redis URL');
-    if (!/^rediss?:\/\/[^\s]+$/.test(url)) throw new UsageError(`--redis ${JSON.stringify(url)}: expected redis://host:port (or rediss:// for TLS)`);
+    checkRedisUrl(url);
     const queue = (o['queue'] as string | undefined) ?? 'retrosim';
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(queue)) throw new UsageError(`--queue ${JSON.stringify(queue)}: 1 to 64 letters, digits, '.', '_' or '-'`);
     const name = o['name'] as string | undefined;
