@@ -73,6 +73,12 @@ const RELEASE_SCRIPT = `redis.call('SREM', KEYS[1], ARGV[1])
 if redis.call('SCARD', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end
 return 1`;
 
+/**
+ * The longest return value the batch reads from a finished job, characters: a result body at its limit
+ * (limits.batch.resultBytes) escaped in JSON, with room for the rest of a worker's answer.
+ */
+export const MAX_RETURN_CHARS = 8 * DEFAULT_LIMITS.batch.resultBytes + 64 * 1024;
+
 /** A field of a job's BullMQ hash: how many times workers of other code took the job and put it back unrun. */
 export const HANDED_BACK_FIELD = 'retrosimHandedBack';
 
@@ -365,6 +371,13 @@ export class RedisExecutor implements Executor {
       if (!pending.has(id) || collecting.has(id)) return;
       collecting.add(id);
       try {
+        // Measured before it is read: anyone who can reach the Redis can complete a job with any return value.
+        const answered = await main.hstrlen(queue.toKey(id), 'returnvalue');
+        let oversize: string | null = null;
+        if (answered > MAX_RETURN_CHARS) {
+          oversize = `its answer is ${answered} characters, over the limit of ${MAX_RETURN_CHARS}`;
+          await main.hset(queue.toKey(id), 'returnvalue', 'null');
+        }
         const job = await queue.getJob(id);
         if (!job) {
           // Gone without a result: cancelled, or lost by Redis (a restart without persistence): then submit it again.
@@ -382,6 +395,7 @@ export class RedisExecutor implements Executor {
           let who = typeof job.processedBy === 'string' ? job.processedBy : '?';
           let out: Outcome;
           try {
+            if (oversize) throw new ResultError(oversize);
             const rv = checkWorkerReturn(job.returnvalue);
             who = rv.worker;
             if (key && !key.verify('result', resultMacInput(planned.key, planned.payload!.runtimeHash, rv), rv.mac)) {

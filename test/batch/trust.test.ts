@@ -203,6 +203,31 @@ describe('batch trust: keys, checked results, the runtime of workers', { timeout
     await stop(right);
   });
 
+  it('an answer far over the limit is measured in Redis, not read: refused, and the job done by an honest worker', async () => {
+    const queue = 'huge';
+    const { file, out } = batchCopy(queue);
+    const b = batch(queue, file, out);
+    const answered = new Set<string>();
+    const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const fake = new Worker(
+      queue,
+      async (job) => {
+        answered.add(job.id!);
+        return { body: 'x'.repeat(4_000_000), seconds: 0.1, framesPerSecond: 3000, replay: null, worker: 'hoarder' };
+      },
+      { connection: conn, concurrency: JOBS, name: 'hoarder' },
+    );
+    await waitFor('every job answered once', () => answered.size === JOBS);
+    await fake.close();
+    conn.disconnect();
+    const w = worker(queue, 'honest');
+    expect(await ended(b)).toBe(0);
+    noStack(b.stderr());
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+    expect(b.stderr()).toMatch(/result from worker hoarder was refused: its answer is \d+ characters, over the limit of \d+/);
+    await stop(w);
+  });
+
   it('forged results (a line break, a key twice, a field more, too large, not canonical, another type, another replay) never reach the results file', async () => {
     const queue = 'forged';
     const { file, out } = batchCopy(queue);
