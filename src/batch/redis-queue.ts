@@ -39,7 +39,7 @@ import type { Executor, ExecutorEvents, Outcome } from './executor.js';
 import { payloadBlobs, type JobPayload } from './payload.js';
 import type { PlannedJob } from './plan.js';
 import { closeClient, ConnectionReporter, isConnectionError, redisClient, safeUrl, whenReady } from './redis-connection.js';
-import { AnswerWatch, closeWithin } from './redis-liveness.js';
+import { AnswerWatch, closeWithin, PROBE_MS } from './redis-liveness.js';
 import { checkKeptReplay, checkResultBody, checkWorkerReturn, ResultError } from './result-check.js';
 
 /** Jobs on the queue at once, per batch. */
@@ -523,8 +523,15 @@ export class RedisExecutor implements Executor {
     const events = this.events, queue = this.queue, clients = this.clients.splice(0);
     this.events = null;
     this.queue = null;
+    // A Redis that has stopped answering will not answer a polite close either: drop the connections.
+    const silent = (this.watch?.silentFor() ?? 0) * 1000 > PROBE_MS * 2;
     this.watch?.stop();
     this.watch = null;
+    if (silent) {
+      for (const c of [events, queue]) void c?.disconnect().catch(() => undefined);
+      for (const c of clients) c.disconnect();
+      return;
+    }
     await Promise.all([events && closeWithin(events), queue && closeWithin(queue)]);
     await Promise.all(clients.map(closeClient));
   }

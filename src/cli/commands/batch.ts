@@ -103,6 +103,9 @@ function redisUrl(o: ParsedArgs['options']): string {
   return checkRedisUrl(o['redis'] as string);
 }
 
+/** After a batch on Redis failed, how long a connection left open may keep the process from exiting, ms (its error is out by then). */
+const GAVE_UP_EXIT_MS = 300;
+
 async function runFile(file: string, o: ParsedArgs['options']): Promise<number> {
   if (o['workers'] !== undefined && o['redis'] !== undefined) throw new UsageError('--workers is for the local threads; with --redis, the workers are retrosim worker processes');
   if (o['key-file'] !== undefined && o['redis'] === undefined) throw new UsageError('--key-file is for a batch on a queue (--redis): local threads need no key');
@@ -139,7 +142,7 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
     process.off('SIGTERM', onSignal);
     await exec.close();
     // A batch that gave up on Redis reports it and exits, whatever connection is left open.
-    if (onRedis && s === undefined) (await import('../../batch/redis-liveness.js')).exitWhenHeld();
+    if (onRedis && s === undefined) (await import('../../batch/redis-liveness.js')).exitWhenHeld(GAVE_UP_EXIT_MS);
   }
   if (o['json']) printJson(s);
   else {
