@@ -9,7 +9,7 @@
  * tarballs, not the metadata that resolving a version range needs).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,9 @@ describe('the npm package', () => {
     expect(stray).toEqual([]);
     expect(paths.some((p) => p.startsWith('test/'))).toBe(false);
     expect(packed.entryCount).toBe(paths.length);
+    // Nothing of the package runs at install.
+    const shipped = JSON.parse(readFileSync(join(app, 'node_modules', 'retrosim', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(shipped.scripts?.[hook], hook).toBeUndefined();
   });
 
   it('npx retrosim --help and npx retrosim run --frames 60 work in the installed folder', () => {
@@ -74,6 +77,18 @@ describe('the npm package', () => {
     const b = run(npm, ['exec', '--offline', '--', 'retrosim', 'bench', '--list']);
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('not part of the installed package');
+  });
+
+  it('a default install holds no queue client and no native add-on; the queue commands name what to install', () => {
+    const installed = readdirSync(join(app, 'node_modules'));
+    for (const name of ['bullmq', 'ioredis', 'msgpackr', 'msgpackr-extract', 'cron-parser', 'luxon']) expect(installed, name).not.toContain(name);
+    expect(installed.some((n) => n.startsWith('@msgpackr-extract'))).toBe(false);
+    for (const args of [['worker', '--redis', 'redis://127.0.0.1:1'], ['batch', 'status', '--redis', 'redis://127.0.0.1:1']]) {
+      const r = run(npm, ['exec', '--offline', '--', 'retrosim', ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/needs the batch queue's client, an optional dependency that is not installed: npm install bullmq@[\d.]+ ioredis@[\d.]+/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 
   it("a plain .mjs script imports from 'retrosim' and its subpaths and runs (without pixi.js installed)", () => {

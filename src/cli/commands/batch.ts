@@ -14,6 +14,7 @@ import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
 import type { BatchSummary } from '../../batch/coordinator.js';
 import type { Executor } from '../../batch/executor.js';
+import { requireQueueClient } from '../queue-client.js';
 import type { CancelResult, QueueStatus, RedisOptions } from '../../batch/redis-queue.js';
 
 const usage = `usage: retrosim batch FILE [options]
@@ -120,6 +121,7 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
   let exec: Executor;
   const onRedis = o['redis'] !== undefined;
   if (onRedis) {
+    await requireQueueClient('batch --redis');
     const { RedisExecutor } = await import('../../batch/redis-queue.js');
     exec = new RedisExecutor({ url: redisUrl(o), queue: queueName(o), timeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 120, key });
   } else {
@@ -192,6 +194,7 @@ async function report(args: string[], o: ParsedArgs['options']): Promise<number>
 
 async function queueCommand(which: 'status' | 'cancel', o: ParsedArgs['options']): Promise<number> {
   if (o['redis'] === undefined) throw new UsageError(`batch ${which} needs --redis URL`);
+  await requireQueueClient(`batch ${which}`);
   const { queueStatus, cancelQueue } = await import('../../batch/redis-queue.js');
   const { exitWhenHeld } = await import('../../batch/redis-liveness.js');
   const opts = { url: redisUrl(o), queue: queueName(o), timeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 15 };

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs, UsageError } from '../args.js';
 import { batchKeyOption, keyUsage } from '../batch-key.js';
 import { checkRedisUrl } from '../redis-url.js';
+import { requireQueueClient } from '../queue-client.js';
 import type { Command } from '../command.js';
 
 const usage = `usage: retrosim worker --redis URL [options]
@@ -72,6 +73,7 @@ export const command: Command = {
     const name = o['name'] as string | undefined;
     if (name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: 1 to 128 letters, digits, '.', '_', ':', '@' or '-'`);
     const key = await batchKeyOption(o['key-file'] as string | undefined);
+    await requireQueueClient('worker');
     const { runWorker, defaultWorkerName } = await import('../../batch/redis-worker.js');
     const { allowScenarios } = await import('../../batch/scenario-allow.js');
     let scenarios;
