@@ -145,7 +145,10 @@ export function compareKeyframe(sim: Simulation, k: ReplayKeyframe, limits: Read
 
 /**
  * Re-simulates a replay from its settings and inputs (not from its keyframes) and compares everything it
- * records, frame by frame, stopping at the first difference. `with_` is a simulation freshly built from
+ * records, frame by frame, stopping at the first difference. When everything matched, it then restores each
+ * keyframe into a fresh simulation, runs it to the next keyframe (or the end) and compares again (unless
+ * `options.restoreCheck` is false): a difference there is a `restoreDivergence` naming the keyframe, the
+ * frame and the system, and the result is not ok. `with_` is a simulation freshly built from
  * the replay's world and settings, or what to build one from (`{ world, scenario }`, checked against the
  * header as `replaySimulation` does). The work is checked against the limits before any frame runs.
  *
@@ -240,7 +243,7 @@ export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | Re
           fields: [`restored from keyframe ${r.keyframe}`, ...r.fields, ...(r.system ? [`system ${r.system.name}`] : [])],
           sections: r.sections,
           rng: r.rng,
-          lastGoodKeyframe: lastGood,
+          lastGoodKeyframe: r.keyframe,
           detail: null,
         },
         restoreDivergence: r,

@@ -104,7 +104,7 @@ describe('verify restores every keyframe and runs on: hidden state is caught and
       expect(r.expected).not.toBe(r.actual);
       expect(r.reason).toMatch(/^system drift \(task \d+\) .* outside the snapshot/);
       // The same in the shape of a divergence (what a batch's verify job keeps).
-      expect(v.divergence).toMatchObject({ frame: c.frame, expected: r.expected, actual: r.actual, sections: r.sections, detail: null });
+      expect(v.divergence).toMatchObject({ frame: c.frame, expected: r.expected, actual: r.actual, sections: r.sections, lastGoodKeyframe: c.keyframe, detail: null });
       expect(v.divergence!.fields[0]).toBe(`restored from keyframe ${c.keyframe}`);
       expect(v.divergence!.fields.at(-1)).toBe('system drift');
       // The run from frame 0 alone (all that verify checked before) gives every recorded frame: in a process
@@ -164,6 +164,24 @@ describe('the keyframe check (properties)', () => {
       }),
       { numRuns: 8 },
     );
+  });
+
+  it('a simulation given with a task added by hand: the check is skipped with a warning, or runs with freshSimulation', () => {
+    const make = () => {
+      const sim = createSimulation(flat(), { agents: 3 });
+      sim.scheduler.addTask('by-hand', 99, () => {});
+      return sim;
+    };
+    const sim = make();
+    const rec = new ReplayRecorder(sim, id, 10);
+    for (let f = 1; f <= 25; f++) rec.step(f & 3);
+    const rp = readReplay(rec.finish());
+    const skipped = verifyReplay(rp, make());
+    expect(skipped.ok).toBe(true);
+    expect(skipped.warnings).toEqual([expect.stringMatching(/^the keyframes were not checked by restoring them: .* keyframe at frame 0 .*by-hand/)]);
+    const checked = verifyReplay(rp, make(), { freshSimulation: make });
+    expect(checked.ok).toBe(true);
+    expect(checked.warnings).toEqual([]);
   });
 
   it('a counter in a closure is caught at the first frame a fresh restore can differ, and its system named', () => {
