@@ -106,7 +106,7 @@ export { scenarioIdentity } from './scenarios/identity.js';
 // ---- replays ----
 export { readReplay, replayToJson, REPLAY_FORMAT_VERSION, RUNTIME_VERSION, DEFAULT_KEYFRAME_INTERVAL, type Replay, type ReplayFrames, type ReplayHeader, type ReplayKeyframe, type WorldIdentity } from './replay/format.js';
 export { ReplayRecorder, type RecorderOptions } from './replay/recorder.js';
-export { verifyReplay, type Divergence, type KeyframeDiff, type VerifyOptions, type VerifyResult } from './replay/verify.js';
+export { verifyReplay, type Divergence, type KeyframeDiff, type RestoreDivergence, type VerifyOptions, type VerifyResult } from './replay/verify.js';
 export { seekReplay, restoreKeyframe, MAX_KEYFRAME_TRIES, type RestoreKeyframeOptions, type SeekOptions, type SeekResult } from './replay/seek.js';
 export { replaySimulation, checkReplaySettings, checkReplayWork, type ReplayTarget } from './replay/rebuild.js';
 export { checkWorldIdentity, worldIdentity, type OpenedWorld } from './replay/world-identity.js';

@@ -4,9 +4,14 @@
  * input, and every keyframe (its hash, and its snapshot value by value against the re-simulated state at
  * its frame). At the first frame where anything differs, verify stops and reports the frame and every field
  * that differs, from the state it already has: it never simulates past the divergence.
+ *
+ * When all of that matches, verify also proves what a seek relies on (src/replay/keyframe-check.ts): each
+ * keyframe, restored into a fresh simulation and run to the next, gives the recorded frames; otherwise it
+ * reports the first frame that differs and the system responsible (`restoreDivergence`).
  */
 import { FormatError } from '../binary/format-error.js';
 import { decodeValueBytes, encodeValueBytes } from '../ecs/value-codec.js';
+import { createEventBus } from '../ecs/events.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { Simulation } from '../sim/simulation.js';
 import { BUTTON_MASK } from '../systems/input.js';
@@ -14,6 +19,9 @@ import { hex64, readReplay, RUNTIME_VERSION, type Replay, type ReplayKeyframe } 
 import { checkReplayWork, replaySimulation, type ReplayTarget } from './rebuild.js';
 import { diffSnapshots } from './snapshot-diff.js';
 import { keyframeName } from './seek.js';
+import { checkKeyframes, traceStep, type RestoreDivergence, type TaskTraceEntry } from './keyframe-check.js';
+
+export type { RestoreDivergence } from './keyframe-check.js';
 
 /** The first frame at which the re-simulation differs from the recording, and everything that differs there. */
 export interface Divergence {
@@ -25,7 +33,10 @@ export interface Divergence {
   actual: string;
   /**
    * Every recorded value of that frame that differs: `hash`, `section <name>`, `fieldrand`, `ccrand`,
-   * `input`, `keyframe hash`, `keyframe snapshot`.
+   * `input`, `keyframe hash`, `keyframe snapshot`. When the run from frame 0 matched everything and a run
+   * restored from a keyframe did not (see `VerifyResult.restoreDivergence`), the list starts with
+   * `restored from keyframe <K>` and ends with `system <name>` when the system was found; the others are
+   * what that run gave differently.
    */
   fields: string[];
   /** Sections of the state hash whose recorded low word differs (component names, "rng", "tasks", ...). */
@@ -62,11 +73,18 @@ export interface VerifyResult {
   frames: number;
   /** The final state hash, "0x" + 16 hex digits. */
   finalHash: string;
+  /** Frames per second of the run from frame 0 (the keyframe check's time is not counted). */
   framesPerSecond: number;
   /** Keyframes whose hash and snapshot were compared with the re-simulation and matched. */
   keyframes: number;
-  /** The first divergence, when not ok. */
+  /** The first divergence, when not ok (for a restore divergence, that one, in this shape). */
   divergence?: Divergence;
+  /**
+   * When the run from frame 0 matched everything but a keyframe, restored into a fresh simulation and run
+   * on, did not give the recorded frames: the keyframe, the first frame, and the system responsible. A seek
+   * from that keyframe would answer wrong: the scenario keeps state outside its snapshot.
+   */
+  restoreDivergence?: RestoreDivergence;
   /** Non-fatal notes, e.g. a different runtime version. */
   warnings: string[];
 }
@@ -75,6 +93,18 @@ export interface VerifyResult {
 export interface VerifyOptions {
   /** The limits the replay, its header's work and its snapshots' decoding are checked against; default DEFAULT_LIMITS. */
   limits?: Readonly<Limits>;
+  /**
+   * Also restore each keyframe into a fresh simulation, run it to the next one and compare (default true):
+   * this proves seeks, and catches state a scenario keeps outside its snapshot. It re-simulates each
+   * keyframe interval once more (about as much again as the run from frame 0).
+   */
+  restoreCheck?: boolean;
+  /**
+   * Builds the fresh simulations of the keyframe check: by default, from the verified simulation's world
+   * object, scenario and settings. Give it when the simulation given to verify was changed after it was
+   * built (tasks added by hand), or the check is skipped with a warning.
+   */
+  freshSimulation?: () => Simulation;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -116,7 +146,10 @@ export function compareKeyframe(sim: Simulation, k: ReplayKeyframe, limits: Read
 
 /**
  * Re-simulates a replay from its settings and inputs (not from its keyframes) and compares everything it
- * records, frame by frame, stopping at the first difference. `with_` is a simulation freshly built from
+ * records, frame by frame, stopping at the first difference. When everything matched, it then restores each
+ * keyframe into a fresh simulation, runs it to the next keyframe (or the end) and compares again (unless
+ * `options.restoreCheck` is false): a difference there is a `restoreDivergence` naming the keyframe, the
+ * frame and the system, and the result is not ok. `with_` is a simulation freshly built from
  * the replay's world and settings, or what to build one from (`{ world, scenario }`, checked against the
  * header as `replaySimulation` does). The work is checked against the limits before any frame runs.
  *
@@ -156,8 +189,13 @@ export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | Re
   };
   const first = atKeyframe(0);
   if (first) return first;
+  // The first frame after each keyframe is traced task by task, for the keyframe check to name a system.
+  const restoreCheck = options.restoreCheck !== false;
+  const traced = new Set(restoreCheck ? rp.keyframes.map((k) => k.frame) : []);
+  const traces = new Map<number, TaskTraceEntry[]>();
   for (let i = 0; i < f.count; i++) {
-    sim.step(f.inputs[i]!);
+    if (traced.has(i)) traces.set(i, traceStep(sim, f.inputs[i]!));
+    else sim.step(f.inputs[i]!);
     const h = sim.hash();
     const d = sim.scheduler.drawCounts();
     const fields: string[] = [];
@@ -183,8 +221,39 @@ export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | Re
     const k = atKeyframe(i + 1);
     if (k) return k;
   }
+  const finalHash = sim.hashHex();
+  // The speed of the run from frame 0, as before the keyframe check (which runs about as many frames again).
   const dt = (performance.now() - t0) / 1000;
-  return { ok: true, frames: f.count, finalHash: sim.hashHex(), framesPerSecond: dt > 0 ? f.count / dt : 0, keyframes: checked, warnings };
+  if (restoreCheck) {
+    const fresh = options.freshSimulation ?? (() => new Simulation(sim.world, sim.scenario, sim.settings, { events: createEventBus() }));
+    const found = checkKeyframes(rp, sim, { limits, fresh, traces });
+    if (found && 'skipped' in found) warnings.push(found.skipped);
+    else if (found) {
+      const r = found.divergence;
+      const detail = `replay verify: the run restored from the keyframe at frame ${r.keyframe} differs at frame ${r.frame} in ${r.fields.join(', ')}${r.system ? `; system ${r.system.name}` : ''}`;
+      sim.events.emit('desync', { frame: r.frame, detail });
+      return {
+        ok: false,
+        frames: f.count,
+        finalHash,
+        framesPerSecond: dt > 0 ? f.count / dt : 0,
+        keyframes: checked,
+        divergence: {
+          frame: r.frame,
+          expected: r.expected,
+          actual: r.actual,
+          fields: [`restored from keyframe ${r.keyframe}`, ...r.fields, ...(r.system ? [`system ${r.system.name}`] : [])],
+          sections: r.sections,
+          rng: r.rng,
+          lastGoodKeyframe: r.keyframe,
+          detail: null,
+        },
+        restoreDivergence: r,
+        warnings,
+      };
+    }
+  }
+  return { ok: true, frames: f.count, finalHash, framesPerSecond: dt > 0 ? f.count / dt : 0, keyframes: checked, warnings };
 
   function fail(frame: number, expected: string, actual: string, fields: string[], sections: string[], rng: Divergence['rng'], detail: KeyframeDiff | null): VerifyResult {
     const dt = (performance.now() - t0) / 1000;

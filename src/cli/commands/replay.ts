@@ -34,8 +34,10 @@ const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
   export FILE            the whole replay as JSON (every frame's input, hash, RNG counts, section hashes)
   verify FILE            re-simulate from the settings and inputs and compare everything recorded (every
                          frame's hash, section hashes, RNG draw counts and input; every keyframe's hash and
-                         snapshot); exit 0 when all match, exit 1 with the first divergent frame and every
-                         field that differs there
+                         snapshot); then restore each keyframe into a fresh simulation, run it to the next
+                         and compare again (what a seek relies on: it catches state kept outside the
+                         snapshot and names the system); exit 0 when all match, exit 1 with the first
+                         divergent frame and every field that differs there
   seek FILE --frame F    restore the nearest keyframe at or before F that holds, step to F and compare the
                          hash with the recorded one: {"frame":F,"hash":"0x...","verified":true,...}; exit 1
                          when it differs
@@ -49,6 +51,9 @@ options:
   --threads N    threads for the systems' range kernels while re-simulating (verify, seek; default 1): the
                  answers are the same for any N, only the speed differs
   --json         machine output (one JSON line)
+  --no-restore-check
+                 verify: skip the keyframe check (restoring each keyframe and running on), which
+                 re-simulates each keyframe interval once more
 
 limits on the work a replay may ask for (verify, seek; defaults in src/limits.ts):
   --max-frames N        frames in the replay (limits.replay.frames)
@@ -125,6 +130,7 @@ export const command: Command = {
       map: { type: 'string' },
       scenario: { type: 'string' },
       json: { type: 'flag' },
+      'no-restore-check': { type: 'flag' },
       threads: { type: 'int', min: 1, max: MAX_SYSTEM_THREADS },
       'max-frames': { type: 'int', min: 1 },
       'max-agents': { type: 'int', min: 1 },
@@ -162,14 +168,18 @@ export const command: Command = {
         const { sim, pool } = await simulationFor(rp, o, limits);
         let v;
         try {
-          v = verifyReplay(rp, sim, { limits });
+          v = verifyReplay(rp, sim, { limits, restoreCheck: o['no-restore-check'] !== true });
         } finally {
           await pool?.close();
         }
-        const out = { ok: v.ok, threads: sim.parallel.threads, frames: v.frames, keyframes: v.keyframes, finalHash: v.finalHash, framesPerSecond: Math.round(v.framesPerSecond * 10) / 10, divergence: v.divergence ?? null, warnings: v.warnings };
+        const out = { ok: v.ok, threads: sim.parallel.threads, frames: v.frames, keyframes: v.keyframes, finalHash: v.finalHash, framesPerSecond: Math.round(v.framesPerSecond * 10) / 10, divergence: v.divergence ?? null, restoreDivergence: v.restoreDivergence ?? null, warnings: v.warnings };
         if (json) printJson(out);
         else if (v.ok) print(`OK: ${v.frames} frames and ${v.keyframes} keyframes verified, final hash ${v.finalHash} (${out.framesPerSecond} frames/s)`);
-        else {
+        else if (v.restoreDivergence) {
+          const r = v.restoreDivergence;
+          print(`DIVERGED after a restore: the run from frame 0 matched all ${v.frames} frames, but the keyframe at frame ${r.keyframe}, restored and run on, differs at frame ${r.frame}: expected ${r.expected}, got ${r.actual}; differs in ${r.fields.join(', ')}`);
+          print(r.reason);
+        } else {
           const d = v.divergence!;
           const rng = d.rng.map((r) => `${r.name} recorded ${r.recorded}, replayed ${r.replayed}`).join('; ');
           print(`DIVERGED at frame ${d.frame}: expected ${d.expected}, got ${d.actual}; differs in ${d.fields.join(', ')}${rng ? `; RNG: ${rng}` : ''}`);
