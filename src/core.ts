@@ -93,7 +93,7 @@ export { losSystem, eyeHeight, LOS_RATE } from './systems/los-system.js';
 export { recordingSystem, frameLog, type FrameLog } from './systems/recording.js';
 
 // ---- scenarios and simulations ----
-export { defineScenario, scenarioFingerprint, DEFAULT_SETTINGS, type ScenarioDef, type ScenarioHost, type ScenarioIdentity, type ScenarioSettings } from './sim/scenario.js';
+export { defineScenario, scenarioFingerprint, DEFAULT_SETTINGS, type ScenarioDef, type ScenarioHost, type ScenarioIdentity, type ScenarioModuleHash, type ScenarioSettings } from './sim/scenario.js';
 export { parseParamText, resolveParams, type ParamSpec, type ParamSpecs } from './sim/params.js';
 export { Simulation, PLACEMENT_STREAM, type SimSnapshot, type SimulationOptions, type StateHash } from './sim/simulation.js';
 export { SyncTest, type SyncTestFailure } from './sim/synctest.js';

@@ -25,6 +25,7 @@ import {
   type OpenedWorld,
   type PineyTables,
   type ScenarioDef,
+  type ScenarioIdentity,
   type Simulation,
   type SimulationInit,
 } from '../index.js';
@@ -149,7 +150,7 @@ async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> 
   env.keep?.(sim);
   const body: Record<string, unknown> = {
     world: opened.identity,
-    scenario: scenarioIdentity(scenario),
+    scenario: resultScenario(scenarioIdentity(scenario)),
     settings: { ...sim.settings, params: { ...sim.settings.params } },
     agents: sim.agentsPlaced,
     frames: p.frames,
@@ -206,4 +207,12 @@ function concat(parts: Uint8Array[]): Uint8Array {
     at += b.length;
   }
   return out;
+}
+
+/**
+ * The scenario as a result line names it: name, version, source and content hash (the hash covers its
+ * module graph; the per-module list stays in the replay's header, not in every line).
+ */
+function resultScenario(i: ScenarioIdentity): ScenarioIdentity {
+  return { name: i.name, version: i.version, source: i.source, contentHash: i.contentHash };
 }

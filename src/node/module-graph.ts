@@ -1,7 +1,7 @@
 /**
  * The content hash of a scenario module's graph: the entry file and every local module it imports,
- * followed through static imports (`import ... from '...'`, `import '...'`), re-exports (`export ... from
- * '...'`) and dynamic imports of a string literal (`import('...')`), as Node would load them. A batch job
+ * followed through static imports (`import x from "spec"`, `import "spec"`), re-exports (`export ... from
+ * "spec"`) and dynamic imports of a string literal (`import("spec")`), as Node would load them. A batch job
  * names a scenario module by this hash, and a worker runs only modules whose graph it was given on its own
  * disk: the hash changes when any file of the graph changes, and not when any other file does.
  *
@@ -25,6 +25,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, stat
 import { isBuiltin } from 'node:module';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fnv1a64Hex } from '../binary/fnv.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 
 /** Most files one module graph may hold. */
@@ -44,6 +45,8 @@ export interface ModuleGraph {
   entry: string;
   /** The local modules, entry included, relative to the entry's folder ('/'-separated), sorted. */
   files: string[];
+  /** FNV-1a 64 ("0x" + 16 hex digits) of each file's bytes, in the order of `files`. */
+  fileHashes: string[];
   /** The packages imported, as "name@version", sorted. */
   packages: string[];
 }
@@ -123,7 +126,7 @@ export function moduleGraph(entry: string, limits: ModuleGraphLimits = {}): Modu
     h.update('\n');
   }
   for (const p of pkgs) h.update(`package ${JSON.stringify(p)}\n`);
-  return { hash: h.digest('hex'), entry: first, files: files.map((f) => f.rel), packages: pkgs };
+  return { hash: h.digest('hex'), entry: first, files: files.map((f) => f.rel), fileHashes: files.map((f) => fnv1a64Hex(f.bytes)), packages: pkgs };
 }
 
 /** A relative specifier resolved as Node resolves an ES module's: a URL against the importer, an exact file. */
@@ -268,7 +271,7 @@ export function importSpecifiers(src: string): Specifier[] {
         out.push({ specifier: next.v, line: k.line });
         continue;
       }
-      // import <clause> from '...': the first `from` followed by a string, before the statement ends.
+      // import <clause> from "spec": the first `from` followed by a string, before the statement ends.
       for (let j = i + 1; j < Math.min(toks.length, i + LOOKAHEAD); j++) {
         const x = toks[j]!;
         if (x.t === 'punct' && x.v === ';') break;
@@ -280,7 +283,7 @@ export function importSpecifiers(src: string): Specifier[] {
         if (x.t === 'str' || (x.t === 'id' && (x.v === 'import' || x.v === 'export'))) break;
       }
     } else {
-      // export * from '...', export * as ns from '...', export { a, b as c } from '...'
+      // export * from "spec", export * as ns from "spec", export { a, b as c } from "spec"
       let j = i + 1;
       if (next.t === 'punct' && next.v === '*') {
         j++;

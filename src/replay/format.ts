@@ -34,6 +34,8 @@ export const DEFAULT_KEYFRAME_INTERVAL = 600;
 export const MAX_FRAMES = DEFAULT_LIMITS.replay.frames;
 export const MAX_SECTIONS = 64;
 export const MAX_STRING_BYTES = 4096;
+/** Most local modules, and most packages, a header lists for a scenario's module graph. */
+export const MAX_SCENARIO_MODULES = 1000;
 
 /** Which world a replay ran on: enough to find it again and to check it is the same bytes. */
 export interface WorldIdentity {
@@ -161,6 +163,17 @@ export class ReplayWriter {
     p.u32(h.keyframeInterval);
     p.u16(h.sections.length);
     for (const n of h.sections) putString(p, n);
+    const modules = sc.modules ?? [];
+    const packages = sc.packages ?? [];
+    if (modules.length > MAX_SCENARIO_MODULES || packages.length > MAX_SCENARIO_MODULES) throw new RangeError(`a scenario of more than ${MAX_SCENARIO_MODULES} modules or packages`);
+    p.u16(modules.length);
+    for (const m of modules) {
+      putString(p, m.path);
+      const [mhi, mlo] = parseHash(m.hash);
+      p.u32(mhi).u32(mlo);
+    }
+    p.u16(packages.length);
+    for (const n of packages) putString(p, n);
     this.chunk('HEAD', p.finish());
   }
 
@@ -244,6 +257,7 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
       case 'HEAD': {
         if (header) pr.fail('a second HEAD chunk', start);
         header = readHeader(pr);
+        if (pr.pos !== payloadAt + length) pr.fail(`the header's fields take ${pr.pos - payloadAt} bytes of its ${length}-byte payload`, payloadAt);
         sectionCount = header.sections.length;
         break;
       }
@@ -394,11 +408,27 @@ function readHeader(r: BinaryReader): ReplayHeader {
   if (n > MAX_SECTIONS) r.fail(`${n} sections is over the limit ${MAX_SECTIONS}`, sAt);
   const sections: string[] = [];
   for (let i = 0; i < n; i++) sections.push(getString(r, `section ${i} name`));
+  const mAt = r.pos;
+  const moduleCount = r.u16('scenario module count');
+  if (moduleCount > MAX_SCENARIO_MODULES) r.fail(`${moduleCount} scenario modules is over the limit ${MAX_SCENARIO_MODULES}`, mAt);
+  const modules: { path: string; hash: string }[] = [];
+  for (let i = 0; i < moduleCount; i++) {
+    const path = getString(r, `scenario module ${i} path`);
+    const hi = r.u32(`scenario module ${i} hash`);
+    const lo = r.u32(`scenario module ${i} hash`);
+    modules.push({ path, hash: hex64(hi, lo) });
+  }
+  const pAt2 = r.pos;
+  const packageCount = r.u16('scenario package count');
+  if (packageCount > MAX_SCENARIO_MODULES) r.fail(`${packageCount} scenario packages is over the limit ${MAX_SCENARIO_MODULES}`, pAt2);
+  const packages: string[] = [];
+  for (let i = 0; i < packageCount; i++) packages.push(getString(r, `scenario package ${i}`));
+  if (moduleCount === 0 && packageCount > 0) r.fail('the scenario lists packages but no module', pAt2);
   return {
     formatVersion: REPLAY_FORMAT_VERSION,
     runtime,
     world: { kind, name, source, contentHash: hex64(hi, lo), byteLength },
-    scenario: { name: scenario, version: scenarioVersion, source: scenarioSource, contentHash: hex64(shi, slo) },
+    scenario: { name: scenario, version: scenarioVersion, source: scenarioSource, contentHash: hex64(shi, slo), ...(moduleCount ? { modules, packages } : {}) },
     settings: { scenario, agents, fieldSeed, ccRandInit, streamSeed, capacity, params },
     keyframeInterval,
     sections,

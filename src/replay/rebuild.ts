@@ -12,6 +12,7 @@ import type { EventBus } from '../ecs/events.js';
 import type { SystemThreads } from '../systems/range-kernel.js';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin.js';
 import { scenarioIdentity } from '../scenarios/identity.js';
+import { describeChanges, scenarioModuleChanges } from './scenario-changes.js';
 import type { ReplayHeader } from './format.js';
 import { checkWorldIdentity, type OpenedWorld } from './world-identity.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
@@ -113,10 +114,12 @@ export function replayScenario(h: ReplayHeader, given?: ScenarioDef): ScenarioDe
   const where = got.source.startsWith('file:') ? got.source.slice(5) : got.source;
   if (got.name !== rec.name) throw scenarioMismatch(got.source, `the replay ran scenario ${JSON.stringify(rec.name)}; the scenario given is ${JSON.stringify(got.name)}`);
   if (got.version !== rec.version || got.contentHash !== rec.contentHash) {
+    // With both module lists, name what changed: the file to put back, not a divergence frames later.
+    const changes = got.contentHash !== rec.contentHash ? scenarioModuleChanges(rec, got) : [];
     throw scenarioMismatch(
       got.source,
       `scenario ${JSON.stringify(rec.name)} changed since the replay was recorded: recorded version ${rec.version} with content hash ${rec.contentHash} (${rec.source}), ` +
-        `given version ${got.version} with content hash ${got.contentHash} (${where}); pass the module it was recorded with (CLI: --scenario FILE)`,
+        `given version ${got.version} with content hash ${got.contentHash} (${where})${changes.length ? `; in its module graph: ${describeChanges(changes)}` : ''}; pass the module it was recorded with (CLI: --scenario FILE)`,
     );
   }
   if (def.worldKinds && !def.worldKinds.includes(h.world.kind as never)) {

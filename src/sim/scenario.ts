@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS } from '../limits.js';
 import type { ParamValue, SystemDef } from '../systems/system.js';
 import type { CollisionWorld, Vec3, WorldKind } from '../worlds/world.js';
 import { checkParamSpecs, type ParamSpecs } from './params.js';
+import { callerModule } from './defining-module.js';
 
 /** The settings every simulation takes, whatever its scenario. */
 export interface ScenarioSettings {
@@ -115,13 +116,35 @@ export interface ScenarioDef {
 export interface ScenarioIdentity {
   name: string;
   version: string;
-  /** "builtin:<name>", "file:<path as given>" for a module file, or "inline" for one defined in a program. */
+  /**
+   * "builtin:<name>"; "file:<path>" for a scenario defined in a module file, the path relative to the current
+   * folder ('/'-separated; absolute when the file is outside it), the same whether the CLI loaded the file or
+   * a program imported it; or "inline" for one whose module cannot be hashed (a browser bundle, TypeScript
+   * run from source).
+   */
   source: string;
   /**
-   * FNV-1a 64 ("0x" + 16 hex digits) of the module file's bytes for a file; for a built-in or inline
-   * scenario, of its declared shape (`scenarioFingerprint`).
+   * "0x" + 16 hex digits. For a module file, the first 64 bits of the SHA-256 of its module graph (the file,
+   * every local module it imports, and the versions of the packages they import); for a built-in or inline
+   * scenario, FNV-1a 64 of its declared shape (`scenarioFingerprint`).
    */
   contentHash: string;
+  /**
+   * For a module file: each local module of its graph, the file itself included, by its path relative to
+   * the file's folder ('/'-separated, sorted) and the FNV-1a 64 of its bytes. Verify names the module that
+   * changed from these.
+   */
+  modules?: ScenarioModuleHash[];
+  /** For a module file: the packages its graph imports, as "name@version", sorted. */
+  packages?: string[];
+}
+
+/** One local module of a scenario's module graph (`ScenarioIdentity.modules`). */
+export interface ScenarioModuleHash {
+  /** Relative to the scenario file's folder, '/'-separated. */
+  path: string;
+  /** FNV-1a 64 of its bytes, "0x" + 16 hex digits. */
+  hash: string;
 }
 
 const SCENARIO_NAME = /^[a-z][a-z0-9-]{0,63}$/;
@@ -171,7 +194,20 @@ export function defineScenario(def: ScenarioDef): ScenarioDef {
   }
   if (def.place !== undefined && typeof def.place !== 'function') throw new ScenarioError(`scenario ${name}: place must be a function`);
   if (def.setup !== undefined && typeof def.setup !== 'function') throw new ScenarioError(`scenario ${name}: setup must be a function`);
-  return Object.freeze({ ...def, systems: Object.freeze([...def.systems]) });
+  const frozen = Object.freeze({ ...def, systems: Object.freeze([...def.systems]) });
+  const module = callerModule(new Error().stack, import.meta.url);
+  if (module !== undefined) definedIn.set(frozen, module);
+  return frozen;
+}
+
+const definedIn = new WeakMap<ScenarioDef, string>();
+
+/**
+ * The `file:` URL of the module that defined `def` with `defineScenario` (read from the call's stack), or
+ * undefined when it is not a file (a browser bundle) or the engine did not say.
+ */
+export function scenarioModuleUrl(def: ScenarioDef): string | undefined {
+  return definedIn.get(def);
 }
 
 /**

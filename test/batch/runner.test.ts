@@ -195,7 +195,10 @@ describe('batch job runner', () => {
     for (const part of payload.world.parts) bare.blobs.set(part.blob.sha256, p.blobs.get(part.blob.sha256));
     await expect(runJob(payload, bare)).rejects.toThrow(/^scenario drift\.mjs \(module graph [0-9a-f]{12}…\) is not on this worker's allow-list/);
     const out = await run(p.jobs[0]!, p.blobs);
-    expect(out.body['scenario']).toEqual(direct.identity);
+    // A result line names the scenario by its graph's hash; the per-module list is the replay header's.
+    const { name, version, source, contentHash } = direct.identity;
+    expect(out.body['scenario']).toEqual({ name, version, source, contentHash });
+    expect(direct.identity.modules!.map((m) => m.path)).toEqual(['drift.mjs']);
     expect(out.body['settings']).toMatchObject({ scenario: 'drift', params: { step: 7 } });
     const { world } = await openWorld(join(repoRoot, 'assets/worlds/rugrats/demo.col'));
     const sim = createSimulation(world, { scenario: direct.scenario, agents: 3, params: { step: 7 } });

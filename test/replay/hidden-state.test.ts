@@ -4,10 +4,9 @@
  * closure, or at module level) re-simulates from frame 0 exactly as it was recorded, so only this check
  * catches it; verify then names the frame, the keyframe and the system.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -29,6 +28,9 @@ import { FlatWorld } from '../sim/flat-world.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-hidden-state-'));
+// The modules import 'retrosim' by name, as a user's do: here it is this checkout.
+mkdirSync(join(tmp, 'node_modules'));
+symlinkSync(repoRoot, join(tmp, 'node_modules', 'retrosim'), 'dir');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const WORLD = 'assets/worlds/rugrats/demo.col';
@@ -41,7 +43,7 @@ const INTERVAL = 20;
  */
 function moduleText(name: string, where: 'closure' | 'module', after: number): string {
   // The built runtime by path: the module is loaded by the CLI and, in these tests, by the test process.
-  return `import { DEFAULT_SYSTEMS, defineScenario, defineSystem } from '${pathToFileURL(join(repoRoot, 'dist/src/index.js')).href}';
+  return `import { DEFAULT_SYSTEMS, defineScenario, defineSystem } from 'retrosim';
 ${where === 'module' ? 'let calls = 0;' : ''}
 const drift = defineSystem({ name: 'drift', priority: 55, create(host) {
   ${where === 'closure' ? 'let calls = 0;' : ''}
