@@ -19,6 +19,7 @@ import { DEFAULT_LIMITS } from '../limits.js';
 import { registerScenarioSource } from '../scenarios/identity.js';
 import { defineScenario, type ScenarioDef, type ScenarioIdentity } from '../sim/scenario.js';
 import { BoundedReadError, readBounded } from './bounded-read.js';
+import { registerBunScenarioModules } from './bun-scenario-modules.js';
 import { moduleGraph, ModuleGraphError, type ModuleGraph } from './module-graph.js';
 import { identityFromGraph, scenarioSourcePath } from './scenario-identity.js';
 
@@ -35,11 +36,13 @@ let hooked = false;
 
 /**
  * Makes `import 'retrosim'` inside scenario modules resolve to this runtime (scenario-hooks.ts). Needs the
- * compiled hooks file: next to this module in the build, or in dist/ when running from the sources.
+ * compiled hooks file: next to this module in the build, or in dist/ when running from the sources. Under
+ * Bun, whose `module.register` does nothing, virtual modules do it instead (bun-scenario-modules.ts).
  */
 function registerHooks(): void {
   if (hooked) return;
   hooked = true;
+  if (registerBunScenarioModules(new URL('../', import.meta.url))) return;
   let hooks = new URL('./scenario-hooks.js', import.meta.url);
   if (!existsSync(fileURLToPath(hooks))) {
     const compiled = fileURLToPath(hooks).replace(/([\\/])src([\\/]node[\\/]scenario-hooks\.js)$/, '$1dist$1src$2');

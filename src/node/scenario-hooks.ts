@@ -17,7 +17,8 @@ export function initialize(data: HookData): void {
   base = data.base;
 }
 
-const SUBPATHS: Readonly<Record<string, string>> = {
+/** The package specifiers a scenario module may import, by file under the runtime's dist/src/ folder. */
+export const SUBPATHS: Readonly<Record<string, string>> = {
   'retrosim': 'index.js',
   'retrosim/core': 'core.js',
   'retrosim/worlds/rugrats': 'worlds/rugrats/index.js',

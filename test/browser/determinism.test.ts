@@ -5,63 +5,16 @@
  * code the sandbox bundles: the session's replay player), and every frame's state hash is compared: each
  * browser = Node re-simulation = the hash recorded in the file.
  *
- * The other direction (a replay recorded in the page, verified in Node) is in sandbox.test.ts.
+ * The other direction (a replay recorded in the page, verified in Node) is in sandbox.test.ts. The same
+ * replays (test/engines/determinism-cases.ts) are re-simulated in Bun, JavaScriptCore, by test/engines/bun.test.ts.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { Page as FirefoxPage } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hex64, readReplay } from '../../src/replay/format.js';
-import { defaultSettingsFor, simulationFromSettings } from '../../src/scenarios/builtin.js';
-import { openBuiltinWorld, openWorldFile } from '../../src/node/open-world.js';
-import { parseFileSource, type OpenedWorld } from '../../src/replay/world-identity.js';
-import { demoButtons } from '../../src/sim/demo-input.js';
-import { ReplayRecorder } from '../../src/replay/recorder.js';
-import { Simulation } from '../../src/sim/simulation.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
+import { CASES, recordInNode, resimulateInNode } from '../engines/determinism-cases.js';
 import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
-
-const read = (p: string) => new Uint8Array(readFileSync(p));
-
-/** The worlds, by the source the sandbox's catalog records for them (src/render/sandbox/world-catalog.ts). */
-const CASES = [
-  // The default scenario: the default Piney field with its weather and ambient tasks, 300 agents.
-  { label: 'default scenario (piney-default)', source: 'builtin:piney-default', agents: undefined, frames: 600 },
-  { label: 'rugrats demo', source: 'builtin:rugrats-demo', agents: 60, frames: 300 },
-  { label: 'llama demo', source: 'file:assets/worlds/llama/demo.trak;map:assets/worlds/llama/demo.map', agents: 40, frames: 300 },
-  { label: 'colbin demo', source: 'file:assets/worlds/colbin/demo.colbin', agents: 60, frames: 300 },
-  { label: 'gta town', source: 'file:assets/worlds/gta/town.col', agents: 40, frames: 300 },
-] as const;
-
-async function openSource(source: string): Promise<OpenedWorld> {
-  if (source.startsWith('builtin:')) return openBuiltinWorld(source.slice('builtin:'.length), read);
-  const { path, mapPath } = parseFileSource(source);
-  return openWorldFile(path, read, mapPath);
-}
-
-/** Records `frames` frames of the stand-in player's buttons in Node; returns the replay file. */
-async function recordInNode(source: string, agents: number | undefined, frames: number): Promise<Uint8Array> {
-  const opened = await openSource(source);
-  expect(opened.identity.source).toBe(source);
-  const settings = defaultSettingsFor(opened.world, agents === undefined ? {} : { agents });
-  const sim = simulationFromSettings(opened.world, settings);
-  const rec = new ReplayRecorder(sim, opened.identity, 100);
-  for (let f = 1; f <= frames; f++) rec.step(demoButtons(f));
-  return rec.finish();
-}
-
-/** Node's re-simulation of a replay: the hash after every frame, from a fresh world and the recorded settings. */
-async function resimulateInNode(bytes: Uint8Array): Promise<string[]> {
-  const rp = readReplay(bytes, BUTTON_MASK);
-  const opened = await openSource(rp.header.world.source);
-  const sim = simulationFromSettings(opened.world, rp.header.settings);
-  const out: string[] = [];
-  for (let f = 0; f < rp.frames.count; f++) {
-    sim.step(rp.frames.inputs[f]!);
-    out.push(sim.hashHex());
-  }
-  return out;
-}
 
 /** Either browser's page: both drivers evaluate a function with one serialisable argument. */
 type AnyPage = Page | FirefoxPage;
