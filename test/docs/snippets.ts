@@ -41,6 +41,9 @@ const BLOCK = /(?<=^|\n)(?:<!-- (file: ([^\s]+)|run|output) -->\n)?```([a-z]*)\n
 export function parseBlocks(markdown: string): Block[] {
   return [...markdown.matchAll(BLOCK)].map((m) => {
     const fence = m.index! + (m[1] ? m[0].indexOf('```') : 0);
+    // A comment right before a fence that is none of the markers is a typo that would skip a check.
+    const before = markdown.slice(0, m.index!).split('\n').at(-2) ?? '';
+    if (!m[1] && before.startsWith('<!--')) throw new Error(`line ${markdown.slice(0, fence).split('\n').length}: unknown marker ${before} (file: NAME, run, output)`);
     const marker = m[1] === undefined ? null : m[2] !== undefined ? 'file' : (m[1] as 'run' | 'output');
     return { lang: m[3]!, marker, ...(m[2] !== undefined ? { file: m[2] } : {}), text: m[4]!, line: markdown.slice(0, fence).split('\n').length };
   });
