@@ -1,6 +1,6 @@
 // A scenario of your own: guards patrol the level and raise the alarm when they see the player.
 //
-//   npx retrosim run --scenario examples/guards/guards.mjs --world assets/worlds/rugrats/demo.col --set guards=6
+//   npx retrosim run --scenario examples/guards/guards.mjs --world rugrats-demo --set guards=6
 //
 // It declares a component (Guard), two systems (patrol, watch) beside the built-in ones, its parameters, and
 // how its entities are placed. Everything it does is a function of the state and the frame context, so its

@@ -2,6 +2,7 @@
 // declared state, a recorded replay that verifies, and a synctest. Compile it with the tsconfig beside it:
 //
 //   npx tsc -p examples/typed && node examples/typed/out/main.js
+import { join } from 'node:path';
 import {
   Buttons,
   DEFAULT_SYSTEMS,
@@ -12,6 +13,7 @@ import {
   defineScenario,
   defineSystem,
   openWorld,
+  packageRoot,
   verifyReplay,
   type CollisionWorld,
   type ScenarioDef,
@@ -58,14 +60,16 @@ const scenario: ScenarioDef = defineScenario({
   },
 });
 
-const opened = await openWorld('assets/worlds/llama/demo.trak');
+// A Llama level shipped with the package (its MAP beside it is found by name).
+const level = join(packageRoot(), 'assets/worlds/llama/demo.trak');
+const opened = await openWorld(level);
 const world: CollisionWorld = opened.world;
 const sim = createSimulation(world, { scenario, params: { wanderers: 20 } });
 const rec = new ReplayRecorder(sim, opened.identity);
 for (let f = 1; f <= 300; f++) rec.step(f % 90 < 60 ? Buttons.Up : Buttons.Up | Buttons.Left);
 const result: VerifyResult = verifyReplay(rec.finish(), { world: opened, scenario });
 
-const shadow = createSimulation((await openWorld('assets/worlds/llama/demo.trak')).world, { scenario, params: { wanderers: 20 } });
+const shadow = createSimulation((await openWorld(level)).world, { scenario, params: { wanderers: 20 } });
 const live = createSimulation(world, { scenario, params: { wanderers: 20 } });
 const sync = new SyncTest(live, shadow, 8);
 for (let f = 1; f <= 60; f++) sync.step(Buttons.Up);

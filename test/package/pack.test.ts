@@ -1,7 +1,8 @@
 /**
  * The package as a user gets it: `npm pack`, installed with `npm install --prefer-offline` into an empty folder,
  * then used there: the CLI, plain JavaScript importing 'retrosim', the examples, and strict TypeScript
- * against the declarations.
+ * against the declarations; the docs and examples ship, so the README's and the docs' relative links work
+ * in node_modules/retrosim. (test/package/snippets.test.ts runs the README's and the guide's programs.)
  *
  * The runtime dependencies are packed from node_modules and installed beside the tarball (the exact versions
  * package.json pins, as a registry install would fetch them); their own dependencies come from npm's cache,
@@ -11,7 +12,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROCESS_TIMEOUT_MS, repoRoot } from '../cli/run-cli.js';
 
@@ -46,18 +47,43 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the npm package', () => {
-  it('holds the built code, declarations, assets, bin, README, LICENSE and CHANGELOG, and nothing a user does not need', () => {
+  it('holds the built code, declarations, assets, bin, docs, examples, README, LICENSE and CHANGELOG, and nothing a user does not need', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const p of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/retrosim.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/core.d.ts', 'dist/src/render/index.d.ts', 'dist/src/worlds/gta/index.d.ts', 'assets/worlds/piney/default.field.json', 'assets/piney/field-tables.json']) {
+    for (const p of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/retrosim.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/core.d.ts', 'dist/src/render/index.d.ts', 'dist/src/worlds/gta/index.d.ts', 'assets/worlds/piney/default.field.json', 'assets/piney/field-tables.json', 'docs/guide.md', 'docs/api.md', 'docs/formats/replay.md', 'docs/images/world-rugrats.png', 'examples/guide/guards.mjs', 'examples/guards/guards.mjs', 'examples/typed/main.ts']) {
       expect(paths, p).toContain(p);
     }
-    const stray = paths.filter((p) => /^(test|\.ci|bench|scripts|out|docs|examples|sandbox|web-dist|node_modules|dist\/bench|dist\/scripts|dist\/test)\//.test(p) || /\.(js|ts)\.map$/.test(p) || p.startsWith('dist/src/render/sandbox/'));
+    // docs/api/ is TypeDoc's output and examples/typed/out/ a compiled example: built locally, never shipped.
+    const stray = paths.filter((p) => /^(test|\.ci|bench|scripts|out|docs\/api|examples\/typed\/out|sandbox|web-dist|node_modules|dist\/bench|dist\/scripts|dist\/test)\//.test(p) || /\.(js|ts)\.map$/.test(p) || p.startsWith('dist/src/render/sandbox/'));
     expect(stray).toEqual([]);
     expect(paths.some((p) => p.startsWith('test/'))).toBe(false);
     expect(packed.entryCount).toBe(paths.length);
     // Nothing of the package runs at install.
     const shipped = JSON.parse(readFileSync(join(app, 'node_modules', 'retrosim', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(shipped.scripts?.[hook], hook).toBeUndefined();
+  });
+
+  it('every relative link of the installed README and docs leads to a file of the package; the repository is named', () => {
+    const root = join(app, 'node_modules', 'retrosim');
+    const pages = ['README.md', ...packed.files.map((f) => f.path).filter((p) => p.startsWith('docs/') && p.endsWith('.md'))];
+    expect(pages.length).toBeGreaterThan(10);
+    const links: { page: string; target: string }[] = [];
+    for (const page of pages) {
+      // Inline links and images, [text](target) and ![alt](target), outside code spans and fenced blocks.
+      const text = readFileSync(join(root, page), 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1]!.split('#')[0]!;
+        if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // an anchor on the page, or a URL
+        links.push({ page, target: posix.join(posix.dirname(page), target) });
+      }
+    }
+    expect(links.length).toBeGreaterThan(30);
+    expect(links.some((l) => l.target.startsWith('docs/images/'))).toBe(true);
+    const missing = links.filter((l) => l.target.startsWith('..') || !existsSync(join(root, l.target))).map((l) => `${l.page} -> ${l.target}`);
+    expect(missing).toEqual([]);
+    const shipped = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(shipped['repository']).toEqual({ type: 'git', url: 'git+https://github.com/retrosim/retrosim.git' });
+    expect(shipped['homepage']).toBe('https://github.com/retrosim/retrosim#readme');
+    expect(shipped['bugs']).toEqual({ url: 'https://github.com/retrosim/retrosim/issues' });
   });
 
   it('npx retrosim --help and npx retrosim run --frames 60 work in the installed folder', () => {
@@ -151,8 +177,6 @@ console.log(JSON.stringify({ version: pkg.version, kind: world.kind, frame: sim.
         include: ['main.ts'],
       }),
     );
-    // The typed example opens a Llama level by a path relative to the package.
-    writeFileSync(join(app, 'main.ts'), readFileSync(join(app, 'main.ts'), 'utf8').replaceAll("'assets/worlds/llama/demo.trak'", "'node_modules/retrosim/assets/worlds/llama/demo.trak'"));
     const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
     const check = run(process.execPath, [tsc, '--noEmit', '-p', '.']);
     expect(check.stdout + check.stderr).toBe('');
