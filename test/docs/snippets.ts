@@ -15,8 +15,7 @@
  * - `<!-- output -->` on a ```text block: exactly what the program or command block just before it prints
  *   on stdout.
  *
- * Steps run in page order, so a command can read the replay an earlier program wrote. A step listed in
- * PENDING is expected to fail today (see there).
+ * Steps run in page order, so a command can read the replay an earlier program wrote.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -87,14 +86,7 @@ export function pageSteps(markdown: string, page: string): { files: { name: stri
   return { files, steps };
 }
 
-/**
- * Steps expected to fail until a scenario imported by a program has the identity the CLI gives its module
- * file (today it is "inline"), so that each verifies the other's replays. The test asserts that they still
- * fail: when one passes, take it off this list.
- */
-export const PENDING: ReadonlySet<string> = new Set(['npx retrosim replay verify program.replay', 'check-cli-replay.mjs']);
-
-/** A step's name in PENDING and in messages: the program's file, or the command block's commands. */
+/** A step's name in messages: the program's file, or the command block's commands. */
 export function stepName(s: Step): string {
   return s.kind === 'program' ? s.file : s.commands.join('\n');
 }
@@ -147,14 +139,10 @@ export function spawnRunner(cli: (args: string[], cwd: string) => Ran, timeout: 
   };
 }
 
-/** Checks a page's results: every step works and prints what the page shows, but the PENDING ones fail. */
+/** Checks a page's results: every step works and prints what the page shows. */
 export function expectPageRuns(results: StepResult[]): void {
   for (const r of results) {
     const name = stepName(r.step);
-    if (PENDING.has(name)) {
-      expect(r.ok, `${name} works now: take it off PENDING in test/docs/snippets.ts`).toBe(false);
-      continue;
-    }
     expect(r.ok, r.report).toBe(true);
     if (r.step.output !== undefined) expect(r.stdout, `the output the page shows for ${name}`).toBe(r.step.output);
   }

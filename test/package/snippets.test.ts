@@ -69,6 +69,35 @@ describe('the README and the guide in a project that installed the package', () 
     expectPageRuns(results);
   }, 600_000);
 
+  it("the guide's scenario over two modules: the CLI's and the program's replays are the same bytes, and an edit of either module is refused up front, by the CLI and by the program", () => {
+    const dir = join(app, 'guide');
+    // The guide's program and command run the same settings from the same folder.
+    expect(readFileSync(join(dir, 'program.replay')).equals(readFileSync(join(dir, 'guards.replay'))), 'the program and the CLI record byte-identical replays').toBe(true);
+    for (const [file, from, to] of [
+      ['rules.mjs', 'guards.mjs', 'guards.mjs'],
+      ['guards.mjs', "version: '1.0.0'", "version: '1.0.0' "],
+    ] as const) {
+      const path = join(dir, file);
+      const before = readFileSync(path, 'utf8');
+      // One byte more in a comment or a line: the code does the same, the module is another.
+      writeFileSync(path, file === 'rules.mjs' ? `${before}// edited\n` : before.replace(from, to));
+      try {
+        const cli = retrosim(['replay', 'verify', 'guards.replay', '--json'], dir);
+        expect(cli.code, cli.stdout + cli.stderr).not.toBe(0);
+        const err = (JSON.parse(cli.stdout.trim().split('\n').pop()!) as { error?: { kind: string; message: string } }).error;
+        expect(err?.kind, cli.stdout).toBe('scenario');
+        expect(err!.message).toContain(`${file} changed`);
+        const prog = run(process.execPath, ['check-cli-replay.mjs'], dir);
+        expect(prog.code).not.toBe(0);
+        expect(prog.stderr).toContain(`${file} changed`);
+      } finally {
+        writeFileSync(path, before);
+      }
+    }
+    const again = retrosim(['replay', 'verify', 'guards.replay', '--json'], dir);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  }, 600_000);
+
   it('npx retrosim run --world rugrats-demo opens the built-in world', () => {
     const r = retrosim(['run', '--world', 'rugrats-demo', '--frames', '60', '--no-replay', '--json']);
     expect(r.stderr).toBe('');
