@@ -51,7 +51,7 @@ export interface PendingFrame {
   frame: number;
 }
 
-/** The world's scale as the link's zoom uses it (screen pixels per metre); 1 for a world that gives none. */
+/** The world's native units per metre, which turn the camera's zoom into the link's pixels per metre; 1 for a world that gives none. */
 export function linkScale(world: Pick<CollisionWorld, 'scale'>): number {
   return world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1;
 }

@@ -61,7 +61,7 @@ export async function fileSource(f: File, placements?: File): Promise<WorldSourc
   return { label: f.name, source: `file:${f.name}`, fileName: f.name, bytes: await read(f), ...(placements ? { placements: await read(placements) } : {}) };
 }
 
-/** Reads the file bytes of a replay. */
+/** A dropped or picked file's bytes. */
 export const readFile = read;
 
 /** The opener of a source: a fresh world from its bytes each call. */
