@@ -156,6 +156,13 @@ export class SandboxSession {
     return this.check ? this.check.run(frames) : true;
   }
 
+  /** The first divergent frame known: found in playback or by the check ahead (−1 none). */
+  get divergence(): number {
+    const a = this.desyncFrame;
+    const b = this.check?.divergence ?? -1;
+    return a < 0 ? b : b < 0 ? a : Math.min(a, b);
+  }
+
   /** Frames in the loaded replay (0 in live mode). */
   get replayLength(): number {
     return this.replay ? this.replay.frames.count : 0;

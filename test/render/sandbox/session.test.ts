@@ -113,3 +113,25 @@ describe('sandbox session', () => {
     expect(s.hash).toBe(h0);
   });
 });
+
+describe('sandbox session: the first divergence known', () => {
+  test('the earlier of playback and the check ahead; −1 while neither found one', async () => {
+    const s = await SandboxSession.create(opener('piney-default'), { agents: 10 });
+    await s.restart(true);
+    for (let f = 0; f < 40; f++) s.stepLive(pattern(f));
+    const good = s.finishRecording();
+    await s.loadReplay(good);
+    while (!s.checkAhead(100));
+    expect(s.divergence).toBe(-1);
+    // A replay whose hash of frame 25 was changed: the check ahead finds it before playback gets there.
+    await s.loadReplay(tamperHash(good, 25));
+    for (let f = 0; f < 10; f++) s.stepReplay();
+    expect(s.divergence).toBe(-1);
+    while (!s.checkAhead(100));
+    expect(s.divergence).toBe(25);
+    // Playback reaching it agrees.
+    while (s.stepReplay());
+    expect(s.desyncFrame).toBe(25);
+    expect(s.divergence).toBe(25);
+  });
+});

@@ -1,0 +1,243 @@
+/**
+ * The page's scripting interface, `window.retrosim`: the browser tests and the console drive the page with it
+ * (open a world, pause, step or tick frames with a given elapsed time so no clock is needed, select, record,
+ * load and seek replays) and read the page's whole state back (`state()`), the timeline's marks and the
+ * legend, and measure the page's own cost.
+ */
+import { hex64 } from '../../replay/format.js';
+import { speedLabel, timelineMarks } from '../scene/timeline.js';
+import type { RayDensity } from '../scene/view-link.js';
+import { weatherCounts } from '../scene/weather-look.js';
+import type { BannerMessages } from './banner-state.js';
+import { $ } from './dom.js';
+import { FrameTimes, measureFrames } from './frame-measure.js';
+import type { Inspection } from './inspection.js';
+import type { KeyboardButtons } from './keyboard.js';
+import type { LinkState } from './link-state.js';
+import type { MapCanvas } from './map-canvas.js';
+import type { PageView } from './page-view.js';
+import type { RunLoop } from './run-loop.js';
+import type { SandboxSession } from './session.js';
+import type { SidePanels } from './side-panels.js';
+import type { SoundPlayer } from './sound.js';
+import type { ViewControls } from './view-controls.js';
+import { CATALOG, catalogSource } from './world-catalog.js';
+
+/** The page's parts and doings the interface reaches (getters for the parts made at start). */
+export interface ScriptedPage {
+  map(): MapCanvas;
+  loop: RunLoop;
+  keys: KeyboardButtons;
+  sound(): SoundPlayer;
+  messages: BannerMessages;
+  inspection: Inspection;
+  panels: SidePanels;
+  session(): SandboxSession | null;
+  pageView(): PageView;
+  worldMenu(): { value: string; label: string };
+  viewControls(): ViewControls;
+  link: LinkState;
+  openCatalog(id: string): Promise<void>;
+  syncUrl(): string;
+  setSpeed(speed: number): void;
+  startRecording(): Promise<void>;
+  finishRecording(): Uint8Array;
+  loadReplay(bytes: Uint8Array, name?: string): Promise<void>;
+}
+
+/** Steps `n` frames now (keys as held), draws and renders once. */
+function advance(p: ScriptedPage, n: number): void {
+  for (let i = 0; i < n; i++) if (!p.loop.stepOnce()) break;
+  render(p);
+}
+
+/** Draws and renders the current state (no step). */
+function render(p: ScriptedPage): void {
+  p.pageView().draw();
+  p.map().render();
+}
+
+/** Everything the tests read of the page. */
+function state(p: ScriptedPage): Record<string, unknown> {
+  const s = p.session()!;
+  const sim = s.sim;
+  const pos = sim.ecs.components.Position;
+  const h = sim.hash();
+  const v = p.pageView().view;
+  const cam = v?.camera;
+  const map = p.map();
+  const canvas = map.canvas;
+  const sound = p.sound();
+  const vc = p.viewControls();
+  const ins = p.inspection;
+  const sel = ins.selection;
+  return {
+    kind: sim.world.kind,
+    name: sim.world.name,
+    source: s.opened.identity.source,
+    frame: sim.frame,
+    hash: hex64(h.hi, h.lo),
+    mode: s.mode,
+    recording: s.recording,
+    paused: p.loop.paused,
+    player: [pos.x[sim.player], pos.y[sim.player], pos.z[sim.player]],
+    heading: sim.ecs.components.Heading.angle[sim.player],
+    agents: sim.agentsPlaced,
+    settingsAgents: s.settings.agents,
+    fieldrand: sim.rng.fieldrand.count,
+    ccrand: sim.rng.ccrand.draws,
+    desyncFrame: s.desyncFrame,
+    divergence: s.divergence,
+    checked: s.check?.frame ?? 0,
+    replayLength: s.replayLength,
+    keyframes: s.replay?.keyframes.map((k) => k.frame) ?? [],
+    buttons: p.keys.buttons,
+    weather: v?.lastAmbient?.counts ?? null,
+    weatherHuman: v?.lastAmbient ? weatherCounts(v.lastAmbient.counts) : [],
+    ambience: v?.ambience ?? null,
+    sky: v ? { ...v.lastSky } : null,
+    sounds: { ...sound.started },
+    soundsLoaded: sound.loaded(),
+    renderer: map.rendererName,
+    error: p.messages.error,
+    info: p.messages.info,
+    fps: p.loop.fps,
+    speed: p.loop.clock.speed,
+    clock: p.loop.clock.report(),
+    menu: p.worldMenu().value,
+    menuLabel: p.worldMenu().label,
+    camera: cam ? { cx: cam.cx, cy: cam.cy, zoom: cam.zoom, width: cam.width, height: cam.height, framed: cam.framed, following: cam.following, fitZoom: cam.fitZoom } : null,
+    worldRect: v ? { ...v.rect } : null,
+    worldOnScreen: v ? [...v.toScreen(v.rect.x, v.rect.y), ...v.toScreen(v.rect.x + v.rect.width, v.rect.y + v.rect.height)] : null,
+    resolution: map.app.renderer.resolution,
+    canvas: { width: canvas.width, height: canvas.height, cssWidth: canvas.clientWidth, cssHeight: canvas.clientHeight },
+    tiles: v ? { kept: v.tiles.size, drawnLast: v.tiles.drawnLastUpdate, drawnTotal: v.tiles.drawnTotal } : null,
+    hover: ins.hover,
+    hoverAt: ins.hoverAt,
+    selection: sel,
+    tile: ins.tile,
+    entity: ins.entity,
+    sees: v && sel?.kind === 'entity' && v.probe.from === sel.id ? v.probe.lists() : null,
+    heat: v?.heat.grid ? { frame: v.heat.grid.frame, max: v.heat.grid.max, rays: v.heat.grid.rays, cols: v.heat.grid.cols, rows: v.heat.grid.rows } : null,
+    heatOn: vc.heat,
+    rays: vc.rays,
+    legend: p.panels.legendEntries.map((e) => ({ group: e.group, label: e.label, colour: e.colour, symbol: e.symbol })),
+    focus: document.activeElement?.id || document.activeElement?.tagName || '',
+    helpShown: vc.helpShown,
+    url: location.search,
+  };
+}
+
+/** The timeline's marks as drawn. */
+function timelineState(p: ScriptedPage): Record<string, unknown> {
+  const s = p.session();
+  const marks = $('marks');
+  const m = s?.replay ? timelineMarks(s.replayLength, s.replay.keyframes.map((k) => k.frame), s.divergence, marks.clientWidth) : null;
+  const dom = Array.from(marks.children).map((c) => ({ cls: (c as HTMLElement).className, frame: (c as HTMLElement).dataset['frame'] ?? null, text: c.textContent ?? '' }));
+  const speed = p.loop.clock.speed;
+  return { marks: m, dom, speed, speedLabel: speedLabel(speed), frameLabel: $('frame-label').textContent };
+}
+
+/** The interface over `p`; `ready` settles once the page has started. */
+export function scriptingApi(ready: Promise<void>, p: ScriptedPage) {
+  let frameTimes: FrameTimes | null = null;
+  return {
+    ready,
+    catalog: CATALOG.map((e) => ({ id: e.id, label: e.label, source: catalogSource(e) })),
+    /** Opens a catalog world, with `agents` when given (null: the sandbox's default). */
+    open: (id: string, agents?: number | null) => {
+      if (agents !== undefined) p.link.agents = agents;
+      return p.openCatalog(id);
+    },
+    pause: () => {
+      p.loop.paused = true;
+    },
+    resume: () => {
+      p.loop.paused = false;
+    },
+    /** Stops (false) or restarts (true) the page's own animation frames: tests then drive every frame. */
+    ticker: (on: boolean) => {
+      if (on) p.map().app.ticker.start();
+      else p.map().app.ticker.stop();
+    },
+    /** One animation frame with `ms` elapsed: the clock's steps, the draw and the render. Returns frames run. */
+    tick: (ms: number) => {
+      const n = p.loop.frame(ms);
+      p.map().render();
+      return n;
+    },
+    advance: (n: number) => advance(p, n),
+    render: () => render(p),
+    measure: (n: number) => measureFrames(p.map(), n, () => p.loop.stepOnce(), () => p.pageView().draw()),
+    startFrameTimes: () => {
+      frameTimes = new FrameTimes(p.map());
+      frameTimes.start();
+    },
+    stopFrameTimes: () => frameTimes?.stop() ?? [],
+    state: () => state(p),
+    timeline: () => timelineState(p),
+    legend: () => p.panels.legendEntries.map((e) => ({ ...e })),
+    link: () => p.syncUrl(),
+    hover: (sx: number, sy: number) => p.pageView().hoverAt(sx, sy),
+    click: (sx: number, sy: number) => p.pageView().clickAt(sx, sy),
+    select: (id: number | null) => p.pageView().select(id === null ? null : { kind: 'entity', id }),
+    selectTile: (x: number, y: number) => p.pageView().select({ kind: 'tile', x, y }),
+    screenOf: (x: number, y: number) => p.pageView().view?.toScreen(x, y) ?? null,
+    entityScreen: (id: number) => {
+      const v = p.pageView().view;
+      if (!v) return null;
+      const [x, y] = v.positionOf(id);
+      return Number.isFinite(x) ? v.toScreen(x, y) : null;
+    },
+    setHeat: (on: boolean) => p.viewControls().setHeat(on),
+    setRays: (d: RayDensity) => p.viewControls().setRays(d),
+    setSpeed: (s: number) => p.setSpeed(s),
+    startRecording: () => p.startRecording(),
+    finishRecording: () => Array.from(p.finishRecording()),
+    recordedHashes: () => [...(p.session()?.recordedHashes ?? [])],
+    loadReplay: (bytes: number[], name?: string) => p.loadReplay(Uint8Array.from(bytes), name),
+    /** Finishes checking the loaded replay ahead of playback. */
+    checkNow: () => {
+      let s = p.session();
+      while (s && !s.checkAhead(1000)) s = p.session();
+      render(p);
+      return p.session()?.divergence ?? -1;
+    },
+    playReplay: (n: number) => {
+      const out: (boolean | null)[] = [];
+      for (let i = 0; i < n; i++) {
+        const r = p.session()!.stepReplay();
+        if (!r) break;
+        out.push(r.matches);
+      }
+      p.pageView().draw();
+      return out;
+    },
+    seek: (f: number) => p.pageView().seek(f),
+    goLive: () => p.session()?.goLive(),
+    zoom: (factor: number) => p.pageView().view?.camera.zoomAt(factor),
+    heatGrid: () => {
+      const g = p.pageView().view?.heat.grid;
+      return g ? { ...g, counts: Array.from(g.counts), floor: Array.from(g.floor) } : null;
+    },
+    setSight: (on: boolean) => {
+      const v = p.pageView().view;
+      if (v) v.showSight = on;
+    },
+    setOverlay: (on: boolean) => p.pageView().view?.setOverlayVisible(on),
+    setLayer: (name: string, on: boolean) => p.pageView().view?.setLayerVisible(name, on),
+  };
+}
+
+export type RetrosimApi = ReturnType<typeof scriptingApi>;
+
+declare global {
+  interface Window {
+    retrosim: RetrosimApi;
+  }
+}
+
+/** Puts the interface on `window.retrosim`. */
+export function installScriptingApi(ready: Promise<void>, p: ScriptedPage): void {
+  window.retrosim = scriptingApi(ready, p);
+}

@@ -1,0 +1,97 @@
+/**
+ * The world group of the top bar: the world menu (the catalog, and a "your file" entry once a world came
+ * from files), the agent count, the file picker, Restart, and the download of a variant field's spec. It
+ * shows what it is told and passes the user's choices on; the page decides what they do.
+ */
+import { $ } from './dom.js';
+import type { CatalogEntry } from './world-catalog.js';
+
+/** The world menu's entry for a world opened from files. */
+export const FILE_ENTRY = 'file';
+
+/** What the world group asks of the page. */
+export interface WorldControlsHost {
+  openCatalog(id: string): void;
+  /** The "your file" entry chosen again. */
+  openFileWorld(): void;
+  /** The agent count chosen (null: the sandbox's default). */
+  setAgents(agents: number | null): void;
+  openFiles(files: File[]): void;
+  restart(): void;
+  downloadSpec(): void;
+  focusMap(): void;
+}
+
+export class WorldControls {
+  private readonly world = $<HTMLSelectElement>('world');
+  private readonly agents = $<HTMLSelectElement>('agents');
+  private readonly specButton = $<HTMLButtonElement>('download-world');
+
+  constructor(catalog: readonly CatalogEntry[], host: WorldControlsHost) {
+    for (const e of catalog) {
+      const o = document.createElement('option');
+      o.value = e.id;
+      o.textContent = e.label;
+      this.world.appendChild(o);
+    }
+    this.world.addEventListener('change', () => {
+      const id = this.world.value;
+      host.focusMap();
+      if (id === FILE_ENTRY) host.openFileWorld();
+      else host.openCatalog(id);
+    });
+    this.agents.addEventListener('change', () => {
+      host.focusMap();
+      host.setAgents(this.agents.value === '' ? null : Number(this.agents.value));
+    });
+    const files = $<HTMLInputElement>('files');
+    files.addEventListener('change', () => {
+      const chosen = Array.from(files.files ?? []);
+      // Emptied once read: the menu names what opened, and choosing the same file again opens it again.
+      files.value = '';
+      host.openFiles(chosen);
+      host.focusMap();
+    });
+    $('restart').addEventListener('click', () => host.restart());
+    this.specButton.addEventListener('click', () => host.downloadSpec());
+  }
+
+  /** The world menu shows the open world: its catalog entry, or a "your file: <label>" entry. */
+  showWorld(shown: { catalogId?: string; label: string } | null): void {
+    const select = this.world;
+    let fileOption = Array.from(select.options).find((o) => o.value === FILE_ENTRY);
+    if (shown && !shown.catalogId) {
+      if (!fileOption) {
+        fileOption = document.createElement('option');
+        fileOption.value = FILE_ENTRY;
+        select.appendChild(fileOption);
+      }
+      fileOption.textContent = `your file: ${shown.label}`;
+      select.value = FILE_ENTRY;
+    } else if (shown?.catalogId) select.value = shown.catalogId;
+  }
+
+  /** Shows the agent count: "auto (N)" for the sandbox's default (N once a world is open), else the count (added if unlisted). */
+  showAgents(asked: number | null, auto: number | null): void {
+    const menu = this.agents;
+    menu.options[0]!.textContent = auto !== null && asked === null ? `auto (${auto})` : 'auto';
+    const v = asked === null ? '' : String(asked);
+    if (!Array.from(menu.options).some((o) => o.value === v)) {
+      const o = document.createElement('option');
+      o.value = v;
+      o.textContent = v;
+      menu.appendChild(o);
+    }
+    menu.value = v;
+  }
+
+  /** Offers the spec download (a variant field) or not. */
+  offerSpec(on: boolean): void {
+    this.specButton.hidden = !on;
+  }
+
+  /** The world menu's value and label (for the scripting interface). */
+  get menu(): { value: string; label: string } {
+    return { value: this.world.value, label: this.world.selectedOptions[0]?.textContent ?? '' };
+  }
+}
