@@ -13,6 +13,7 @@ import type { CollisionWorld } from '../worlds/world.js';
 import { BUILTIN_KERNELS } from '../systems/builtin-kernels.js';
 import { checkKernel, kernelStores, markCount, rangeFor, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
+import { enterGuard, leaveGuard, NondeterminismError } from '../sim/determinism-guard.js';
 
 const data = workerData as PoolWorkerData;
 const port = data.port as MessagePort;
@@ -72,6 +73,9 @@ function catchUp(count: number): void {
   }
 }
 
+let kernelName = '';
+const kernelRunning = { describe: () => `range kernel ${kernelName} on system worker ${data.index}` };
+
 function serve(): void {
   let seen = Atomics.load(control, C.GENERATION);
   for (;;) {
@@ -88,9 +92,19 @@ function serve(): void {
       const fn = b.kernels[index];
       if (!fn) throw new Error('a job for a kernel this worker was not given');
       const [start, end] = rangeFor(Atomics.load(control, C.COUNT), data.threads, data.index);
-      b.counts[data.index] = markCount(registry.get(b.names[index]!)!, fn(b.ids, start, end, b.marks), end - start);
+      // The kernel runs under the determinism guard, as its system does on the main thread (which names it).
+      kernelName = b.names[index]!;
+      let marked;
+      enterGuard(kernelRunning);
+      try {
+        marked = fn(b.ids, start, end, b.marks);
+      } finally {
+        leaveGuard();
+      }
+      b.counts[data.index] = markCount(registry.get(b.names[index]!)!, marked, end - start);
     } catch (e) {
-      if (Atomics.compareExchange(control, C.ERROR, 0, data.index) === 0) port.postMessage({ type: 'error', error: (e as Error).message ?? String(e) });
+      const refused = e instanceof NondeterminismError ? { call: e.call, kernel: kernelName } : undefined;
+      if (Atomics.compareExchange(control, C.ERROR, 0, data.index) === 0) port.postMessage({ type: 'error', error: (e as Error).message ?? String(e), refused });
     }
     Atomics.add(control, C.DONE, 1);
     Atomics.notify(control, C.DONE);

@@ -1,0 +1,238 @@
+/**
+ * The determinism guard: while a simulation's systems and tasks run (a step, and a range kernel's part of it
+ * on a system worker), the sources of nondeterminism a scenario could reach for are refused where they are
+ * called, with a ScenarioError naming the system or task and the deterministic replacement, instead of a
+ * replay that records without a word and fails only when it is verified:
+ *
+ * - randomness: `Math.random`, `crypto.getRandomValues`, `crypto.randomUUID` (draw from `ctx.rng.streams`);
+ * - clocks: `Date.now`, `new Date()` and `Date()` without an argument, `performance.now` (the frame counter
+ *   `ctx.frame` is a system's time);
+ * - timers: `setTimeout`, `setInterval`, `setImmediate`, `queueMicrotask` (do the work in a later frame's run).
+ *
+ * The globals are replaced when the outermost guarded stretch begins and put back, descriptor for descriptor,
+ * when it ends, also when it ends by an error: between steps (the program, async code, the runtime's own I/O)
+ * they are the engine's own, and a step inside a step (two simulations, or verify code) only counts deeper.
+ * A property is replaced where it lives (`performance.now` on Performance.prototype in most engines), with
+ * its own attributes; one that cannot be redefined (frozen) is left alone; an install that fails half-way puts
+ * back what it did before it throws. A refusal a system catches still fails the step: it is thrown again when
+ * the step ends. Only what a step calls synchronously is guarded (a promise callback it schedules runs after
+ * the step, where nothing is refused).
+ *
+ * The runtime's own code never calls these globals during a step (its clocks are read between steps, or
+ * through references taken at module load).
+ */
+import { ScenarioError } from './scenario.js';
+
+/** Says who is running, for the refusal: "system chase (scenario tag, frame 12)". */
+export interface GuardSubject {
+  describe(): string;
+}
+
+/** A call refused by the determinism guard: a ScenarioError that also names the call (`Math.random()`). */
+export class NondeterminismError extends ScenarioError {
+  constructor(
+    message: string,
+    /** The refused call as written, e.g. `Math.random()`, `new Date()`, `setTimeout()`. */
+    readonly call: string,
+  ) {
+    super(message);
+  }
+}
+
+type Kind = 'random' | 'time' | 'timer';
+
+const ADVICE: Record<Kind, string> = {
+  random: 'draw from a seeded stream instead: ctx.rng.streams.get(name).next() or .int(n)',
+  time: "a system's clock is the frame counter ctx.frame (frames are the simulation's time)",
+  timer: "a callback would run outside the frame order; do the work in a later frame's run instead (keep the frame to act on in the system's state and compare ctx.frame, or sleep the task)",
+};
+
+/** One guarded property: where to find it, and what stands in for it during a step. */
+interface Slot {
+  /** The object the property is read from (looked up at each install: a program may replace `crypto`). */
+  holder(): unknown;
+  key: string;
+  call: string;
+  kind: Kind;
+  /** The stand-in, made from the original (a function that refuses; for Date, a proxy). */
+  make(original: unknown): unknown;
+  /** The original the stand-in was last made for, and that stand-in (made again only when the original changes). */
+  original: unknown;
+  standIn: unknown;
+  /** While installed: the object the property was replaced on, and its descriptor from before. */
+  owner: object | null;
+  saved: PropertyDescriptor | undefined;
+}
+
+/** Subjects of the guarded stretches now running, innermost last. */
+const running: GuardSubject[] = [];
+/** Per stretch, the first refusal made in it (thrown again when the stretch ends, if a system caught it). */
+const refusals: (NondeterminismError | null)[] = [];
+
+const G = globalThis as Record<string, unknown>;
+
+function slot(holder: () => unknown, key: string, call: string, kind: Kind, make: (s: Slot) => (original: unknown) => unknown = refuser): Slot {
+  const s: Slot = { holder, key, call, kind, make: () => undefined, original: undefined, standIn: undefined, owner: null, saved: undefined };
+  s.make = make(s);
+  return s;
+}
+
+/** A function that refuses while a stretch runs, and does what the original does if it escapes one. */
+function refuser(s: Slot): (original: unknown) => unknown {
+  return (original) => {
+    const fn = original as (...args: unknown[]) => unknown;
+    return function (this: unknown, ...args: unknown[]): unknown {
+      if (running.length > 0) throw refuse(s.call, s.kind);
+      return fn.apply(this, args);
+    };
+  };
+}
+
+/** `Date` without an argument reads the clock: a proxy refuses that, and passes everything else (Date.UTC, new Date(0)) on. */
+function dateProxy(s: Slot): (original: unknown) => unknown {
+  return (original) => {
+    const proxy: DateConstructor = new Proxy(original as DateConstructor, {
+      construct(target, args, newTarget) {
+        if (args.length === 0 && running.length > 0) throw refuse('new Date()', s.kind);
+        return Reflect.construct(target, args, newTarget === proxy ? target : newTarget) as object;
+      },
+      apply(target, self, args) {
+        if (running.length > 0) throw refuse('Date()', s.kind);
+        return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, self, args);
+      },
+    });
+    return proxy;
+  };
+}
+
+// Date last: Date.now is replaced on the engine's Date before the global name points to the proxy.
+const SLOTS: Slot[] = [
+  slot(() => Math, 'random', 'Math.random()', 'random'),
+  slot(() => G['crypto'], 'getRandomValues', 'crypto.getRandomValues()', 'random'),
+  slot(() => G['crypto'], 'randomUUID', 'crypto.randomUUID()', 'random'),
+  slot(() => G['Date'], 'now', 'Date.now()', 'time'),
+  slot(() => G['performance'], 'now', 'performance.now()', 'time'),
+  slot(() => globalThis, 'setTimeout', 'setTimeout()', 'timer'),
+  slot(() => globalThis, 'setInterval', 'setInterval()', 'timer'),
+  slot(() => globalThis, 'setImmediate', 'setImmediate()', 'timer'),
+  slot(() => globalThis, 'queueMicrotask', 'queueMicrotask()', 'timer'),
+  slot(() => globalThis, 'Date', 'new Date()', 'time', dateProxy),
+];
+
+const hasOwn = Object.prototype.hasOwnProperty;
+const getOwn = Object.getOwnPropertyDescriptor;
+const define = Object.defineProperty;
+const protoOf = Object.getPrototypeOf;
+
+/** The object on `holder`'s prototype chain that has `key` as its own property, or null. */
+function ownerOf(holder: unknown, key: string): object | null {
+  let o = holder;
+  while ((typeof o === 'object' || typeof o === 'function') && o !== null) {
+    if (hasOwn.call(o, key)) return o;
+    o = protoOf(o);
+  }
+  return null;
+}
+
+function install(): void {
+  let i = 0;
+  try {
+    for (; i < SLOTS.length; i++) {
+      const s = SLOTS[i]!;
+      s.owner = null;
+      const holder = s.holder();
+      const owner = ownerOf(holder, s.key);
+      if (owner === null) continue; // not in this engine (setImmediate in browsers)
+      const d = getOwn(owner, s.key)!;
+      const isData = 'value' in d;
+      // A property that cannot be redefined (a frozen global) is left alone rather than half-guarded.
+      if (!d.configurable && !(isData && d.writable)) continue;
+      const original = isData ? d.value : d.get?.call(holder);
+      if (typeof original !== 'function') continue;
+      if (original !== s.original || s.standIn === undefined) {
+        s.standIn = s.make(original);
+        s.original = original;
+      }
+      s.saved = d;
+      s.owner = owner;
+      if (isData) define(owner, s.key, { value: s.standIn, writable: d.writable, enumerable: d.enumerable, configurable: d.configurable });
+      else define(owner, s.key, { get: standInGetter(s), set: d.set, enumerable: d.enumerable, configurable: d.configurable });
+    }
+  } catch (e) {
+    // Nothing stays half-installed: the slots replaced so far get their own back.
+    SLOTS[i]!.owner = null;
+    uninstall(i);
+    throw e;
+  }
+}
+
+function standInGetter(s: Slot): () => unknown {
+  return () => s.standIn;
+}
+
+/** Puts back the first `n` slots' properties (all by default). Throws the first failure after trying every slot. */
+function uninstall(n = SLOTS.length): void {
+  let failure: unknown = null;
+  for (let i = n - 1; i >= 0; i--) {
+    const s = SLOTS[i]!;
+    const owner = s.owner;
+    if (owner === null) continue;
+    s.owner = null;
+    try {
+      define(owner, s.key, s.saved!);
+    } catch (e) {
+      failure ??= e;
+    }
+    s.saved = undefined;
+  }
+  if (failure !== null) throw failure;
+}
+
+function refuse(call: string, kind: Kind): NondeterminismError {
+  const who = running[running.length - 1]!.describe();
+  const e = new NondeterminismError(`${who} called ${call}, which a replay cannot repeat (refused while systems run): ${ADVICE[kind]}`, call);
+  refusals[refusals.length - 1] ??= e;
+  return e;
+}
+
+/**
+ * The refusal of a call made on another thread (a range kernel on a system worker), named after what runs
+ * on this one: "system chase (scenario tag, frame 12) called Math.random() (in its range kernel spin, on
+ * system worker 1), ...". Outside a guarded stretch, the call is named without a system.
+ */
+export function refusalFromThread(call: string, where: string): NondeterminismError {
+  const slot = SLOTS.find((s) => s.call === call);
+  const kind: Kind = slot?.kind ?? (call === 'new Date()' || call === 'Date()' ? 'time' : 'random');
+  const who = running.length > 0 ? running[running.length - 1]!.describe() : 'a range kernel';
+  const e = new NondeterminismError(`${who} called ${call} (${where}), which a replay cannot repeat (refused while systems run): ${ADVICE[kind]}`, call);
+  if (running.length > 0) refusals[refusals.length - 1] ??= e;
+  return e;
+}
+
+/**
+ * Begins a guarded stretch run by `subject`: the outermost one replaces the globals. Pair every call with
+ * `leaveGuard()` in a `finally`. If the install fails, nothing is left replaced and the error is thrown.
+ */
+export function enterGuard(subject: GuardSubject): void {
+  if (running.length === 0) install();
+  running.push(subject);
+  refusals.push(null);
+}
+
+/**
+ * Ends the innermost guarded stretch: the outermost one puts every global back. Then the first refusal made
+ * during the stretch is thrown (again, if a system caught it; in a `finally`, it takes the place of the error
+ * in flight, of which it is the first cause), and it fails the enclosing stretch too, if there is one.
+ */
+export function leaveGuard(): void {
+  running.pop();
+  const r = refusals.pop() ?? null;
+  if (running.length === 0) uninstall();
+  else if (r !== null) refusals[refusals.length - 1] ??= r;
+  if (r !== null) throw r;
+}
+
+/** True while a guarded stretch runs (a step, or a range kernel on a system worker). */
+export function guardActive(): boolean {
+  return running.length > 0;
+}
