@@ -47,11 +47,21 @@ const ADVICE: Record<Kind, string> = {
   timer: "a callback would run outside the frame order; do the work in a later frame's run instead (keep the frame to act on in the system's state and compare ctx.frame, or sleep the task)",
 };
 
+/** An object whose properties the guard reads and writes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = any;
+
 /** One guarded property: where to find it, and what stands in for it during a step. */
 interface Slot {
   /** The object the property is read from (looked up at each install: a program may replace `crypto`). */
   holder(): unknown;
   key: string;
+  /**
+   * Reads and writes the property on a given object. Written out per property, each with its one name: on
+   * the global object and on prototypes, such a store is many times cheaper than a keyed one.
+   */
+  get(o: Obj): unknown;
+  set(o: Obj, v: unknown): void;
   call: string;
   kind: Kind;
   /** The stand-in, made from the original (a function that refuses; for Date, a proxy). */
@@ -59,9 +69,13 @@ interface Slot {
   /** The original the stand-in was last made for, and that stand-in (made again only when the original changes). */
   original: unknown;
   standIn: unknown;
-  /** While installed: the object the property was replaced on, and its descriptor from before. */
+  /** Where the last install found the property: the holder read, the object owning it, its descriptor then. */
+  lastHolder: unknown;
   owner: object | null;
   saved: PropertyDescriptor | undefined;
+  /** Installed by a plain store (a writable data property), so a store puts it back. */
+  plain: boolean;
+  installed: boolean;
 }
 
 /** Subjects of the guarded stretches now running, innermost last. */
@@ -71,8 +85,16 @@ const refusals: (NondeterminismError | null)[] = [];
 
 const G = globalThis as Record<string, unknown>;
 
-function slot(holder: () => unknown, key: string, call: string, kind: Kind, make: (s: Slot) => (original: unknown) => unknown = refuser): Slot {
-  const s: Slot = { holder, key, call, kind, make: () => undefined, original: undefined, standIn: undefined, owner: null, saved: undefined };
+function slot(
+  holder: () => unknown,
+  key: string,
+  get: (o: Obj) => unknown,
+  set: (o: Obj, v: unknown) => void,
+  call: string,
+  kind: Kind,
+  make: (s: Slot) => (original: unknown) => unknown = refuser,
+): Slot {
+  const s: Slot = { holder, key, get, set, call, kind, make: () => undefined, original: undefined, standIn: undefined, lastHolder: undefined, owner: null, saved: undefined, plain: false, installed: false };
   s.make = make(s);
   return s;
 }
@@ -107,16 +129,16 @@ function dateProxy(s: Slot): (original: unknown) => unknown {
 
 // Date last: Date.now is replaced on the engine's Date before the global name points to the proxy.
 const SLOTS: Slot[] = [
-  slot(() => Math, 'random', 'Math.random()', 'random'),
-  slot(() => G['crypto'], 'getRandomValues', 'crypto.getRandomValues()', 'random'),
-  slot(() => G['crypto'], 'randomUUID', 'crypto.randomUUID()', 'random'),
-  slot(() => G['Date'], 'now', 'Date.now()', 'time'),
-  slot(() => G['performance'], 'now', 'performance.now()', 'time'),
-  slot(() => globalThis, 'setTimeout', 'setTimeout()', 'timer'),
-  slot(() => globalThis, 'setInterval', 'setInterval()', 'timer'),
-  slot(() => globalThis, 'setImmediate', 'setImmediate()', 'timer'),
-  slot(() => globalThis, 'queueMicrotask', 'queueMicrotask()', 'timer'),
-  slot(() => globalThis, 'Date', 'new Date()', 'time', dateProxy),
+  slot(() => Math, 'random', (o) => o.random, (o, v) => void (o.random = v), 'Math.random()', 'random'),
+  slot(() => G['crypto'], 'getRandomValues', (o) => o.getRandomValues, (o, v) => void (o.getRandomValues = v), 'crypto.getRandomValues()', 'random'),
+  slot(() => G['crypto'], 'randomUUID', (o) => o.randomUUID, (o, v) => void (o.randomUUID = v), 'crypto.randomUUID()', 'random'),
+  slot(() => G['Date'], 'now', (o) => o.now, (o, v) => void (o.now = v), 'Date.now()', 'time'),
+  slot(() => G['performance'], 'now', (o) => o.now, (o, v) => void (o.now = v), 'performance.now()', 'time'),
+  slot(() => globalThis, 'setTimeout', (o) => o.setTimeout, (o, v) => void (o.setTimeout = v), 'setTimeout()', 'timer'),
+  slot(() => globalThis, 'setInterval', (o) => o.setInterval, (o, v) => void (o.setInterval = v), 'setInterval()', 'timer'),
+  slot(() => globalThis, 'setImmediate', (o) => o.setImmediate, (o, v) => void (o.setImmediate = v), 'setImmediate()', 'timer'),
+  slot(() => globalThis, 'queueMicrotask', (o) => o.queueMicrotask, (o, v) => void (o.queueMicrotask = v), 'queueMicrotask()', 'timer'),
+  slot(() => globalThis, 'Date', (o) => o.Date, (o, v) => void (o.Date = v), 'new Date()', 'time', dateProxy),
 ];
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -139,31 +161,53 @@ function install(): void {
   try {
     for (; i < SLOTS.length; i++) {
       const s = SLOTS[i]!;
-      s.owner = null;
+      s.installed = false;
       const holder = s.holder();
-      const owner = ownerOf(holder, s.key);
-      if (owner === null) continue; // not in this engine (setImmediate in browsers)
-      const d = getOwn(owner, s.key)!;
-      const isData = 'value' in d;
-      // A property that cannot be redefined (a frozen global) is left alone rather than half-guarded.
-      if (!d.configurable && !(isData && d.writable)) continue;
-      const original = isData ? d.value : d.get?.call(holder);
-      if (typeof original !== 'function') continue;
-      if (original !== s.original || s.standIn === undefined) {
-        s.standIn = s.make(original);
-        s.original = original;
+      // The common case, a plain store: the property is where the last install found it, a writable data
+      // property holding what was put back then (a store changes no attribute). Anything else: look again.
+      if (s.plain && holder === s.lastHolder && s.get(holder) === s.saved!.value && (s.owner === holder || hasOwn.call(s.owner, s.key))) {
+        try {
+          s.set(s.owner, s.standIn);
+          s.installed = true;
+          continue;
+        } catch {
+          // made read-only since: look again
+        }
       }
-      s.saved = d;
-      s.owner = owner;
-      if (isData) define(owner, s.key, { value: s.standIn, writable: d.writable, enumerable: d.enumerable, configurable: d.configurable });
-      else define(owner, s.key, { get: standInGetter(s), set: d.set, enumerable: d.enumerable, configurable: d.configurable });
+      installSlot(s, holder);
     }
   } catch (e) {
     // Nothing stays half-installed: the slots replaced so far get their own back.
-    SLOTS[i]!.owner = null;
+    SLOTS[i]!.installed = false;
     uninstall(i);
     throw e;
   }
+}
+
+/** Finds the property on `holder`'s chain, saves its descriptor and puts the stand-in in its place. */
+function installSlot(s: Slot, holder: unknown): void {
+  s.plain = false;
+  s.lastHolder = holder;
+  const owner = ownerOf(holder, s.key);
+  if (owner === null) return; // not in this engine (setImmediate in browsers)
+  const d = getOwn(owner, s.key)!;
+  const isData = 'value' in d;
+  // A property that cannot be redefined (a frozen global) is left alone rather than half-guarded.
+  if (!d.configurable && !(isData && d.writable)) return;
+  const original = isData ? d.value : d.get?.call(holder);
+  if (typeof original !== 'function') return;
+  if (original !== s.original || s.standIn === undefined) {
+    s.standIn = s.make(original);
+    s.original = original;
+  }
+  s.saved = d;
+  s.owner = owner;
+  if (isData && d.writable) {
+    s.set(owner, s.standIn);
+    s.plain = true;
+  } else if (isData) define(owner, s.key, { value: s.standIn, writable: false, enumerable: d.enumerable, configurable: d.configurable });
+  else define(owner, s.key, { get: standInGetter(s), set: d.set, enumerable: d.enumerable, configurable: d.configurable });
+  s.installed = true;
 }
 
 function standInGetter(s: Slot): () => unknown {
@@ -175,15 +219,28 @@ function uninstall(n = SLOTS.length): void {
   let failure: unknown = null;
   for (let i = n - 1; i >= 0; i--) {
     const s = SLOTS[i]!;
-    const owner = s.owner;
-    if (owner === null) continue;
-    s.owner = null;
+    if (!s.installed) continue;
+    s.installed = false;
+    const owner = s.owner!;
     try {
+      // Installed by a store and still found as the stand-in: a store puts the original back.
+      if (s.plain && s.get(s.lastHolder) === s.standIn) {
+        try {
+          s.set(owner, s.saved!.value);
+          continue;
+        } catch {
+          // made read-only during the step: redefine below
+        }
+      }
+      // Anything a step changed about the property (replaced, deleted, made read-only, shadowed): its own
+      // descriptor back, and no property of that name left between the holder and its owner.
+      s.plain = false;
+      for (let o = s.lastHolder as object; o !== owner && o !== null; o = protoOf(o)) if (hasOwn.call(o, s.key)) delete (o as Obj)[s.key];
       define(owner, s.key, s.saved!);
     } catch (e) {
+      s.plain = false;
       failure ??= e;
     }
-    s.saved = undefined;
   }
   if (failure !== null) throw failure;
 }

@@ -137,6 +137,18 @@ function runUntilError(sim: Simulation, frames: number): { frame: number; error:
   return null;
 }
 
+/** As runUntilError, without checking the globals between steps (a test has changed one on purpose). */
+function runUntilErrorLoose(sim: Simulation, frames: number): { frame: number; error: unknown } | null {
+  for (let f = 1; f <= frames; f++) {
+    try {
+      sim.step(buttonsFor(f));
+    } catch (e) {
+      return { frame: f, error: e };
+    }
+  }
+  return null;
+}
+
 /** The hash of a clean simulation after 30 frames, for "another simulation steps fine". */
 function cleanRun(): string {
   const sim = makeSim({ agents: 12 });
@@ -236,6 +248,69 @@ describe('nondeterminism refused while systems run', () => {
     sim.step(0);
     expect(performance.now()).toBeGreaterThanOrEqual(t0);
     expectOriginalGlobals();
+  });
+});
+
+describe('the guard holds however the globals are set up', () => {
+  /** Runs `body` with `obj[key]` defined as `d`, then puts the property back as it was. */
+  function withProperty(obj: object, key: string, d: PropertyDescriptor, body: () => void): void {
+    const before = Object.getOwnPropertyDescriptor(obj, key);
+    Object.defineProperty(obj, key, d);
+    try {
+      body();
+    } finally {
+      if (before) Object.defineProperty(obj, key, before);
+      else delete (obj as Record<string, unknown>)[key];
+    }
+  }
+
+  it('a system that replaces, deletes or shadows a guarded global leaves nothing changed after the step', () => {
+    const tampering: (() => void)[] = [
+      () => void (Math.random = () => 0.5),
+      () => void delete (Math as { random?: unknown }).random,
+      () => void ((performance as { now: () => number }).now = () => 1),
+      () => void Object.defineProperty(Date, 'now', { value: () => 0, writable: false, configurable: true }),
+      () => void (G.setTimeout = undefined),
+      () => void (G.Date = class {}),
+    ];
+    for (const tamper of tampering) {
+      const sim = simOf(culpritScenario(tamper, 2));
+      expect(runUntilError(sim, 3)).toBeNull();
+      expectOriginalGlobals();
+    }
+  });
+
+  it('a read-only (configurable) property and an accessor are guarded too, and put back as they were', () => {
+    const now = Date.now;
+    withProperty(Date, 'now', { value: now, writable: false, enumerable: false, configurable: true }, () => {
+      const got = runUntilErrorLoose(simOf(culpritScenario(() => Date.now(), 2)), 3);
+      expect((got?.error as Error).message).toContain('system culprit (scenario culprit, frame 2) called Date.now()');
+      expect(Object.getOwnPropertyDescriptor(Date, 'now')).toEqual({ value: now, writable: false, enumerable: false, configurable: true });
+    });
+    const random = Math.random;
+    const getter = () => random;
+    withProperty(Math, 'random', { get: getter, enumerable: false, configurable: true }, () => {
+      const got = runUntilErrorLoose(simOf(culpritScenario(() => Math.random(), 2)), 3);
+      expect((got?.error as Error).message).toContain('called Math.random()');
+      expect(Object.getOwnPropertyDescriptor(Math, 'random')).toEqual({ get: getter, set: undefined, enumerable: false, configurable: true });
+    });
+    expectOriginalGlobals();
+  });
+
+  it('an install that fails half-way leaves no global replaced and fails the step', () => {
+    for (const name of ['crypto', 'performance']) {
+      withProperty(globalThis, name, { get: () => { throw new Error(`no ${name} here`); }, configurable: true }, () => {
+        const sim = makeSim({ agents: 4 });
+        expect(() => sim.step(0)).toThrow(`no ${name} here`);
+        // Math.random, replaced before the failing one, is back.
+        expect(Math.random).toBe(ORIGINAL_FUNCTIONS.random);
+        expect(Date.now).toBe(ORIGINAL_FUNCTIONS.now);
+        expect(G.setTimeout).toBe(ORIGINAL_FUNCTIONS.setTimeout);
+        expect(G.Date).toBe(ORIGINAL_FUNCTIONS.Date);
+      });
+    }
+    expectOriginalGlobals();
+    expect(cleanRun()).toBe(CLEAN);
   });
 });
 
