@@ -76,8 +76,8 @@ function catchUp(count: number): void {
 let kernelName = '';
 const kernelRunning = { describe: () => `range kernel ${kernelName} on system worker ${data.index}` };
 
-function serve(): void {
-  let seen = Atomics.load(control, C.GENERATION);
+/** Serves jobs after generation `seen` (read before the worker says it is ready, so no job is missed). */
+function serve(seen: number): void {
   for (;;) {
     Atomics.wait(control, C.GENERATION, seen, 1000);
     if (Atomics.load(control, C.STOP) !== 0) break;
@@ -130,5 +130,7 @@ try {
   parentPort!.postMessage({ type: 'error', error: (e as Error).message });
   throw e;
 }
+// The generation is read before "ready": the first job cannot come before it, however late this thread runs on.
+const generation = Atomics.load(control, C.GENERATION);
 parentPort!.postMessage({ type: 'ready', kernels: [...registry.values()].map((k) => ({ name: k.name, reads: k.reads.map((d) => d.name), writes: k.writes.map((d) => d.name) })) });
-serve();
+serve(generation);

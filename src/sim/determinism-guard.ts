@@ -16,7 +16,8 @@
  * its own attributes; one that cannot be redefined (frozen) is left alone; an install that fails half-way puts
  * back what it did before it throws. A refusal a system catches still fails the step: it is thrown again when
  * the step ends. Only what a step calls synchronously is guarded (a promise callback it schedules runs after
- * the step, where nothing is refused).
+ * the step, where nothing is refused). The simulation's event listeners are the program's code, not the
+ * simulation's: the guard pauses while they run (`pauseGuardForListeners`).
  *
  * The runtime's own code never calls these globals during a step (its clocks are read between steps, or
  * through references taken at module load).
@@ -78,8 +79,8 @@ interface Slot {
   installed: boolean;
 }
 
-/** Subjects of the guarded stretches now running, innermost last. */
-const running: GuardSubject[] = [];
+/** Subjects of the guarded stretches now running, innermost last; null for a pause (event listeners). */
+const running: (GuardSubject | null)[] = [];
 /** Per stretch, the first refusal made in it (thrown again when the stretch ends, if a system caught it). */
 const refusals: (NondeterminismError | null)[] = [];
 
@@ -104,7 +105,7 @@ function refuser(s: Slot): (original: unknown) => unknown {
   return (original) => {
     const fn = original as (...args: unknown[]) => unknown;
     return function (this: unknown, ...args: unknown[]): unknown {
-      if (running.length > 0) throw refuse(s.call, s.kind);
+      if (refusing()) throw refuse(s.call, s.kind);
       return fn.apply(this, args);
     };
   };
@@ -115,11 +116,11 @@ function dateProxy(s: Slot): (original: unknown) => unknown {
   return (original) => {
     const proxy: DateConstructor = new Proxy(original as DateConstructor, {
       construct(target, args, newTarget) {
-        if (args.length === 0 && running.length > 0) throw refuse('new Date()', s.kind);
+        if (args.length === 0 && refusing()) throw refuse('new Date()', s.kind);
         return Reflect.construct(target, args, newTarget === proxy ? target : newTarget) as object;
       },
       apply(target, self, args) {
-        if (running.length > 0) throw refuse('Date()', s.kind);
+        if (refusing()) throw refuse('Date()', s.kind);
         return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, self, args);
       },
     });
@@ -245,6 +246,11 @@ function uninstall(n = SLOTS.length): void {
   if (failure !== null) throw failure;
 }
 
+/** True inside a guarded stretch that is not paused. */
+function refusing(): boolean {
+  return running.length > 0 && running[running.length - 1] !== null;
+}
+
 function refuse(call: string, kind: Kind): NondeterminismError {
   const who = running[running.length - 1]!.describe();
   const e = new NondeterminismError(`${who} called ${call}, which a replay cannot repeat (refused while systems run): ${ADVICE[kind]}`, call);
@@ -260,9 +266,9 @@ function refuse(call: string, kind: Kind): NondeterminismError {
 export function refusalFromThread(call: string, where: string): NondeterminismError {
   const slot = SLOTS.find((s) => s.call === call);
   const kind: Kind = slot?.kind ?? (call === 'new Date()' || call === 'Date()' ? 'time' : 'random');
-  const who = running.length > 0 ? running[running.length - 1]!.describe() : 'a range kernel';
+  const who = refusing() ? running[running.length - 1]!.describe() : 'a range kernel';
   const e = new NondeterminismError(`${who} called ${call} (${where}), which a replay cannot repeat (refused while systems run): ${ADVICE[kind]}`, call);
-  if (running.length > 0) refusals[refusals.length - 1] ??= e;
+  if (refusing()) refusals[refusals.length - 1] ??= e;
   return e;
 }
 
@@ -285,11 +291,39 @@ export function leaveGuard(): void {
   running.pop();
   const r = refusals.pop() ?? null;
   if (running.length === 0) uninstall();
-  else if (r !== null) refusals[refusals.length - 1] ??= r;
+  // A refusal fails the enclosing stretch too (if a system caught it), unless that is a listener's pause.
+  else if (r !== null && running[running.length - 1] !== null) refusals[refusals.length - 1] ??= r;
   if (r !== null) throw r;
 }
 
-/** True while a guarded stretch runs (a step, or a range kernel on a system worker). */
+/** True while a guarded stretch runs (a step, or a range kernel on a system worker) and is not paused. */
 export function guardActive(): boolean {
-  return running.length > 0;
+  return refusing();
+}
+
+/** Buses whose `emit` pauses the guard already. */
+const pausingBuses = new WeakSet<object>();
+
+/**
+ * Makes `bus.emit` pause the guard while the listeners run (once per bus; the bus is returned). Events are
+ * the simulation's outputs: their listeners (a sound player, a renderer, the CLI's counters) are the
+ * program's code, not the simulation's, and may use clocks and timers; nothing they do feeds back. A
+ * simulation inside a listener is guarded again.
+ */
+export function pauseGuardForListeners<B extends { emit(type: never, event?: never): void }>(bus: B): B {
+  if (pausingBuses.has(bus)) return bus;
+  pausingBuses.add(bus);
+  const emit = bus.emit;
+  bus.emit = function (this: unknown, ...args: unknown[]): void {
+    if (!refusing()) return void (emit as (...a: unknown[]) => void).apply(this, args);
+    running.push(null);
+    refusals.push(null);
+    try {
+      (emit as (...a: unknown[]) => void).apply(this, args);
+    } finally {
+      running.pop();
+      refusals.pop();
+    }
+  } as B['emit'];
+  return bus;
 }

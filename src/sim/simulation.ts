@@ -21,7 +21,7 @@ import { localParallelHost, type ParallelHost, type SystemThreads } from '../sys
 import { resolveParams } from './params.js';
 import { checkSettings, ScenarioError, SETTING_RANGES, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
 import { Saved, withPath } from '../binary/saved-value.js';
-import { enterGuard, leaveGuard, type GuardSubject } from './determinism-guard.js';
+import { enterGuard, leaveGuard, pauseGuardForListeners, type GuardSubject } from './determinism-guard.js';
 
 /** A world may keep run-time state (e.g. Llama tile swaps); these optional methods let it join hashes and snapshots. */
 interface StatefulWorld {
@@ -124,7 +124,8 @@ export class Simulation implements SystemHost, ScenarioHost {
     Object.defineProperty(building, 'agents', { enumerable: true, get: () => ((agentsRead = true), settings.agents) });
     this.settings = Object.freeze(building);
     this.scenario = scenario;
-    this.events = options.events ?? createEventBus();
+    // Listeners are the program's, not the simulation's: they run with the determinism guard paused.
+    this.events = pauseGuardForListeners(options.events ?? createEventBus());
     const threads = options.threads && options.threads.threads > 1 ? options.threads : null;
     this.ecs = new EcsWorld(settings.capacity, scenario.components ?? [], { shared: threads !== null });
     this.parallel = threads ? threads.attach(world, this.ecs.components) : localParallelHost(world, this.ecs.components);

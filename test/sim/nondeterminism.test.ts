@@ -239,6 +239,31 @@ describe('nondeterminism refused while systems run', () => {
     expect(cleanRun()).toBe(CLEAN);
   });
 
+  it("the simulation's event listeners (the program's code) may use clocks and timers; the emitting system may not", () => {
+    const seen: string[] = [];
+    const emitter = defineSystem({
+      name: 'emitter',
+      priority: 70,
+      create: () => (ctx: SystemContext) => {
+        ctx.events.emit('signal', { frame: ctx.frame, name: 'ping', entity: 0 });
+        if (ctx.frame === 3) Math.random();
+      },
+    });
+    const sim = simOf(defineScenario({ name: 'emitter', version: '1', description: 'emits', systems: [...DEFAULT_SYSTEMS, emitter] }));
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    sim.events.on('signal', (e) => {
+      // A sound player or a renderer: the wall clock, a timer, a random jitter, all fine here.
+      timers.push(setTimeout(() => {}, 1000));
+      seen.push(`${e.frame}:${typeof Date.now()}:${typeof performance.now()}:${Math.random() < 1}:${new Date().getFullYear() > 2000}`);
+    });
+    const got = runUntilError(sim, 5);
+    for (const t of timers) clearTimeout(t);
+    expect(seen).toEqual(['1:number:number:true:true', '2:number:number:true:true', '3:number:number:true:true']);
+    expect(got?.frame).toBe(3);
+    expect((got!.error as Error).message).toContain('system emitter (scenario emitter, frame 3) called Math.random()');
+    expectOriginalGlobals();
+  });
+
   it('verify-style code between steps is free: clocks and timers outside a step are not refused', async () => {
     const sim = makeSim({ agents: 4 });
     sim.step(0);
@@ -345,7 +370,7 @@ describe('a range kernel on a system worker', () => {
         const jobs = pool.jobs;
         const got = runUntilError(sim, 6);
         expect(pool.jobs).toBeGreaterThan(jobs);
-        expect(got?.frame).toBe(3);
+        expect(got?.frame, String(got?.error)).toBe(3);
         expect(got!.error).toBeInstanceOf(ScenarioError);
         const m = (got!.error as Error).message;
         expect(m).toContain('system rolls (scenario rolls, frame 3) called Math.random()');
