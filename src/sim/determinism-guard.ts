@@ -5,8 +5,7 @@
  * replay that records without a word and fails only when it is verified:
  *
  * - randomness: `Math.random`, `crypto.getRandomValues`, `crypto.randomUUID` (draw from `ctx.rng.streams`);
- * - clocks: `Date.now`, `new Date()` and `Date()` without an argument, `performance.now` (the frame counter
- *   `ctx.frame` is a system's time);
+ * - clocks: `Date.now`, `performance.now` (the frame counter `ctx.frame` is a system's time);
  * - timers: `setTimeout`, `setInterval`, `setImmediate`, `queueMicrotask` (do the work in a later frame's run).
  *
  * The globals are replaced when the outermost guarded stretch begins and put back, descriptor for descriptor,
@@ -17,7 +16,9 @@
  * back what it did before it throws. A refusal a system catches still fails the step: it is thrown again when
  * the step ends. Only what a step calls synchronously is guarded (a promise callback it schedules runs after
  * the step, where nothing is refused). The simulation's event listeners are the program's code, not the
- * simulation's: the guard pauses while they run (`pauseGuardForListeners`).
+ * simulation's: the guard pauses while they run (`pauseGuardForListeners`). `new Date()` is not refused: that
+ * would take replacing the global `Date` every step, which leaves V8's optimised code unsteady (frames of the
+ * kernel bench at times ran at half speed); verify and the synctest catch what it does to the state.
  *
  * The runtime's own code never calls these globals during a step (its clocks are read between steps, or
  * through references taken at module load).
@@ -33,7 +34,7 @@ export interface GuardSubject {
 export class NondeterminismError extends ScenarioError {
   constructor(
     message: string,
-    /** The refused call as written, e.g. `Math.random()`, `new Date()`, `setTimeout()`. */
+    /** The refused call as written, e.g. `Math.random()`, `Date.now()`, `setTimeout()`. */
     readonly call: string,
   ) {
     super(message);
@@ -65,7 +66,7 @@ interface Slot {
   set(o: Obj, v: unknown): void;
   call: string;
   kind: Kind;
-  /** The stand-in, made from the original (a function that refuses; for Date, a proxy). */
+  /** The stand-in, made from the original: a function that refuses. */
   make(original: unknown): unknown;
   /** The original the stand-in was last made for, and that stand-in (made again only when the original changes). */
   original: unknown;
@@ -111,24 +112,6 @@ function refuser(s: Slot): (original: unknown) => unknown {
   };
 }
 
-/** `Date` without an argument reads the clock: a proxy refuses that, and passes everything else (Date.UTC, new Date(0)) on. */
-function dateProxy(s: Slot): (original: unknown) => unknown {
-  return (original) => {
-    const proxy: DateConstructor = new Proxy(original as DateConstructor, {
-      construct(target, args, newTarget) {
-        if (args.length === 0 && refusing()) throw refuse('new Date()', s.kind);
-        return Reflect.construct(target, args, newTarget === proxy ? target : newTarget) as object;
-      },
-      apply(target, self, args) {
-        if (refusing()) throw refuse('Date()', s.kind);
-        return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, self, args);
-      },
-    });
-    return proxy;
-  };
-}
-
-// Date last: Date.now is replaced on the engine's Date before the global name points to the proxy.
 const SLOTS: Slot[] = [
   slot(() => Math, 'random', (o) => o.random, (o, v) => void (o.random = v), 'Math.random()', 'random'),
   slot(() => G['crypto'], 'getRandomValues', (o) => o.getRandomValues, (o, v) => void (o.getRandomValues = v), 'crypto.getRandomValues()', 'random'),
@@ -139,7 +122,6 @@ const SLOTS: Slot[] = [
   slot(() => globalThis, 'setInterval', (o) => o.setInterval, (o, v) => void (o.setInterval = v), 'setInterval()', 'timer'),
   slot(() => globalThis, 'setImmediate', (o) => o.setImmediate, (o, v) => void (o.setImmediate = v), 'setImmediate()', 'timer'),
   slot(() => globalThis, 'queueMicrotask', (o) => o.queueMicrotask, (o, v) => void (o.queueMicrotask = v), 'queueMicrotask()', 'timer'),
-  slot(() => globalThis, 'Date', (o) => o.Date, (o, v) => void (o.Date = v), 'new Date()', 'time', dateProxy),
 ];
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -265,7 +247,7 @@ function refuse(call: string, kind: Kind): NondeterminismError {
  */
 export function refusalFromThread(call: string, where: string): NondeterminismError {
   const slot = SLOTS.find((s) => s.call === call);
-  const kind: Kind = slot?.kind ?? (call === 'new Date()' || call === 'Date()' ? 'time' : 'random');
+  const kind: Kind = slot?.kind ?? 'random';
   const who = refusing() ? running[running.length - 1]!.describe() : 'a range kernel';
   const e = new NondeterminismError(`${who} called ${call} (${where}), which a replay cannot repeat (refused while systems run): ${ADVICE[kind]}`, call);
   if (refusing()) refusals[refusals.length - 1] ??= e;
