@@ -50,7 +50,6 @@ const ADVICE: Record<Kind, string> = {
 };
 
 /** An object whose properties the guard reads and writes. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
 
 /** One guarded property: where to find it, and what stands in for it during a step. */
@@ -94,10 +93,9 @@ function slot(
   set: (o: Obj, v: unknown) => void,
   call: string,
   kind: Kind,
-  make: (s: Slot) => (original: unknown) => unknown = refuser,
 ): Slot {
   const s: Slot = { holder, key, get, set, call, kind, make: () => undefined, original: undefined, standIn: undefined, lastHolder: undefined, owner: null, saved: undefined, plain: false, installed: false };
-  s.make = make(s);
+  s.make = refuser(s);
   return s;
 }
 
