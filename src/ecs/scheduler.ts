@@ -156,6 +156,7 @@ export class Scheduler {
   /** Frames run so far; during a step, the frame being run. */
   frame = 0;
   private isRunning = false;
+  private runningTask: Task | null = null;
   private readonly tasks: Task[] = [];
   private cursor = -1;
   private nextId = 1;
@@ -188,6 +189,11 @@ export class Scheduler {
   /** True while `step()` runs tasks. */
   get running(): boolean {
     return this.isRunning;
+  }
+
+  /** The task whose `run` (or `afterTask`) is running now, or null outside a step (names a task in errors). */
+  get current(): TaskHandle | null {
+    return this.runningTask;
   }
 
   /**
@@ -242,12 +248,14 @@ export class Scheduler {
       for (this.cursor = 0; this.cursor < tasks.length; this.cursor++) {
         const t = tasks[this.cursor]!;
         if (t.sleepUntil <= frame) {
+          this.runningTask = t;
           t.body.run(ctx, t);
           if (this.afterTask) this.afterTask(t);
         }
       }
     } finally {
       this.isRunning = false;
+      this.runningTask = null;
       this.cursor = -1;
     }
     this.recordDraws();

@@ -21,6 +21,7 @@ import { checkKernel, kernelStores, markCount, rangeFor, type KernelRunner, type
 import { defaultPineyTables } from './assets.js';
 import type { WorldSource } from './los-pool.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
+import { refusalFromThread } from '../sim/determinism-guard.js';
 
 /** Most threads a pool takes. */
 export const MAX_SYSTEM_THREADS = 64;
@@ -243,13 +244,19 @@ export class SystemPool implements SystemThreads {
         if ((quiet += 100) >= SYSTEM_JOIN_TIMEOUT_MS) throw new Error(`system workers did not finish a job within ${SYSTEM_JOIN_TIMEOUT_MS} ms`);
       } else quiet = 0;
     }
-    if (failure) throw failure;
     const bad = Atomics.load(c, C.ERROR);
     if (bad !== 0) {
-      const m = receiveMessageOnPort(this.ports[bad - 1]!)?.message as { error?: string } | undefined;
+      const m = receiveMessageOnPort(this.ports[bad - 1]!)?.message as { error?: string; refused?: { call: string; kernel: string } } | undefined;
+      // A kernel refused by the determinism guard fails the step (a scenario error naming the system); the
+      // workers are sound, so the pool goes on serving.
+      if (m?.refused) {
+        Atomics.store(c, C.ERROR, 0);
+        throw failure ?? refusalFromThread(m.refused.call, `in its range kernel ${m.refused.kernel}, on system worker ${bad}`);
+      }
       this.closed = true;
-      throw new Error(`system worker ${bad} failed: ${m?.error ?? 'unknown error'} (the pool is closed; the simulation's state is no longer the one-thread state)`);
+      throw failure ?? new Error(`system worker ${bad} failed: ${m?.error ?? 'unknown error'} (the pool is closed; the simulation's state is no longer the one-thread state)`);
     }
+    if (failure) throw failure;
   }
 
   /** Stops the workers. Simulations attached to the pool go on, their kernels on the main thread. Closing twice does nothing. */

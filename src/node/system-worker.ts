@@ -13,6 +13,7 @@ import type { CollisionWorld } from '../worlds/world.js';
 import { BUILTIN_KERNELS } from '../systems/builtin-kernels.js';
 import { checkKernel, kernelStores, markCount, rangeFor, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
+import { enterGuard, leaveGuard, NondeterminismError } from '../sim/determinism-guard.js';
 
 const data = workerData as PoolWorkerData;
 const port = data.port as MessagePort;
@@ -72,8 +73,11 @@ function catchUp(count: number): void {
   }
 }
 
-function serve(): void {
-  let seen = Atomics.load(control, C.GENERATION);
+let kernelName = '';
+const kernelRunning = { describe: () => `range kernel ${kernelName} on system worker ${data.index}` };
+
+/** Serves jobs after generation `seen` (read before the worker says it is ready, so no job is missed). */
+function serve(seen: number): void {
   for (;;) {
     Atomics.wait(control, C.GENERATION, seen, 1000);
     if (Atomics.load(control, C.STOP) !== 0) break;
@@ -88,9 +92,19 @@ function serve(): void {
       const fn = b.kernels[index];
       if (!fn) throw new Error('a job for a kernel this worker was not given');
       const [start, end] = rangeFor(Atomics.load(control, C.COUNT), data.threads, data.index);
-      b.counts[data.index] = markCount(registry.get(b.names[index]!)!, fn(b.ids, start, end, b.marks), end - start);
+      // The kernel runs under the determinism guard, as its system does on the main thread (which names it).
+      kernelName = b.names[index]!;
+      let marked;
+      enterGuard(kernelRunning);
+      try {
+        marked = fn(b.ids, start, end, b.marks);
+      } finally {
+        leaveGuard();
+      }
+      b.counts[data.index] = markCount(registry.get(b.names[index]!)!, marked, end - start);
     } catch (e) {
-      if (Atomics.compareExchange(control, C.ERROR, 0, data.index) === 0) port.postMessage({ type: 'error', error: (e as Error).message ?? String(e) });
+      const refused = e instanceof NondeterminismError ? { call: e.call, kernel: kernelName } : undefined;
+      if (Atomics.compareExchange(control, C.ERROR, 0, data.index) === 0) port.postMessage({ type: 'error', error: (e as Error).message ?? String(e), refused });
     }
     Atomics.add(control, C.DONE, 1);
     Atomics.notify(control, C.DONE);
@@ -116,5 +130,7 @@ try {
   parentPort!.postMessage({ type: 'error', error: (e as Error).message });
   throw e;
 }
+// The generation is read before "ready": the first job cannot come before it, however late this thread runs on.
+const generation = Atomics.load(control, C.GENERATION);
 parentPort!.postMessage({ type: 'ready', kernels: [...registry.values()].map((k) => ({ name: k.name, reads: k.reads.map((d) => d.name), writes: k.writes.map((d) => d.name) })) });
-serve();
+serve(generation);

@@ -150,7 +150,10 @@ export interface ScenarioModuleHash {
 const SCENARIO_NAME = /^[a-z][a-z0-9-]{0,63}$/;
 const WORLD_KINDS: readonly WorldKind[] = ['rugrats', 'llama', 'colbin', 'gta', 'piney'];
 
-/** Thrown for a scenario definition that cannot work; the message names the scenario and the part. */
+/**
+ * Thrown for a scenario definition that cannot work; the message names the scenario and the part. A step
+ * also throws it for a call its systems may not make (Math.random, Date.now, a timer: see `Simulation.step`).
+ */
 export class ScenarioError extends Error {
   override readonly name = 'ScenarioError';
 }

@@ -21,6 +21,7 @@ import { localParallelHost, type ParallelHost, type SystemThreads } from '../sys
 import { resolveParams } from './params.js';
 import { checkSettings, ScenarioError, SETTING_RANGES, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
 import { Saved, withPath } from '../binary/saved-value.js';
+import { enterGuard, leaveGuard, pauseGuardForListeners, type GuardSubject } from './determinism-guard.js';
 
 /** A world may keep run-time state (e.g. Llama tile swaps); these optional methods let it join hashes and snapshots. */
 interface StatefulWorld {
@@ -101,6 +102,8 @@ export class Simulation implements SystemHost, ScenarioHost {
   input = 0;
   private readonly hasher: SimulationHasher;
   private readonly ctx: SystemContext & { input: number; player: number };
+  /** Names the system or task running, for the determinism guard's refusals. */
+  private readonly running: GuardSubject;
 
   constructor(
     readonly world: CollisionWorld,
@@ -121,7 +124,8 @@ export class Simulation implements SystemHost, ScenarioHost {
     Object.defineProperty(building, 'agents', { enumerable: true, get: () => ((agentsRead = true), settings.agents) });
     this.settings = Object.freeze(building);
     this.scenario = scenario;
-    this.events = options.events ?? createEventBus();
+    // Listeners are the program's, not the simulation's: they run with the determinism guard paused.
+    this.events = pauseGuardForListeners(options.events ?? createEventBus());
     const threads = options.threads && options.threads.threads > 1 ? options.threads : null;
     this.ecs = new EcsWorld(settings.capacity, scenario.components ?? [], { shared: threads !== null });
     this.parallel = threads ? threads.attach(world, this.ecs.components) : localParallelHost(world, this.ecs.components);
@@ -139,7 +143,14 @@ export class Simulation implements SystemHost, ScenarioHost {
       agentsRead = true;
     }
     this.ctx.player = this.player;
-    for (const sys of scenario.systems) this.scheduler.addTask(sys.name, sys.priority, systemTask(sys, sys.create(this)));
+    const systemTasks = new WeakSet<TaskHandle>();
+    for (const sys of scenario.systems) systemTasks.add(this.scheduler.addTask(sys.name, sys.priority, systemTask(sys, sys.create(this))));
+    this.running = {
+      describe: () => {
+        const t = this.scheduler.current;
+        return `${t === null ? 'a step' : `${systemTasks.has(t) ? 'system' : 'task'} ${t.name}`} (scenario ${scenario.name}, frame ${this.scheduler.frame})`;
+      },
+    };
     scenario.setup?.(this);
     this.hasher = new SimulationHasher(this);
     // The settings a replay records and a summary shows: the agents asked for when the scenario read that
@@ -164,12 +175,21 @@ export class Simulation implements SystemHost, ScenarioHost {
     return this.ecs.store(def);
   }
 
-  /** Runs one frame with the given buttons (see `Buttons`). */
+  /**
+   * Runs one frame with the given buttons (see `Buttons`). While its systems and tasks run, randomness,
+   * clocks and timers are refused (see determinism-guard.ts): a call fails the step with a ScenarioError
+   * naming the system.
+   */
   step(buttons: number): void {
     this.input = buttons >>> 0;
     this.ctx.input = this.input;
     this.ctx.player = this.player;
-    this.scheduler.step();
+    enterGuard(this.running);
+    try {
+      this.scheduler.step();
+    } finally {
+      leaveGuard();
+    }
   }
 
   /** Gives entity `e` the body of a person in this world's units. */

@@ -5,7 +5,9 @@
  *
  * Built-in systems and a scenario's own are made the same way. A system must be a function of the state and
  * the frame context: random numbers from `ctx.rng`, the world from `ctx.world` (or the host), never
- * `Math.random`, clocks or module-level variables. `retrosim run --synctest N` names a system that is not.
+ * `Math.random`, clocks or module-level variables. A step refuses `Math.random`, `Date.now`, `performance.now`,
+ * crypto's randomness and timers where they are called (a ScenarioError naming the system); `retrosim run
+ * --synctest N` names a system that is not a function of the state in other ways.
  */
 import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { EventBus } from '../ecs/events.js';

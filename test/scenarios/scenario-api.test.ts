@@ -211,9 +211,11 @@ describe('scenario modules', () => {
     const mod = write(
       'jitter.mjs',
       `import { DEFAULT_SYSTEMS, defineScenario, defineSystem } from 'retrosim';
+// Taken before any step: the determinism guard replaces the global during a step, not a copy of it.
+const random = Math.random;
 const jitter = defineSystem({ name: 'jitter', priority: 50, create(host) {
   const v = host.ecs.components.Velocity;
-  return () => { for (let e = 1; e <= host.ecs.maxId; e++) v.x[e] += Math.random() * 1e-3; };
+  return () => { for (let e = 1; e <= host.ecs.maxId; e++) v.x[e] += random() * 1e-3; };
 } });
 export default defineScenario({ name: 'jitter', version: '1', description: 'not deterministic', systems: [...DEFAULT_SYSTEMS, jitter] });
 `,
