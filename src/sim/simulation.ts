@@ -136,22 +136,34 @@ export class Simulation implements SystemHost, ScenarioHost {
     this.rng = { fieldrand, ccrand, streams: new RandomStreams(settings.streamSeed) };
     this.ctx = { world, ecs: this.ecs, input: 0, player: 0, params: this.params } as SystemContext & { input: number; player: number };
     this.scheduler = new Scheduler(this.rng, this.events, this.ctx);
-    if (scenario.place) scenario.place(this);
-    else {
-      this.spawnPlayer();
-      this.spawnWanderers(settings.agents);
-      agentsRead = true;
-    }
-    this.ctx.player = this.player;
     const systemTasks = new WeakSet<TaskHandle>();
-    for (const sys of scenario.systems) systemTasks.add(this.scheduler.addTask(sys.name, sys.priority, systemTask(sys, sys.create(this))));
     this.running = {
       describe: () => {
         const t = this.scheduler.current;
         return `${t === null ? 'a step' : `${systemTasks.has(t) ? 'system' : 'task'} ${t.name}`} (scenario ${scenario.name}, frame ${this.scheduler.frame})`;
       },
     };
-    scenario.setup?.(this);
+    // The scenario's own code that builds the state (place, each system's create, setup) is guarded as a step
+    // is: what it places must be what a replay rebuilds.
+    let phase = 'place()';
+    enterGuard({ describe: () => `scenario ${scenario.name}'s ${phase}, building the simulation` });
+    try {
+      if (scenario.place) scenario.place(this);
+      else {
+        this.spawnPlayer();
+        this.spawnWanderers(settings.agents);
+        agentsRead = true;
+      }
+      this.ctx.player = this.player;
+      for (const sys of scenario.systems) {
+        phase = `system ${sys.name}'s create()`;
+        systemTasks.add(this.scheduler.addTask(sys.name, sys.priority, systemTask(sys, sys.create(this))));
+      }
+      phase = 'setup()';
+      scenario.setup?.(this);
+    } finally {
+      leaveGuard();
+    }
     this.hasher = new SimulationHasher(this);
     // The settings a replay records and a summary shows: the agents asked for when the scenario read that
     // number while it was built, else the wandering agents it placed itself (so never a count it ignored). No

@@ -319,10 +319,11 @@ describe('the guard holds however the globals are set up', () => {
     expectOriginalGlobals();
   });
 
-  it('an install that fails half-way leaves no global replaced and fails the step', () => {
+  it('an install that fails half-way leaves no global replaced and fails the step (and the construction)', () => {
     for (const name of ['crypto', 'performance']) {
+      const sim = makeSim({ agents: 4 });
       withProperty(globalThis, name, { get: () => { throw new Error(`no ${name} here`); }, configurable: true }, () => {
-        const sim = makeSim({ agents: 4 });
+        expect(() => makeSim({ agents: 4 })).toThrow(`no ${name} here`);
         expect(() => sim.step(0)).toThrow(`no ${name} here`);
         // Math.random, replaced before the failing one, is back.
         expect(Math.random).toBe(ORIGINAL_FUNCTIONS.random);
@@ -449,4 +450,36 @@ console.log(JSON.stringify(out));
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('building a simulation is guarded too', () => {
+  const settings = (name: string) => testSettings({ scenario: name, agents: 2 });
+  for (const [phase, make] of [
+    ['place()', (call: () => unknown) => defineScenario({ name: 'builds', version: '1', description: 'x', systems: DEFAULT_SYSTEMS, place: (sim) => (call(), sim.spawnPlayer()) })],
+    ["system stamp's create()", (call: () => unknown) => defineScenario({ name: 'builds', version: '1', description: 'x', systems: [...DEFAULT_SYSTEMS, defineSystem({ name: 'stamp', priority: 70, create: () => (call(), () => {}) })] })],
+    ['setup()', (call: () => unknown) => defineScenario({ name: 'builds', version: '1', description: 'x', systems: DEFAULT_SYSTEMS, setup: () => void call() })],
+  ] as const) {
+    it(`a call in ${phase} fails the construction naming the scenario and ${phase}; nothing is left changed`, () => {
+      for (const [what, call] of [
+        ['Math.random()', () => Math.random()],
+        ['Date.now()', () => Date.now()],
+        ['setTimeout()', () => clearTimeout(setTimeout(() => {}, 0))],
+      ] as const) {
+        let err: unknown = null;
+        try {
+          new Simulation(new FlatWorld(), make(call), settings('builds'));
+        } catch (e) {
+          err = e;
+        }
+        expect(err, what).toBeInstanceOf(ScenarioError);
+        expect((err as Error).message).toContain(`scenario builds's ${phase}, building the simulation`);
+        expect((err as Error).message).toContain(`called ${what}`);
+        expectOriginalGlobals();
+      }
+      // The same scenario without the call builds and steps.
+      const sim = new Simulation(new FlatWorld(), make(() => 0), settings('builds'));
+      sim.step(0);
+      expect(sim.frame).toBe(1);
+    });
+  }
 });
