@@ -36,7 +36,7 @@ interface Driver {
 }
 
 function chromiumDriver(page: Page, cdp: CDPSession): Driver {
-  const touch = (type: string, points: Point[]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], i) => ({ x, y, id: i + 1 })) });
+  const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Point[]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], i) => ({ x, y, id: i + 1 })) });
   return {
     evaluate: (fn, arg) => page.evaluate(fn as (a: unknown) => never, arg),
     click: (s) => page.click(s),
