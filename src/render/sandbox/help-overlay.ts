@@ -1,12 +1,12 @@
-/** The help overlay (`?` or H): every key and mouse action, from the shortcut table. */
+/** The help overlay (`?` or H): every key, mouse and touch action, from the shortcut table. */
 import { el } from './dom.js';
 import { helpRows } from './shortcuts.js';
 
-const GROUPS: Readonly<Record<string, string>> = { play: 'play', replay: 'replays', view: 'view', mouse: 'mouse', page: 'page' };
+const GROUPS: Readonly<Record<string, string>> = { play: 'play', replay: 'replays', view: 'view', mouse: 'mouse', touch: 'touch', page: 'page' };
 
 export function fillHelp(box: HTMLElement): void {
   box.replaceChildren();
-  box.append(el('h2', '', 'Keys and mouse'));
+  box.append(el('h2', '', 'Keys, mouse and touch'));
   const t = el('table');
   let group = '';
   for (const s of helpRows()) {

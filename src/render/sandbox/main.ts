@@ -21,6 +21,7 @@ import { openFirstWorld } from './first-world.js';
 import { fillHelp } from './help-overlay.js';
 import { Inspection, type Selection } from './inspection.js';
 import { KeyboardButtons } from './keyboard.js';
+import { LayoutToggles } from './layout-toggles.js';
 import { cameraOf, LinkState, type ViewSnapshot } from './link-state.js';
 import { applyLinkView } from './link-view.js';
 import { MapCanvas } from './map-canvas.js';
@@ -75,6 +76,7 @@ let sound!: SoundPlayer;
 let worldControls!: WorldControls;
 let viewControls!: ViewControls;
 let replayControls!: ReplayControls;
+let layout!: LayoutToggles;
 const view = () => pageView?.view ?? null;
 
 /** A session opened: shown from the whole world, with the link's view the first time. */
@@ -240,6 +242,7 @@ async function start(): Promise<void> {
     },
   });
   bindPageKeys(window, act);
+  layout = new LayoutToggles({ body: document.body, view: host, panelsButton: $<HTMLButtonElement>('panels-toggle'), menuButton: $<HTMLButtonElement>('menu-toggle') }, { changed: () => pageView.resize(), focusMap });
   fillHelp($('help-box'));
   new ResizeObserver(() => pageView.resize()).observe(host);
   pageView.resize();
@@ -265,6 +268,7 @@ installScriptingApi(start(), {
   session: () => shown.session,
   pageView: () => pageView,
   worldMenu: () => worldControls.menu,
+  layout: () => layout.shown,
   viewControls: () => viewControls,
   link,
   openCatalog: (id) => shown.openCatalog(id),

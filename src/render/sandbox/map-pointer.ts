@@ -1,10 +1,13 @@
 /**
- * The mouse on the map and on the overview inset: the wheel zooms about the cursor, a drag pans (past a few
- * pixels, so a click stays a click), hovering reads the point under the cursor, a click inspects; a click or
- * a drag in the overview moves the camera there. Points are passed on in CSS pixels of the canvas.
+ * The mouse and touch on the map and on the overview inset: the wheel zooms about the cursor, a drag pans
+ * (past a few pixels, so a click stays a click), hovering reads the point under the cursor, a click inspects;
+ * one finger drags the map, two fingers pinch it (touch-gesture.ts does the arithmetic), a tap inspects as a
+ * click does; a click or a drag in the overview moves the camera there. Points are passed on in CSS pixels of
+ * the canvas.
  */
 import type { Camera } from '../scene/camera.js';
 import { ZOOM_IN, ZOOM_OUT } from './page-actions.js';
+import { TouchGesture } from './touch-gesture.js';
 
 /** Pointer travel (CSS pixels) past which a press is a drag, not a click. */
 export const DRAG_PIXELS = 4;
@@ -28,12 +31,15 @@ export function bindMapPointer(canvas: HTMLCanvasElement, host: MapPointerHost):
     },
     { passive: false },
   );
+  bindMapTouch(canvas, host);
   let drag: { x: number; y: number; moved: number } | null = null;
   canvas.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'touch') return;
     drag = { x: e.clientX, y: e.clientY, moved: 0 };
     canvas.focus();
   });
   window.addEventListener('pointerup', (e) => {
+    if (e.pointerType === 'touch') return;
     const d = drag;
     drag = null;
     if (d && d.moved < DRAG_PIXELS && e.target === canvas) {
@@ -42,6 +48,7 @@ export function bindMapPointer(canvas: HTMLCanvasElement, host: MapPointerHost):
     }
   });
   window.addEventListener('pointermove', (e) => {
+    if (e.pointerType === 'touch') return;
     const r = canvas.getBoundingClientRect();
     if (e.target === canvas) host.hover(e.clientX - r.left, e.clientY - r.top);
     const cam = host.camera();
@@ -54,6 +61,42 @@ export function bindMapPointer(canvas: HTMLCanvasElement, host: MapPointerHost):
     drag.y = e.clientY;
   });
   canvas.addEventListener('pointerleave', () => host.leave());
+}
+
+/**
+ * Fingers on the map (pointer events of type 'touch'; the canvas's `touch-action: none` keeps the browser from
+ * scrolling or zooming the page instead): drags pan, pinches zoom about the point between the fingers, a tap
+ * clicks. Moves and lifts are heard on the window, so a finger that slides off the canvas still ends its gesture.
+ */
+function bindMapTouch(canvas: HTMLCanvasElement, host: MapPointerHost): void {
+  canvas.style.touchAction = 'none';
+  const gesture = new TouchGesture();
+  const at = (e: PointerEvent): [number, number] => {
+    const r = canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  };
+  canvas.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'touch') return;
+    e.preventDefault();
+    gesture.down(e.pointerId, ...at(e));
+    canvas.focus();
+  });
+  window.addEventListener('pointermove', (e) => {
+    if (e.pointerType !== 'touch') return;
+    const s = gesture.move(e.pointerId, ...at(e));
+    const cam = host.camera();
+    if (!s || !cam) return;
+    cam.panPixels(s.dx, s.dy);
+    if (s.scale !== 1) cam.zoomAt(s.scale, s.cx, s.cy);
+  });
+  window.addEventListener('pointerup', (e) => {
+    if (e.pointerType !== 'touch') return;
+    const tap = gesture.up(e.pointerId, ...at(e));
+    if (tap) host.click(tap[0], tap[1]);
+  });
+  window.addEventListener('pointercancel', (e) => {
+    if (e.pointerType === 'touch') gesture.cancel(e.pointerId);
+  });
 }
 
 /** What the overview inset's pointer asks of the page. */

@@ -9,6 +9,7 @@ import { speedLabel, timelineMarks } from '../scene/timeline.js';
 import type { RayDensity } from '../scene/view-link.js';
 import { weatherCounts } from '../scene/weather-look.js';
 import type { BannerMessages } from './banner-state.js';
+import type { LayoutShown } from './compact-layout.js';
 import { $ } from './dom.js';
 import { FrameTimes, measureFrames } from './frame-measure.js';
 import type { Inspection } from './inspection.js';
@@ -35,6 +36,8 @@ export interface ScriptedPage {
   session(): SandboxSession | null;
   pageView(): PageView;
   worldMenu(): { value: string; label: string };
+  /** What the layout shows: narrow window, side panels, every control. */
+  layout(): LayoutShown;
   viewControls(): ViewControls;
   link: LinkState;
   openCatalog(id: string): Promise<void>;
@@ -124,6 +127,7 @@ function state(p: ScriptedPage): Record<string, unknown> {
     legend: p.panels.legendEntries.map((e) => ({ group: e.group, label: e.label, colour: e.colour, symbol: e.symbol })),
     focus: document.activeElement?.id || document.activeElement?.tagName || '',
     helpShown: vc.helpShown,
+    layout: p.layout(),
     url: location.search,
   };
 }

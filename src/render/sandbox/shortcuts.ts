@@ -1,5 +1,5 @@
 /**
- * Every key and mouse action of the sandbox, in one table: the help overlay lists it and the page's key
+ * Every key, mouse and touch action of the sandbox, in one table: the help overlay lists it and the page's key
  * handler dispatches on it, so the two cannot disagree. The simulation's own keys (walk, turn, action, jump)
  * are the buttons of keyboard.ts; they are listed here too. No DOM here: Node tests read the table.
  */
@@ -30,10 +30,10 @@ export interface Shortcut {
   keys: string;
   /** What it does. */
   does: string;
-  /** KeyboardEvent.key values that trigger it (page actions), empty for the simulation's keys and the mouse. */
+  /** KeyboardEvent.key values that trigger it (page actions), empty for the simulation's keys, the mouse and touch. */
   match: readonly string[];
   action?: PageAction;
-  group: 'play' | 'view' | 'replay' | 'mouse' | 'page';
+  group: 'play' | 'view' | 'replay' | 'mouse' | 'touch' | 'page';
   /** Listed in the help under a combined row instead of its own (e.g. "[" and "]" as "[ / ]"). */
   unlisted?: true;
 }
@@ -71,6 +71,9 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { group: 'mouse', keys: 'click', does: 'inspect the entity or the tile under the cursor', match: [] },
   { group: 'mouse', keys: 'click the overview', does: 'jump there', match: [] },
   { group: 'mouse', keys: 'drop files', does: 'open a world, a TRAK with its MAP, a COL with its placements, or a replay', match: [] },
+  { group: 'touch', keys: 'one finger', does: 'pan (stops following)', match: [] },
+  { group: 'touch', keys: 'two fingers', does: 'pinch to zoom about the point between them', match: [] },
+  { group: 'touch', keys: 'tap', does: 'inspect the entity or the tile under the finger', match: [] },
 ];
 
 /** The page action a KeyboardEvent.key triggers, if any. */

@@ -24,4 +24,6 @@ test('each page key triggers one action, and the help lists every row once', () 
   expect(rows.every((r) => !r.unlisted)).toBe(true);
   expect(rows.some((r) => r.keys === '? / H')).toBe(true);
   expect(rows.some((r) => r.group === 'mouse' && r.keys === 'click')).toBe(true);
+  // Touch is listed beside the mouse: pan, pinch and tap.
+  expect(rows.filter((r) => r.group === 'touch').map((r) => r.keys)).toEqual(['one finger', 'two fingers', 'tap']);
 });
