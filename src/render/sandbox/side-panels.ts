@@ -22,6 +22,7 @@ export function legendContext(v: WorldView, inspection: Inspection): LegendConte
     ambience: v.ambience,
     weatherKinds: v.weatherSeen,
     heatMax: v.heatOn && v.heat.grid ? v.heat.grid.max : v.heatOn ? 0 : null,
+    raster: v.raster,
   };
 }
 
