@@ -96,6 +96,7 @@ export function legendFor(world: CollisionWorld, ctx: LegendContext): LegendEntr
     add('sight', "an agent's facing ray, stopped where the world blocks it", 'line', ENTITY_COLOURS.facingRay);
   }
   if (ctx.selectedAgent) {
+    add('sight', 'selected: how far it sees (its sight range)', 'ring', ENTITY_COLOURS.sightRange);
     add('sight', 'selected: a body it sees (clear eye to eye)', 'line', ENTITY_COLOURS.seenRay);
     add('sight', 'selected: a body in range it does not see', 'dashed', ENTITY_COLOURS.unseenRay);
     add('sight', 'where a blocked ray stopped', 'cross', ENTITY_COLOURS.stopMark);

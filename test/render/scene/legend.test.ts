@@ -38,7 +38,7 @@ describe('legend', () => {
     expect(bare.some((e) => e.group === 'sight')).toBe(false);
     // A selected agent adds its three ray styles; the heat map its ramp.
     const sel = legendFor(world, { ...base, selectedAgent: true, heatMax: 7 });
-    expect(sel.filter((e) => e.group === 'sight').map((e) => e.symbol)).toEqual(['line', 'line', 'line', 'dashed', 'cross']);
+    expect(sel.filter((e) => e.group === 'sight').map((e) => e.symbol)).toEqual(['line', 'line', 'ring', 'line', 'dashed', 'cross']);
     expect(sel.find((e) => e.group === 'heat map')!.label).toContain('1 to 7');
   });
 
