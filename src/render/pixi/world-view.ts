@@ -39,7 +39,7 @@ export const MAX_SIGHT_RAYS = 256;
 /** Rays per drawn frame by density. */
 export const RAYS_BY_DENSITY: Readonly<Record<RayDensity, number>> = { off: 0, few: 32, many: 128, all: MAX_SIGHT_RAYS };
 /** Entities are drawn at least this many screen pixels across (an arrow smaller than this reads as a speck) ... */
-export const MIN_ENTITY_PIXELS = 9;
+export const MIN_ENTITY_PIXELS = 12;
 /** ... and at most this many, so small levels seen close up stay readable. */
 const MAX_ENTITY_PIXELS = 22;
 /** The flash fades out over the frames its operation gives (10). */

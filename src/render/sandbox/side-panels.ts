@@ -17,7 +17,7 @@ export function legendContext(v: WorldView, inspection: Inspection): LegendConte
   return {
     overlay: v.overlayVisible,
     sight: v.showSight && v.rays !== 'off',
-    selectedAgent: sel?.kind === 'entity' && v.probe.count > 0,
+    selectedAgent: sel?.kind === 'entity' && (v.probe.count > 0 || v.probe.range > 0),
     selectedTile: sel?.kind === 'tile',
     ambience: v.ambience,
     weatherKinds: v.weatherSeen,

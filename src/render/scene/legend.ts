@@ -51,7 +51,7 @@ export interface LegendEntry {
   ground?: { heights: number[]; material: number };
 }
 
-/** The shares of the drawn floor (lowest to highest) whose heights the ground ramp's colours show. */
+/** The shares of the plain floor (lowest to highest) whose heights the ground ramp's colours show. */
 export const RAMP_SHARES: readonly number[] = [0, 0.25, 0.5, 0.75, 1];
 
 /** What else is on screen besides the world itself. */
@@ -151,8 +151,9 @@ interface MaterialKey {
 }
 
 /**
- * The ground's key from the drawn raster: the ramp's colours at the heights of RAMP_SHARES of the floor (on the
- * most common material, the plain floor), and each material's colour at the median height of its floor.
+ * The ground's key from the drawn raster: the ramp's colours at the heights of RAMP_SHARES of the plain floor
+ * (the most common material's), and each material's colour at the median height of its floor (materials on
+ * under 0.1% of the floor left out: too small to see).
  */
 export function groundKey(raster: Pick<GroundRaster, 'heights' | 'materials' | 'palette'>): { ramp: { heights: number[]; colours: number[]; material: number }; materials: Map<number, MaterialKey> } {
   const byMaterial = new Map<number, number[]>();
@@ -169,10 +170,18 @@ export function groundKey(raster: Pick<GroundRaster, 'heights' | 'materials' | '
   for (const [m, l] of byMaterial) if (l.length > most) [common, most] = [m, l.length];
   const p = raster.palette;
   const c = [0, 0, 0];
-  const heights = Number.isFinite(p.low) ? RAMP_SHARES.map((s) => p.quantile(s)) : [];
+  // The ramp's heights: quantiles of the plain floor's own heights (another material's lowest or highest floor
+  // is drawn in that material's tint, not in the ramp's colour).
+  const plain = byMaterial.get(common) ?? [];
+  plain.sort((a, b) => a - b);
+  const heights = plain.length ? RAMP_SHARES.map((s) => plain[Math.round(s * (plain.length - 1))]!) : [];
   const materials = new Map<number, MaterialKey>();
+  let floor = 0;
+  for (const l of byMaterial.values()) floor += l.length;
   for (const [m, l] of byMaterial) {
-    l.sort((a, b) => a - b);
+    // A material on too few pixels to be seen (under 0.1% of the floor) is not listed.
+    if (l.length * 1000 < floor) continue;
+    if (m !== common) l.sort((a, b) => a - b);
     const h = l[(l.length - 1) >> 1]!;
     materials.set(m, { height: h, colour: rgb(p.colour(h, m, c)) });
   }
