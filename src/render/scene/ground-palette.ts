@@ -7,7 +7,7 @@
  * plain and its hills), and a linear ramp paints them all one colour. A height's place on the ramp is mostly
  * its rank among the drawn heights (ties at the middle of their ranks) and a little its linear place, so the
  * common heights spread over the ramp and the rare high ones still end at its top. The ramp runs from deep
- * indigo through steel teal, olive and ochre to sand, its luminance rising all along (no cyan, bright green,
+ * indigo through muted violet, olive and ochre to sand, its luminance rising all along (no cyan, bright green,
  * red or yellow: those are the agents', the player's and the selection's).
  *
  * Pure data (no pixi.js): Node tests check it.
@@ -16,7 +16,7 @@
 /** The ground ramp, low to high: [place 0..1, RGB]. */
 export const GROUND_RAMP: readonly (readonly [number, readonly [number, number, number]])[] = [
   [0, [30, 38, 84]],
-  [0.25, [44, 94, 118]],
+  [0.25, [80, 72, 122]],
   [0.5, [102, 124, 66]],
   [0.75, [176, 130, 72]],
   [1, [238, 222, 186]],
