@@ -1,17 +1,18 @@
 /**
  * The pictures of docs/sandbox.md, made from the real sandbox: each test opens a view, drives its frames,
  * checks that the view shows what the caption says (the state and the pixels), and saves a screenshot of the
- * whole page to out/screenshots/docs/. With RETROSIM_DOC_IMAGES=1 the screenshots also replace the files of
- * docs/images/ (run it to refresh them:
- * `RETROSIM_DOC_IMAGES=1 npx vitest run --config vitest.browser.config.ts test/browser/doc-images.test.ts`).
+ * whole page (or of the map, for the worlds' opening views) to out/screenshots/docs/. With RETROSIM_DOC_IMAGES=1
+ * the screenshots also replace the files of docs/images/: `npm run doc-images` refreshes them all (the first
+ * screen, each world's opening view, and the pictures of the features).
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ENTITY_COLOURS, WEATHER_COLOURS } from '../../src/render/scene/palette.js';
 import { tamperHash } from '../render/helpers.js';
-import { useDrivenSandbox } from './harness.js';
+import { openSandbox, useDrivenSandbox } from './harness.js';
 import { countColour, decodePng, type Image } from './pixels.js';
 
 const OUT = 'out/screenshots/docs';
@@ -26,6 +27,16 @@ beforeAll(() => {
   page = sandbox.page;
 });
 
+/**
+ * Writes a screenshot into docs/images/ small: each channel's two low bits dropped (invisible, and the file
+ * deflates to about half), at the strongest compression.
+ */
+function keepDocImage(path: string, name: string): void {
+  const png = PNG.sync.read(readFileSync(path));
+  for (let i = 0; i < png.data.length; i++) if ((i & 3) !== 3) png.data[i] = png.data[i]! & 0xfc;
+  writeFileSync(join('docs/images', `${name}.png`), PNG.sync.write(png, { colorType: 2, deflateLevel: 9 }));
+}
+
 /** Renders, screenshots the whole page as the doc's image `name`, and returns the map canvas's pixels. */
 async function docShot(name: string): Promise<Image> {
   const map = await sandbox.mapCanvasPng();
@@ -33,13 +44,66 @@ async function docShot(name: string): Promise<Image> {
   await page.screenshot({ path });
   const shot = decodePng(new Uint8Array(readFileSync(path)));
   expect([shot.width, shot.height]).toEqual([1024, 720]);
-  if (REFRESH) copyFileSync(path, join('docs/images', `${name}.png`));
+  if (REFRESH) keepDocImage(path, name);
   return decodePng(map);
 }
+
+/** Screenshots the map canvas alone (a smaller file) as the doc's image `name`; returns its pixels. */
+async function mapDocShot(name: string): Promise<Image> {
+  await page.evaluate(() => window.retrosim.render());
+  const path = join(OUT, `${name}.png`);
+  await page.locator('#map').screenshot({ path });
+  if (REFRESH) keepDocImage(path, name);
+  return decodePng(new Uint8Array(readFileSync(path)));
+}
+
+/** The five worlds' opening views, as docs/sandbox.md shows them. */
+const OPENING_VIEWS: readonly [string, string][] = [
+  ['piney-default', 'sandbox-open-piney'],
+  ['rugrats-demo', 'sandbox-open-rugrats'],
+  ['llama-demo', 'sandbox-open-llama'],
+  ['colbin-demo', 'sandbox-open-colbin'],
+  ['gta-town', 'sandbox-open-gta'],
+];
+
+describe('the first screen and the opening views', () => {
+  test('sandbox-first-screen: the page as it opens with no link', async () => {
+    const first = await openSandbox(sandbox.harness, {}, { width: 1280, height: 800 });
+    try {
+      await first.evaluate(() => {
+        window.retrosim.ticker(false);
+        window.retrosim.pause();
+        window.retrosim.advance(30);
+      });
+      const s = await first.evaluate(() => window.retrosim.state());
+      expect(s['kind']).toBe('piney');
+      expect(s['error']).toBe('');
+      const path = join(OUT, 'sandbox-first-screen.png');
+      await first.screenshot({ path });
+      expect(decodePng(new Uint8Array(readFileSync(path))).width).toBe(1280);
+      if (REFRESH) keepDocImage(path, 'sandbox-first-screen');
+    } finally {
+      await first.close();
+    }
+  });
+
+  test.each(OPENING_VIEWS)('%s: its opening view, agents walking', async (id, name) => {
+    await open(id, null);
+    await page.evaluate(() => window.retrosim.advance(60));
+    const s = await state();
+    expect(s['camera'].framed).toBe(true);
+    expect(s['error']).toBe('');
+    const img = await mapDocShot(name);
+    // Agents are on it, in their colours.
+    expect(countColour(img, ENTITY_COLOURS.agent, 30) + countColour(img, ENTITY_COLOURS.agentSees, 30)).toBeGreaterThan(40);
+  });
+});
 
 describe('the pictures of docs/sandbox.md', () => {
   test('sandbox-piney-storm: the field whole, at night, in the storm, on a bolt frame', async () => {
     await open('piney-storm', null);
+    // Seen whole (the field opens closer, about the player).
+    await page.evaluate(() => window.retrosim.overview());
     // The third bolt: the weather has been running a while, and the bolt is in the frame's operations.
     let bolts = 0;
     for (let f = 0; f < 400 && bolts < 3; f++) {
@@ -88,6 +152,10 @@ describe('the pictures of docs/sandbox.md', () => {
 
   test('sandbox-gta: the town close up, its faces as crisp lines, a face inspected', async () => {
     await open('gta-town', 0);
+    await page.evaluate(() => {
+      window.retrosim.overview();
+      window.retrosim.render();
+    });
     const s0 = await state();
     const [x0, y0, x1, y1] = s0['worldOnScreen'] as number[];
     const box = (await page.locator('#map').boundingBox())!;

@@ -1,7 +1,7 @@
 /**
- * Overview first, in a real browser: every world opens framed whole against the canvas (centred, the margin
- * kept on the binding side, the drawn pixels inside that rectangle), the Piney field at its whole-field
- * view; the overview inset shows the camera's rectangle and a click in it jumps there; zoom (also out past
+ * Overview first, in a real browser: every world opens framed (a small one whole, a large one closer about the
+ * player) and Overview frames it whole against the canvas (centred, the margin kept on the binding side, the
+ * drawn pixels inside that rectangle), the Piney field at its whole-field view; the overview inset shows the camera's rectangle and a click in it jumps there; zoom (also out past
  * the framed view) and pan work on every world; the page reflows when the window shrinks and the world is
  * framed again; the world menu gives the keyboard back to the map; drawing follows devicePixelRatio with
  * one-device-pixel grid lines. Screenshots of every world go to out/screenshots/.
@@ -86,12 +86,23 @@ function expectFramed(s: Record<string, any>): void {
   expect(Math.min(Math.abs(x0! - MARGIN), Math.abs(y0! - MARGIN))).toBeLessThanOrEqual(tol);
 }
 
-describe('every world opens framed whole', () => {
+describe('every world opens framed (whole, or closer for a large one) and Overview frames it whole', () => {
   test.each(WORLDS)('%s: centred in the canvas with margins; the drawn pixels lie inside the world\'s rectangle', async (id) => {
     await page.evaluate((w) => window.retrosim.open(w, null), id);
     await page.evaluate(() => window.retrosim.advance(20));
+    const s0 = await state();
+    expect(s0['error']).toBe('');
+    expect(s0['camera'].framed).toBe(true);
+    // A world too large to read whole (the Piney field, the GTA town) opens closer, at 6 pixels a metre about
+    // the player (test/browser/look.test.ts checks that view); Overview frames it whole.
+    const large = id.startsWith('piney') || id === 'gta-town';
+    expect(s0['camera'].zoom > s0['camera'].fitZoom * 1.01).toBe(large);
+    if (large) expect(s0['camera'].zoom * s0['worldScale']).toBeCloseTo(6, 5);
+    await page.evaluate(() => {
+      window.retrosim.overview();
+      window.retrosim.render();
+    });
     const s = await state();
-    expect(s['error']).toBe('');
     expect(s['camera'].framed).toBe(true);
     expectFramed(s);
     if (id.startsWith('piney')) {
@@ -115,7 +126,10 @@ describe('every world opens framed whole', () => {
 describe('zoom and pan on every world', () => {
   test.each(WORLDS.filter((w) => !w.startsWith('piney-') || w === 'piney-default'))('%s: the wheel zooms in and out (past the framed view), a drag pans', async (id) => {
     await page.evaluate((w) => window.retrosim.open(w, null), id);
-    await page.evaluate(() => window.retrosim.render());
+    await page.evaluate(() => {
+      window.retrosim.overview();
+      window.retrosim.render();
+    });
     const s0 = await state();
     const box = (await page.locator('#map').boundingBox())!;
     const cx = box.x + box.width / 2;

@@ -7,7 +7,8 @@
  * the player last with a halo, the Piney weather from the frame's operation list (the bolt and the
  * traveller pulled to the edge of the view when they are outside it), and the storm's flash.
  *
- * The camera starts framing the whole world. The view reads the simulation (component arrays, world data,
+ * The camera opens framing the whole world, or, for a world too large to read whole (fewer than
+ * OPENING_PIXELS_PER_METRE screen pixels per metre), a closer view about the player. The view reads the simulation (component arrays, world data,
  * the weather's operation list, the event bus) and never writes it; rays are cast through the world's
  * allocation-free `segmentFraction` with the project's LOS batch, which keeps no simulation state.
  */
@@ -18,7 +19,7 @@ import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../systems/los/los-ba
 import { FIELD_SIZE } from '../../worlds/piney/field-state.js';
 import { ambientOpsSource, decodeAmbient, type AmbientFrame, type AmbientOpsSource } from '../scene/ambient-ops.js';
 import { ARROW_POINTS, directionIndex, stampSize, traceArrow } from '../scene/arrow-stamp.js';
-import { Camera, FRAME_MARGIN } from '../scene/camera.js';
+import { Camera, FRAME_MARGIN, OPENING_PIXELS_PER_METRE } from '../scene/camera.js';
 import { newEntityFrame, readEntities, type EntityFrame } from '../scene/entities.js';
 import { rasterizeGround, type GroundRaster } from '../scene/ground-raster.js';
 import { probeHeight, samplerFor } from '../scene/ground-sampler.js';
@@ -37,8 +38,8 @@ import { GroundTiles } from './ground-tiles.js';
 export const MAX_SIGHT_RAYS = 256;
 /** Rays per drawn frame by density. */
 export const RAYS_BY_DENSITY: Readonly<Record<RayDensity, number>> = { off: 0, few: 32, many: 128, all: MAX_SIGHT_RAYS };
-/** Entities are drawn at least this many screen pixels across ... */
-const MIN_ENTITY_PIXELS = 6;
+/** Entities are drawn at least this many screen pixels across (an arrow smaller than this reads as a speck) ... */
+export const MIN_ENTITY_PIXELS = 12;
 /** ... and at most this many, so small levels seen close up stay readable. */
 const MAX_ENTITY_PIXELS = 22;
 /** The flash fades out over the frames its operation gives (10). */
@@ -246,9 +247,22 @@ export class WorldView {
     this.map.addChild(this.heatSprite, this.highlight, this.markerLayer, this.sight, this.bodies, this.bodySprites, this.bodyStamps, this.weather, this.selectRing, this.top);
     this.stage.addChild(this.tiles.layer, this.map, this.sky, this.flash);
     this.camera.maxZoomFloor = 400 / (world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1);
-    this.frameWorld();
+    this.openingView();
     this.drawMarkers(this.overlay);
     this.setOverlayVisible(options.showOverlay ?? true);
+  }
+
+  /**
+   * The view a world opens at: framed whole when that shows at least OPENING_PIXELS_PER_METRE screen pixels
+   * per metre, else at that zoom about the player (kept inside the world), so agents and their sight read.
+   */
+  openingView(): void {
+    const r = this.rect;
+    const e = readEntities(this.sim, this.plane, this.entities, this.idScratch);
+    let at: [number, number] = [r.x + r.width / 2, r.y + r.height / 2];
+    for (let i = 0; i < e.count; i++) if (e.ids[i] === this.sim.player) at = [e.x[i]!, e.y[i]!];
+    const scale = this.sim.world.scale > 0 && Number.isFinite(this.sim.world.scale) ? this.sim.world.scale : 1;
+    this.camera.fit(r.x, r.y, r.width, r.height, FRAME_MARGIN, { zoom: OPENING_PIXELS_PER_METRE / scale, at });
   }
 
   /** Frames the whole world (the overview): fit to the screen, centred, with margins. */
@@ -612,6 +626,8 @@ export class WorldView {
     if (sel >= 0 && this.indexOfId[sel]! >= 0) {
       const p = this.probe;
       p.probe(this.sim, this.plane, sel, e.ids, e.count);
+      // Its reach first, under the rays: a faint disc of its sight range with a rim.
+      if (p.range > 0) g.circle(p.fromX, p.fromY, p.range).fill({ color: ENTITY_COLOURS.sightRange, alpha: 0.07 }).stroke({ color: ENTITY_COLOURS.sightRange, alpha: 0.55, width: 1.5 * px });
       let any = false;
       for (let j = 0; j < p.count; j++) {
         if (!p.visible[j]) continue;

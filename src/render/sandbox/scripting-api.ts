@@ -124,7 +124,8 @@ function state(p: ScriptedPage): Record<string, unknown> {
     heat: v?.heat.grid ? { frame: v.heat.grid.frame, max: v.heat.grid.max, rays: v.heat.grid.rays, cols: v.heat.grid.cols, rows: v.heat.grid.rows } : null,
     heatOn: vc.heat,
     rays: vc.rays,
-    legend: p.panels.legendEntries.map((e) => ({ group: e.group, label: e.label, colour: e.colour, symbol: e.symbol })),
+    legend: p.panels.legendEntries.map((e) => ({ group: e.group, label: e.label, colour: e.colour, symbol: e.symbol, colours: e.colours ?? null, ground: e.ground ?? null })),
+    worldScale: sim.world.scale,
     focus: document.activeElement?.id || document.activeElement?.tagName || '',
     helpShown: vc.helpShown,
     layout: p.layout(),
@@ -220,6 +221,19 @@ export function scriptingApi(ready: Promise<void>, p: ScriptedPage) {
     seek: (f: number) => p.pageView().seek(f),
     goLive: () => p.session()?.goLive(),
     zoom: (factor: number) => p.pageView().view?.camera.zoomAt(factor),
+    overview: () => p.pageView().view?.frameWorld(),
+    /** Every entity where the last draw put it: screen CSS pixels on the map canvas, and what it is. */
+    entitiesOnScreen: () => {
+      const v = p.pageView().view;
+      if (!v) return [];
+      const e = v.entities;
+      const out: { id: number; x: number; y: number; agent: boolean; player: boolean }[] = [];
+      for (let i = 0; i < e.count; i++) {
+        const [x, y] = v.toScreen(e.x[i]!, e.y[i]!);
+        out.push({ id: e.ids[i]!, x, y, agent: e.agent[i] === 1, player: e.player[i] === 1 });
+      }
+      return out;
+    },
     heatGrid: () => {
       const g = p.pageView().view?.heat.grid;
       return g ? { ...g, counts: Array.from(g.counts), floor: Array.from(g.floor) } : null;

@@ -17,11 +17,12 @@ export function legendContext(v: WorldView, inspection: Inspection): LegendConte
   return {
     overlay: v.overlayVisible,
     sight: v.showSight && v.rays !== 'off',
-    selectedAgent: sel?.kind === 'entity' && v.probe.count > 0,
+    selectedAgent: sel?.kind === 'entity' && (v.probe.count > 0 || v.probe.range > 0),
     selectedTile: sel?.kind === 'tile',
     ambience: v.ambience,
     weatherKinds: v.weatherSeen,
     heatMax: v.heatOn && v.heat.grid ? v.heat.grid.max : v.heatOn ? 0 : null,
+    raster: v.raster,
   };
 }
 

@@ -14,6 +14,28 @@ export const ZOOM_OUT_LIMIT = 4;
 /** How far in one may zoom at least (the framed zoom times this). */
 export const ZOOM_IN_LIMIT = 64;
 
+/**
+ * Screen pixels per metre a world opens at, at least: an agent walking 1.5 m/s then moves about 9 pixels a
+ * second and its body is drawn larger than the smallest arrow. A world whose whole view is closer than this
+ * (the small levels) opens whole; a large one (the Piney field, the GTA town) opens at this zoom about the
+ * player, the rest one `0` (Overview) away.
+ */
+export const OPENING_PIXELS_PER_METRE = 6;
+
+/** A closer view for a framed world too large to read whole: at least `zoom`, centred on `at`, inside the world. */
+export interface CloserView {
+  /** Screen pixels per map unit, at least. */
+  zoom: number;
+  /** The map point to centre on (moved inwards so the view stays inside the framed rectangle). */
+  at: readonly [number, number];
+}
+
+/** Where a view `half` wide (map units) centres near `at` and stays inside [lo, lo + size]; the middle if it is wider. */
+export function centreInside(at: number, lo: number, size: number, half: number): number {
+  if (!Number.isFinite(at) || 2 * half >= size) return lo + size / 2;
+  return Math.max(lo + half, Math.min(lo + size - half, at));
+}
+
 /** The view's camera: centre, zoom, screen size and whether it frames, follows or stays where it was put. */
 export class Camera {
   private x = 0;
@@ -30,6 +52,7 @@ export class Camera {
   fitZoom = 1;
   private frameRect: [number, number, number, number] | null = null;
   private frameMargin = 0;
+  private frameCloser: CloserView | null = null;
 
   constructor(
     public width: number,
@@ -60,11 +83,14 @@ export class Camera {
 
   /**
    * Frames a map rectangle: the largest zoom that shows it whole with `margin` pixels to spare on every side,
-   * centred, and zoom limits around it (a quarter of it out, at least 64 times in).
+   * centred, and zoom limits around it (a quarter of it out, at least 64 times in). With `closer`, when that
+   * zoom is less than `closer.zoom`, it zooms to that instead, about `closer.at` (the opening view of a large
+   * world). Either is "framed": kept through resizes until the user moves the camera.
    */
-  fit(x: number, y: number, w: number, h: number, margin = 0): void {
+  fit(x: number, y: number, w: number, h: number, margin = 0, closer: CloserView | null = null): void {
     this.frameRect = [x, y, w, h];
     this.frameMargin = margin;
+    this.frameCloser = closer;
     const sw = Math.max(1, this.width - 2 * margin);
     const sh = Math.max(1, this.height - 2 * margin);
     const z = Math.min(sw / Math.max(w, 1e-9), sh / Math.max(h, 1e-9));
@@ -74,6 +100,11 @@ export class Camera {
     this.zoom = z;
     this.cx = x + w / 2;
     this.cy = y + h / 2;
+    if (closer && Number.isFinite(closer.zoom) && closer.zoom > z) {
+      this.zoom = Math.min(this.maxZoom, closer.zoom);
+      this.cx = centreInside(closer.at[0], x, w, this.width / 2 / this.zoom);
+      this.cy = centreInside(closer.at[1], y, h, this.height / 2 / this.zoom);
+    }
     this.framed = true;
     this.following = false;
   }
@@ -83,7 +114,7 @@ export class Camera {
 
   /** Frames the last framed rectangle again (after a resize, or on request). */
   refit(): void {
-    if (this.frameRect) this.fit(...this.frameRect, this.frameMargin);
+    if (this.frameRect) this.fit(...this.frameRect, this.frameMargin, this.frameCloser);
   }
 
   /** Sets the screen size in CSS pixels; a camera still framing its rectangle frames it again. */

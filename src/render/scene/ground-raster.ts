@@ -1,14 +1,16 @@
 /**
  * The ground seen from above, as an RGBA image: the world's own `ground` query asked at the centre of each
  * pixel from just under the top of its bounds, so every format is drawn by the same collision code the
- * simulation uses. Heights are shaded (low dark, high light) and lit from the north-west by the slope
- * between neighbours; the edge between two different surfaces (tile, polygon, triangle or face ids) is
+ * simulation uses. Floors are coloured by the ground palette (ground-palette.ts: a ramp over the world's own
+ * distribution of heights, materials tinted in it; the legend reads the same palette) and lit from the
+ * north-west by the slope between neighbours; the edge between two different surfaces (tile, polygon, triangle or face ids) is
  * darkened so the pieces read at a glance; materials are tinted (materialTintFor: Llama's exit floors and
  * death planes, GTA's surfaces). Pixels with no floor are the background colour.
  *
  * Pure data in, pixels out (no pixi.js): Node tests check it.
  */
 import type { CollisionWorld } from '../../worlds/world.js';
+import { groundPalette, rampColour, type GroundPalette, type MaterialTint } from './ground-palette.js';
 import { colourFor, newGroundSample, samplerFor, type GroundSampler } from './ground-sampler.js';
 import { mapPlaneOf, mapRectOf, type MapRect } from './projection.js';
 import { paletteColour } from './overlays.js';
@@ -33,12 +35,14 @@ export interface GroundRaster {
   materials: Int32Array;
   /** Pixels that have a floor. */
   filled: number;
+  /** The colour function every floor pixel was drawn with (before the slope's light); the legend reads it too. */
+  palette: GroundPalette;
 }
 
 export const BACKGROUND_RGB: readonly [number, number, number] = [16, 20, 26];
-/** The height shade's ends: low ground slate blue, high ground sand (between them linearly). */
-export const GROUND_LOW_RGB: readonly [number, number, number] = [60, 80, 110];
-export const GROUND_HIGH_RGB: readonly [number, number, number] = [230, 220, 170];
+/** The ground ramp's ends (ground-palette.ts): low ground deep indigo, high ground sand. */
+export const GROUND_LOW_RGB = rampColour(0) as unknown as readonly [number, number, number];
+export const GROUND_HIGH_RGB = rampColour(1) as unknown as readonly [number, number, number];
 
 /**
  * Llama's materials the game acts on (src/worlds/llama/materials.ts): exit floors green, the two special
@@ -52,7 +56,7 @@ export const LLAMA_MATERIAL_TINTS: ReadonlyMap<number, readonly [number, number,
 ]);
 
 /** A world's tint for a material: a colour and how strongly (0..1) it replaces the ground colour, or null for none. */
-export type MaterialTint = (material: number) => { rgb: readonly [number, number, number]; weight: number } | null;
+export type { MaterialTint };
 
 /**
  * Material tints by world: Llama's named materials strongly; GTA's surface materials (road, grass, ...) lightly,
@@ -69,11 +73,14 @@ export function materialTintFor(world: CollisionWorld): MaterialTint {
   if (world.kind === 'gta') {
     return (m) => {
       const c = paletteColour(m);
-      return { rgb: [(c >> 16) & 255, (c >> 8) & 255, c & 255], weight: 0.25 };
+      return { rgb: [(c >> 16) & 255, (c >> 8) & 255, c & 255], weight: GTA_TINT_WEIGHT };
     };
   }
   return () => null;
 }
+
+/** How much of a GTA floor's colour its surface material's palette colour replaces (enough to tell surfaces apart). */
+export const GTA_TINT_WEIGHT = 0.4;
 
 /** Options of rasterizeGround. */
 export interface RasterOptions {
@@ -81,7 +88,10 @@ export interface RasterOptions {
   maxSize?: number;
   /** What to draw at a map point; the world's default sampler (ground-sampler.ts) otherwise. */
   sampler?: GroundSampler;
-  /** Per-world colours instead of the height shade, for a map point (e.g. the Piney field's lit colours). */
+  /**
+   * Per-world colours instead of the ground palette, for a map point (e.g. the Piney field's lit colours,
+   * `pineyColour`); none by default, so the legend's ramp is what is drawn.
+   */
   colourAt?: (x: number, y: number, out: number[]) => boolean;
   /**
    * Darken the pixels where the surface id changes, so pieces read without an overlay (default true). The
@@ -133,7 +143,7 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
   const rgba = new Uint8ClampedArray(n * 4);
   const span = hi > lo ? hi - lo : 1;
   const colourAt = options.colourAt ?? colourFor(world);
-  const tintOf = materialTintFor(world);
+  const palette = groundPalette(heights, materialTintFor(world));
   const edges = options.edges ?? true;
   const colour = [0, 0, 0];
   // Slope light: the height difference to the north-west neighbour, relative to a pixel's width.
@@ -151,28 +161,22 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
         rgba[o + 3] = 255;
         continue;
       }
-      const t = (h - lo) / span;
       let r: number, gg: number, b: number;
       const px = rect.x + (i + 0.5) * unit;
       const py = rect.y + (j + 0.5) * unit;
       if (colourAt && colourAt(px, py, colour)) {
         // The world's own colour, brighter on high ground so the heights read too.
+        const t = (h - lo) / span;
         const k = 0.7 + 0.6 * t;
         r = colour[0]! * k;
         gg = colour[1]! * k;
         b = colour[2]! * k;
       } else {
-        // Low ground slate blue, high ground sand: readable on the dark background.
-        r = GROUND_LOW_RGB[0] + (GROUND_HIGH_RGB[0] - GROUND_LOW_RGB[0]) * t;
-        gg = GROUND_LOW_RGB[1] + (GROUND_HIGH_RGB[1] - GROUND_LOW_RGB[1]) * t;
-        b = GROUND_LOW_RGB[2] + (GROUND_HIGH_RGB[2] - GROUND_LOW_RGB[2]) * t;
-      }
-      const tint = tintOf(materials[k]!);
-      if (tint) {
-        const w = tint.weight;
-        r = r * (1 - w) + tint.rgb[0] * w;
-        gg = gg * (1 - w) + tint.rgb[1] * w;
-        b = b * (1 - w) + tint.rgb[2] * w;
+        // The ground palette: the same function the legend's swatches come from (materials tinted in it).
+        palette.colour(h, materials[k]!, colour);
+        r = colour[0]!;
+        gg = colour[1]!;
+        b = colour[2]!;
       }
       const nw = i > 0 && j > 0 ? heights[k - width - 1]! : NaN;
       let light = 1;
@@ -186,5 +190,5 @@ export function rasterizeGround(world: CollisionWorld, options: RasterOptions = 
       rgba[o + 3] = 255;
     }
   }
-  return { width, height, unit, x0: rect.x, y0: rect.y, rgba, heights, ids, materials, filled };
+  return { width, height, unit, x0: rect.x, y0: rect.y, rgba, heights, ids, materials, filled, palette };
 }

@@ -180,6 +180,11 @@ export function pineyColour(world: PineyWorld): GroundColour {
   };
 }
 
-export function colourFor(world: CollisionWorld): GroundColour | undefined {
-  return world.kind === 'piney' ? pineyColour(world as PineyWorld) : undefined;
+/**
+ * A world's own ground colours used by default instead of the ground palette: none (the Piney field's lit
+ * colours, `pineyColour`, are grey and low in contrast seen from above, and the legend could not show them as
+ * a ramp of heights).
+ */
+export function colourFor(_world: CollisionWorld): GroundColour | undefined {
+  return undefined;
 }

@@ -11,7 +11,7 @@ import type { ColbinWorld } from '../../worlds/colbin/collision-world.js';
 import type { GtaWorld } from '../../worlds/gta/collision-world.js';
 import type { PineyWorld } from '../../worlds/piney/collision-world.js';
 import { cellRegion } from '../../worlds/llama/regions.js';
-import { BACKGROUND_RGB, GROUND_HIGH_RGB, GROUND_LOW_RGB, LLAMA_MATERIAL_TINTS, MISSING_RGB } from './ground-raster.js';
+import { BACKGROUND_RGB, LLAMA_MATERIAL_TINTS, MISSING_RGB, rasterizeGround, type GroundRaster } from './ground-raster.js';
 import { llamaMaterialName } from './inspect.js';
 import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, paletteColour } from './overlays.js';
 import { ENTITY_COLOURS, HEAT_RAMP, rgbToColour } from './palette.js';
@@ -44,7 +44,15 @@ export interface LegendEntry {
   colour: number;
   /** A ramp's colours, low to high. */
   colours?: number[];
+  /**
+   * What a ground swatch's colours stand for: the floor heights ("higher is more", native units) of a ramp's
+   * colours, or of a material's swatch, and the material; the colours are the ground palette's for them.
+   */
+  ground?: { heights: number[]; material: number };
 }
+
+/** The shares of the plain floor (lowest to highest) whose heights the ground ramp's colours show. */
+export const RAMP_SHARES: readonly number[] = [0, 0.25, 0.5, 0.75, 1];
 
 /** What else is on screen besides the world itself. */
 export interface LegendContext {
@@ -60,15 +68,24 @@ export interface LegendContext {
   weatherKinds: Iterable<WeatherKind>;
   /** The heat map's largest count, when it is on. */
   heatMax: number | null;
+  /**
+   * The ground as drawn (its heights, materials and palette): the ground swatches are its palette's colours.
+   * Without it the legend draws a small raster of its own (the colours then follow that raster's heights).
+   */
+  raster?: Pick<GroundRaster, 'heights' | 'materials' | 'palette'>;
 }
+
+/** The ground's key per raster (reading a whole raster once, not at every change of the legend). */
+const groundKeys = new WeakMap<object, ReturnType<typeof groundKey>>();
+/** Small rasters for legends asked without the view's (once per world). */
+const ownRasters = new WeakMap<CollisionWorld, GroundRaster>();
 
 const rgb = (c: readonly number[]): number => rgbToColour(c);
 
 /** Every colour and symbol the view draws for this world in this context, grouped, in the order listed. */
 export function legendFor(world: CollisionWorld, ctx: LegendContext): LegendEntry[] {
   const out: LegendEntry[] = [];
-  const add = (group: LegendEntry['group'], label: string, symbol: LegendSymbol, colour: number, colours?: number[]) =>
-    out.push({ group, label, symbol, colour, ...(colours ? { colours } : {}) });
+  const add: Add = (group, label, symbol, colour, colours, ground) => out.push({ group, label, symbol, colour, ...(colours ? { colours } : {}), ...(ground ? { ground } : {}) });
 
   add('entities', 'the player (on top, with a white halo)', 'player', ENTITY_COLOURS.player);
   add('entities', 'an agent that sees the player', 'arrow', ENTITY_COLOURS.agentSees);
@@ -79,16 +96,28 @@ export function legendFor(world: CollisionWorld, ctx: LegendContext): LegendEntr
     add('sight', "an agent's facing ray, stopped where the world blocks it", 'line', ENTITY_COLOURS.facingRay);
   }
   if (ctx.selectedAgent) {
+    add('sight', 'selected: how far it sees (its sight range)', 'ring', ENTITY_COLOURS.sightRange);
     add('sight', 'selected: a body it sees (clear eye to eye)', 'line', ENTITY_COLOURS.seenRay);
     add('sight', 'selected: a body in range it does not see', 'dashed', ENTITY_COLOURS.unseenRay);
     add('sight', 'where a blocked ray stopped', 'cross', ENTITY_COLOURS.stopMark);
   }
   if (ctx.selectedTile) add('ground', 'the selected tile, cell, triangle, wall or face', 'outline', ENTITY_COLOURS.tile);
 
-  if (world.kind === 'piney') add('ground', "the field's own lit colours, brighter on high ground", 'ramp', rgb([70, 90, 60]), [rgb([62, 80, 50]), rgb([120, 150, 96])]);
-  else add('ground', 'floor height: low to high', 'ramp', rgb(GROUND_LOW_RGB), [rgb(GROUND_LOW_RGB), rgb(GROUND_HIGH_RGB)]);
+  let raster = ctx.raster;
+  if (!raster) {
+    raster = ownRasters.get(world) ?? rasterizeGround(world, { maxSize: 128, edges: false });
+    ownRasters.set(world, raster as GroundRaster);
+  }
+  let ground = groundKeys.get(raster);
+  if (!ground) groundKeys.set(raster, (ground = groundKey(raster)));
+  const metres = (h: number) => `${fmtMetres(h / (world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1))} m`;
+  if (ground.ramp.heights.length) {
+    const hs = ground.ramp.heights;
+    const what = world.kind === 'piney' ? "the field's height" : 'floor height';
+    out.push({ group: 'ground', label: `${what}: low ${metres(hs[0]!)} to high ${metres(hs[hs.length - 1]!)} (shaded by the slope)`, symbol: 'ramp', colour: ground.ramp.colours[2] ?? ground.ramp.colours[0]!, colours: ground.ramp.colours, ground: { heights: hs, material: ground.ramp.material } });
+  }
   add('ground', 'no floor (outside the world)', 'swatch', rgb(BACKGROUND_RGB));
-  groundEntries(world, add, ctx.overlay);
+  groundEntries(world, add, ctx.overlay, ground.materials);
 
   const a = ctx.ambience;
   if (a) {
@@ -108,14 +137,68 @@ export function legendFor(world: CollisionWorld, ctx: LegendContext): LegendEntr
   return out;
 }
 
-type Add = (group: LegendEntry['group'], label: string, symbol: LegendSymbol, colour: number, colours?: number[]) => void;
+type Add = (group: LegendEntry['group'], label: string, symbol: LegendSymbol, colour: number, colours?: number[], ground?: LegendEntry['ground']) => void;
+
+function fmtMetres(m: number): string {
+  const a = Math.abs(m);
+  return a >= 100 ? m.toFixed(0) : a >= 10 ? m.toFixed(1) : m.toFixed(2);
+}
+
+/** A material's swatch: its colour at the height most of its floor is at. */
+interface MaterialKey {
+  height: number;
+  colour: number;
+}
+
+/**
+ * The ground's key from the drawn raster: the ramp's colours at the heights of RAMP_SHARES of the plain floor
+ * (the most common material's), and each material's colour at the median height of its floor (materials on
+ * under 0.1% of the floor left out: too small to see).
+ */
+export function groundKey(raster: Pick<GroundRaster, 'heights' | 'materials' | 'palette'>): { ramp: { heights: number[]; colours: number[]; material: number }; materials: Map<number, MaterialKey> } {
+  const byMaterial = new Map<number, number[]>();
+  for (let k = 0; k < raster.heights.length; k++) {
+    const h = raster.heights[k]!;
+    if (!Number.isFinite(h)) continue;
+    const m = raster.materials[k]!;
+    let l = byMaterial.get(m);
+    if (!l) byMaterial.set(m, (l = []));
+    l.push(h);
+  }
+  let common = 0;
+  let most = -1;
+  for (const [m, l] of byMaterial) if (l.length > most) [common, most] = [m, l.length];
+  const p = raster.palette;
+  const c = [0, 0, 0];
+  // The ramp's heights: quantiles of the plain floor's own heights (another material's lowest or highest floor
+  // is drawn in that material's tint, not in the ramp's colour).
+  const plain = byMaterial.get(common) ?? [];
+  plain.sort((a, b) => a - b);
+  const heights = plain.length ? RAMP_SHARES.map((s) => plain[Math.round(s * (plain.length - 1))]!) : [];
+  const materials = new Map<number, MaterialKey>();
+  let floor = 0;
+  for (const l of byMaterial.values()) floor += l.length;
+  for (const [m, l] of byMaterial) {
+    // A material on too few pixels to be seen (under 0.1% of the floor) is not listed.
+    if (l.length * 1000 < floor) continue;
+    if (m !== common) l.sort((a, b) => a - b);
+    const h = l[(l.length - 1) >> 1]!;
+    materials.set(m, { height: h, colour: rgb(p.colour(h, m, c)) });
+  }
+  return { ramp: { heights, colours: heights.map((h) => rgb(p.colour(h, common, c))), material: common }, materials };
+}
 
 /** Materials of the active polygons a Llama level places (once per world). */
 const llamaMaterials = new WeakMap<LlamaWorld, number[]>();
 /** Surface materials of the GTA placements' faces, spheres and boxes (once per world). */
 const gtaMaterials = new WeakMap<GtaWorld, number[]>();
 
-function groundEntries(world: CollisionWorld, add: Add, overlay: boolean): void {
+function groundEntries(world: CollisionWorld, add: Add, overlay: boolean, drawn: Map<number, MaterialKey>): void {
+  // A material's swatch: its colour as drawn, at the height most of it is at (materials not drawn are left out).
+  const material = (m: number, label: string): void => {
+    const k = drawn.get(m);
+    if (k) add('ground', label, 'swatch', k.colour, undefined, { heights: [k.height], material: m });
+  };
   switch (world.kind) {
     case 'rugrats':
       add('ground', 'missing cell (in the grid, no tiles)', 'swatch', rgb(MISSING_RGB));
@@ -133,10 +216,7 @@ function groundEntries(world: CollisionWorld, add: Add, overlay: boolean): void 
         mats = [...s].sort((x, y) => x - y);
         llamaMaterials.set(w, mats);
       }
-      for (const m of mats) {
-        const t = LLAMA_MATERIAL_TINTS.get(m);
-        if (t) add('ground', `material ${m}: ${llamaMaterialName(m)}`, 'swatch', rgb(t));
-      }
+      for (const m of mats) if (LLAMA_MATERIAL_TINTS.has(m)) material(m, `material ${m}: ${llamaMaterialName(m)}`);
       if (!overlay) return;
       add('overlay', 'the cell grid', 'line', OVERLAY_COLOURS.llamaGrid);
       const regions = new Set<number>();
@@ -169,7 +249,7 @@ function groundEntries(world: CollisionWorld, add: Add, overlay: boolean): void 
         mats = [...s].sort((x, y) => x - y);
         gtaMaterials.set(w, mats);
       }
-      for (const m of mats.slice(0, 16)) add('ground', `surface material ${m} (a light tint)`, 'swatch', paletteColour(m));
+      for (const m of mats.slice(0, 16)) material(m, `surface material ${m}`);
       if (!overlay) return;
       add('overlay', "placements' mesh faces", 'line', OVERLAY_COLOURS.gtaFaces);
       add('overlay', 'collision spheres', 'swatch', OVERLAY_COLOURS.gtaSphere);

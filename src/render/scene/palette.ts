@@ -24,6 +24,8 @@ export const ENTITY_COLOURS = {
   seenRay: 0x00e676,
   unseenRay: 0xff5252,
   stopMark: 0xff1744,
+  /** The selected agent's sight range: a faint disc and its rim. */
+  sightRange: 0x00e676,
   /** The highlight of a selected tile, cell, triangle, wall or face. */
   tile: 0xffd54f,
 } as const;

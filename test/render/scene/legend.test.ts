@@ -38,19 +38,24 @@ describe('legend', () => {
     expect(bare.some((e) => e.group === 'sight')).toBe(false);
     // A selected agent adds its three ray styles; the heat map its ramp.
     const sel = legendFor(world, { ...base, selectedAgent: true, heatMax: 7 });
-    expect(sel.filter((e) => e.group === 'sight').map((e) => e.symbol)).toEqual(['line', 'line', 'line', 'dashed', 'cross']);
+    expect(sel.filter((e) => e.group === 'sight').map((e) => e.symbol)).toEqual(['line', 'line', 'ring', 'line', 'dashed', 'cross']);
     expect(sel.find((e) => e.group === 'heat map')!.label).toContain('1 to 7');
   });
 
-  test('Llama: a tint entry for each named material the level has, in its colour', async () => {
+  test('Llama: a tint entry for each named material the level has, in its colour as drawn', async () => {
     const world = (await opener('llama-demo')()).world as LlamaWorld;
     const l = legendFor(world, base);
     const have = new Set<number>();
     for (let p = 0; p < world.collision.material.length; p++) if (world.collision.active[p]) have.add(world.collision.material[p]!);
     for (const [m, c] of LLAMA_MATERIAL_TINTS) {
       const e = l.find((x) => x.label.startsWith(`material ${m}:`));
-      if (have.has(m)) expect(e?.colour).toBe(rgb(c));
-      else expect(e).toBeUndefined();
+      if (have.has(m)) {
+        // The tint over the ground's colour at the material's height (ground-palette.test.ts checks the value).
+        expect(e?.ground?.material).toBe(m);
+        const got = [(e!.colour >> 16) & 255, (e!.colour >> 8) & 255, e!.colour & 255];
+        const main = c.indexOf(Math.max(...c));
+        expect(got.indexOf(Math.max(...got)), `material ${m}: ${got} for tint ${c}`).toBe(main);
+      } else expect(e).toBeUndefined();
     }
     expect([...have].some((m) => LLAMA_MATERIAL_TINTS.has(m))).toBe(true);
   });
