@@ -128,8 +128,47 @@ describe.each(['Chromium', 'Firefox'])('%s', (browser) => {
     expect(await p.evaluate(() => getComputedStyle(document.querySelector('#hud')!).fontFamily, undefined)).not.toMatch(/mono/i);
   });
 
+  test('the bar stays one row while recording, with a replay to download, in a replay, and behind', async () => {
+    const p = page();
+    const rows = () =>
+      p.evaluate(() => {
+        const header = document.querySelector('header')!;
+        const controls = Array.from(header.querySelectorAll('select, button, .chip span, #pace-dot')).filter((e) => (e as HTMLElement).getBoundingClientRect().width > 0);
+        const tops = controls.map((e) => e.getBoundingClientRect().top).sort((a, b) => a - b);
+        return { rows: tops.filter((t, i) => i === 0 || t > tops[i - 1]! + 12).length, height: header.getBoundingClientRect().height };
+      }, undefined);
+    await p.evaluate(() => window.retrosim.open('rugrats-demo', 0), undefined);
+    await p.evaluate(() => window.retrosim.startRecording(), undefined);
+    // Long enough that the playback below does not reach its end (which pauses).
+    await p.evaluate(() => window.retrosim.advance(300), undefined);
+    expect(await p.evaluate(() => document.getElementById('record')!.textContent, undefined)).toBe('Stop');
+    expect(await rows()).toMatchObject({ rows: 1 });
+    const bytes = await p.evaluate(() => window.retrosim.finishRecording(), undefined);
+    await p.evaluate(() => window.retrosim.render(), undefined);
+    expect(await shown(p, '#download-replay')).toBe(true);
+    await p.evaluate((b) => window.retrosim.loadReplay(b, 'first.rsr'), bytes);
+    await p.evaluate(() => {
+      window.retrosim.resume();
+      for (let i = 0; i < 8; i++) window.retrosim.tick(200);
+    }, undefined);
+    expect(await shown(p, '#pace-dot')).toBe(true);
+    expect(await shown(p, '#live')).toBe(true);
+    expect(await shown(p, '#scrub')).toBe(true);
+    const r = await rows();
+    expect(r.rows).toBe(1);
+    expect(r.height).toBeLessThan(48);
+    await p.evaluate(() => {
+      window.retrosim.pause();
+      window.retrosim.goLive();
+      window.retrosim.render();
+    }, undefined);
+    // Live again: the timeline is only for replays.
+    expect(await shown(p, '#replay-bar')).toBe(false);
+  });
+
   test('the determinism numbers are one click away: the hash there is the page state\'s, frame by frame', async () => {
     const p = page();
+    await p.evaluate(() => window.retrosim.open('rugrats-demo', 0), undefined);
     expect(await p.evaluate(() => (document.getElementById('determinism') as HTMLDetailsElement).open, undefined)).toBe(false);
     await p.click('#determinism summary');
     expect(await p.evaluate(() => (document.getElementById('determinism') as HTMLDetailsElement).open, undefined)).toBe(true);
@@ -161,6 +200,7 @@ describe.each(['Chromium', 'Firefox'])('%s', (browser) => {
 
   test('falling behind is a quiet amber dot with a tooltip, not a red alarm; it goes once the game keeps up', async () => {
     const p = page();
+    await p.evaluate(() => window.retrosim.open('rugrats-demo', 0), undefined);
     await p.evaluate(() => {
       window.retrosim.setSpeed(1);
       window.retrosim.resume();
