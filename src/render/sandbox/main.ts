@@ -38,10 +38,10 @@ import { SidePanels } from './side-panels.js';
 import { SoundPlayer } from './sound.js';
 import { StatusPanel } from './status-panel.js';
 import { ViewControls } from './view-controls.js';
+import { Welcome } from './welcome.js';
 import { WorldControls } from './world-controls.js';
 import { CATALOG, PINEY_TABLES_FILE } from './world-catalog.js';
 import { publicFolder } from './world-sources.js';
-import { Welcome } from './welcome.js';
 import { WorldStage } from './world-stage.js';
 
 export { SIM_HZ };
