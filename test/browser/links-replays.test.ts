@@ -4,7 +4,7 @@
  * the same view; a bad parameter shows the same kind of banner as a bad file and falls back to the default
  * world; the replay timeline shows frame numbers, keyframe ticks and the divergence frame of a replay that
  * does not verify; playback runs from 0.25× to 8× and steps frame by frame, with keys; and when the game
- * cannot keep up, the status panel says so. Frames are driven by the tests (`tick`), never by the clock.
+ * cannot keep up, a quiet indicator in the bar says so. Frames are driven by the tests (`tick`), never by the clock.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -273,8 +273,9 @@ describe('the replay timeline', () => {
     const t = (await page.evaluate(() => window.retrosim.timeline())) as { dom: { cls: string; frame: string | null }[] };
     const d = t.dom.filter((x) => x.cls === 'divergence');
     expect(d.map((x) => Number(x.frame))).toEqual([451]);
-    const hud = await page.locator('#hud').innerText();
+    const hud = await page.locator('#hud').textContent();
     expect(hud).toContain('DESYNC at frame 451');
+    expect(await page.locator('#status-session').innerText()).toMatch(/^replay: DESYNC at frame 451/);
     await page.locator('#replay-bar').screenshot({ path: join(SHOTS, 'timeline-divergence.png') });
     // Its x on the bar is 451/700 of the way along.
     const x = await page.evaluate(() => {
@@ -335,7 +336,7 @@ describe('the replay timeline', () => {
 });
 
 describe('the game never runs slow silently', () => {
-  test('animation frames too far apart for the catch-up: the status panel says the game is behind, then that it keeps up', async () => {
+  test('animation frames too far apart for the catch-up: the pace indicator says the game runs slower, then goes once it keeps up', async () => {
     await page.evaluate(() => window.retrosim.open('colbin-demo', 10));
     await page.evaluate(() => {
       window.retrosim.setSpeed(1);
@@ -348,16 +349,17 @@ describe('the game never runs slow silently', () => {
     let s = await state();
     expect(s['clock'].behind).toBe(true);
     expect(s['clock'].ratio).toBeLessThan(0.5);
-    const hud = await page.locator('#hud .behind').innerText();
-    expect(hud).toMatch(/^BEHIND: the game runs at \d+% of 1× speed/);
+    expect(await page.locator('#pace-dot').isVisible()).toBe(true);
+    expect(await page.locator('#pace-dot').getAttribute('title')).toMatch(/^running at 0\.\d+× — the machine cannot keep up$/);
+    expect(await page.locator('#hud').textContent()).toMatch(/running at 0\.\d+× of 1× \(\d+ of 60 frames\/s\)/);
     // At 60 animation frames a second, it keeps up again once the window has passed.
     await page.evaluate(() => {
       for (let i = 0; i < 90; i++) window.retrosim.tick(1000 / 60);
     });
     s = await state();
     expect(s['clock'].behind).toBe(false);
-    expect(await page.locator('#hud .behind').count()).toBe(0);
-    expect(await page.locator('#hud').innerText()).toContain('game speed 1×');
+    expect(await page.locator('#pace-dot').isVisible()).toBe(false);
+    expect(await page.locator('#hud').textContent()).toContain('game speed 1×');
     await page.evaluate(() => window.retrosim.pause());
   });
 });

@@ -39,6 +39,7 @@ import { SidePanels } from './side-panels.js';
 import { SoundPlayer } from './sound.js';
 import { StatusPanel } from './status-panel.js';
 import { ViewControls } from './view-controls.js';
+import { Welcome } from './welcome.js';
 import { WorldControls } from './world-controls.js';
 import { CATALOG, PINEY_TABLES_FILE } from './world-catalog.js';
 import { publicFolder } from './world-sources.js';
@@ -58,7 +59,7 @@ const banner = new Banner(messages, $('banner'), $('banner-text'), $('banner-clo
 const inspection = new Inspection();
 const keys = new KeyboardButtons();
 const panels = new SidePanels({ side: $('side'), inspector: $('inspector'), legend: $('legend'), minimap: $<HTMLCanvasElement>('minimap'), marks: $('marks') });
-const status = new StatusPanel($('hud'));
+const status = new StatusPanel({ world: $('status-world'), session: $('status-session'), numbers: $('hud'), paceDot: $('pace-dot') });
 const address = new AddressBar();
 const loop = new RunLoop({ session: () => shown.session, buttons: () => keys.buttons, footstep: () => sound.footstep(), draw: () => pageView?.draw() });
 const shown = new ShownWorld(fetchBytes, {
@@ -77,6 +78,7 @@ let worldControls!: WorldControls;
 let viewControls!: ViewControls;
 let replayControls!: ReplayControls;
 let layout!: LayoutToggles;
+let welcome!: Welcome;
 const view = () => pageView?.view ?? null;
 
 /** A session opened: shown from the whole world, with the link's view the first time. */
@@ -166,6 +168,11 @@ const actions: ActionHost = {
   syncUrl,
 };
 const act = (a: PageAction) => runAction(a, actions);
+/** Files picked or dropped: opened, and the welcome has done its job. */
+const openFiles = (files: File[]) => {
+  if (files.length) welcome?.hide();
+  swallow(shown.openFiles(files));
+};
 const focusMap = () => map?.focus();
 
 async function start(): Promise<void> {
@@ -183,7 +190,7 @@ async function start(): Promise<void> {
       link.agents = n;
       if (shown.source) swallow(shown.openSource(shown.source));
     },
-    openFiles: (files) => swallow(shown.openFiles(files)),
+    openFiles,
     restart: () => void shown.session?.restart(false).then(() => pageView.show(shown.session!, false)),
     downloadSpec: () => shown.downloadSpec(),
     focusMap,
@@ -230,8 +237,9 @@ async function start(): Promise<void> {
       if (address.frameDrawn()) syncUrl();
     },
   });
-  returnKeysToMap([document.querySelector('header')!, $('replay-bar')], focusMap);
-  bindFileDrop(window, (files) => swallow(shown.openFiles(files)));
+  welcome = new Welcome({ box: $('welcome'), open: $('welcome-open'), close: $('welcome-close') }, () => worldControls.pickFiles());
+  returnKeysToMap([document.querySelector('header')!, $('replay-bar'), $('welcome')], focusMap);
+  bindFileDrop(window, openFiles, $('drop-cue'));
   bindMapPointer(m.canvas, { camera: () => view()?.camera ?? null, hover: (x, y) => pageView.hoverAt(x, y), leave: () => inspection.leave(), click: (x, y) => pageView.clickAt(x, y) });
   bindOverviewPointer($<HTMLCanvasElement>('minimap'), {
     mapAt: (x, y) => panels.overview.mapAt(x, y),

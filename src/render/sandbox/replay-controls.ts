@@ -1,6 +1,7 @@
 /**
- * The replay bar: Record (and stop and download), Download replay, Play/Pause, one frame back and forward,
- * the speed, Go live, and the scrubber with its frame label. It shows the session's state it is given and
+ * The replay controls: in the top bar's replay group, Record (and stop and download), Download replay (once
+ * there is one), Play/Pause, one frame back and forward, the speed; below the bar, shown only while a replay
+ * is loaded, Go live and the scrubber with its frame label. It shows the session's state it is given and
  * passes the user's choices on; the page decides what they do.
  */
 import { $ } from './dom.js';
@@ -37,8 +38,10 @@ export class ReplayControls {
   private readonly frameLabel = $('frame-label');
   private readonly stepBack = $<HTMLButtonElement>('step-back');
   private readonly recordButton = $<HTMLButtonElement>('record');
+  private readonly recordLabel = this.recordButton.querySelector('.label')!;
   private readonly playButton = $<HTMLButtonElement>('play');
   private readonly downloadButton = $<HTMLButtonElement>('download-replay');
+  private readonly bar = $('replay-bar');
 
   constructor(host: ReplayControlsHost) {
     this.recordButton.addEventListener('click', () => host.record());
@@ -76,8 +79,22 @@ export class ReplayControls {
     } else scrub.value = '0';
     this.frameLabel.textContent = s.mode === 'replay' ? `${s.frame} / ${s.replayLength}` : `frame ${s.frame}`;
     this.stepBack.disabled = s.mode !== 'replay' || s.frame === 0;
-    this.recordButton.textContent = s.recording ? 'Stop & download' : 'Record';
-    this.playButton.textContent = s.paused ? 'Play' : 'Pause';
+    const rec = s.recording ? 'Stop' : 'Record';
+    if (this.recordLabel.textContent !== rec) {
+      this.recordLabel.textContent = rec;
+      this.recordButton.title = s.recording ? 'stop recording and download the replay' : 'record a replay from frame 0';
+      this.recordButton.classList.toggle('recording', s.recording);
+    }
+    // The button shows what a press does: play while paused, pause while running.
+    const play = s.paused ? 'Play' : 'Pause';
+    if (this.playButton.getAttribute('aria-label') !== play) {
+      this.playButton.setAttribute('aria-label', play);
+      this.playButton.classList.toggle('is-paused', s.paused);
+    }
     this.downloadButton.disabled = !s.recorded;
+    // Shown only when they do something: the bar one row, the timeline only for a replay.
+    const replay = s.mode === 'replay';
+    if (this.downloadButton.hidden === s.recorded) this.downloadButton.hidden = !s.recorded;
+    if (this.bar.hidden === replay) this.bar.hidden = !replay;
   }
 }

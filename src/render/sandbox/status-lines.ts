@@ -1,14 +1,13 @@
 /**
- * The status panel's lines, without any DOM: the world and its weather, the frame and the page's costs, the
- * pace (paused, the speed kept, or how far behind the machine falls), the determinism numbers (hash, draw
- * counts), and what the session does (live, recording, a replay and whether every frame matches).
+ * What the side panel says of the session, without any DOM. Up front, in plain words: the world (and its
+ * weather) and what the session does (live, recording, a replay and whether every frame matches). One click
+ * away, in the determinism panel: the numbers that prove a run is the same run (frame, hash, draw counts) and
+ * the page's costs. Falling behind is a quiet note for an indicator, not an alarm: the simulation stays exact,
+ * only its pace on screen is slower.
  */
 import type { ClockReport } from '../scene/sim-clock.js';
 import { speedLabel } from '../scene/timeline.js';
 import { weatherCounts, type FieldAmbience } from '../scene/weather-look.js';
-
-/** The pace line when the machine cannot keep up starts with this (the panel shows it as a warning). */
-export const BEHIND = 'BEHIND';
 
 export interface StatusInput {
   world: { kind: string; name: string };
@@ -35,12 +34,24 @@ export interface StatusInput {
   check: { frame: number; done: boolean } | null;
 }
 
-/** How the game keeps pace: paused, at its speed, or behind (with how far). */
+/** A rate as a speed: 0.8×, 0.33×, 2× (at most two decimals, none trailing). */
+export function rateLabel(rate: number): string {
+  return `${Number(Math.max(0, rate).toFixed(2))}×`;
+}
+
+/** How the game keeps pace: paused, at its speed, or slower than asked (with how far). */
 export function paceLine(paused: boolean, speed: number, rep: ClockReport): string {
   const s = speedLabel(speed);
   if (paused) return 'paused';
-  if (rep.behind) return `${BEHIND}: the game runs at ${Math.round(rep.ratio * 100)}% of ${s} speed (${rep.achieved.toFixed(0)} of ${rep.target.toFixed(0)} frames/s): this machine cannot keep up`;
+  if (rep.behind) return `running at ${rateLabel(rep.ratio * speed)} of ${s} (${rep.achieved.toFixed(0)} of ${rep.target.toFixed(0)} frames/s)`;
   return `game speed ${s} (${rep.achieved.toFixed(0)} frames/s)`;
+}
+
+/** The behind indicator's tooltip when the machine cannot keep the asked speed; null when it keeps up (or is paused). */
+export function behindNote(paused: boolean, speed: number, rep: ClockReport): string | null {
+  if (paused || !rep.behind) return null;
+  const asked = speed === 1 ? '' : ` (asked ${speedLabel(speed)})`;
+  return `running at ${rateLabel(rep.ratio * speed)}${asked} — the machine cannot keep up`;
 }
 
 /** What the session does: a replay (every frame matches, or where it desyncs), recording, or live. */
@@ -52,17 +63,45 @@ export function sessionLine(s: Pick<StatusInput, 'mode' | 'recording' | 'diverge
   return s.recording ? 'recording' : 'live';
 }
 
-/** The panel's lines (empty ones left out). */
-export function statusLines(s: StatusInput): string[] {
-  const weather = s.weather ? weatherCounts(s.weather).map((w) => `${w.label} ×${w.count}`).join(', ') : '';
+/** The world shown, and its weather and time of day when it has them. */
+export function worldLine(s: Pick<StatusInput, 'world' | 'ambience'>): string {
   const amb = s.ambience;
-  return [
-    `${s.world.kind}  ${s.world.name}${amb ? `  ·  ${amb.weather}, ${amb.time}${amb.traveller ? `, ${amb.traveller}` : ''}` : ''}`,
-    `frame ${s.frame}${s.mode === 'replay' ? ` / ${s.replayLength}` : ''}   ${s.fps.toFixed(0)} fps   step ${s.stepMs.toFixed(1)} ms   draw ${s.drawMs.toFixed(1)} ms`,
-    paceLine(s.paused, s.speed, s.clock),
-    `hash ${s.hash}`,
-    `fieldrand ${s.fieldrand}   ccRand ${s.ccrand}   agents ${s.agents}`,
-    sessionLine(s),
-    weather ? `weather: ${weather}` : '',
-  ].filter(Boolean);
+  return `${s.world.kind} · ${s.world.name}${amb ? ` · ${amb.weather}, ${amb.time}${amb.traveller ? `, ${amb.traveller}` : ''}` : ''}`;
+}
+
+/** The panel's plain words: the world, and what the session does (a desync is the one alarm). */
+export interface StatusSummary {
+  world: string;
+  session: string;
+  alarm: boolean;
+}
+
+export function statusSummary(s: StatusInput): StatusSummary {
+  return { world: worldLine(s), session: [sessionLine(s), s.paused ? 'paused' : ''].filter(Boolean).join(' · '), alarm: s.mode === 'replay' && s.divergence >= 0 };
+}
+
+/** One row of the determinism panel: a label and its value (`alarm`: a replay that desyncs). */
+export interface DeterminismRow {
+  label: string;
+  value: string;
+  alarm?: true;
+}
+
+/** The determinism panel's rows: the numbers of the run, then its pace and the page's costs. */
+export function determinismRows(s: StatusInput): DeterminismRow[] {
+  const rows: DeterminismRow[] = [
+    { label: 'frame', value: `${s.frame}${s.mode === 'replay' ? ` / ${s.replayLength}` : ''}` },
+    { label: 'hash', value: s.hash },
+    { label: 'fieldrand', value: String(s.fieldrand) },
+    { label: 'ccRand', value: String(s.ccrand) },
+    { label: 'agents', value: String(s.agents) },
+  ];
+  const session: DeterminismRow = { label: 'session', value: sessionLine(s) };
+  if (s.mode === 'replay' && s.divergence >= 0) session.alarm = true;
+  rows.push(session);
+  rows.push({ label: 'pace', value: paceLine(s.paused, s.speed, s.clock) });
+  rows.push({ label: 'page', value: `${s.fps.toFixed(0)} fps · step ${s.stepMs.toFixed(1)} ms · draw ${s.drawMs.toFixed(1)} ms` });
+  const weather = s.weather ? weatherCounts(s.weather).map((w) => `${w.label} ×${w.count}`).join(', ') : '';
+  if (weather) rows.push({ label: 'weather drawn', value: weather });
+  return rows;
 }

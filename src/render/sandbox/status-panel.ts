@@ -1,11 +1,13 @@
 /**
- * The status panel: the lines of status-lines.ts from the session, the view and the run loop, rebuilt only
- * when their text changes; falling behind stands out.
+ * The status in the side panel, from the session, the view and the run loop (status-lines.ts says what): the
+ * world and what the session does in plain words, the determinism numbers in a panel of their own (folded until
+ * asked for), and a quiet indicator in the bar when the machine cannot keep the asked speed. Each part is
+ * rebuilt only when its text changes.
  */
 import type { WorldView } from '../pixi/world-view.js';
 import type { RunLoop } from './run-loop.js';
 import type { SandboxSession } from './session.js';
-import { BEHIND, statusLines, type StatusInput } from './status-lines.js';
+import { behindNote, determinismRows, statusSummary, type StatusInput } from './status-lines.js';
 
 /** The status panel's numbers now. */
 export function statusInput(s: SandboxSession, v: WorldView | null, loop: RunLoop): StatusInput {
@@ -33,25 +35,64 @@ export function statusInput(s: SandboxSession, v: WorldView | null, loop: RunLoo
   };
 }
 
+/** Where the status is shown. */
+export interface StatusElements {
+  world: HTMLElement;
+  session: HTMLElement;
+  /** The determinism panel's body (a table of rows). */
+  numbers: HTMLElement;
+  /** The behind indicator (hidden while the game keeps up). */
+  paceDot: HTMLElement;
+}
+
+/** Sets `el`'s content with `fill` only when `key` differs from what it shows. */
+function once(el: HTMLElement, key: string, fill: () => void): void {
+  if (el.dataset['text'] === key) return;
+  el.dataset['text'] = key;
+  fill();
+}
+
 export class StatusPanel {
-  constructor(private readonly box: HTMLElement) {}
+  constructor(private readonly el: StatusElements) {}
 
   /** Shows the status of `s` (its view `v`, run by `loop`). */
   show(s: SandboxSession, v: WorldView | null, loop: RunLoop): void {
-    this.update(statusLines(statusInput(s, v, loop)));
+    this.update(statusInput(s, v, loop));
   }
 
-  update(lines: readonly string[]): void {
-    const key = lines.join('\n');
-    if (this.box.dataset['text'] === key) return;
-    this.box.dataset['text'] = key;
-    this.box.replaceChildren(
-      ...lines.flatMap((l, i) => {
-        const span = document.createElement('span');
-        span.textContent = l;
-        if (l.startsWith(BEHIND)) span.className = 'behind';
-        return i ? [document.createTextNode('\n'), span] : [span];
-      }),
-    );
+  update(input: StatusInput): void {
+    const { world, session, numbers, paceDot } = this.el;
+    const sum = statusSummary(input);
+    once(world, sum.world, () => (world.textContent = sum.world));
+    once(session, `${sum.alarm}:${sum.session}`, () => {
+      session.textContent = sum.session;
+      session.classList.toggle('alarm', sum.alarm);
+    });
+    const rows = determinismRows(input);
+    // The table is made again only when its rows change; each frame only sets the values that changed.
+    once(numbers, rows.map((r) => r.label).join('\n'), () => {
+      const t = document.createElement('table');
+      for (const r of rows) {
+        const tr = document.createElement('tr');
+        const k = document.createElement('td');
+        k.textContent = r.label;
+        tr.append(k, document.createElement('td'));
+        t.append(tr);
+      }
+      numbers.replaceChildren(t);
+    });
+    const trs = numbers.querySelectorAll('tr');
+    rows.forEach((r, i) => {
+      const tr = trs[i]!;
+      const cell = tr.lastElementChild!;
+      if (cell.textContent !== r.value) cell.textContent = r.value;
+      if (tr.classList.contains('alarm') !== !!r.alarm) tr.classList.toggle('alarm', !!r.alarm);
+    });
+    const note = behindNote(input.paused, input.speed, input.clock);
+    once(paceDot, note ?? '', () => {
+      paceDot.hidden = note === null;
+      paceDot.title = note ?? '';
+      paceDot.setAttribute('aria-label', note ?? '');
+    });
   }
 }

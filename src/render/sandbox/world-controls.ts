@@ -1,6 +1,7 @@
 /**
  * The world group of the top bar: the world menu (the catalog, and a "your file" entry once a world came
- * from files), the agent count, the file picker, Restart, and the download of a variant field's spec. It
+ * from files), the agent count, the "Open file…" button (the native file input stays hidden), Restart, and the
+ * download of a variant field's spec. It
  * shows what it is told and passes the user's choices on; the page decides what they do.
  */
 import { $ } from './dom.js';
@@ -26,6 +27,7 @@ export class WorldControls {
   private readonly world = $<HTMLSelectElement>('world');
   private readonly agents = $<HTMLSelectElement>('agents');
   private readonly specButton = $<HTMLButtonElement>('download-world');
+  private readonly files = $<HTMLInputElement>('files');
 
   constructor(catalog: readonly CatalogEntry[], host: WorldControlsHost) {
     for (const e of catalog) {
@@ -44,7 +46,8 @@ export class WorldControls {
       host.focusMap();
       host.setAgents(this.agents.value === '' ? null : Number(this.agents.value));
     });
-    const files = $<HTMLInputElement>('files');
+    const files = this.files;
+    $('open-file').addEventListener('click', () => this.pickFiles());
     files.addEventListener('change', () => {
       const chosen = Array.from(files.files ?? []);
       // Emptied once read: the menu names what opened, and choosing the same file again opens it again.
@@ -71,18 +74,23 @@ export class WorldControls {
     } else if (shown?.catalogId) select.value = shown.catalogId;
   }
 
-  /** Shows the agent count: "auto (N)" for the sandbox's default (N once a world is open), else the count (added if unlisted). */
+  /** Shows the agent count: "auto: N agents" for the sandbox's default (N once a world is open), else the count (added if unlisted). */
   showAgents(asked: number | null, auto: number | null): void {
     const menu = this.agents;
-    menu.options[0]!.textContent = auto !== null && asked === null ? `auto (${auto})` : 'auto';
+    menu.options[0]!.textContent = auto !== null && asked === null ? `auto: ${auto} agents` : 'auto';
     const v = asked === null ? '' : String(asked);
     if (!Array.from(menu.options).some((o) => o.value === v)) {
       const o = document.createElement('option');
       o.value = v;
-      o.textContent = v;
+      o.textContent = `${v} agents`;
       menu.appendChild(o);
     }
     menu.value = v;
+  }
+
+  /** Opens the browser's file picker (the hidden file input's). */
+  pickFiles(): void {
+    this.files.click();
   }
 
   /** Offers the spec download (a variant field) or not. */
