@@ -114,6 +114,7 @@ async function reachMomentOf(s: SandboxSession, m: PendingMoment): Promise<void>
     stopped: () => shown.session !== s,
   });
   if (shown.session !== s) return;
+  reaching = null; // the link now says this frame
   moment = momentOutcome(m, reached, s.hash);
   messages.info = moment.isError ? '' : moment.note;
   if (moment.isError) banner.setError(moment.note);
