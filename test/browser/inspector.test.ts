@@ -72,8 +72,8 @@ describe('hover: the inspector answers as `retrosim world ground` does', () => {
       expect(cli.code, cli.stderr).toBe(0);
       expect(hover.ground).toEqual(JSON.parse(cli.stdout));
       if (hover.ground.hasFloor) floors++;
-      // The panel shows it.
-      const text = await page.locator('#inspector .hover').innerText();
+      // The panel shows it (in the format's detail, folded under the plain words: in the page, not displayed).
+      const text = (await page.locator('#inspector .hover').textContent()) ?? '';
       expect(text).toContain(hover.ground.id >= 0 ? `${hover.ground.id}: ` : 'none');
     }
     expect(floors).toBeGreaterThan(0);
@@ -114,7 +114,7 @@ describe('click: tiles and entities', () => {
     expect(s['selection'].kind).toBe('tile');
     expect(s['tile'].title).toMatch(title);
     expect((s['tile'].rows as [string, string][]).some(([k]) => k === row)).toBe(true);
-    expect(await page.locator('#inspector .tile').innerText()).toContain(row);
+    expect(await page.locator('#inspector .tile').textContent()).toContain(row);
   });
 
   test('an entity: components, behaviour and sight, live; F follows it; its rays are drawn seen and blocked', async () => {
@@ -133,7 +133,7 @@ describe('click: tiles and entities', () => {
     expect(s['entity'].role).toBe('agent');
     expect(['wander', 'patrol', 'chase (walks at the player while it sees it)']).toContain(s['entity'].behaviour);
     expect(s['entity'].components.map((c: { name: string }) => c.name)).toEqual(['Position', 'Velocity', 'Heading', 'BodySize', 'Agent', 'Sight', 'Motion']);
-    const panel0 = await page.locator('#inspector .entity').innerText();
+    const panel0 = (await page.locator('#inspector .entity').textContent()) ?? '';
     expect(panel0).toContain(`entity ${chosen}`);
     expect(panel0).toContain('behaviour');
     // Its rays: the seen ones solid, the blocked ones dashed with a cross where they stopped.
@@ -147,7 +147,7 @@ describe('click: tiles and entities', () => {
     await page.evaluate(() => window.retrosim.advance(45));
     s = await state();
     expect(s['entity'].components[0].fields).not.toEqual(pos0);
-    expect(await page.locator('#inspector .entity').innerText()).not.toBe(panel0);
+    expect(await page.locator('#inspector .entity').textContent()).not.toBe(panel0);
     // F follows the selected entity: it stays at the centre of the view.
     await page.keyboard.press('f');
     await page.evaluate(() => window.retrosim.advance(30));

@@ -1,7 +1,8 @@
 /**
  * What a set of dropped or picked files is, by their names and sizes alone (nothing is read yet): a file over
  * the runtime's limit (refused before it is read), a replay, a Llama TRAK with its MAP, or a world file with,
- * for a GTA COL, its placements (as Node finds `<stem>.placements.json` beside the file).
+ * for a GTA COL, its placements (as Node finds `<stem>.placements.json` beside the file), or placements alone
+ * (for the COL shown).
  *
  * No DOM here: Node tests run it.
  */
@@ -16,7 +17,9 @@ export type FilePlan<F extends NamedFile> =
   | { kind: 'too-big'; file: F; limit: number }
   | { kind: 'replay'; file: F }
   | { kind: 'trak'; trak: F; map: F }
-  | { kind: 'world'; file: F; placements?: F };
+  | { kind: 'world'; file: F; placements?: F }
+  /** Placements alone: added to the GTA COL shown (the page refuses them when it shows none). */
+  | { kind: 'placements'; file: F };
 
 const REPLAY = /\.(rsr|replay|rply)$/i;
 const TRAK = /\.trak$/i;
@@ -34,6 +37,7 @@ export function planFiles<F extends NamedFile>(files: readonly F[], maxBytes: nu
   const map = files.find((f) => MAP.test(f.name));
   if (trak && map) return { kind: 'trak', trak, map };
   const placements = files.find((f) => PLACEMENTS.test(f.name));
+  if (placements && files.every((f) => PLACEMENTS.test(f.name))) return { kind: 'placements', file: placements };
   const file = files.find((x) => x !== placements) ?? files[0]!;
   return placements && placements !== file ? { kind: 'world', file, placements } : { kind: 'world', file };
 }

@@ -1,7 +1,8 @@
 /**
  * What the page's link asked for and what the link of the view now says, without any DOM. A link gives
  * scenario settings (kept for every world opened until the simulation refuses them), a view (applied once, to
- * the first world opened) and a replay's frame (applied once that replay is loaded); the page's parts give a
+ * the first world opened, or for a file's view to that file once dropped), a live frame with its hash (the page
+ * fast-forwards there, see link-moment.ts) and a replay's frame (applied once that replay is loaded); the page's parts give a
  * snapshot of the view, and `linkOf` turns it into the link the address bar shows.
  *
  * No DOM or pixi.js here: Node tests run it.
@@ -35,6 +36,10 @@ export interface ViewSnapshot {
   selectedEntity: number | null;
   /** In replay mode: the replay's file name (null: not loaded from a file) and the frame shown. */
   replay: { name: string | null; frame: number } | null;
+  /** In live mode: the frame shown, its state hash, and whether keys steered the run (see `SandboxSession.steered`). */
+  live?: { frame: number; hash: string; steered: boolean } | null;
+  /** A world the user gave as a file: its name (undefined for a catalog world). */
+  file?: string | undefined;
   speed: number;
   heat: boolean;
   rays: RayDensity;
@@ -49,6 +54,15 @@ export interface PendingFrame {
   /** The replay's file name (undefined: whichever replay is loaded first). */
   replay: string | undefined;
   frame: number;
+}
+
+/** A live run's frame the link named: the page fast-forwards there and checks the hash. */
+export interface PendingMoment {
+  frame: number;
+  /** The hash at `frame` in the view the link was copied from (undefined: not given, nothing to check). */
+  hash: string | undefined;
+  /** Keys steered the run the link was copied from. */
+  keys: boolean;
 }
 
 /** The world's native units per metre, which turn the camera's zoom into the link's pixels per metre; 1 for a world that gives none. */
@@ -84,6 +98,7 @@ export class LinkState {
   private params: Record<string, string>;
   private pendingView: ViewLink | null;
   private pendingFrame: PendingFrame | null;
+  private pendingMoment: PendingMoment | null;
 
   constructor(private readonly link: ViewLink) {
     this.agents = link.agents ?? null;
@@ -94,7 +109,18 @@ export class LinkState {
     };
     this.params = { ...link.params };
     this.pendingView = link;
-    this.pendingFrame = link.frame !== undefined ? { replay: link.replay, frame: link.frame } : null;
+    this.pendingFrame = link.frame !== undefined && link.replay !== undefined ? { replay: link.replay, frame: link.frame } : null;
+    this.pendingMoment = link.frame !== undefined && link.replay === undefined ? { frame: link.frame, hash: link.hash, keys: link.keys === true } : null;
+  }
+
+  /** The file the link's view was of (undefined: a catalog world's link). */
+  get file(): string | undefined {
+    return this.link.file;
+  }
+
+  /** Whether the link's view is for the world just opened: the file it names, or any world when it names none. */
+  private isFor(fileName: string | null): boolean {
+    return this.link.file === undefined || this.link.file === fileName;
   }
 
   /** Forgets the agent count, settings and parameters the link gave; true when there were any. */
@@ -130,8 +156,12 @@ export class LinkState {
     return over;
   }
 
-  /** The link's view (camera, selection, toggles), once: the first world opened takes it. */
-  takeView(): ViewLink | null {
+  /**
+   * The link's view (camera, selection, toggles), once: the first world opened takes it, or for a link of a
+   * file's view, the first world opened from a file of that name (`fileName`; null for a catalog world).
+   */
+  takeView(fileName: string | null = null): ViewLink | null {
+    if (!this.isFor(fileName)) return null;
     const l = this.pendingView;
     this.pendingView = null;
     return l;
@@ -140,6 +170,19 @@ export class LinkState {
   /** The replay frame the link named, still waiting for its replay. */
   get waitingFrame(): PendingFrame | null {
     return this.pendingFrame;
+  }
+
+  /** The live frame the link named, once, for the world just opened (the same rule as `takeView`). */
+  takeMoment(fileName: string | null = null): PendingMoment | null {
+    if (!this.isFor(fileName)) return null;
+    const m = this.pendingMoment;
+    this.pendingMoment = null;
+    return m;
+  }
+
+  /** The live frame the link named, still waiting (for a file's view: for that file). */
+  get waitingMoment(): PendingMoment | null {
+    return this.pendingMoment;
   }
 
   /** The frame to show for the replay `name` just loaded, when the link named one for it (then forgotten). */
@@ -158,6 +201,7 @@ export class LinkState {
     if (ls.ccRandInit !== undefined) l.ccRandInit = ls.ccRandInit;
     if (ls.fieldSeed !== undefined) l.fieldSeed = ls.fieldSeed;
     if (v.world !== undefined) l.world = v.world;
+    else if (v.file !== undefined) l.file = v.file;
     if (v.agents !== null) l.agents = v.agents;
     const cam = v.camera;
     if (cam) {
@@ -171,6 +215,10 @@ export class LinkState {
     if (v.replay) {
       if (v.replay.name) l.replay = v.replay.name;
       l.frame = v.replay.frame;
+    } else if (v.live && v.live.frame > 0) {
+      l.frame = v.live.frame;
+      l.hash = v.live.hash;
+      if (v.live.steered) l.keys = true;
     }
     if (v.speed !== 1) l.speed = v.speed;
     if (v.heat) l.heat = true;

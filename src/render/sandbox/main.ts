@@ -9,6 +9,7 @@
  * world shown), and the functions here say what one part's news means for the others. The page exposes
  * `window.retrosim` (scripting-api.ts) for the browser tests and for scripting from the console.
  */
+import type { GtaWorld } from '../../worlds/gta/collision-world.js';
 import { loadPineyTables } from '../../worlds/piney/tables.js';
 import { SIM_HZ } from '../scene/sim-clock.js';
 import { formatViewLink, linkBounds, parseViewLink } from '../scene/view-link.js';
@@ -22,13 +23,16 @@ import { fillHelp } from './help-overlay.js';
 import { Inspection, type Selection } from './inspection.js';
 import { KeyboardButtons } from './keyboard.js';
 import { LayoutToggles } from './layout-toggles.js';
-import { cameraOf, LinkState, type ViewSnapshot } from './link-state.js';
+import { cameraOf, LinkState, type PendingMoment, type ViewSnapshot } from './link-state.js';
 import { applyLinkView } from './link-view.js';
+import { fastForward, fileWaitText, momentOutcome, progressText, type MomentOutcome } from './link-moment.js';
 import { MapCanvas } from './map-canvas.js';
 import { bindMapPointer, bindOverviewPointer } from './map-pointer.js';
 import { runAction, type ActionHost } from './page-actions.js';
 import { bindPageKeys, returnKeysToMap } from './page-keys.js';
 import { PageView } from './page-view.js';
+import { PlacementsBanner } from './placements-banner.js';
+import { placementsMissingText } from './placements-offer.js';
 import { ReplayControls } from './replay-controls.js';
 import { RunLoop } from './run-loop.js';
 import { installScriptingApi } from './scripting-api.js';
@@ -41,7 +45,7 @@ import { StatusPanel } from './status-panel.js';
 import { ViewControls } from './view-controls.js';
 import { Welcome } from './welcome.js';
 import { WorldControls } from './world-controls.js';
-import { CATALOG, PINEY_TABLES_FILE } from './world-catalog.js';
+import { baseName, CATALOG, PINEY_TABLES_FILE } from './world-catalog.js';
 import { publicFolder } from './world-sources.js';
 import { WorldStage } from './world-stage.js';
 
@@ -68,7 +72,11 @@ const shown = new ShownWorld(fetchBytes, {
   showWorld: (source) => worldControls.showWorld(source),
   replayLoaded,
   setError: (message) => banner.setError(message),
+  placementsMissing: (missing, src) => placementsOffer.show(missing ? placementsMissingText(baseName(src.fileName), (shown.session!.opened.world as GtaWorld).scene.models.length) : ''),
 });
+const placementsOffer = new PlacementsBanner($('placements-banner'), $('placements-text'), $<HTMLButtonElement>('add-placements'), $<HTMLInputElement>('placements-file'), $('placements-close'), (f) =>
+  swallow(shown.addPlacements(f)),
+);
 
 // The parts made at start (they need the renderer, the sound, or the page's controls filled).
 let map!: MapCanvas;
@@ -80,6 +88,45 @@ let replayControls!: ReplayControls;
 let layout!: LayoutToggles;
 let welcome!: Welcome;
 const view = () => pageView?.view ?? null;
+/** The fast-forward to the link's frame under way (null: none), its session, and how the last one ended. */
+let fastForwarding: Promise<void> | null = null;
+let reaching: SandboxSession | null = null;
+let moment: MomentOutcome | null = null;
+
+/** The name of the file the world shown came from (null: a catalog world). */
+const shownFile = (): string | null => (shown.source && !shown.source.catalogId ? baseName(shown.source.fileName) : null);
+
+/** Fast-forwards the session just opened to the link's frame, paused there, and says whether the hash is the link's. */
+async function reachMoment(s: SandboxSession, m: PendingMoment): Promise<void> {
+  loop.paused = true;
+  reaching = s;
+  try {
+    await reachMomentOf(s, m);
+  } finally {
+    if (reaching === s) reaching = null;
+  }
+}
+
+async function reachMomentOf(s: SandboxSession, m: PendingMoment): Promise<void> {
+  const reached = await fastForward(s, m.frame, {
+    now: () => performance.now(),
+    pause: () => new Promise((r) => setTimeout(r, 0)),
+    progress: (done, total) => {
+      messages.info = progressText(m.frame, done, total);
+      banner.show();
+    },
+    stopped: () => shown.session !== s,
+  });
+  if (shown.session !== s) return;
+  reaching = null; // the link now says this frame
+  moment = momentOutcome(m, reached, s.hash);
+  messages.info = moment.isError ? '' : moment.note;
+  if (moment.isError) banner.setError(moment.note);
+  else banner.show();
+  loop.clock.reset();
+  pageView.draw();
+  syncUrl();
+}
 
 /** A session opened: shown from the whole world, with the link's view the first time. */
 function install(session: SandboxSession): void {
@@ -88,10 +135,14 @@ function install(session: SandboxSession): void {
   pageView.show(session, true);
   worldControls.offerSpec(!!shown.source?.spec);
   worldControls.showAgents(link.agents, session.settings.agents);
-  // The link's view, once: on the first world opened.
-  const l = link.takeView();
+  // The link's view, once: on the first world opened (a file's view: on that file, once dropped).
+  const file = shownFile();
+  const l = link.takeView(file);
+  if (l && link.file !== undefined) messages.info = ''; // the file the link asked for is here
   const v = view();
   if (l && v) applyLinkView(l, v, link.waitingFrame, { select: (sel: Selection) => pageView.select(sel), setSpeed, viewControls, showLegend: (on) => panels.showLegend(on), messages });
+  const m = link.takeMoment(file);
+  if (m) fastForwarding = reachMoment(session, m);
   syncUrl();
 }
 
@@ -132,6 +183,9 @@ function viewSnapshot(): ViewSnapshot {
     camera: v ? cameraOf(v) : null,
     selectedEntity: sel?.kind === 'entity' ? sel.id : null,
     replay: s?.mode === 'replay' ? { name: shown.replayName, frame: s.sim.frame } : null,
+    // While the link's frame is being reached, the link still says the link's moment, not a frame on the way.
+    live: s?.mode === 'live' && reaching !== s ? { frame: s.sim.frame, hash: s.hash, steered: s.steered } : null,
+    file: shownFile() ?? undefined,
     speed: loop.clock.speed,
     ...viewControls.linkPart(),
     muted: sound?.isMuted ?? false,
@@ -260,6 +314,8 @@ async function start(): Promise<void> {
     parsed.link.world ?? CATALOG[0]!.id,
     CATALOG[0]!.id,
   );
+  await fastForwarding;
+  if (link.file !== undefined && shownFile() === null) messages.info = fileWaitText(link.file, link.waitingMoment);
   banner.show();
   m.app.ticker.add(() => loop.tick());
   m.canvas.focus();
@@ -285,4 +341,6 @@ installScriptingApi(start(), {
   startRecording,
   finishRecording: () => shown.finishRecording(),
   loadReplay: (bytes, name) => shown.loadReplay(bytes, name),
+  moment: () => moment,
+  placementsMissing: () => placementsOffer.shown,
 });

@@ -46,6 +46,10 @@ export interface ScriptedPage {
   startRecording(): Promise<void>;
   finishRecording(): Uint8Array;
   loadReplay(bytes: Uint8Array, name?: string): Promise<void>;
+  /** How the link's moment was reached (null: the link named no live frame, or not yet). */
+  moment?(): unknown;
+  /** Whether the world shown is a GTA COL opened without its placements (the banner offers to add them). */
+  placementsMissing?(): boolean;
 }
 
 /** Steps `n` frames now (keys as held), draws and renders once. */
@@ -130,6 +134,8 @@ function state(p: ScriptedPage): Record<string, unknown> {
     helpShown: vc.helpShown,
     layout: p.layout(),
     url: location.search,
+    moment: p.moment?.() ?? null,
+    placementsMissing: p.placementsMissing?.() ?? false,
   };
 }
 

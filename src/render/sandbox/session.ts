@@ -47,6 +47,11 @@ export class SandboxSession {
   /** Hashes of the frames recorded so far (index f − 1 for frame f), for checks and tests. */
   readonly recordedHashes: string[] = [];
   private lastHash = '';
+  /**
+   * Some frame since frame 0 ran with buttons held (keys, or a replay's inputs before going live): a link,
+   * which carries no inputs, cannot bring such a run back.
+   */
+  steered = false;
 
   private constructor(
     private readonly open: WorldOpener,
@@ -92,6 +97,7 @@ export class SandboxSession {
     this.recorder = null;
     this.check = null;
     this.recordedHashes.length = 0;
+    this.steered = false;
     if (record) this.recorder = new ReplayRecorder(this.sim, this.opened.identity, SANDBOX_KEYFRAME_INTERVAL);
   }
 
@@ -99,6 +105,7 @@ export class SandboxSession {
   stepLive(buttons: number): FrameCheck {
     if (this.mode !== 'live') throw new Error('stepLive in replay mode: leave the replay first');
     const b = buttons & BUTTON_MASK;
+    if (b !== 0) this.steered = true;
     if (this.recorder) {
       this.recorder.step(b);
       const h = this.recorder.lastHash;
@@ -142,6 +149,7 @@ export class SandboxSession {
     this.mode = 'replay';
     this.replay = rp;
     this.desyncFrame = -1;
+    this.steered = false;
     this.recorder = null;
     this.check = new ReplayCheck(rp, replaySimulation(rp.header, { world: await this.open() }));
     return rp;
@@ -201,6 +209,8 @@ export class SandboxSession {
 
   /** Leaves the replay: live from where it stands (unrecorded). */
   goLive(): void {
+    const rp = this.replay;
+    if (rp) for (let f = 0; f < this.sim.frame && f < rp.frames.count && !this.steered; f++) if (rp.frames.inputs[f] !== 0) this.steered = true;
     this.mode = 'live';
     this.replay = null;
     this.check = null;

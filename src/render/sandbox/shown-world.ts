@@ -11,6 +11,7 @@ import type { CollisionWorld } from '../../worlds/world.js';
 import type { PineyTables } from '../../worlds/piney/tables.js';
 import { download } from './dom.js';
 import { planFiles, tooBigMessage } from './file-plan.js';
+import { placementsMissing } from './placements-offer.js';
 import { SandboxSession } from './session.js';
 import { entryForSource } from './world-catalog.js';
 import { catalogWorldSource, fileSource, openerOf, readFile, trakSource, type FetchBytes, type WorldSource } from './world-sources.js';
@@ -27,6 +28,8 @@ export interface ShownWorldHost {
   replayLoaded(length: number, name: string): void;
   /** The last action's error ('' clears it). */
   setError(message: string): void;
+  /** The world just opened is a GTA COL of several models without its placements (false: it is not). */
+  placementsMissing?(missing: boolean, source: WorldSource): void;
 }
 
 export class ShownWorld {
@@ -57,6 +60,7 @@ export class ShownWorld {
     if (!plan) return;
     if (plan.kind === 'too-big') return this.host.setError(tooBigMessage(plan.file, plan.limit));
     if (plan.kind === 'replay') return this.loadReplay(await readFile(plan.file), plan.file.name);
+    if (plan.kind === 'placements') return this.addPlacements(plan.file);
     await this.openSource(plan.kind === 'trak' ? await trakSource(plan.trak, plan.map) : await fileSource(plan.file, plan.placements));
   }
 
@@ -71,11 +75,22 @@ export class ShownWorld {
       this.session = session;
       this.host.install(session);
       this.host.showWorld(this.source);
+      this.host.placementsMissing?.(placementsMissing(session.opened.world, src.placements !== undefined), src);
     } catch (e) {
       this.host.setError(`cannot open ${src.label}: ${(e as Error).message}`);
       this.host.showWorld(this.source);
       throw e;
     }
+  }
+
+  /** A placements file for the GTA COL shown: the COL opened again with it (refused when no COL from a file is shown). */
+  async addPlacements(file: File): Promise<void> {
+    const src = this.source;
+    if (!src || src.catalogId || this.session?.opened.world.kind !== 'gta') {
+      this.host.setError(`cannot use ${file.name}: placements go with a GTA .col file: open the .col first (or drop both together)`);
+      return;
+    }
+    await this.openSource({ ...src, placements: await readFile(file) });
   }
 
   /** The world last opened from files again (the menu's "your file" entry), unless it is shown. */

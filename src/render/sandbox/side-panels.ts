@@ -70,7 +70,7 @@ export class SidePanels {
       tile: inspection.tile,
       entity: inspection.entity,
       sees: sel?.kind === 'entity' && p.from === sel.id ? { ...p.lists(), range: p.range } : null,
-    });
+    }, { world: v.sim.world, player: v.sim.player });
     const ctx = legendContext(v, inspection);
     const key = `${legendOn}:${ctx.overlay}:${ctx.sight}:${ctx.selectedAgent}:${ctx.selectedTile}:${[...v.weatherSeen].sort().join(',')}:${ctx.heatMax}`;
     if (key !== this.legendKey) {

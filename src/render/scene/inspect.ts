@@ -28,6 +28,7 @@ import { CELL_UNITS, CELLS, CHIP_UNITS, CHIPS } from '../../worlds/piney/field-s
 import type { EntityFrame } from './entities.js';
 import { newGroundSample, probeHeight, rugratsSampler, samplerFor } from './ground-sampler.js';
 import { convexHull } from './overlays.js';
+import { gtaSurfaceName, metresText, metresUp } from './plain-words.js';
 import { mapPlaneOf, mapX, mapY, worldAt, type MapPlane } from './projection.js';
 
 /** The ground answer at a point, as `retrosim world ground --json` prints it (null for non-finite numbers). */
@@ -131,6 +132,8 @@ export type Highlight = { kind: 'poly'; points: number[] } | { kind: 'circle'; x
 export interface TileInfo {
   kind: CollisionWorld['kind'];
   title: string;
+  /** What it is in plain words (heights in metres, materials by name); the rows keep the format's detail. */
+  plain: string;
   rows: [string, string][];
   highlights: Highlight[];
 }
@@ -152,11 +155,21 @@ export function describeAt(world: CollisionWorld, mx: number, my: number): TileI
     case 'piney':
       return describePiney(world as PineyWorld, mx, my);
     default:
-      return { kind: world.kind, title: world.kind, rows: [], highlights: [] };
+      return { kind: world.kind, title: world.kind, plain: world.kind, rows: [], highlights: [] };
   }
 }
 
 const sq = new Int32Array(4);
+
+/** Tiles in the stack from `first` (to its last-tile flag). */
+function stackSize(flags: ArrayLike<number>, first: number): number {
+  let n = 0;
+  for (let t = first; t < flags.length && n < 64; t++) {
+    n++;
+    if (flags[t]! & FLAG_LAST) break;
+  }
+  return n;
+}
 
 function describeRugrats(world: RugratsWorld, mx: number, my: number): TileInfo {
   const ix = world.index;
@@ -170,7 +183,7 @@ function describeRugrats(world: RugratsWorld, mx: number, my: number): TileInfo 
   rows.push(['cell', `column ${col}, z cell ${zc}`]);
   if (cell === CELL_OUTSIDE || cell === CELL_MISSING) {
     rows.push(['stack', cell === CELL_OUTSIDE ? 'outside the level (no column)' : 'missing: the column has no cell here']);
-    return { kind: 'rugrats', title: `Rugrats cell ${col}, ${zc}`, rows, highlights };
+    return { kind: 'rugrats', title: `Rugrats cell ${col}, ${zc}`, plain: cell === CELL_OUTSIDE ? 'Outside the level: no floor here.' : 'A gap in the level: no floor here.', rows, highlights };
   }
   const x0 = ix.minX + col * TILE_UNITS;
   const z0 = ix.minZ + zc * TILE_UNITS;
@@ -205,7 +218,15 @@ function describeRugrats(world: RugratsWorld, mx: number, my: number): TileInfo 
   const p = probePoint(world, mx, my);
   const r = queryCol(ix, p[0], p[1], p[2], sq);
   rows.push(['query', `at y ${p[1]}: ${['open', 'closed', 'outside'][r] ?? r}, floor ${sq[Q_FLOOR]}, ceiling ${sq[Q_CEILING]}, tile ${sq[Q_TILE]}`]);
-  return { kind: 'rugrats', title: `Rugrats cell ${col}, ${zc}`, rows, highlights };
+  const m = (v: number) => metresText(metresUp(world, v));
+  const layers = ix.tileFlags.length > a ? stackSize(ix.tileFlags, a) : 1;
+  const plain =
+    r === 0
+      ? `A floor tile of the level at ${m(sq[Q_FLOOR]!)}, ceiling ${metresText(Math.abs(metresUp(world, sq[Q_CEILING]!) - metresUp(world, sq[Q_FLOOR]!)))} above${halved ? '; the tile is cut along its diagonal' : ''}${layers > 1 ? `; ${layers} floors stacked here` : ''}.`
+      : r === 1
+        ? `A floor tile of the level at ${m(sq[Q_FLOOR]!)}, closed above: no room to stand.`
+        : 'Outside the level: no floor here.';
+  return { kind: 'rugrats', title: `Rugrats cell ${col}, ${zc}`, plain, rows, highlights };
 }
 
 function describeLlama(world: LlamaWorld, mx: number, my: number): TileInfo {
@@ -217,7 +238,7 @@ function describeLlama(world: LlamaWorld, mx: number, my: number): TileInfo {
   const cell = positionCellOf(x, z, c.width, c.height);
   if (cell < 0) {
     rows.push(['cell', 'outside the grid']);
-    return { kind: 'llama', title: 'Llama: outside the grid', rows, highlights: [] };
+    return { kind: 'llama', title: 'Llama: outside the grid', plain: 'Outside the track: no floor here.', rows, highlights: [] };
   }
   const col = cell % c.width;
   const row = Math.floor(cell / c.width);
@@ -245,7 +266,8 @@ function describeLlama(world: LlamaWorld, mx: number, my: number): TileInfo {
       rows.push([`  polygon ${p}`, `${kind}, ${llamaMaterialName(c.material[p]!)}${c.active[p] ? '' : ' (inactive)'}${inside ? `, at ${num(h)} under the point` : ''}`]);
     }
   }
-  return { kind: 'llama', title: `Llama cell ${col}, ${row}`, rows, highlights: [rect(col, row, col + 1, row + 1)] };
+  const plain = floorPoly >= 0 ? `Track floor at ${metresText(metresUp(world, g.floor))}, ${llamaMaterialName(c.material[floorPoly]!)}; ${end - start} piece${end - start === 1 ? '' : 's'} of track in this cell.` : `No floor here; ${end - start} piece${end - start === 1 ? '' : 's'} of track in this cell.`;
+  return { kind: 'llama', title: `Llama cell ${col}, ${row}`, plain, rows, highlights: [rect(col, row, col + 1, row + 1)] };
 }
 
 /** Per COLBIN world, each wall's footprint on the map (the hull of its 8 corners), computed once. */
@@ -336,7 +358,10 @@ function describeColbin(world: ColbinWorld, mx: number, my: number): TileInfo {
   }
   if (walls === 0) rows.push(['walls', 'no wall box over the point']);
   const title = walls > 0 ? `COLBIN wall${walls > 1 ? 's' : ''} ${g.id >= 0 ? `over triangle ${g.id}` : ''}` : g.id >= 0 ? `COLBIN triangle ${g.id}` : 'COLBIN: no floor';
-  return { kind: 'colbin', title: title.trim(), rows, highlights };
+  const floorWords = g.id >= 0 ? `Floor of the yard at ${metresText(metresUp(world, g.floor))}` : 'No floor here';
+  const ceilingWords = ceiling >= 0 ? `, a roof ${metresText(Math.abs(metresUp(world, g.ceiling) - metresUp(world, g.floor)))} above` : '';
+  const plain = `${floorWords}${g.id >= 0 ? ceilingWords : ''}${walls > 0 ? `; ${walls === 1 ? 'a wall stands' : `${walls} walls stand`} here` : ''}.`;
+  return { kind: 'colbin', title: title.trim(), plain, rows, highlights };
 }
 
 function describeGta(world: GtaWorld, mx: number, my: number): TileInfo {
@@ -347,7 +372,7 @@ function describeGta(world: GtaWorld, mx: number, my: number): TileInfo {
   const g = world.ground(p, newGtaGroundResult()) as GtaGroundResult;
   if (!g.hasFloor) {
     rows.push(['surface', 'nothing under the point']);
-    return { kind: 'gta', title: 'GTA: no surface', rows, highlights };
+    return { kind: 'gta', title: 'GTA: no surface', plain: 'Nothing to stand on here.', rows, highlights };
   }
   // The floor cast again, to read what it hit (the ground call's last cast is the ceiling's).
   const sc = world.scene;
@@ -395,7 +420,8 @@ function describeGta(world: GtaWorld, mx: number, my: number): TileInfo {
   }
   if (surface) rows.push(['surface', `material ${surface.material}, flag ${surface.flag}, brightness ${surface.brightness}, light day ${surface.light & 15} night ${surface.light >> 4}`]);
   rows.push(['ceiling', num(g.ceiling)]);
-  return { kind: 'gta', title: `GTA ${kind} ${L.index} of ${model.name}`, rows, highlights };
+  const plain = `${surface ? gtaSurfaceName(surface.material).replace(/^./, (c) => c.toUpperCase()) : 'A surface'} of the model ${model.name}, at ${metresText(metresUp(world, g.floor))}${Number.isFinite(g.ceiling) ? `, with something ${metresText(metresUp(world, g.ceiling) - metresUp(world, g.floor))} above` : ''}.`;
+  return { kind: 'gta', title: `GTA ${kind} ${L.index} of ${model.name}`, plain, rows, highlights };
 }
 
 function describePiney(world: PineyWorld, mx: number, my: number): TileInfo {
@@ -428,7 +454,9 @@ function describePiney(world: PineyWorld, mx: number, my: number): TileInfo {
     rect(ci * CHIP_UNITS, Y(cj * CHIP_UNITS), (ci + 1) * CHIP_UNITS, Y((cj + 1) * CHIP_UNITS)),
     rect(ix * CELL_UNITS, Y(iy * CELL_UNITS), (ix + 1) * CELL_UNITS, Y((iy + 1) * CELL_UNITS)),
   ];
-  return { kind: 'piney', title: `Piney cell ${ix}, ${iy} (chip ${ci}, ${cj})`, rows, highlights };
+  const what = o >= 0 ? `A ${f.objects[o]!.kind} on the field, its top at ${metresText(metresUp(world, world.blockerTop[o]!))}` : f.mnt[k] ? 'A hill of the field' : 'Open ground of the field';
+  const plain = `${what}; the ground is at ${metresText(metresUp(world, g.floor))}.`;
+  return { kind: 'piney', title: `Piney cell ${ix}, ${iy} (chip ${ci}, ${cj})`, plain, rows, highlights };
 }
 
 // ---------------------------------------------------------------------------------------------- entities

@@ -1,7 +1,8 @@
 /**
  * The view as a link: the query string holds the world, the scenario settings, the agent count, the camera's
- * centre and zoom, the selected entity, what is drawn and, for a loaded replay, its name and frame, so that
- * pasting the link opens the same view. Parsing checks every parameter; a bad one is reported (for the
+ * centre and zoom, the selected entity, what is drawn, and the moment: the frame shown with its state hash (for
+ * a loaded replay, also its name; for a world the user gave as a file, that file's name), so that pasting the
+ * link opens the same view at the same frame. Parsing checks every parameter; a bad one is reported (for the
  * page's banner) and dropped, so the page falls back to its default for it (the default world, for a bad
  * world).
  *
@@ -43,7 +44,17 @@ export interface ViewLink {
   follow?: boolean;
   /** A replay's file name and the frame it stands at. */
   replay?: string;
+  /**
+   * The frame shown: a replay's frame (with `replay`), else the frame of the live or paused run, which the
+   * page opening the link fast-forwards to (stepping with no keys held).
+   */
   frame?: number;
+  /** The state hash at `frame` in the view the link was copied from ("0x" + 16 hex digits). */
+  hash?: string;
+  /** The view was steered with the keys: a link carries no inputs, so its frame is that of the run without keys. */
+  keys?: boolean;
+  /** A world the user gave as a file: its name (opening the link asks for the file). */
+  file?: string;
   speed?: number;
   heat?: boolean;
   rays?: RayDensity;
@@ -204,8 +215,21 @@ export function parseViewLink(search: string, rules: LinkRules): ParsedLink {
         else bad(name, v, 'expected a file name', 'ignored');
         break;
       case 'frame': {
-        const n = int(name, v, B.frame, 'the replay opens at frame 0');
+        const n = int(name, v, B.frame, 'the view opens at frame 0');
         if (n !== undefined) link.frame = n;
+        break;
+      }
+      case 'hash':
+        if (/^0x[0-9a-f]{16}$/.test(v)) link.hash = v;
+        else bad(name, v, 'expected 0x and 16 lower-case hex digits (a state hash)', 'the frame is shown unchecked');
+        break;
+      case 'file':
+        if (v.length > 0 && v.length <= 255 && !/[\\/\u0000-\u001f]/.test(v)) link.file = v;
+        else bad(name, v, 'expected a file name', 'ignored');
+        break;
+      case 'keys': {
+        const f = flag(name, v);
+        if (f !== undefined) link.keys = f;
         break;
       }
       case 'speed': {
@@ -249,6 +273,7 @@ function short(n: number, digits = 10): string {
 export function formatViewLink(l: ViewLink): string {
   const q = new URLSearchParams();
   if (l.world !== undefined) q.set('world', l.world);
+  if (l.file !== undefined) q.set('file', l.file);
   if (l.agents !== undefined) q.set('agents', String(l.agents));
   if (l.streamSeed !== undefined) q.set('seed', l.streamSeed);
   if (l.ccRandInit !== undefined) q.set('ccinit', String(l.ccRandInit));
@@ -260,6 +285,8 @@ export function formatViewLink(l: ViewLink): string {
   if (l.follow) q.set('follow', '1');
   if (l.replay !== undefined) q.set('replay', l.replay);
   if (l.frame !== undefined) q.set('frame', String(l.frame));
+  if (l.hash !== undefined) q.set('hash', l.hash);
+  if (l.keys) q.set('keys', '1');
   if (l.speed !== undefined && l.speed !== 1) q.set('speed', String(l.speed));
   if (l.heat) q.set('heat', '1');
   if (l.rays !== undefined) q.set('rays', l.rays);

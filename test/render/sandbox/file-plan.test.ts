@@ -22,8 +22,9 @@ describe('file plan', () => {
     const col = f('town.col');
     const pl = f('town.placements.json');
     expect(planFiles([pl, col], LIMIT)).toEqual({ kind: 'world', file: col, placements: pl });
-    // A placements file alone is what was given: it is opened (and refused by the parsers), not silently dropped.
-    expect(planFiles([pl], LIMIT)).toEqual({ kind: 'world', file: pl });
+    // A placements file alone goes to the COL shown (the page refuses it, saying why, when none is shown).
+    expect(planFiles([pl], LIMIT)).toEqual({ kind: 'placements', file: pl });
+    expect(planFiles([pl, f('other.placements.json')], LIMIT)).toEqual({ kind: 'placements', file: pl });
   });
 
   test('any file over the limit refuses the whole drop, naming it and the limit', () => {
@@ -37,7 +38,7 @@ describe('file plan', () => {
         } else {
           expect(p.kind).not.toBe('too-big');
           // Whatever is opened is one of the files given.
-          const chosen = p.kind === 'trak' ? [p.trak, p.map] : p.kind === 'world' ? [p.file, ...(p.placements ? [p.placements] : [])] : p.kind === 'replay' ? [p.file] : [];
+          const chosen = p.kind === 'trak' ? [p.trak, p.map] : p.kind === 'world' ? [p.file, ...(p.placements ? [p.placements] : [])] : p.kind === 'replay' || p.kind === 'placements' ? [p.file] : [];
           for (const c of chosen) expect(files).toContain(c);
           if (files.some((x) => /\.rsr$/.test(x.name))) expect(p.kind).toBe('replay');
         }

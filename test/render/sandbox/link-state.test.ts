@@ -137,8 +137,11 @@ describe("the link's settings and its one-time parts", () => {
     expect(link.takeFrame('a.rsr')).toBe(40);
     expect(link.takeFrame('a.rsr')).toBeNull();
     expect(link.waitingFrame).toBeNull();
-    // A frame without a replay's name goes to whichever replay comes first.
-    expect(new LinkState(parseViewLink('?frame=7', rules).link).takeFrame('any.rsr')).toBe(7);
+    // A frame without a replay's name is the live run's frame (the page fast-forwards there), not a replay's.
+    const live = new LinkState(parseViewLink('?frame=7&hash=0x00000000000000ff', rules).link);
+    expect(live.takeFrame('any.rsr')).toBeNull();
+    expect(live.takeMoment()).toEqual({ frame: 7, hash: '0x00000000000000ff', keys: false });
+    expect(live.takeMoment()).toBeNull();
   });
 
   test('linkCamera keeps what the link leaves out; a world without a scale counts as 1', () => {
