@@ -10,6 +10,7 @@ import type { CollisionWorld } from '../../worlds/world.js';
 import { losBatch, newLosOutput, SEGMENT_STRIDE } from '../../systems/los/los-batch.js';
 import { MATERIAL_DEATH, MATERIAL_EXIT, MATERIAL_SPECIAL_A, MATERIAL_SPECIAL_B } from '../../worlds/llama/materials.js';
 import { LLAMA_MATERIAL_TINTS, rasterizeGround, BACKGROUND_RGB } from './ground-raster.js';
+import { rampColour } from './ground-palette.js';
 import { overlayFor, paletteColour, type Shape } from './overlays.js';
 import { newEntityFrame, readEntities } from './entities.js';
 import { mapPlaneOf } from './projection.js';
@@ -114,10 +115,9 @@ export function worldPicture(world: CollisionWorld, options: PictureOptions = {}
     if (h < lo) lo = h;
     if (h > hi) hi = h;
   }
-  for (let i = 0; i < ramp; i++) {
-    const t = i / (ramp - 1);
-    p.rect(8 + i, y, 1, GLYPH_H, rgbInt([60 + 170 * t, 80 + 140 * t, 110 + 60 * t]));
-  }
+  // The ground palette's ramp, as the map is coloured (ground-palette.ts), from the lowest to the highest floor.
+  const c = [0, 0, 0];
+  for (let i = 0; i < ramp; i++) p.rect(8 + i, y, 1, GLYPH_H, rgbInt(rampColour(i / (ramp - 1), c)));
   const metres = (v: number) => (Number.isFinite(v) ? `${+(v / world.scale).toFixed(2)} m` : '-');
   p.text(8 + ramp + 6, y, `heights ${metres(lo)} to ${metres(hi)}`, 0xdddddd);
   y += lineH;
