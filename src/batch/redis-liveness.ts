@@ -8,6 +8,11 @@
  * worker's read of the cancel counter) sent on a connection of its own, one at a time: while Redis is
  * away or frozen the probe waits and the silence grows; once it answers again the silence is zero.
  *
+ * The silence is Redis's, not this process's: time in which this process did not run at all (stopped
+ * with SIGSTOP, a laptop asleep, starved on a loaded machine) does not count, since an answer may be
+ * waiting unread in the socket meanwhile; and a silence past the limit is judged only after the event
+ * loop has read its sockets once more.
+ *
  * Closing a connection politely (QUIT, BullMQ's close) waits for an answer too: `closeWithin` gives each
  * close a bound and then drops the connection, and `exitWhenHeld` ends the process soon after a command
  * is done if something left open (a connection BullMQ made for itself) would otherwise hold it forever.
@@ -20,10 +25,14 @@ export const PROBE_MS = 500;
 export const CLOSE_MS = 1000;
 /** How long a finished Redis command may be held open by connections left behind, ms. */
 export const EXIT_HELD_MS = 2000;
+/** A gap between two of this watch's timer ticks longer than this means the process did not run, ms. */
+export const STALL_MS = 1500;
 
 /** Watches one connection's answers: `silentFor` is the time since Redis last answered the probe. */
 export class AnswerWatch<T = unknown> {
   private last = performance.now();
+  /** When one of this watch's timers last ran (to see the gaps in which the process did not run). */
+  private tick = this.last;
   private waiting = false;
   private timer: ReturnType<typeof setInterval> | undefined;
 
@@ -36,8 +45,19 @@ export class AnswerWatch<T = unknown> {
     private readonly probe: (c: RedisClient) => Promise<T> = (c) => c.ping() as Promise<T>,
     private readonly onAnswer: (answer: T) => void = () => undefined,
   ) {
-    this.timer = setInterval(() => this.send(), PROBE_MS);
+    this.timer = setInterval(() => {
+      this.ticked();
+      this.send();
+    }, PROBE_MS);
     this.send();
+  }
+
+  /** Takes a gap in which this process did not run off the silence (see the module comment). */
+  private ticked(): void {
+    const now = performance.now();
+    const gap = now - this.tick;
+    this.tick = now;
+    if (gap > STALL_MS) this.last = Math.min(now, this.last + gap - PROBE_MS);
   }
 
   private send(): void {
@@ -68,11 +88,21 @@ export class AnswerWatch<T = unknown> {
    */
   silence(seconds: number, error: () => Error): Promise<never> {
     const p = new Promise<never>((_, reject) => {
+      let judging = false;
       const t = setInterval(() => {
+        this.ticked();
         if (this.timer === undefined) clearInterval(t);
-        else if (this.silentFor() > seconds) {
-          clearInterval(t);
-          reject(error());
+        else if (this.silentFor() > seconds && !judging) {
+          // After the sockets are read once more (setImmediate runs after the poll phase): an answer that
+          // came while this process was not running is counted first.
+          judging = true;
+          setImmediate(() => {
+            judging = false;
+            if (this.timer !== undefined && this.silentFor() > seconds) {
+              clearInterval(t);
+              reject(error());
+            }
+          });
         }
       }, 250);
     });

@@ -269,6 +269,32 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
     expect(lastLine(e.stderr)).toMatch(/jobs\[0\]\.maxSeconds must be an integer in 1\.\.604800, got 0$/);
   });
 
+  it('a batch stopped (SIGSTOP) for longer than --redis-timeout while Redis answers goes on when it runs again: its own pause is not Redis\'s silence', async () => {
+    await withRedis(async (r, client) => {
+      const { file, out } = batchIn('paused-batch', { batch: 1, name: 'b', jobs: [{ world: 'level.col', agents: 5, frames: 30 }] });
+      const batch = cli(['batch', file, '--redis', r.url, '--queue', 'q', '--out', out, '--redis-timeout', '2', '--json']);
+      await waitFor("the batch's job on the queue", async () => (await client.llen('bull:q:wait')) === 1, BOUND_MS);
+      batch.child.kill('SIGSTOP');
+      try {
+        // Paused past its timeout (counted by Redis's own clock, which runs meanwhile): its probes' answers wait
+        // unread in its socket.
+        const t0 = Number((await client.time())[0]);
+        await waitFor('4 s of Redis time', async () => Number((await client.time())[0]) - t0 >= 4, BOUND_MS);
+      } finally {
+        batch.child.kill('SIGCONT');
+      }
+      const w = cli(['worker', '--redis', r.url, '--queue', 'q', '--name', 'w']);
+      try {
+        expect(await exitsWithin(batch, BOUND_MS * 2, 'the batch')).toBe(0);
+        expect(json(batch.stdout())).toMatchObject({ done: 1, failed: 0 });
+        expect(batch.stderr()).not.toMatch(/has not answered/);
+      } finally {
+        w.child.kill('SIGTERM');
+        await exitsWithin(w, BOUND_MS, 'the worker');
+      }
+    });
+  });
+
   it('two batches on one queue verifying the same replay: one finishing does not delete what the other still needs', async () => {
     // A replay whose check takes a moment (so its worker can be paused in the middle).
     const gen = batchIn('share-gen', { batch: 1, name: 'b', jobs: [{ world: 'level.col', agents: 20, frames: 4000, keepReplay: true }] });
