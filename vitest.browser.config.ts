@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
+    // The sandbox is built once for the run, and each file serves that build.
+    globalSetup: ['test/browser/global-setup.ts'],
     environment: 'node',
     // A net for a hang, not a speed check (see vitest.config.ts).
     testTimeout: 900_000,

@@ -10,7 +10,8 @@
  */
 export { WorldView, MAX_SIGHT_RAYS, RAYS_BY_DENSITY, type ViewOptions, type ViewState } from './pixi/world-view.js';
 export type { RayDensity } from './scene/view-link.js';
-export { Camera, FRAME_MARGIN } from './scene/camera.js';
+export { Camera, FRAME_MARGIN, OPENING_PIXELS_PER_METRE, type CloserView } from './scene/camera.js';
+export { groundPalette, rampColour, GROUND_RAMP, type GroundPalette, type MaterialTint as GroundMaterialTint } from './scene/ground-palette.js';
 export { mapPlaneOf, mapRectOf, worldAt, type MapPlane, type MapRect } from './scene/projection.js';
 export { rasterizeGround, materialTintFor, type GroundRaster, type MaterialTint, type RasterOptions } from './scene/ground-raster.js';
 export { samplerFor, probeHeight, type GroundSample, type GroundSampler } from './scene/ground-sampler.js';

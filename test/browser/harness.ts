@@ -1,6 +1,7 @@
 /**
- * The browser tests' harness: builds the sandbox (vite build, the same as `npm run build:web`, but into a
- * folder of this run's own, so that another run of the suite cannot empty it under this one), serves it with
+ * The browser tests' harness: serves the sandbox built for this run (global-setup.ts: vite build, the same
+ * as `npm run build:web`, but into a folder of this run's own, so that another run of the suite cannot empty
+ * it under this one) with
  * `vite preview` on 127.0.0.1 (a free port), and drives Debian's Chromium through playwright-core and Debian's
  * Firefox ESR through puppeteer-core over WebDriver BiDi (never a downloaded browser), each on a new empty
  * profile.
@@ -12,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import puppeteer, { type Browser as FirefoxBrowser, type Page as FirefoxPage } from 'puppeteer-core';
 import { build, preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = [
@@ -46,22 +47,29 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-/** Builds the sandbox into a new temporary folder and serves it; close() stops the server and removes it. */
+/**
+ * Serves the sandbox: the run's build (test/browser/global-setup.ts builds it once for every file), or, run
+ * without that setup, a build of its own into a new temporary folder that close() removes.
+ */
 export async function serveSandbox(): Promise<SandboxServer> {
-  const outDir = mkdtempSync(join(tmpdir(), 'retrosim-web-'));
+  const shared = inject('sandboxBuild');
+  const outDir = shared ?? mkdtempSync(join(tmpdir(), 'retrosim-web-'));
+  const drop = () => {
+    if (!shared) rmSync(outDir, { recursive: true, force: true });
+  };
   try {
-    await build({ configFile: CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    if (!shared) await build({ configFile: CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true } });
     const server: PreviewServer = await preview({ configFile: CONFIG, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
     const addr = server.httpServer.address() as AddressInfo;
     return {
       url: `http://127.0.0.1:${addr.port}/`,
       async close() {
         await server.close();
-        rmSync(outDir, { recursive: true, force: true });
+        drop();
       },
     };
   } catch (e) {
-    rmSync(outDir, { recursive: true, force: true });
+    drop();
     throw e;
   }
 }
