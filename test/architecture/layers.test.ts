@@ -22,11 +22,12 @@ const RANK: Record<string, number> = {
   'sim': 4,
   'scenarios': 5,
   'replay': 6,
-  'core.ts': 7,
-  'node': 8,
-  'index.ts': 9,
-  'cli': 10,
-  'batch': 10,
+  'netplay': 7,
+  'core.ts': 8,
+  'node': 9,
+  'index.ts': 10,
+  'cli': 11,
+  'batch': 11,
 };
 /** The renderer sits on the core: it may use anything up to core.ts, never node/ or the CLI. */
 const RENDER_MAX = RANK['core.ts']!;
