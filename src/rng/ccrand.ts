@@ -14,6 +14,19 @@ import { Saved } from '../binary/saved-value.js';
 export const CCRAND_SEED = 4352;
 
 const N = 624;
+
+/** @internal A CcRand's state in a reused buffer (CcRand.saveInto / restoreFrom). */
+export interface CcRandCopy {
+  readonly mt: Uint32Array;
+  mti: number;
+  seeded: boolean;
+  draws: number;
+}
+
+/** @internal An empty CcRandCopy. */
+export function newCcRandCopy(): CcRandCopy {
+  return { mt: new Uint32Array(N), mti: 0, seeded: false, draws: 0 };
+}
 const M = 397;
 const MATRIX_A = 0x9908b0df;
 const UPPER = 0x80000000;
@@ -116,6 +129,22 @@ export class CcRand {
     this.mti = mti;
     this.seeded = seeded;
     this.draws = draws;
+  }
+
+  /** @internal Copies the state into `c` (a rollback's reused buffer; no allocation). */
+  saveInto(c: CcRandCopy): void {
+    c.mt.set(this.mt);
+    c.mti = this.mti;
+    c.seeded = this.seeded;
+    c.draws = this.draws;
+  }
+
+  /** @internal Puts back what `saveInto` copied (unchecked: it comes from this process). */
+  restoreFrom(c: CcRandCopy): void {
+    this.mt.set(c.mt);
+    this.mti = c.mti;
+    this.seeded = c.seeded;
+    this.draws = c.draws;
   }
 
   /** Folds the generator's whole state into a hash (no allocation). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import seedrandom from 'seedrandom';
 import { RandomStreams } from '../../src/rng/streams.js';
 
 describe('named seedrandom streams', () => {
@@ -45,5 +46,20 @@ describe('named seedrandom streams', () => {
       expect(v >= 0 && v < 7 && Number.isInteger(v)).toBe(true);
     }
     expect(() => s.int(0)).toThrow(RangeError);
+  });
+});
+
+describe('the streams\' own ARC4', () => {
+  it('gives exactly seedrandom\'s numbers for the same seed, after a save and restore too', () => {
+    for (const master of [1, 42, 'abc']) {
+      for (const name of ['placement', 'wander', 'behaviour']) {
+        const s = new RandomStreams(master);
+        const ref = seedrandom(`${master}/${name}`, { state: true });
+        for (let i = 0; i < 20000; i++) expect(s.get(name).next()).toBe(ref.double());
+        const t = new RandomStreams(master);
+        t.restore(s.save());
+        for (let i = 0; i < 1000; i++) expect(t.get(name).next()).toBe(ref.double());
+      }
+    }
   });
 });
