@@ -96,6 +96,7 @@ export { recordingSystem, frameLog, type FrameLog } from './systems/recording.js
 export { defineScenario, scenarioFingerprint, DEFAULT_SETTINGS, type ScenarioDef, type ScenarioHost, type ScenarioIdentity, type ScenarioModuleHash, type ScenarioSettings } from './sim/scenario.js';
 export { parseParamText, resolveParams, type ParamSpec, type ParamSpecs } from './sim/params.js';
 export { Simulation, PLACEMENT_STREAM, type SimSnapshot, type SimulationOptions, type StateHash } from './sim/simulation.js';
+export { RollbackState } from './sim/rollback.js';
 export { SyncTest, type SyncTestFailure } from './sim/synctest.js';
 export { demoButtons } from './sim/demo-input.js';
 export { wanderScenario } from './scenarios/wander.js';

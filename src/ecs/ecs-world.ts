@@ -60,6 +60,49 @@ export interface EcsWorldState {
   fields: { component: string; field: string; values: FieldArray }[];
 }
 
+/**
+ * @internal An entity world's state in reused buffers (EcsWorld.saveInto / restoreFrom, for rollback): the
+ * structure (index, membership, query orders) with the id of the structure it holds, and each field's values
+ * for ids 0..maxId. Buffers grow only when more ids are in use.
+ */
+export interface EcsCopy {
+  /** The structure id the copy holds (−1: none yet). Equal ids mean the same index, memberships and queries. */
+  structure: number;
+  maxId: number;
+  aliveCount: number;
+  dense: Uint32Array;
+  membership: Uint32Array;
+  queries: Uint32Array[];
+  queryLengths: number[];
+  fields: FieldArray[];
+  /** `fields` cut to ids 0..viewsMax (cached views, so a restore makes none). */
+  views: FieldArray[];
+  viewsMax: number;
+}
+
+/** @internal An empty EcsCopy (its buffers are made by the first save into it). */
+export function newEcsCopy(): EcsCopy {
+  return { structure: -1, maxId: 0, aliveCount: 0, dense: new Uint32Array(0), membership: new Uint32Array(0), queries: [], queryLengths: [], fields: [], views: [], viewsMax: -1 };
+}
+
+/** The entity world's structure as the rebuild reads it (from a snapshot or from a rollback copy). */
+interface Structure {
+  maxId: number;
+  aliveCount: number;
+  dense: ArrayLike<number>;
+  membership: ArrayLike<number>;
+  queries: readonly ArrayLike<number>[];
+  queryLengths: ArrayLike<number>;
+  queryNames: readonly string[];
+}
+
+/** Room for `n` elements, grown to a power of two (so growing ids reallocate a few times, not every time). */
+function roomFor(n: number, cap: number): number {
+  let r = 64;
+  while (r < n) r *= 2;
+  return Math.min(r, Math.max(n, cap));
+}
+
 function sameSchema(a: FieldSchema, b: FieldSchema): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
@@ -85,6 +128,15 @@ export class EcsWorld {
   /** 1 for live ids. */
   readonly alive: Uint8Array;
   private readonly queryList: EcsQuery[] = [];
+  /**
+   * Names the current structure (index, memberships, query orders): every change of it takes a new number,
+   * so a rollback copy made with the same number holds this very structure and only the fields need copying.
+   */
+  private structure = 0;
+  private structureCount = 0;
+  /** The fields cut to ids 0..saveViewsMax (cached views for saveInto). */
+  private saveViews: FieldArray[] = [];
+  private saveViewsMax = -1;
 
   /**
    * @param capacity fixed number of entity slots (ids 1..capacity − 1)
@@ -150,6 +202,7 @@ export class EcsWorld {
       throw new CapacityError(`entity capacity ${this.capacity} is used up`);
     }
     const id = addEntity(this.world);
+    this.structure = ++this.structureCount;
     this.alive[id] = 1;
     this.membership[id] = 0;
     // A recycled id must not inherit the fields of its previous owner.
@@ -162,6 +215,7 @@ export class EcsWorld {
   despawn(id: number): void {
     if (!this.isAlive(id)) return;
     removeEntity(this.world, id);
+    this.structure = ++this.structureCount;
     this.alive[id] = 0;
     this.membership[id] = 0;
   }
@@ -171,6 +225,7 @@ export class EcsWorld {
     if (!this.isAlive(id)) throw new Error(`entity ${id} is not alive`);
     if (this.membership[id]! & (1 << c.bit)) return;
     addComponent(this.world, id, c);
+    this.structure = ++this.structureCount;
     this.membership[id] = (this.membership[id]! | (1 << c.bit)) >>> 0;
   }
 
@@ -178,6 +233,7 @@ export class EcsWorld {
   remove(id: number, c: ComponentStore): void {
     if (!this.isAlive(id) || !(this.membership[id]! & (1 << c.bit))) return;
     removeComponent(this.world, id, c);
+    this.structure = ++this.structureCount;
     this.membership[id] = (this.membership[id]! & ~(1 << c.bit)) >>> 0;
   }
 
@@ -241,6 +297,28 @@ export class EcsWorld {
    */
   restore(s: EcsWorldState, path = 'ecs'): void {
     this.checkState(s, path);
+    this.rebuild({
+      maxId: s.maxId,
+      aliveCount: s.aliveCount,
+      dense: s.dense,
+      membership: s.membership,
+      queries: s.queries.map((q) => q.entities),
+      queryLengths: s.queries.map((q) => q.entities.length),
+      queryNames: s.queries.map((q) => q.name),
+    });
+    this.structure = ++this.structureCount;
+    let k = 0;
+    for (const c of this.components.all) {
+      for (const f of c.fieldNames) {
+        const arr = c.fields[f]!;
+        arr.fill(0);
+        arr.set(s.fields[k++]!.values);
+      }
+    }
+  }
+
+  /** Rebuilds the bitecs world, the index, the queries' order, `alive` and `membership` from a structure. */
+  private rebuild(s: Structure): void {
     const index = createEntityIndex();
     const world = this.freshWorld(index);
     const queries = this.queryList.map((q) => registerQuery(world, [...q.terms]));
@@ -259,17 +337,18 @@ export class EcsWorld {
     commitRemovals(world);
     // ...then put the index and the queries in the saved order (same sets, so only the order changes).
     index.dense.length = 0;
-    for (let i = 0; i < s.dense.length; i++) {
+    for (let i = 0; i < s.maxId; i++) {
       index.dense.push(s.dense[i]!);
       index.sparse[s.dense[i]!] = i;
     }
     for (let qi = 0; qi < queries.length; qi++) {
       const q = queries[qi]!;
-      const saved = s.queries[qi]!.entities;
-      if (saved.length !== q.dense.length) throw new Error(`snapshot query ${s.queries[qi]!.name} has ${saved.length} entities, the rebuilt query ${q.dense.length}`);
-      for (let i = 0; i < saved.length; i++) if (!q.has(saved[i]!)) throw new Error(`snapshot query ${s.queries[qi]!.name} lists entity ${saved[i]} that does not match it`);
+      const saved = s.queries[qi]!;
+      const len = s.queryLengths[qi]!;
+      if (len !== q.dense.length) throw new Error(`snapshot query ${s.queryNames[qi]} has ${len} entities, the rebuilt query ${q.dense.length}`);
+      for (let i = 0; i < len; i++) if (!q.has(saved[i]!)) throw new Error(`snapshot query ${s.queryNames[qi]} lists entity ${saved[i]} that does not match it`);
       const dense = q.dense as number[];
-      for (let i = 0; i < saved.length; i++) {
+      for (let i = 0; i < len; i++) {
         dense[i] = saved[i]!;
         q.sparse[saved[i]!] = i;
       }
@@ -284,12 +363,72 @@ export class EcsWorld {
       this.alive[id] = liveSet[id]!;
       this.membership[id] = liveSet[id] ? s.membership[id]! : 0;
     }
+  }
+
+  /**
+   * @internal Copies the whole world into `c`'s reused buffers (for rollback; `save` is the plain-data
+   * snapshot). The structure is copied only when `c` does not already hold this very structure; the fields of
+   * ids 0..maxId always. Allocates only when `c` is new or more ids are in use than it has room for.
+   */
+  saveInto(c: EcsCopy): void {
+    commitRemovals(this.world);
+    const max = this.index.maxId;
+    const all = this.components.all;
+    if (c.structure !== this.structure || c.maxId !== max) {
+      const dense = this.index.dense;
+      if (c.dense.length < max) c.dense = new Uint32Array(roomFor(max, this.capacity));
+      if (c.membership.length < max + 1) c.membership = new Uint32Array(roomFor(max + 1, this.capacity));
+      for (let i = 0; i < max; i++) c.dense[i] = dense[i]!;
+      for (let i = 0; i <= max; i++) c.membership[i] = this.membership[i]!;
+      for (let qi = 0; qi < this.queryList.length; qi++) {
+        const d = this.queryList[qi]!.query.dense as number[];
+        let buf = c.queries[qi];
+        if (!buf || buf.length < d.length) buf = c.queries[qi] = new Uint32Array(roomFor(d.length, this.capacity));
+        for (let i = 0; i < d.length; i++) buf[i] = d[i]!;
+        c.queryLengths[qi] = d.length;
+      }
+      c.structure = this.structure;
+      c.maxId = max;
+      c.aliveCount = this.index.aliveCount;
+    }
+    if (this.saveViewsMax !== max) {
+      this.saveViews.length = 0;
+      for (const st of all) for (const f of st.fieldNames) this.saveViews.push(st.fields[f]!.subarray(0, max + 1));
+      this.saveViewsMax = max;
+    }
+    const src = this.saveViews;
+    if (c.fields.length !== src.length || c.fields[0]!.length < max + 1) {
+      const n = roomFor(max + 1, this.capacity);
+      c.fields = src.map((a) => new (a.constructor as new (n: number) => FieldArray)(n));
+      c.viewsMax = -1;
+    }
+    for (let k = 0; k < src.length; k++) c.fields[k]!.set(src[k]! as never);
+  }
+
+  /**
+   * @internal Puts back what `saveInto` copied (unchecked: it comes from this process). The same structure
+   * number means only the fields change; otherwise the bitecs world is rebuilt as `restore` does. Field
+   * values are written into the existing arrays (shared ones stay shared).
+   */
+  restoreFrom(c: EcsCopy): void {
+    const before = this.index.maxId;
+    if (c.structure !== this.structure) {
+      const names = this.queryList.map((q) => q.name);
+      this.rebuild({ maxId: c.maxId, aliveCount: c.aliveCount, dense: c.dense, membership: c.membership, queries: c.queries, queryLengths: c.queryLengths, queryNames: names });
+      this.structure = c.structure;
+    }
+    const max = c.maxId;
+    if (c.viewsMax !== max) {
+      c.views = c.fields.map((a) => a.subarray(0, max + 1));
+      c.viewsMax = max;
+    }
     let k = 0;
-    for (const c of this.components.all) {
-      for (const f of c.fieldNames) {
-        const arr = c.fields[f]!;
-        arr.fill(0);
-        arr.set(s.fields[k++]!.values);
+    for (const st of this.components.all) {
+      for (const f of st.fieldNames) {
+        const arr = st.fields[f]!;
+        arr.set(c.views[k++]! as never);
+        // Ids past the restored maxId are unused: zero, as after `restore` (and as a spawn leaves them).
+        if (before > max) arr.fill(0, max + 1, before + 1);
       }
     }
   }

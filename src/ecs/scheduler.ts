@@ -71,6 +71,39 @@ export interface TaskBody {
    * are already restored when it is called.
    */
   restore?(s: unknown, frame: number): void;
+  /**
+   * Optional, beside `save` and `restore`: the typed arrays that hold the task's whole state, such that copying
+   * their contents back is exactly `restore(save())`. A rollback (`Simulation.saveInto`/`restoreFrom`) then
+   * copies them into reused buffers instead of calling `save` and `restore` every frame. The arrays must stay
+   * the same objects for the task's life.
+   */
+  readonly stateArrays?: readonly TaskStateArray[];
+}
+
+/** The typed arrays a task's `stateArrays` may hold. */
+export type TaskStateArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+
+/**
+ * @internal A scheduler's state in reused buffers (Scheduler.saveInto / restoreFrom, for rollback): the frame,
+ * the next id, the current draw counts, the tasks (by reference, in run order) with their sleeps, and each
+ * task's state: copies of its `stateArrays`, or else what its `save` returned.
+ */
+export interface SchedulerCopy {
+  frame: number;
+  nextId: number;
+  draws: Float64Array;
+  count: number;
+  tasks: TaskHandle[];
+  sleep: Float64Array;
+  /** Per slot: the task whose `stateArrays` copies `arrays[k]` holds (so they are reused). */
+  arrayOwners: (TaskHandle | null)[];
+  arrays: (TaskStateArray[] | null)[];
+  saved: unknown[];
+}
+
+/** @internal An empty SchedulerCopy. */
+export function newSchedulerCopy(): SchedulerCopy {
+  return { frame: 0, nextId: 1, draws: new Float64Array(2), count: 0, tasks: [], sleep: new Float64Array(16), arrayOwners: [], arrays: [], saved: [] };
 }
 
 /** A task without state of its own: a function run each frame. */
@@ -334,6 +367,81 @@ export class Scheduler {
       historyStart: this.frame,
       history: this.history.slice(2 * (this.historyLength - 1), 2 * this.historyLength),
     };
+  }
+
+  /**
+   * @internal Copies the scheduler into `c`'s reused buffers (for rollback; `save` is the plain-data
+   * snapshot): tasks with `stateArrays` are copied into arrays made the first time; the others' `save()` is
+   * kept as it is (so they allocate what their save does).
+   */
+  saveInto(c: SchedulerCopy): void {
+    if (this.running) throw new Error('Scheduler.saveInto called from inside a task');
+    const tasks = this.tasks;
+    const n = tasks.length;
+    if (c.sleep.length < n) c.sleep = new Float64Array(2 * n);
+    c.frame = this.frame;
+    c.nextId = this.nextId;
+    const k = 2 * (this.historyLength - 1);
+    c.draws[0] = this.history[k]!;
+    c.draws[1] = this.history[k + 1]!;
+    for (let i = 0; i < n; i++) {
+      const t = tasks[i]!;
+      c.tasks[i] = t;
+      c.sleep[i] = t.sleepUntil;
+      const arrays = t.body.stateArrays;
+      if (arrays) {
+        let copies = c.arrays[i];
+        if (c.arrayOwners[i] !== t || !copies) {
+          copies = c.arrays[i] = arrays.map((a) => a.slice());
+          c.arrayOwners[i] = t;
+        } else for (let j = 0; j < arrays.length; j++) copies[j]!.set(arrays[j]! as never);
+        c.saved[i] = null;
+      } else c.saved[i] = t.body.save ? t.body.save() : null;
+    }
+    // Forget what later slots held, so no stale task or state is kept alive.
+    for (let i = n; i < c.count; i++) {
+      c.tasks[i] = undefined as never;
+      c.saved[i] = null;
+    }
+    c.tasks.length = n;
+    c.count = n;
+  }
+
+  /**
+   * @internal Puts back what `saveInto` copied (unchecked: it comes from this process, and from this
+   * scheduler: the tasks are its own, by reference). A task removed since comes back with its state; one
+   * added since is removed.
+   */
+  restoreFrom(c: SchedulerCopy): void {
+    if (this.running) throw new Error('Scheduler.restoreFrom called from inside a task');
+    const n = c.count;
+    const frame = c.frame;
+    for (let i = 0; i < n; i++) {
+      const t = c.tasks[i] as Task;
+      const arrays = t.body.stateArrays;
+      if (arrays) {
+        const copies = c.arrays[i]!;
+        for (let j = 0; j < arrays.length; j++) arrays[j]!.set(copies[j]! as never);
+      } else if (t.body.restore) t.body.restore(c.saved[i] ?? null, frame);
+    }
+    let same = this.tasks.length === n;
+    for (let i = 0; same && i < n; i++) same = this.tasks[i] === c.tasks[i];
+    if (!same) {
+      for (const t of this.tasks) t.removed = true;
+      this.tasks.length = 0;
+      for (let i = 0; i < n; i++) this.tasks.push(c.tasks[i] as Task);
+    }
+    for (let i = 0; i < n; i++) {
+      const t = this.tasks[i]!;
+      t.sleepUntil = c.sleep[i]!;
+      t.removed = false;
+    }
+    this.frame = frame;
+    this.nextId = c.nextId;
+    this.historyStart = frame;
+    this.historyLength = 1;
+    this.history[0] = c.draws[0]!;
+    this.history[1] = c.draws[1]!;
   }
 
   /**

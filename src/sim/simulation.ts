@@ -22,6 +22,7 @@ import { resolveParams } from './params.js';
 import { checkSettings, ScenarioError, SETTING_RANGES, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
 import { Saved, withPath } from '../binary/saved-value.js';
 import { enterGuard, leaveGuard, pauseGuardForListeners, type GuardSubject } from './determinism-guard.js';
+import { RollbackState } from './rollback.js';
 
 /** A world may keep run-time state (e.g. Llama tile swaps); these optional methods let it join hashes and snapshots. */
 interface StatefulWorld {
@@ -313,6 +314,59 @@ export class Simulation implements SystemHost, ScenarioHost {
     }
   }
 
+  /**
+   * Copies the whole state into `target`'s reused typed arrays (a new RollbackState when none is given) and
+   * returns it: for rollback, which saves every frame. Nothing is allocated once `target` has room, except
+   * what a task without `stateArrays` returns from its `save` (the built-in systems have them; the Piney
+   * ambient tasks and the recording system fall back to their save, the recording's is a number) and a world's
+   * `saveState` (Llama: its swap states). The same `sim.hash()` holds after `restoreFrom` of it.
+   */
+  saveInto(target: RollbackState = new RollbackState()): RollbackState {
+    if (this.scheduler.running) throw new Error('saveInto called from inside a step');
+    // A state another simulation filled holds its structure numbers: forget them, so all is copied.
+    if (target.owner !== this) target.ecs.structure = -1;
+    target.owner = this;
+    target.fieldrand.seed = this.rng.fieldrand.seed;
+    target.fieldrand.count = this.rng.fieldrand.count;
+    this.rng.ccrand.saveInto(target.ccrand);
+    this.rng.streams.saveInto(target.streams);
+    this.ecs.saveInto(target.ecs);
+    this.scheduler.saveInto(target.scheduler);
+    const w = this.world as CollisionWorld & StatefulWorld;
+    target.world = w.saveState ? w.saveState() : null;
+    // Who plays and their buttons: the one place a rollback copies them (several players' inputs go here too).
+    target.who.player = this.player;
+    target.who.input = this.input;
+    return target;
+  }
+
+  /**
+   * Puts back a state `saveInto` made from this simulation, writing into the existing arrays (shared ones,
+   * with `threads`, stay shared). It checks only that the state is this simulation's: such states never come
+   * from outside (use `save`/`restore` for those). Stepping on from it gives the same states and hashes as
+   * stepping on from the frame it was saved at.
+   */
+  restoreFrom(state: RollbackState): void {
+    if (!(state instanceof RollbackState) || state.owner !== this) {
+      throw new Error(state instanceof RollbackState && state.owner === null ? 'restoreFrom: the RollbackState is empty (fill it with saveInto first)' : 'restoreFrom: the RollbackState was saved by another simulation (use save()/restore() between simulations)');
+    }
+    if (this.scheduler.running) throw new Error('restoreFrom called from inside a step');
+    this.rng.fieldrand.seed = state.fieldrand.seed;
+    this.rng.fieldrand.count = state.fieldrand.count;
+    this.rng.ccrand.restoreFrom(state.ccrand);
+    this.rng.streams.restoreFrom(state.streams);
+    // The entities before the tasks (task states are sized by them), as `restore` does.
+    this.ecs.restoreFrom(state.ecs);
+    this.scheduler.restoreFrom(state.scheduler);
+    // Who plays and their buttons: the one place a rollback puts them back (several players' inputs go here too).
+    this.player = state.who.player;
+    this.input = state.who.input;
+    this.ctx.player = this.player;
+    this.ctx.input = this.input;
+    const w = this.world as CollisionWorld & StatefulWorld;
+    if (w.restoreState) w.restoreState(state.world);
+  }
+
   private restoreParts(s: SimSnapshot): void {
     const v = new Saved(s, 'snapshot').object(['format', 'version', 'frame', 'player', 'input', 'ecs', 'rng', 'scheduler', 'world']);
     v.get('format').equals('retrosim-snapshot', '"retrosim-snapshot"');
@@ -350,7 +404,7 @@ function systemTask(sys: SystemDef, made: SystemBody | ((ctx: SystemContext, sel
   if (!body || typeof body.run !== 'function') throw new ScenarioError(`system ${sys.name}: create() must return a frame function or an object with run(ctx)`);
   const state = body.state;
   if (!state) return body as unknown as TaskBody;
-  if (body.save || body.restore || body.hashState) throw new ScenarioError(`system ${sys.name}: declare its state either as \`state\` arrays or with save/restore/hashState, not both`);
+  if (body.save || body.restore || body.hashState || body.stateArrays) throw new ScenarioError(`system ${sys.name}: declare its state either as \`state\` arrays or with save/restore/hashState, not both`);
   const names = Object.keys(state);
   const arrays = names.map((n) => state[n]!);
   for (let i = 0; i < arrays.length; i++) {
@@ -366,6 +420,7 @@ function systemTask(sys: SystemDef, made: SystemBody | ((ctx: SystemContext, sel
       return hashBuf;
     },
     save: () => Object.fromEntries(names.map((n, i) => [n, arrays[i]!.slice()])),
+    stateArrays: arrays,
     restore(saved: unknown) {
       const v = new Saved(saved, 'state').object(names);
       for (let i = 0; i < names.length; i++) {

@@ -129,6 +129,8 @@ export const controllerSystem: SystemDef = {
         }
         return hashBuf.subarray(0, 3 * m);
       },
+      // Ids past maxId stay 0 (nothing writes them), so the whole arrays are the state.
+      stateArrays: [behaviour, patrolAngle, legTimer],
       save() {
         const m = ecs.maxId + 1;
         return { behaviour: behaviour.slice(0, m), patrolAngle: patrolAngle.slice(0, m), legTimer: legTimer.slice(0, m) };

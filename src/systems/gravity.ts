@@ -93,6 +93,8 @@ export const gravitySystem: SystemDef = {
       },
       hashState: () => fall.subarray(0, ecs.maxId + 1),
       save: () => fall.slice(0, ecs.maxId + 1),
+      // Ids past maxId stay 0 (nothing writes them), so the whole array is the state.
+      stateArrays: [fall],
       /** A finite fall speed per id 0..maxId (the entities are restored first). */
       restore(s: unknown) {
         const v = new Saved(s, 'state');

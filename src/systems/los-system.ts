@@ -56,7 +56,8 @@ export const losSystem: SystemDef = {
     const matrix = new VisibilityMatrix();
     const matrixBits = new Uint32Array(Math.ceil((LOS_MATRIX_AGENTS * LOS_MATRIX_AGENTS) / 32));
     const matrixIds = new Uint32Array(LOS_MATRIX_AGENTS);
-    let matrixN = 0;
+    // The matrix's size lives in an array so that its state is three arrays (`stateArrays`, for rollback).
+    const matrixSize = new Uint32Array(1);
     const hashBuf = new Float64Array(1 + LOS_MATRIX_AGENTS + matrixBits.length);
     const scale = world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1;
     const matrixRange = LOS_MATRIX_RANGE_METRES * scale;
@@ -99,7 +100,8 @@ export const losSystem: SystemDef = {
         for (let j = 0; j < k; j++) Sight.visible[who[j]!] = out.visible[j]!;
 
         // The matrix of the lowest-id agents, eye height from the first one's body (all share one size).
-        matrixN = Math.min(n, LOS_MATRIX_AGENTS);
+        const matrixN = Math.min(n, LOS_MATRIX_AGENTS);
+        matrixSize[0] = matrixN;
         for (let i = 0; i < matrixN; i++) {
           const e = ids[i]!;
           matrixIds[i] = e;
@@ -114,12 +116,14 @@ export const losSystem: SystemDef = {
       /** The matrix's size, its agents, then its bits. */
       hashState() {
         const h = hashBuf;
+        const matrixN = matrixSize[0]!;
         h[0] = matrixN;
         for (let i = 0; i < matrixN; i++) h[1 + i] = matrixIds[i]!;
         h.set(matrixBits, 1 + matrixN);
         return h.subarray(0, 1 + matrixN + matrixBits.length);
       },
-      save: () => ({ n: matrixN, ids: matrixIds.slice(), bits: matrixBits.slice() }),
+      save: () => ({ n: matrixSize[0]!, ids: matrixIds.slice(), bits: matrixBits.slice() }),
+      stateArrays: [matrixSize, matrixIds, matrixBits],
       /**
        * The matrix's size (0..LOS_MATRIX_AGENTS), its agents (entity ids for the first n) and its bits (none
        * past n × n): checked before use, so a saved size cannot make the hash read past its buffers.
@@ -132,7 +136,7 @@ export const losSystem: SystemDef = {
         // The first n are the ids the matrix was cast for (alive then; one may have died since).
         v.get('ids').elementsIn(ids.subarray(0, n), 1, ecs.capacity - 1);
         for (let i = n * n; i < matrixBits.length * 32; i++) if ((bits[i >>> 5]! >>> (i & 31)) & 1) v.get('bits').fail(`bit ${i} is set, past the ${n} × ${n} matrix`);
-        matrixN = n;
+        matrixSize[0] = n;
         matrixIds.set(ids);
         matrixBits.set(bits);
       },

@@ -76,6 +76,13 @@ export interface SystemBody {
    * used. `frame` is the frame being restored; the entities and RNGs are already restored when it runs.
    */
   restore?(saved: unknown, frame: number): void;
+  /**
+   * Optional, with `save` and `restore`: the typed arrays that hold the whole state, such that copying their
+   * contents back is exactly `restore(save())`. A rollback (`Simulation.saveInto`) then copies them into reused
+   * buffers instead of calling `save` every frame. Keep the same array objects for the system's life.
+   * (Declared `state` arrays are copied this way already.)
+   */
+  readonly stateArrays?: readonly StateArray[];
 }
 
 /** A system: one scheduler task per simulation. */

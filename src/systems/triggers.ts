@@ -168,6 +168,8 @@ export function triggersSystem(config: TriggerConfig | ((world: CollisionWorld) 
         },
         hashState: () => onExit.subarray(0, ecs.maxId + 1),
         save: () => onExit.slice(0, ecs.maxId + 1),
+        // Ids past maxId stay 0 (nothing writes them), so the whole array is the state.
+        stateArrays: [onExit],
         /** An exit flag (0 or 1) per id 0..maxId (the entities are restored first). */
         restore(s: unknown) {
           const v = new Saved(s, 'state');
