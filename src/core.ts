@@ -64,7 +64,7 @@ export {
 export { EcsWorld, type EcsQuery, type EcsWorldState } from './ecs/ecs-world.js';
 
 // ---- frames, tasks and events ----
-export { Scheduler, type FrameContext, type SchedulerState, type SimRng, type TaskBody, type TaskFactory, type TaskFunction, type TaskHandle, type TaskState } from './ecs/scheduler.js';
+export { Scheduler, type FrameContext, type SchedulerState, type SimRng, type TaskBody, type TaskFactory, type TaskFunction, type TaskHandle, type TaskState, type TaskStateArray } from './ecs/scheduler.js';
 export { createEventBus, type EventBus, type SimEvents } from './ecs/events.js';
 export { hashHex } from './ecs/state-hash.js';
 
