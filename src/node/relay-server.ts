@@ -16,6 +16,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
   encodeRelayMessage,
   JOIN_TIMEOUT_MS,
+  MAX_CATCHUP_LENGTH,
   MAX_AHEAD_OF_CONFIRMED,
   MAX_INPUT_LEAD,
   MAX_KEYFRAME_LENGTH,
@@ -45,6 +46,13 @@ export const DEFAULT_MAX_ROOMS = 64;
 export const MAX_CHANGED_FRAMES = 64;
 /** How often the relay pings every connection; one that has not answered the previous ping is dropped. */
 const HEARTBEAT_MS = 15_000;
+/**
+ * Most bytes waiting in a client's socket (it reads too slowly, or not at all) before the relay drops it: room
+ * for a whole catchup and more, never memory without limit.
+ */
+export const MAX_BUFFERED_BYTES = MAX_CATCHUP_LENGTH + 4 * 1024 * 1024;
+/** Most input forwards and pongs an impaired relay holds back for one client; beyond it they count as lost. */
+export const MAX_DELAYED_MESSAGES = 4096;
 
 /** How the relay is started. */
 export interface RelayOptions {
@@ -174,16 +182,22 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
 
   // --- sending ----------------------------------------------------------------------------------------
 
+  /** Hands `text` to the socket; a client that lets too much pile up there is dropped. */
+  const write = (c: Client, text: string) => {
+    c.ws.send(text);
+    stats.sent++;
+    if (c.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      stats.refused++;
+      emit({ event: 'refused', client: c.id, room: c.room?.name, reason: 'reads too slowly', message: `client ${c.id} dropped: it reads too slowly (${c.ws.bufferedAmount} bytes waiting)` });
+      c.ws.terminate();
+      depart(c);
+    }
+  };
+
   const flush = (c: Client) => {
     c.timer = null;
     const now = Date.now();
-    while (c.queue.length && c.queue[0]!.due <= now) {
-      const p = c.queue.shift()!;
-      if (!c.closed) {
-        c.ws.send(p.text);
-        stats.sent++;
-      }
-    }
+    while (c.queue.length && c.queue[0]!.due <= now && !c.closed) write(c, c.queue.shift()!.text);
     if (c.queue.length && !c.closed) c.timer = setTimeout(() => guard(c, () => flush(c)), Math.max(0, c.queue[0]!.due - now));
   };
 
@@ -191,11 +205,10 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const deliver = (c: Client, text: string, droppable: boolean) => {
     if (c.closed) return;
     if (!impaired || !c.rng) {
-      c.ws.send(text);
-      stats.sent++;
+      write(c, text);
       return;
     }
-    if (droppable && loss > 0 && c.rng() < loss) {
+    if (droppable && ((loss > 0 && c.rng() < loss) || c.queue.length >= MAX_DELAYED_MESSAGES)) {
       stats.dropped++;
       return;
     }
@@ -504,7 +517,12 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
         barrier: 0,
         lastDue: 0,
       };
-      ws.on('error', (e) => emit({ event: 'internal', client: c.id, message: `client ${c.id}: ${e.message}` }));
+      // ws reports what it refuses itself (a payload over maxPayload, bad UTF-8, a bad frame) and then closes
+      ws.on('error', (e) => {
+        if (c.closed) return;
+        stats.refused++;
+        emit({ event: 'refused', client: c.id, room: c.room?.name, reason: e.message, message: `client ${c.id} refused by the WebSocket layer: ${e.message}` });
+      });
       ws.on('close', () => guard(c, () => depart(c)));
       ws.on('pong', () => (c.alive = true));
       ws.on('message', (data, isBinary) => guard(c, () => receive(c, data, isBinary)));

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRelay, type Relay, type RelayEvent, type RelayOptions } from '../../src/node/relay-server.js';
-import { MAX_LEFT_INPUTS, type RelayMessage } from '../../src/netplay/protocol.js';
+import { JOIN_TIMEOUT_MS, MAX_KEYFRAME_LENGTH, MAX_LEFT_INPUTS, MAX_SPECTATORS, type RelayMessage } from '../../src/netplay/protocol.js';
 import { waitFor } from '../batch/helpers.js';
 import { connect, input, join, testConfig, type TestClient } from '../netplay/relay-client.js';
 
@@ -220,6 +220,45 @@ describe('the netplay relay', () => {
     clients.push(c);
     c.send({ t: 'join', v: 1, room: 'two', role: 'player', config: testConfig(1) });
     expect((await c.next('error')).reason).toBe('join: the relay holds its most rooms (1)');
+    expect((await c.waitClosed()).code).toBe(1008);
+  });
+
+  it('a keyframe may pass 16 KiB and reaches a late spectator in its catchup; one over 8 MiB is refused with 1009', async () => {
+    const { url } = await relay();
+    const [a] = await room(url, 'big', 1, testConfig(1, { keyframeInterval: 1 }));
+    a!.send(input(1, [1], 1));
+    const data = 'QUJD'.repeat(64 * 1024); // 256 KiB
+    a!.send({ t: 'keyframe', f: 1, hash: '0x0000000000000001', data });
+    a!.send({ t: 'ping', id: 1 });
+    await a!.next('pong');
+    const s = await join(url, 'big', 'spectator');
+    clients.push(s);
+    expect(await s.next('catchup')).toEqual({ t: 'catchup', keyframe: { f: 1, hash: '0x0000000000000001', data }, from: 2, inputs: [[]] });
+    a!.sendRaw(`{"t":"keyframe","f":1,"hash":"0x0000000000000001","data":"${'A'.repeat(MAX_KEYFRAME_LENGTH)}"}`);
+    expect((await a!.waitClosed()).code).toBe(1009);
+  });
+
+  it('bounds connections and spectators', async () => {
+    const { url } = await relay({ maxClients: 2 + MAX_SPECTATORS });
+    await room(url, 'watched', 1);
+    for (let i = 0; i < MAX_SPECTATORS; i++) clients.push(await join(url, 'watched', 'spectator'));
+    const ninth = await connect(url);
+    clients.push(ninth);
+    ninth.send({ t: 'join', v: 1, room: 'watched', role: 'spectator' });
+    expect((await ninth.next('error')).reason).toBe(`join: room "watched" has its most spectators (${MAX_SPECTATORS})`);
+    await ninth.waitClosed();
+    const full = await connect(url);
+    clients.push(full);
+    const other = await connect(url);
+    clients.push(other);
+    expect((await other.next('error')).reason).toBe(`relay: full (${2 + MAX_SPECTATORS} connections)`);
+  });
+
+  it(`closes a connection that has not joined within ${JOIN_TIMEOUT_MS / 1000} s`, async () => {
+    const { url } = await relay();
+    const c = await connect(url);
+    clients.push(c);
+    expect((await c.next('error')).reason).toBe('join: none within 10 s of connecting');
     expect((await c.waitClosed()).code).toBe(1008);
   });
 
