@@ -253,7 +253,7 @@ function fields(o: Obj, where: string, required: readonly string[], optional: re
   for (const k of Object.keys(o)) {
     if (!required.includes(k) && !optional.includes(k)) throw new ProtocolError(`${where}: unknown field ${show(k)}`);
   }
-  for (const k of required) if (!(k in o)) throw new ProtocolError(`${where}.${k}: missing`);
+  for (const k of required) if (!Object.hasOwn(o, k)) throw new ProtocolError(`${where}.${k}: missing`);
 }
 
 function int(v: unknown, where: string, min: number, max: number): number {

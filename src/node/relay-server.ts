@@ -552,7 +552,7 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
       const a = wss.address();
       const port = typeof a === 'object' && a ? a.port : 0;
       const url = `ws://${host.includes(':') ? `[${host}]` : host}:${port}`;
-      emit({ event: 'listening', message: `relay listening on ${url}` });
+      emit({ event: 'listening', message: `listening on ${url}` });
       resolve({
         url,
         stats: () => ({ rooms: rooms.size, clients: clients.size, ...stats }),

@@ -55,6 +55,24 @@ describe('the netplay relay', () => {
     expect(await a.next('input')).toEqual({ t: 'input', p: 1, f: 1, b: [5], ack: [0, 0], c: [], at: 1 });
   });
 
+  it('a player leaving before the start frees its seat for the next one', async () => {
+    const r = await relay();
+    const url = r.url;
+    const a = await join(url, 'trio', 'player', testConfig(3));
+    const b = await join(url, 'trio', 'player');
+    clients.push(a, b);
+    expect(b.of('joined')[0]!.player).toBe(1);
+    b.close();
+    await waitFor('the relay to see player 1 go', () => r.stats().clients === 1);
+    const c = await join(url, 'trio', 'player');
+    clients.push(c);
+    const d = await join(url, 'trio', 'player');
+    clients.push(d);
+    expect([c.of('joined')[0]!.player, d.of('joined')[0]!.player]).toEqual([1, 2]);
+    for (const p of [a, c, d]) await p.next('start');
+    expect(a.of('left')).toEqual([]);
+  });
+
   it('a spectator joining late gets the start and a catchup with every logged input, then live inputs', async () => {
     const { url } = await relay();
     const [a, b] = await room(url, 'watched', 2);
