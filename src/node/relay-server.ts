@@ -261,8 +261,7 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
         const k = c.seat;
         const from = room.logged[k]! + 1;
         room.leftFrom[k] = from;
-        const f0 = Math.max(room.logStart, from - MAX_LEFT_INPUTS, 1);
-        broadcast(room, { t: 'left', p: k, from, f0, b: readLog(room, k, f0, from - 1) });
+        broadcast(room, leftMessage(room, k));
         emit({ event: 'left', room: room.name, client: c.id, message: `room ${JSON.stringify(room.name)}: player ${k} left; idle from frame ${from}` });
       }
     }
@@ -313,6 +312,13 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
     const ring = room.log[k]!;
     for (let f = Math.max(from, room.logStart); f <= to; f++) out.push(ring[f % MAX_LOG_FRAMES]!);
     return out;
+  };
+
+  /** Player k left: idle from its next frame; its last logged inputs still in the log, up to MAX_LEFT_INPUTS. */
+  const leftMessage = (room: Room, k: number): RelayMessage => {
+    const from = room.leftFrom[k]!;
+    const f0 = Math.min(from, Math.max(room.logStart, from - MAX_LEFT_INPUTS, 1));
+    return { t: 'left', p: k, from, f0, b: readLog(room, k, f0, from - 1) };
   };
 
   /** The frame up to which the relay has every player's input (players that left idle for ever after). */
@@ -396,10 +402,7 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
       const inputs = room.logged.map((last, j) => readLog(room, j, from, last));
       send(c, { t: 'catchup', keyframe: room.keyframe, from, inputs });
       for (let k = 0; k < room.players; k++) {
-        const left = room.leftFrom[k];
-        if (left === null || left === undefined) continue;
-        const f0 = Math.max(room.logStart, left - MAX_LEFT_INPUTS, 1);
-        send(c, { t: 'left', p: k, from: left, f0, b: readLog(room, k, f0, left - 1) });
+        if (room.leftFrom[k] !== null) send(c, leftMessage(room, k));
       }
     }
   };

@@ -9,6 +9,8 @@ import { waitFor } from '../batch/helpers.js';
 export interface TestClient {
   ws: WebSocket;
   messages: RelayMessage[];
+  /** Messages from the relay that its own protocol refuses (a failing test names them). */
+  malformed: string[];
   closed: { code: number; reason: string } | null;
   send(m: ClientMessage): void;
   sendRaw(text: string): void;
@@ -36,11 +38,13 @@ export async function connect(url: string): Promise<TestClient> {
   const c: TestClient = {
     ws,
     messages: [],
+    malformed: [],
     closed: null,
     send: (m) => ws.send(encodeClientMessage(m)),
     sendRaw: (text) => ws.send(text),
     next: (t, match = () => true, from = 0) =>
       waitFor(`a ${t} message`, () => {
+        if (c.malformed.length) throw new Error(`the relay sent a malformed message: ${c.malformed[0]}`);
         const m = c.messages.slice(from).find((x) => x.t === t && match(x as never));
         if (!m && c.closed) throw new Error(`closed (${c.closed.code} ${c.closed.reason}) while waiting for ${t}; got ${JSON.stringify(c.messages.map((x) => x.t))}`);
         return m as never;
@@ -49,7 +53,13 @@ export async function connect(url: string): Promise<TestClient> {
     waitClosed: () => waitFor('the connection to close', () => c.closed, 60_000, 5),
     close: () => ws.close(),
   };
-  ws.on('message', (data) => c.messages.push(parseRelayMessage(String(data))));
+  ws.on('message', (data) => {
+    try {
+      c.messages.push(parseRelayMessage(String(data)));
+    } catch (e) {
+      c.malformed.push(`${(e as Error).message} in ${String(data).slice(0, 200)}`);
+    }
+  });
   ws.on('close', (code, reason) => (c.closed = { code, reason: reason.toString() }));
   ws.on('error', () => {});
   await new Promise<void>((resolve, reject) => {

@@ -115,6 +115,23 @@ describe('the netplay relay', () => {
     expect(await s.next('left')).toMatchObject({ p: 1, from: 31 });
   });
 
+  it('a spectator joining long after a player left gets a valid left message for it', async () => {
+    const { url } = await relay();
+    const [a, b] = await room(url, 'long', 2, testConfig(2, { keyframeInterval: 100 }));
+    b!.send(input(1, new Array<number>(10).fill(2), 2));
+    await a!.next('input');
+    b!.close();
+    await a!.next('left');
+    for (let f = 1; f <= 200; f += 20) a!.send(input(f, new Array<number>(20).fill(1), 2));
+    a!.send({ t: 'keyframe', f: 200, hash: '0x0000000000000200', data: 'AAAA' });
+    a!.send({ t: 'ping', id: 1 });
+    await a!.next('pong');
+    const s = await join(url, 'long', 'spectator');
+    clients.push(s);
+    expect(await s.next('catchup')).toMatchObject({ from: 201, inputs: [[], []] });
+    expect(await s.next('left')).toEqual({ t: 'left', p: 1, from: 11, f0: 11, b: [] });
+  });
+
   it('a resend that differs from the log is forwarded as logged and announced as changed to everyone', async () => {
     const { url } = await relay();
     const [a, b] = await room(url, 'liar', 2);
