@@ -3,6 +3,7 @@
  * forwarding stamped with the player, catchup for late spectators, `changed` and `left`, each refusal closing
  * only the offending client, the seeded impairment, and the room limit.
  */
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRelay, type Relay, type RelayEvent, type RelayOptions } from '../../src/node/relay-server.js';
 import { JOIN_TIMEOUT_MS, MAX_KEYFRAME_LENGTH, MAX_LEFT_INPUTS, MAX_SPECTATORS, type RelayMessage } from '../../src/netplay/protocol.js';
@@ -295,6 +296,37 @@ describe('the netplay relay', () => {
     clients.push(c);
     expect((await c.next('error')).reason).toBe('join: none within 10 s of connecting');
     expect((await c.waitClosed()).code).toBe(1008);
+  });
+
+  it('random message sequences from a player never fault the relay; the other player goes on (property)', async () => {
+    const hash = fc.constantFrom('0x0000000000000000', '0x00000000000000ff', '0xZZ');
+    const message = fc.oneof(
+      fc.record({ t: fc.constant('input'), f: fc.integer({ min: -1, max: 80 }), b: fc.array(fc.integer({ min: 0, max: 70 }), { minLength: 0, maxLength: 40 }), ack: fc.array(fc.nat(100), { minLength: 1, maxLength: 3 }), c: fc.array(fc.tuple(fc.integer({ min: 0, max: 100 }), hash), { maxLength: 5 }), at: fc.nat(100) }),
+      fc.record({ t: fc.constant('keyframe'), f: fc.integer({ min: 0, max: 100 }), hash, data: fc.constantFrom('AAAA', '', 'A') }),
+      fc.record({ t: fc.constant('ping'), id: fc.integer({ min: -1, max: 5 }) }),
+      fc.record({ t: fc.constant('join'), v: fc.constant(1), room: fc.constant('fuzz'), role: fc.constantFrom('player', 'spectator') }),
+      fc.string({ maxLength: 20 }),
+    );
+    const events: RelayEvent[] = [];
+    const r = await relay({ log: (e) => events.push(e) });
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 40 }), async (msgs) => {
+        const [a, b] = await room(r.url, `fuzz${n++}`, 2, testConfig(2, { checkInterval: 5, keyframeInterval: 10 }));
+        for (const m of msgs) b!.sendRaw(typeof m === 'string' ? m : JSON.stringify(m));
+        b!.send({ t: 'ping', id: 99 });
+        await waitFor('the pong or the close', () => b!.closed || b!.messages.some((m) => m.t === 'pong' && m.id === 99));
+        a!.send({ t: 'ping', id: 1 });
+        await a!.next('pong');
+        expect(a!.closed).toBeNull();
+        expect(a!.malformed).toEqual([]);
+        expect(b!.malformed).toEqual([]);
+        a!.ws.terminate();
+        b!.ws.terminate();
+      }),
+      { numRuns: 40 },
+    );
+    expect(events.filter((e) => e.event === 'internal')).toEqual([]);
   });
 
   it('closes a room when its last client leaves', async () => {
