@@ -92,6 +92,18 @@ describe('retrosim relay', () => {
       const r = await runCliAsync(['relay', ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
+  });
+
+  it('a port in use is a one-line error (exit 1), with --json a JSON error line', async () => {
+    const { proc, url } = await startRelay([]);
+    const port = new URL(url).port;
+    const r = await runCliAsync(['relay', '--port', port, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^retrosim: relay: cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`));
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { kind: 'input' } });
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
   });
 });
