@@ -51,6 +51,13 @@ const HEARTBEAT_MS = 15_000;
  * for a whole catchup and more, never memory without limit.
  */
 export const MAX_BUFFERED_BYTES = MAX_CATCHUP_LENGTH + 4 * 1024 * 1024;
+/**
+ * A client's byte budget (token bucket): BYTES_PER_SECOND sustained, a burst of two whole keyframes. Honest
+ * clients send a keyframe every keyframeInterval frames and far fewer bytes; this stops one client from making
+ * the relay parse megabytes without end.
+ */
+export const BYTES_PER_SECOND = 2 * 1024 * 1024;
+export const BYTES_BURST = 2 * MAX_KEYFRAME_LENGTH;
 /** Most input forwards and pongs an impaired relay holds back for one client; beyond it they count as lost. */
 export const MAX_DELAYED_MESSAGES = 4096;
 
@@ -123,6 +130,8 @@ interface Client {
   /** Player seat, or −1. */
   seat: number;
   tokens: number;
+  /** Bytes it may still send now (BYTES_PER_SECOND, BYTES_BURST). */
+  byteTokens: number;
   refilledAt: number;
   joinTimer: NodeJS.Timeout | null;
   rng: (() => number) | null;
@@ -481,12 +490,16 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
     if (c.closed) return;
     stats.received++;
     const now = Date.now();
-    c.tokens = Math.min(RATE_BURST, c.tokens + ((now - c.refilledAt) * RATE_PER_SECOND) / 1000);
+    const elapsed = now - c.refilledAt;
     c.refilledAt = now;
+    c.tokens = Math.min(RATE_BURST, c.tokens + (elapsed * RATE_PER_SECOND) / 1000);
     if (c.tokens < 1) throw new ProtocolError(`rate: more than ${RATE_BURST} messages at once (${RATE_PER_SECOND} a second sustained)`);
     c.tokens -= 1;
     if (isBinary) throw new ProtocolError('message: binary messages are not part of the protocol');
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    c.byteTokens = Math.min(BYTES_BURST, c.byteTokens + (elapsed * BYTES_PER_SECOND) / 1000);
+    if (c.byteTokens < bytes.length) throw new ProtocolError(`rate: more than ${BYTES_BURST} bytes at once (${BYTES_PER_SECOND} a second sustained)`);
+    c.byteTokens -= bytes.length;
     if (bytes.length > MAX_MESSAGE_LENGTH && !/^\s*\{\s*"t"\s*:\s*"keyframe"/.test(bytes.subarray(0, 64).toString('latin1'))) {
       throw new ProtocolError(`message: ${bytes.length} bytes, more than ${MAX_MESSAGE_LENGTH} (only a keyframe may be longer)`, 1009);
     }
@@ -512,6 +525,7 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
         role: null,
         seat: -1,
         tokens: RATE_BURST,
+        byteTokens: BYTES_BURST,
         refilledAt: Date.now(),
         joinTimer: null,
         rng: null,

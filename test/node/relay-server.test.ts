@@ -274,6 +274,15 @@ describe('the netplay relay', () => {
     expect((await a!.waitClosed()).code).toBe(1009);
   });
 
+  it('bounds the bytes a client sends: keyframes without end are refused', async () => {
+    const { url } = await relay();
+    const [a] = await room(url, 'bytes', 1, testConfig(1, { keyframeInterval: 1 }));
+    a!.send(input(1, [1], 1));
+    const text = `{"t":"keyframe","f":1,"hash":"0x0000000000000001","data":"${'A'.repeat(6 * 1024 * 1024)}"}`;
+    for (let i = 0; i < 6; i++) a!.sendRaw(text); // 36 MiB: refused unless the relay took over 10 s to read them
+    expect((await a!.next('error')).reason).toBe('rate: more than 16777216 bytes at once (2097152 a second sustained)');
+  });
+
   it('bounds connections and spectators', async () => {
     const { url } = await relay({ maxClients: 2 + MAX_SPECTATORS });
     await room(url, 'watched', 1);
