@@ -10,8 +10,9 @@ const usage = `usage: retrosim relay [options]
 Serves netplay rooms over WebSocket (protocol version 1): players and spectators join a room by name; the
 relay forwards the players' inputs and checksums and keeps the room's input log and latest keyframe, so a
 spectator can join at any time. It never simulates. Each client is bounded (messages of 16 KiB, keyframes of
-8 MiB, 240 messages in any second, a join within 10 s, 4 players and 8 spectators a room); a client that breaks
-a rule gets {"t":"error","reason":...} and is closed, and the room goes on. Runs until SIGINT or SIGTERM (exit 0).
+8 MiB, 240 messages in any second and 120 a second sustained, 2 MiB a second, a join within 10 s, 4 players
+and 8 spectators a room, 256 connections in all); a client that breaks a rule gets {"t":"error","reason":...}
+and is closed, and the room goes on. Runs until SIGINT or SIGTERM (exit 0).
 
 options:
   --host HOST      address to listen on (default 127.0.0.1; 0.0.0.0 listens on every interface)
