@@ -228,7 +228,7 @@ export class NetplaySession {
    */
   replay(): Uint8Array {
     if (this.replayBytes) return this.replayBytes;
-    if (!this.rec) throw new Error('no session replay: the session has not started recording (it starts at frame 0, or at a keyframe for a spectator)');
+    if (!this.rec) throw new Error(this.replayBytes === null && this.csim && this.csim.frame > 0 && this.o.role === 'spectator' ? 'no session replay: a replay starts at frame 0 and this spectator joined later' : 'no session replay: the session has not started');
     this.replayBytes = this.rec.finish();
     this.rec = null;
     return this.replayBytes;
@@ -537,7 +537,8 @@ export class NetplaySession {
       const row = m.inputs[p]!;
       for (let i = 0; i < row.length; i++) if (q.put(m.from + i, row[i]!) === 'beyond') throw new Error('catchup holds more inputs than a spectator keeps');
     }
-    if (csim.frame % this.keyframeInterval === 0) this.rec = this.recorder(csim);
+    // a replay file starts at frame 0: a spectator that joins later checks frames but records none
+    if (csim.frame === 0) this.rec = this.recorder(csim);
     this.caughtUp = true;
   }
 
