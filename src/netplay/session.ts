@@ -109,6 +109,8 @@ const INBOX_MAX = 4096;
 const PING_EVERY = 30;
 const MAX_PENDING_PINGS = 4;
 const FRAME_MS = 1000 / 60;
+const REDUNDANCY = 8;
+const EARLY_MAX = 512;
 
 /**
  * A rollback netplay session. Call `setLocalInput` then `tick()` once per display frame.
@@ -154,6 +156,7 @@ export class NetplaySession {
   private sentHi = 0;
   private pendingKeyframe: { f: number; hash: string; data: string } | null = null;
   private caughtUp = false;
+  private early: Incoming[] = [];
   private desyncReported = false;
 
   private pingSeq = 0;
@@ -171,10 +174,7 @@ export class NetplaySession {
     if (options.checkInterval !== undefined) checkInt(options.checkInterval, 'checkInterval', 1, 600);
     this.lastFrame = options.lastFrame === undefined ? Number.POSITIVE_INFINITY : checkInt(options.lastFrame, 'lastFrame', 1, 1 << 30);
     if (options.role !== 'player' && options.role !== 'spectator') throw new RangeError(`role must be "player" or "spectator", not ${JSON.stringify(options.role)}`);
-    if (options.role === 'player' && options.config) {
-      options.config.checkInterval ??= options.checkInterval ?? 10;
-      options.config.inputDelay ??= this.inputDelay;
-    }
+
     options.transport.onMessage((text) => {
       if (this.state === 'closed') return;
       if (this.inbox.length >= INBOX_MAX) return this.close(`more than ${INBOX_MAX} relay messages waiting for a tick`);
@@ -182,7 +182,7 @@ export class NetplaySession {
     });
     options.transport.onClose((reason) => this.shut(`connection closed: ${reason}`));
     const join: Record<string, unknown> = { t: 'join', v: 1, room: options.room, role: options.role };
-    if (options.config && options.role === 'player') join.config = options.config;
+    if (options.config && options.role === 'player') join.config = { ...options.config, checkInterval: options.config.checkInterval ?? options.checkInterval ?? 10, inputDelay: options.config.inputDelay ?? this.inputDelay };
     if (options.name !== undefined) join.name = options.name;
     options.transport.send(JSON.stringify(join));
   }
@@ -264,6 +264,7 @@ export class NetplaySession {
       inbox: this.inbox.length,
       inputs: this.queues.reduce((n, q) => n + q.capacity, 0),
       slots: this.slots.length,
+      early: this.early.length,
       checksums: this.ledger?.size ?? 0,
       confirmedHashes: this.confirmedHashes.size,
       pings: this.pings.size,
@@ -351,7 +352,10 @@ export class NetplaySession {
     let oldestAck = mine.known;
     for (let p = 0; p < this.P; p++) if (p !== this.me && mine.leftFrom === Number.POSITIVE_INFINITY && this.queues[p]!.leftFrom === Number.POSITIVE_INFINITY) oldestAck = Math.min(oldestAck, this.ackOfMe[p]!);
     if (mine.known < 1) return;
-    const F = Math.max(Math.min(oldestAck + 1, mine.known), mine.known - WINDOW + 1, 1);
+    // resend at least the last REDUNDANCY frames even when acked: spectators never ack, so this is what
+    // lets them survive a lost message
+    const F0 = Math.max(Math.min(oldestAck + 1, mine.known - REDUNDANCY + 1), mine.known - WINDOW + 1, 1);
+    const F = Math.min(F0, this.sentHi + 1);
     const last = Math.min(mine.known, F + 31);
     const b: number[] = [];
     for (let f = F; f <= last; f++) b.push(mine.get(f));
@@ -477,6 +481,12 @@ export class NetplaySession {
   private onGame(m: Exclude<Incoming, { t: 'joined' | 'start' | 'pong' | 'error' }>): void {
     switch (m.t) {
       case 'input': {
+        if (this.o.role === 'spectator' && !this.caughtUp) {
+          // live inputs may overtake the catch-up: keep them (bounded) until it is in
+          if (this.early.length >= EARLY_MAX) throw new Error(`more than ${EARLY_MAX} inputs arrived before the catch-up`);
+          this.early.push(m);
+          return;
+        }
         if (m.p >= this.P || m.p === this.me) throw new Error(`relay forwarded an input of seat ${m.p} (players ${this.P}, ours ${this.me})`);
         if (m.ack.length !== this.P) throw new Error(`input ack has ${m.ack.length} entries for ${this.P} players`);
         const q = this.queues[m.p]!;
@@ -540,6 +550,9 @@ export class NetplaySession {
     // a replay file starts at frame 0: a spectator that joins later checks frames but records none
     if (csim.frame === 0) this.rec = this.recorder(csim);
     this.caughtUp = true;
+    const early = this.early;
+    this.early = [];
+    for (const e of early) this.onGame(e as Extract<Incoming, { t: 'input' }>);
   }
 
   private isClosed(): boolean {

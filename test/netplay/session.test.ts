@@ -41,7 +41,10 @@ describe('netplay session over an impaired in-memory relay', () => {
         expect(c.desyncs).toEqual([]);
         expect(c.session.stats.state).toBe('running');
         expect(c.session.stats.frame).toBe(FRAMES);
+        // the predicted simulation, rolled back and re-simulated along the way, ends on the confirmed state
+        expect(c.session.simulation!.hashHex()).toBe(plain[FRAMES]);
       }
+      
       if (delay > 0) expect(a.session.stats.rollbacks + b.session.stats.rollbacks).toBeGreaterThan(0);
       const ra = a.session.replay();
       const rb = b.session.replay();
@@ -61,9 +64,10 @@ describe('netplay session: confirmed frames equal a plain simulation (property)'
         const frames = 80;
         const m = new Match({ players, delay, jitter, loss, seed });
         for (let p = 0; p < players; p++) m.add('player', { lastFrame: frames }, bot(seed + p * 101));
-        m.runUntil(() => m.clients.every((c) => c.session.stats.confirmedFrame >= frames), frames * 6);
+        m.runUntil(() => m.clients.every((c) => c.session.stats.confirmedFrame >= frames && c.session.stats.frame >= frames), frames * 6);
         const plain = plainHashes(m, frames);
         for (const c of m.clients) {
+          expect(c.session.simulation!.hashHex()).toBe(plain[frames]);
           expect(c.session.stats.confirmedFrame).toBe(frames);
           expect(c.desyncs).toEqual([]);
           for (let f = 1; f <= frames; f++) expect(c.hashes.get(f)).toBe(plain[f]);
@@ -156,6 +160,46 @@ describe('netplay session: spectators', () => {
     expect(Buffer.from(early.session.replay()).equals(Buffer.from(a.session.replay()))).toBe(true);
     expect(verifyReplay(early.session.replay(), build(testConfig(2))).ok).toBe(true);
     expect(() => late.session.replay()).toThrow(/starts at frame 0/);
+  });
+});
+
+describe('netplay session: lossy spectators and time sync', () => {
+  it('spectators survive heavy loss and inputs that overtake their catch-up', () => {
+    const frames = 200;
+    const m = new Match({ players: 2, delay: 1, jitter: 3, loss: 0.25, seed: 8 });
+    const a = m.add('player', { lastFrame: frames }, bot(41));
+    m.add('player', { lastFrame: frames }, bot(42));
+    const early = m.add('spectator', { lastFrame: frames });
+    m.runUntil(() => a.session.stats.confirmedFrame >= 70, 600);
+    const late = m.add('spectator', { lastFrame: frames });
+    m.runUntil(() => m.clients.every((c) => c.session.stats.confirmedFrame >= frames), 2000);
+    for (const c of [early, late]) {
+      expect(c.session.stats).toMatchObject({ confirmedFrame: frames, state: 'running', desyncs: 0 });
+      expect(c.hashes.get(frames)).toBe(a.hashes.get(frames));
+    }
+  });
+
+  it('a player ahead of a slower peer waits now and then (time sync)', () => {
+    const frames = 300;
+    const m = new Match({ players: 2, delay: 2, jitter: 0, loss: 0, seed: 6 });
+    const a = m.add('player', { lastFrame: frames }, bot(51));
+    const b = m.add('player', { lastFrame: frames }, bot(52));
+    let maxAhead = 0;
+    let t = 0;
+    while (a.session.stats.confirmedFrame < frames && t++ < 3000) {
+      m.net.step();
+      a.session.setLocalInput(a.hand!());
+      a.session.tick();
+      maxAhead = Math.max(maxAhead, a.session.stats.framesAhead);
+      if (t % 4 !== 0) {
+        b.session.setLocalInput(b.hand!());
+        b.session.tick();
+      }
+    }
+    expect(maxAhead).toBeGreaterThanOrEqual(2);
+    expect(a.session.stats.waits).toBeGreaterThan(b.session.stats.waits);
+    expect(a.hashes.get(frames)).toBeDefined();
+    expect(a.desyncs).toEqual([]);
   });
 });
 
