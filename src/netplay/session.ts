@@ -511,8 +511,8 @@ export class NetplaySession {
         const q = this.queues[m.p]!;
         for (let i = 0; i < m.b.length; i++) q.put(m.f0 + i, m.b[i]!);
         if (m.from <= this.csim!.frame) throw new Error(`relay says player ${m.p} left from frame ${m.from}, inside the confirmed frames (${this.csim!.frame})`);
-        if (q.known < m.from - 1) q.leftFrom = Math.max(m.from, q.known + 1);
-        else q.leftFrom = m.from;
+        if (q.known < m.from - 1) throw new Error(`relay says player ${m.p} left from frame ${m.from} but its inputs from frame ${q.known + 1} never arrived`);
+        q.leftFrom = m.from;
         this.events.emit('left', { player: m.p, from: m.from });
         return;
       }

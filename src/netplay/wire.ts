@@ -6,11 +6,17 @@
 
 /** The game a room runs (the replay header's fields) and its netplay intervals. */
 export interface NetplayConfig {
+  /** The world, as a replay header names it. */
   world: import('../replay/format.js').WorldIdentity;
+  /** The scenario, as a replay header names it. */
   scenario: import('../sim/scenario.js').ScenarioIdentity;
+  /** The scenario's settings, with `players` (seats in the room, 1–4). */
   settings: import('../sim/scenario.js').ScenarioSettings & { players?: number };
+  /** Frames between keyframes (of the session replay, and for spectators joining late). */
   keyframeInterval: number;
+  /** Frames between exchanged checksums (every client of the room uses the room's). */
   checkInterval: number;
+  /** The room's default input delay, frames. */
   inputDelay: number;
 }
 
