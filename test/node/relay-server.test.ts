@@ -1,0 +1,274 @@
+/**
+ * The netplay relay in process (src/node/relay-server.ts) with real `ws` clients: rooms, seats and start, input
+ * forwarding stamped with the player, catchup for late spectators, `changed` and `left`, each refusal closing
+ * only the offending client, the seeded impairment, and the room limit.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startRelay, type Relay, type RelayEvent, type RelayOptions } from '../../src/node/relay-server.js';
+import { JOIN_TIMEOUT_MS, MAX_KEYFRAME_LENGTH, MAX_LEFT_INPUTS, MAX_SPECTATORS, type RelayMessage } from '../../src/netplay/protocol.js';
+import { waitFor } from '../batch/helpers.js';
+import { connect, input, join, testConfig, type TestClient } from '../netplay/relay-client.js';
+
+const relays: Relay[] = [];
+const clients: TestClient[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.ws.terminate();
+  for (const r of relays.splice(0)) await r.close();
+});
+
+async function relay(o: RelayOptions = {}): Promise<Relay> {
+  const r = await startRelay(o);
+  relays.push(r);
+  return r;
+}
+
+/** A started room of `n` players, each having seen `start`. */
+async function room(url: string, name: string, n: number, config = testConfig(n)): Promise<TestClient[]> {
+  const players: TestClient[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = await join(url, name, 'player', i === 0 ? config : undefined);
+    clients.push(c);
+    players.push(c);
+  }
+  for (const p of players) await p.next('start');
+  return players;
+}
+
+type Forward = Extract<RelayMessage, { t: 'input' }>;
+const forwards = (c: TestClient, p: number): Forward[] => c.of('input').filter((m) => m.p === p);
+
+describe('the netplay relay', () => {
+  it('gives seats in join order, starts a full room and forwards inputs stamped with the player', async () => {
+    const { url } = await relay();
+    const a = await join(url, 'duo', 'player', testConfig(2));
+    clients.push(a);
+    expect(a.of('joined')[0]).toMatchObject({ room: 'duo', role: 'player', player: 0, players: 2, config: testConfig(2) });
+    expect(a.of('start')).toEqual([]);
+    const b = await join(url, 'duo', 'player', testConfig(3)); // a later player's config is ignored
+    clients.push(b);
+    expect(b.of('joined')[0]).toMatchObject({ player: 1, players: 2, config: testConfig(2) });
+    await a.next('start');
+    await b.next('start');
+    a.send(input(1, [1, 2, 3], 2));
+    b.send(input(1, [5], 2));
+    expect(await b.next('input')).toEqual({ t: 'input', p: 0, f: 1, b: [1, 2, 3], ack: [0, 0], c: [], at: 1 });
+    expect(await a.next('input')).toEqual({ t: 'input', p: 1, f: 1, b: [5], ack: [0, 0], c: [], at: 1 });
+  });
+
+  it('a spectator joining late gets the start and a catchup with every logged input, then live inputs', async () => {
+    const { url } = await relay();
+    const [a, b] = await room(url, 'watched', 2);
+    a!.send(input(1, [1, 2, 3, 4], 2));
+    b!.send(input(1, [9, 8], 2));
+    await b!.next('input', (m) => m.f === 1);
+    await a!.next('input', (m) => m.f === 1);
+    const s = await join(url, 'watched', 'spectator');
+    clients.push(s);
+    expect(s.of('joined')[0]).toMatchObject({ role: 'spectator', player: -1, players: 2 });
+    await s.next('start');
+    expect(await s.next('catchup')).toEqual({ t: 'catchup', keyframe: null, from: 1, inputs: [[1, 2, 3, 4], [9, 8]] });
+    b!.send(input(3, [7], 2));
+    expect(await s.next('input')).toMatchObject({ p: 1, f: 3, b: [7] });
+  });
+
+  it('a spectator joining after a keyframe starts from it with the inputs since', async () => {
+    const { url } = await relay();
+    const [a, b] = await room(url, 'kf', 2, testConfig(2, { keyframeInterval: 20 }));
+    for (let f = 1; f <= 30; f += 10) {
+      a!.send(input(f, Array.from({ length: 10 }, (_, i) => (f + i) & 63), 2));
+      b!.send(input(f, new Array<number>(10).fill(1), 2));
+    }
+    await a!.next('input', (m) => m.f === 21);
+    await b!.next('input', (m) => m.f === 21);
+    const kf = { f: 20, hash: '0x00000000000000ab', data: 'AAECAw==' };
+    b!.send({ t: 'keyframe', ...kf }); // from player 1 while player 0 is here: refused
+    expect((await b!.next('error')).reason).toBe("keyframe: sent by player 1, but player 0 is the room's lowest-numbered player");
+    a!.send({ t: 'keyframe', ...kf });
+    a!.send({ t: 'ping', id: 1 }); // the pong comes after the keyframe was handled
+    await a!.next('pong');
+    const s = await join(url, 'kf', 'spectator');
+    clients.push(s);
+    const catchup = await s.next('catchup');
+    expect(catchup.keyframe).toEqual(kf);
+    expect(catchup.from).toBe(21);
+    expect(catchup.inputs[0]).toEqual(Array.from({ length: 10 }, (_, i) => 21 + i));
+    // player 1 was refused after frame 30: its inputs up to 30, then idle, which a left message tells
+    expect(catchup.inputs[1]).toEqual(new Array<number>(10).fill(1));
+    expect(await s.next('left')).toMatchObject({ p: 1, from: 31 });
+  });
+
+  it('a resend that differs from the log is forwarded as logged and announced as changed to everyone', async () => {
+    const { url } = await relay();
+    const [a, b] = await room(url, 'liar', 2);
+    a!.send(input(1, [1, 2, 3], 2));
+    await b!.next('input');
+    a!.send(input(2, [2, 33, 4], 2)); // frame 3 changed from 3 to 33; frame 4 is new
+    expect(await b!.next('changed')).toEqual({ t: 'changed', p: 0, f: 3 });
+    expect(await a!.next('changed')).toEqual({ t: 'changed', p: 0, f: 3 });
+    expect(await b!.next('input', (m) => m.f === 2)).toMatchObject({ p: 0, f: 2, b: [2, 3, 4] });
+    expect(b!.of('changed')).toHaveLength(1);
+  });
+
+  it('a player whose connection ends is announced with its idle-from frame and last inputs', async () => {
+    const { url } = await relay();
+    const [a, b] = await room(url, 'gone', 2);
+    const bs = Array.from({ length: 70 }, (_, i) => i & 63);
+    for (let f = 1; f <= 70; f += 10) b!.send(input(f, bs.slice(f - 1, f + 9), 2));
+    await a!.next('input', (m) => m.f === 61);
+    b!.close();
+    const left = await a!.next('left');
+    expect(left).toEqual({ t: 'left', p: 1, from: 71, f0: 71 - MAX_LEFT_INPUTS, b: bs.slice(70 - MAX_LEFT_INPUTS) });
+    // the room goes on alone: player 0's inputs are still taken (confirmed no longer waits on player 1)
+    a!.send(input(1, [1], 2, [[0, '0x0000000000000000']]));
+    a!.send({ t: 'ping', id: 7 });
+    expect(await a!.next('pong')).toEqual({ t: 'pong', id: 7 });
+    expect(a!.closed).toBeNull();
+  });
+
+  const bad: [string, (c: TestClient) => void, number, RegExp][] = [
+    ['an out-of-range button word', (c) => c.sendRaw('{"t":"input","f":1,"b":[1,64],"ack":[0,0,0],"c":[],"at":1}'), 1008, /^input\.b\[1\]: expected an integer in 0\.\.63, got 64$/],
+    ['a frame gap', (c) => c.send(input(5, [1], 3)), 1008, /^input\.f: frame 5 leaves a gap \(player 2's inputs are logged up to frame 0\)$/],
+    ['a checksum of an unconfirmed frame', (c) => c.send(input(1, new Array<number>(10).fill(0), 3, [[10, '0x0123456789abcdef']])), 1008, /^input\.c\[0\]: frame 10 is not confirmed/],
+    ['a 20 KiB text message', (c) => c.sendRaw(JSON.stringify({ t: 'ping', id: 1, pad: 'x'.repeat(20 * 1024) })), 1009, /^message: \d+ bytes, more than 16384 \(only a keyframe may be longer\)$/],
+    ['a message that is not JSON', (c) => c.sendRaw('{"t":"input",'), 1008, /^message: not JSON$/],
+    ['a flood of 1000 messages at once', (c) => { for (let i = 0; i < 1000; i++) c.send({ t: 'ping', id: i }); }, 1008, /^rate: more than 240 messages at once/],
+    ['a wrong ack length', (c) => c.send(input(1, [1], 2)), 1008, /^input\.ack: expected 3 items \(one per player\), got 2$/],
+  ];
+  it.each(bad)('%s closes that client with a reason; the other two go on', async (_, misbehave, code, reason) => {
+    const events: RelayEvent[] = [];
+    const r = await relay({ log: (e) => events.push(e) });
+    const [a, b, c] = await room(r.url, 'three', 3);
+    misbehave(c!);
+    const error = await c!.next('error');
+    expect(error.reason).toMatch(reason);
+    expect(await c!.waitClosed()).toMatchObject({ code });
+    expect(events.some((e) => e.event === 'refused' && e.reason === error.reason)).toBe(true);
+    expect(await a!.next('left')).toMatchObject({ p: 2, from: 1 });
+    a!.send(input(1, [3], 3));
+    b!.send(input(1, [4], 3));
+    expect(await b!.next('input')).toMatchObject({ p: 0, f: 1, b: [3] });
+    expect(await a!.next('input')).toMatchObject({ p: 1, f: 1, b: [4] });
+    expect(a!.closed).toBeNull();
+    expect(b!.closed).toBeNull();
+    expect(r.stats().refused).toBe(1);
+  });
+
+  it('refuses a spectator of no room, a join that is not first, and a player after the start', async () => {
+    const { url } = await relay();
+    const s = await connect(url);
+    clients.push(s);
+    s.send({ t: 'join', v: 1, room: 'nowhere', role: 'spectator' });
+    expect((await s.next('error')).reason).toBe('join: no room "nowhere" to watch');
+    const p = await connect(url);
+    clients.push(p);
+    p.send({ t: 'ping', id: 1 });
+    expect((await p.next('error')).reason).toBe('ping: the first message must be join');
+    await room(url, 'full', 1);
+    const late = await connect(url);
+    clients.push(late);
+    late.send({ t: 'join', v: 1, room: 'full', role: 'player' });
+    expect((await late.next('error')).reason).toBe('join: room "full" has started; join it as a spectator');
+  });
+
+  it('with loss 1, input forwards and pongs are dropped while control messages arrive', async () => {
+    const r = await relay({ loss: 1, seed: 3 });
+    const [a, b] = await room(r.url, 'lossy', 2);
+    a!.send(input(1, [1, 2], 2));
+    a!.send(input(2, [5], 2)); // changed: a control message, never dropped
+    a!.send({ t: 'ping', id: 1 });
+    await b!.next('changed');
+    a!.close();
+    await b!.next('left');
+    // sends are in order without delay: anything not dropped would have come before these
+    expect(b!.of('input')).toEqual([]);
+    expect(a!.of('pong')).toEqual([]);
+    expect(r.stats().dropped).toBe(3); // two forwards, one pong
+  });
+
+  async function dropPattern(seed: number): Promise<number[]> {
+    const r = await relay({ loss: 0.5, seed, delayMs: 1, jitterMs: 1 });
+    const [a, b] = await room(r.url, 'pattern', 2);
+    for (let f = 1; f <= 60; f++) a!.send(input(f, [f & 63], 2));
+    a!.close();
+    await b!.next('left'); // control messages are never overtaken: every forward not dropped came before
+    return b!.of('input').map((m) => m.f).sort((x, y) => x - y); // jitter reorders; which arrive is the pattern
+  }
+
+  it('the same seed drops the same messages', async () => {
+    const first = await dropPattern(7);
+    expect(first.length).toBeGreaterThan(5);
+    expect(first.length).toBeLessThan(55);
+    expect(await dropPattern(7)).toEqual(first);
+    expect(await dropPattern(8)).not.toEqual(first);
+  });
+
+  it('delays with jitter never let a control message overtake what was sent before it', async () => {
+    const r = await relay({ delayMs: 20, jitterMs: 20, seed: 5 });
+    const [a, b] = await room(r.url, 'order', 2);
+    for (let f = 1; f <= 30; f++) a!.send(input(f, [f], 2));
+    a!.close();
+    await b!.next('left');
+    expect(b!.of('input').map((m) => m.f).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    const kinds = b!.messages.map((m) => m.t);
+    expect(kinds.slice(0, 2)).toEqual(['joined', 'start']);
+  });
+
+  it('enforces the most rooms', async () => {
+    const { url } = await relay({ maxRooms: 1 });
+    await room(url, 'one', 2 - 1);
+    const c = await connect(url);
+    clients.push(c);
+    c.send({ t: 'join', v: 1, room: 'two', role: 'player', config: testConfig(1) });
+    expect((await c.next('error')).reason).toBe('join: the relay holds its most rooms (1)');
+    expect((await c.waitClosed()).code).toBe(1008);
+  });
+
+  it('a keyframe may pass 16 KiB and reaches a late spectator in its catchup; one over 8 MiB is refused with 1009', async () => {
+    const { url } = await relay();
+    const [a] = await room(url, 'big', 1, testConfig(1, { keyframeInterval: 1 }));
+    a!.send(input(1, [1], 1));
+    const data = 'QUJD'.repeat(64 * 1024); // 256 KiB
+    a!.send({ t: 'keyframe', f: 1, hash: '0x0000000000000001', data });
+    a!.send({ t: 'ping', id: 1 });
+    await a!.next('pong');
+    const s = await join(url, 'big', 'spectator');
+    clients.push(s);
+    expect(await s.next('catchup')).toEqual({ t: 'catchup', keyframe: { f: 1, hash: '0x0000000000000001', data }, from: 2, inputs: [[]] });
+    a!.sendRaw(`{"t":"keyframe","f":1,"hash":"0x0000000000000001","data":"${'A'.repeat(MAX_KEYFRAME_LENGTH)}"}`);
+    expect((await a!.waitClosed()).code).toBe(1009);
+  });
+
+  it('bounds connections and spectators', async () => {
+    const { url } = await relay({ maxClients: 2 + MAX_SPECTATORS });
+    await room(url, 'watched', 1);
+    for (let i = 0; i < MAX_SPECTATORS; i++) clients.push(await join(url, 'watched', 'spectator'));
+    const ninth = await connect(url);
+    clients.push(ninth);
+    ninth.send({ t: 'join', v: 1, room: 'watched', role: 'spectator' });
+    expect((await ninth.next('error')).reason).toBe(`join: room "watched" has its most spectators (${MAX_SPECTATORS})`);
+    await ninth.waitClosed();
+    const full = await connect(url);
+    clients.push(full);
+    const other = await connect(url);
+    clients.push(other);
+    expect((await other.next('error')).reason).toBe(`relay: full (${2 + MAX_SPECTATORS} connections)`);
+  });
+
+  it(`closes a connection that has not joined within ${JOIN_TIMEOUT_MS / 1000} s`, async () => {
+    const { url } = await relay();
+    const c = await connect(url);
+    clients.push(c);
+    expect((await c.next('error')).reason).toBe('join: none within 10 s of connecting');
+    expect((await c.waitClosed()).code).toBe(1008);
+  });
+
+  it('closes a room when its last client leaves', async () => {
+    const events: RelayEvent[] = [];
+    const r = await relay({ log: (e) => events.push(e) });
+    const [a] = await room(r.url, 'brief', 1);
+    expect(r.stats().rooms).toBe(1);
+    a!.close();
+    await waitFor('the room to close', () => events.some((e) => e.event === 'room-close' && e.room === 'brief'));
+    expect(r.stats().rooms).toBe(0);
+  });
+});
