@@ -19,10 +19,10 @@ import { Emitter } from './emitter.js';
 import { InputQueue } from './input-queue.js';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
 import { loadState, recordPlayers, saveState, stepPlayers, type RollbackSlot } from './compat.js';
-import { parseIncoming, type Incoming, type NetplayConfig } from './wire.js';
+import { parseRelayMessage, type NetplayConfig, type RelayMessage as Incoming } from './protocol.js';
 import type { NetplayTransport } from './transport.js';
 
-export type { NetplayConfig } from './wire.js';
+export type { NetplayConfig } from './protocol.js';
 
 /** Options of a NetplaySession. */
 export interface NetplaySessionOptions {
@@ -420,7 +420,7 @@ export class NetplaySession {
   // ---- messages ----
 
   private handle(text: string): void {
-    const m = parseIncoming(text, BUTTON_MASK);
+    const m = parseRelayMessage(text);
     switch (m.t) {
       case 'error':
         return this.close(`relay refused: ${m.reason}`);

@@ -1,6 +1,6 @@
 /** Builds sessions over a FakeNet and drives them tick by tick, with seeded bots as the players' hands. */
 import { NetplaySession, type NetplaySessionOptions, type DesyncReport } from '../../src/netplay/session.js';
-import type { NetplayConfig } from '../../src/netplay/wire.js';
+import type { NetplayConfig } from '../../src/netplay/protocol.js';
 import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 import { scenarioIdentity } from '../../src/scenarios/identity.js';
 import { wanderScenario } from '../../src/scenarios/wander.js';
