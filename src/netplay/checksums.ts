@@ -1,9 +1,7 @@
 /**
- * The checksums of confirmed frames: ours (the last few check frames, with our snapshot there for a report)
+ * The checksums of confirmed frames: ours (the last few check frames)
  * and the peers' (kept until ours for that frame exists). Both are bounded by `keep`, whatever peers send.
  */
-import type { SimSnapshot } from '../sim/simulation.js';
-
 /** A mismatch found by `ChecksumLedger`. */
 export interface ChecksumMismatch {
   frame: number;
@@ -13,7 +11,7 @@ export interface ChecksumMismatch {
 }
 
 export class ChecksumLedger {
-  private readonly ours = new Map<number, { hash: string; snapshot: SimSnapshot | null }>();
+  private readonly ours = new Map<number, { hash: string }>();
   private readonly theirs: Map<number, string>[] = [];
 
   constructor(players: number, private readonly keep = 8) {
@@ -21,8 +19,8 @@ export class ChecksumLedger {
   }
 
   /** Records our hash of check frame `frame`; returns the peers' pending checksums that differ from it. */
-  addOurs(frame: number, hash: string, snapshot: SimSnapshot | null): ChecksumMismatch[] {
-    this.ours.set(frame, { hash, snapshot });
+  addOurs(frame: number, hash: string): ChecksumMismatch[] {
+    this.ours.set(frame, { hash });
     trim(this.ours, this.keep);
     const out: ChecksumMismatch[] = [];
     this.theirs.forEach((m, player) => {
@@ -50,11 +48,6 @@ export class ChecksumLedger {
     const out: [number, string][] = [];
     for (const [f, o] of this.ours) if (f <= upTo) out.push([f, o.hash]);
     return out.slice(-n);
-  }
-
-  /** Our snapshot at a check frame, if still kept. */
-  snapshotAt(frame: number): SimSnapshot | null {
-    return this.ours.get(frame)?.snapshot ?? null;
   }
 
   /** Entries kept (for bounds checks). */

@@ -111,6 +111,8 @@ const MAX_PENDING_PINGS = 4;
 const FRAME_MS = 1000 / 60;
 const REDUNDANCY = 8;
 const EARLY_MAX = 512;
+/** Confirmed states kept at check frames (reused buffers), for a desync report's snapshot. */
+const CHECK_SLOTS = 8;
 
 /**
  * A rollback netplay session. Call `setLocalInput` then `tick()` once per display frame.
@@ -157,6 +159,8 @@ export class NetplaySession {
   private pendingKeyframe: { f: number; hash: string; data: string } | null = null;
   private caughtUp = false;
   private early: Incoming[] = [];
+  private checkSlots: RollbackSlot[] = new Array(CHECK_SLOTS).fill(undefined);
+  private checkFrames: number[] = new Array(CHECK_SLOTS).fill(-1);
   private desyncReported = false;
 
   private pingSeq = 0;
@@ -394,7 +398,10 @@ export class NetplaySession {
       for (const q of this.queues) q.floor = Math.max(q.floor, Math.min(f + 1, (this.sim?.frame ?? f) - this.maxPrediction - 1));
       this.events.emit('confirmed', { frame: f, hash });
       if (f % this.checkInterval === 0) {
-        for (const m of this.ledger!.addOurs(f, hash, csim.save())) this.desync('checksum', m.frame, [m], hash);
+        const k = (f / this.checkInterval) % CHECK_SLOTS;
+        this.checkSlots[k] = saveState(csim, this.checkSlots[k]);
+        this.checkFrames[k] = f;
+        for (const m of this.ledger!.addOurs(f, hash)) this.desync('checksum', m.frame, [m], hash);
       }
       if (this.o.role === 'player' && f % this.keyframeInterval === 0 && this.isKeyframeSender()) {
         this.pendingKeyframe = { f, hash, data: bytesToBase64(encodeValueBytes(csim.save())) };
@@ -413,8 +420,21 @@ export class NetplaySession {
     this.desyncReported = true;
     const theirs: Record<number, string> = {};
     for (const m of mismatches) theirs[m.player] = m.theirs;
-    const snapshot = this.ledger?.snapshotAt(frame) ?? (this.csim ? this.csim.save() : null);
+    const snapshot = this.snapshotAt(frame);
     this.events.emit('desync', { frame, players: [...new Set(players)], cause, ours, theirs, sections: ['unknown'], snapshot });
+  }
+
+  /** Our confirmed state at `frame` as a SimSnapshot: from the check-frame states kept, else the current one. */
+  private snapshotAt(frame: number): SimSnapshot | null {
+    const csim = this.csim;
+    if (!csim) return null;
+    const k = this.checkFrames.indexOf(frame);
+    if (k < 0 || frame === csim.frame) return csim.save();
+    const now = saveState(csim);
+    loadState(csim, this.checkSlots[k]);
+    const snap = csim.save();
+    loadState(csim, now);
+    return snap;
   }
 
   // ---- messages ----

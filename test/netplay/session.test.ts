@@ -94,7 +94,14 @@ describe('netplay session: doctored peers are reported, naming them', () => {
       expect(r).toMatchObject({ frame: 60, players: [1], cause: 'checksum', theirs: { 1: '0xdeadbeefdeadbeef' }, sections: ['unknown'] });
       expect(r.ours).toBe(c.hashes.get(60));
       expect(r.snapshot?.frame).toBe(60);
+      const again = build(testConfig(2));
+      again.restore(r.snapshot!);
+      expect(again.hashHex()).toBe(r.ours);
     }
+    // taking the report's snapshot left the confirmed simulation where it was
+    m.runUntil(() => m.clients.every((c) => c.session.stats.confirmedFrame >= 200), 1000);
+    for (let f = 1; f <= 200; f++) expect(ref.hashes.get(f)).toBe(b.hashes.get(f));
+    expect(a.hashes.get(200)).toBe(b.hashes.get(200));
     expect(seenAt[0]).toBeLessThanOrEqual(60 + 10);
     expect(b.desyncs).toEqual([]);
     expect(a.session.stats.desyncs).toBeGreaterThan(0);
