@@ -162,6 +162,7 @@ export class NetplaySession {
   private checkSlots: RollbackSlot[] = new Array(CHECK_SLOTS).fill(undefined);
   private checkFrames: number[] = new Array(CHECK_SLOTS).fill(-1);
   private desyncReported = false;
+  private readonly desyncKeys = new Set<string>();
 
   private pingSeq = 0;
   private readonly pings = new Map<number, number>();
@@ -415,6 +416,11 @@ export class NetplaySession {
   }
 
   private desync(cause: DesyncReport['cause'], frame: number, mismatches: ChecksumMismatch[], ours: string | null, players = mismatches.map((m) => m.player)): void {
+    // a peer repeats its checksums and resends: count each (cause, frame, players) once
+    const key = `${cause} ${frame} ${players.join(',')}`;
+    if (this.desyncKeys.has(key)) return;
+    this.desyncKeys.add(key);
+    if (this.desyncKeys.size > 64) this.desyncKeys.delete(this.desyncKeys.values().next().value as string);
     this.st.desyncs++;
     if (this.desyncReported) return;
     this.desyncReported = true;

@@ -104,7 +104,9 @@ describe('netplay session: doctored peers are reported, naming them', () => {
     expect(a.hashes.get(200)).toBe(b.hashes.get(200));
     expect(seenAt[0]).toBeLessThanOrEqual(60 + 10);
     expect(b.desyncs).toEqual([]);
-    expect(a.session.stats.desyncs).toBeGreaterThan(0);
+    // one count per wrong check frame (60..200), however often the peer repeats it
+    for (let i = 0; i < 30; i++) m.step();
+    expect(a.session.stats.desyncs).toBe(15);
   });
 
   it('a past input altered on resend is a desync naming the player (relay `changed`)', () => {
