@@ -111,3 +111,18 @@ export { verifyReplay, type Divergence, type KeyframeDiff, type RestoreDivergenc
 export { seekReplay, restoreKeyframe, MAX_KEYFRAME_TRIES, type RestoreKeyframeOptions, type SeekOptions, type SeekResult } from './replay/seek.js';
 export { replaySimulation, checkReplaySettings, checkReplayWork, type ReplayTarget } from './replay/rebuild.js';
 export { checkWorldIdentity, worldIdentity, type OpenedWorld } from './replay/world-identity.js';
+
+// ---- netplay ----
+/**
+ * Rollback netplay: `NetplaySession` (players predict and roll back; spectators re-simulate and check every
+ * checksum), over any `NetplayTransport` to a relay; its options, stats, events and desync report.
+ */
+export {
+  NetplaySession,
+  type DesyncReport,
+  type NetplayConfig,
+  type NetplayEvents,
+  type NetplaySessionOptions,
+  type NetplayStats,
+} from './netplay/session.js';
+export type { NetplayTransport } from './netplay/transport.js';
