@@ -266,6 +266,10 @@ export class Simulation implements SystemHost, ScenarioHost {
     Motion.contact[e] = -1;
   }
 
+  /**
+   * Spawns a player at `at`, else player 0 at the world's spawn point and another at an open spot (see
+   * `ScenarioHost.spawnPlayer`): one player is made again by each call, several take the next seat each.
+   */
   spawnPlayer(at?: Vec3): number {
     const seats = this.players.length;
     // One player: each call makes the player, as it always did. Several: each call takes the next seat.
@@ -284,6 +288,10 @@ export class Simulation implements SystemHost, ScenarioHost {
     return e;
   }
 
+  /**
+   * Spawns every player not spawned yet, in seat order (player 0 at the world's spawn point, the others at open
+   * spots from the "players" stream); returns every player's id. With one player, the player if none yet.
+   */
   spawnPlayers(): readonly number[] {
     while (this.seated < this.players.length) this.spawnPlayer();
     return this.players;
