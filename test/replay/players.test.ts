@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/binary/crc32.js';
 import { FormatError } from '../../src/binary/format-error.js';
-import { encodeValueBytes } from '../../src/ecs/value-codec.js';
+import { decodeValueBytes, encodeValueBytes } from '../../src/ecs/value-codec.js';
 import { readReplay, ReplayWriter, type Replay } from '../../src/replay/format.js';
 import { ReplayRecorder } from '../../src/replay/recorder.js';
 import { seekReplay } from '../../src/replay/seek.js';
@@ -323,6 +323,10 @@ describe('replay format 4', () => {
     const sim = makeSim({ agents: 12, players: 4 });
     for (let f = 1; f <= 10; f++) sim.step(wordsFor(f, 4));
     expect(encodeValueBytes(sim.save())).toEqual(rp.keyframes[1]!.snapshot);
+    const snap = decodeValueBytes(rp.keyframes[1]!.snapshot, 'keyframe') as unknown as SimSnapshot;
+    expect(snap.players).toEqual([...sim.players]);
+    expect(snap.players!.length).toBe(4);
+    expect([...snap.inputs!]).toEqual(wordsFor(10, 4));
   });
 });
 
