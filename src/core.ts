@@ -93,9 +93,9 @@ export { losSystem, eyeHeight, LOS_RATE } from './systems/los-system.js';
 export { recordingSystem, frameLog, type FrameLog } from './systems/recording.js';
 
 // ---- scenarios and simulations ----
-export { defineScenario, scenarioFingerprint, DEFAULT_SETTINGS, type ScenarioDef, type ScenarioHost, type ScenarioIdentity, type ScenarioModuleHash, type ScenarioSettings } from './sim/scenario.js';
+export { defineScenario, scenarioFingerprint, DEFAULT_SETTINGS, MAX_PLAYERS, type ScenarioDef, type ScenarioHost, type ScenarioIdentity, type ScenarioModuleHash, type ScenarioSettings } from './sim/scenario.js';
 export { parseParamText, resolveParams, type ParamSpec, type ParamSpecs } from './sim/params.js';
-export { Simulation, PLACEMENT_STREAM, type SimSnapshot, type SimulationOptions, type StateHash } from './sim/simulation.js';
+export { Simulation, PLACEMENT_STREAM, PLAYERS_STREAM, type SimSnapshot, type SimulationOptions, type StateHash } from './sim/simulation.js';
 export { RollbackState } from './sim/rollback.js';
 export { SyncTest, type SyncTestFailure } from './sim/synctest.js';
 export { demoButtons } from './sim/demo-input.js';
@@ -105,7 +105,7 @@ export { BUILTIN_SCENARIOS, builtinScenario, createSimulation, defaultSettingsFo
 export { scenarioIdentity } from './scenarios/identity.js';
 
 // ---- replays ----
-export { readReplay, replayToJson, REPLAY_FORMAT_VERSION, RUNTIME_VERSION, DEFAULT_KEYFRAME_INTERVAL, type Replay, type ReplayFrames, type ReplayHeader, type ReplayKeyframe, type WorldIdentity } from './replay/format.js';
+export { readReplay, replayToJson, frameInputs, replayFormatVersion, REPLAY_FORMAT_VERSION, MULTIPLAYER_REPLAY_FORMAT_VERSION, MAX_REPLAY_PLAYERS, RUNTIME_VERSION, DEFAULT_KEYFRAME_INTERVAL, type Replay, type ReplayFrames, type ReplayHeader, type ReplayKeyframe, type WorldIdentity } from './replay/format.js';
 export { ReplayRecorder, type RecorderOptions } from './replay/recorder.js';
 export { verifyReplay, type Divergence, type KeyframeDiff, type RestoreDivergence, type VerifyOptions, type VerifyResult } from './replay/verify.js';
 export { seekReplay, restoreKeyframe, MAX_KEYFRAME_TRIES, type RestoreKeyframeOptions, type SeekOptions, type SeekResult } from './replay/seek.js';

@@ -18,7 +18,7 @@ import { ChecksumLedger, type ChecksumMismatch } from './checksums.js';
 import { Emitter } from './emitter.js';
 import { InputQueue } from './input-queue.js';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
-import { loadState, recordPlayers, saveState, stepPlayers, type RollbackSlot } from './compat.js';
+import { loadState, recordPlayers, saveState, stepPlayers, type RollbackSlot } from './sim-calls.js';
 import { parseRelayMessage, type NetplayConfig, type RelayMessage as Incoming } from './protocol.js';
 import type { NetplayTransport } from './transport.js';
 

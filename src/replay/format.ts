@@ -1,11 +1,14 @@
 /**
- * The replay file, format version 3 (documented in docs/formats/replay.md). Little-endian throughout.
+ * The replay file, format versions 3 (one player) and 4 (2 to 4 players), documented in
+ * docs/formats/replay.md. Little-endian throughout.
  *
- *   file   = magic "RSIMRPLY" (8 bytes), u16 format version (3), u16 reserved (0), chunk*
+ *   file   = magic "RSIMRPLY" (8 bytes), u16 format version (3 or 4), u16 reserved (0), chunk*
  *   chunk  = FourCC type, u32 payload length, payload, u32 CRC-32 of (type, length, payload)
  *   order  = HEAD, then KEYF(0), FRAM(1..K), KEYF(K), FRAM(K+1..2K), ..., then END  (K = keyframe interval)
  *
- * Frames are numbered from 1 (frame f is the f-th step); keyframe F holds the state after F frames.
+ * Frames are numbered from 1 (frame f is the f-th step); keyframe F holds the state after F frames. Version 4
+ * differs only in its header (the number of players, after the capacity) and its frame records (one input
+ * word per player, player 0 first, where version 3 has the one).
  * Reading checks every chunk's CRC, every count against the bytes left, and the frame numbering, and throws a
  * FormatError naming the chunk (type, index, frames it covers) and the offset.
  */
@@ -26,6 +29,19 @@ export const REPLAY_MAGIC = 'RSIMRPLY';
  * task id, the field tasks' view and smoke puffs (version 2 files, whose hash leaves those out, are refused).
  */
 export const REPLAY_FORMAT_VERSION = 3;
+/**
+ * The format version of a replay of 2 to 4 players (`settings.players`): version 3's layout with the number
+ * of players in the header and every player's input word in each frame record. A replay of one player is
+ * always version 3, so it is the same bytes as before players existed.
+ */
+export const MULTIPLAYER_REPLAY_FORMAT_VERSION = 4;
+/** Most players a replay records (a version 4 replay has 2..this). */
+export const MAX_REPLAY_PLAYERS = 4;
+
+/** The format version a replay of `players` players is written in: 3 for one, 4 for 2..4. */
+export function replayFormatVersion(players: number): number {
+  return players > 1 ? MULTIPLAYER_REPLAY_FORMAT_VERSION : REPLAY_FORMAT_VERSION;
+}
 /** The runtime that wrote a replay ("retrosim " and package.json's version); verify warns (does not fail) when it differs. */
 export const RUNTIME_VERSION = `retrosim ${PACKAGE_VERSION}`;
 /** Frames between keyframes (snapshots a seek starts from) when a recorder is given no interval. */
@@ -66,7 +82,12 @@ export interface ReplayHeader {
 /** Per-frame records, index f − 1 for frame f. */
 export interface ReplayFrames {
   count: number;
-  /** The input (button bits) of each frame. */
+  /** Players whose inputs each frame records (1 for a version 3 replay). */
+  players: number;
+  /**
+   * The input (button bits) of each frame and player: frame-major, `players` words per frame (player 0
+   * first), so frame f's are at (f − 1) × players ... With one player, index f − 1.
+   */
   inputs: Uint32Array;
   /** The state hash after each frame, high and low 32 bits. */
   hashHi: Uint32Array;
@@ -126,22 +147,42 @@ function hex64(hi: number, lo: number): string {
   return '0x' + (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
 }
 
-/** Writes a replay file chunk by chunk. */
+/** The input words of frame index `i` (frame i + 1) as `Simulation.step` takes them: a number for one player. */
+export function frameInputs(f: Pick<ReplayFrames, 'players' | 'inputs'>, i: number): number | Uint32Array {
+  return f.players === 1 ? f.inputs[i]! : f.inputs.subarray(i * f.players, (i + 1) * f.players);
+}
+
+/**
+ * Writes a replay file chunk by chunk. The header's `settings.players` picks the format: version 3 for one
+ * player (absent), version 4 for 2..4.
+ */
 export class ReplayWriter {
   private readonly w = new BinaryWriter(1 << 16);
+  private started = false;
+  /** Players per frame record (the header's; 1 until it is written). */
+  private players = 1;
 
-  constructor() {
+  /** The magic and the version, written before the first chunk (the header decides the version). */
+  private start(version: number): void {
+    if (this.started) return;
     for (let i = 0; i < 8; i++) this.w.u8(REPLAY_MAGIC.charCodeAt(i));
-    this.w.u16(REPLAY_FORMAT_VERSION).u16(0);
+    this.w.u16(version).u16(0);
+    this.started = true;
   }
 
   private chunk(type: string, payload: Uint8Array): void {
+    this.start(REPLAY_FORMAT_VERSION);
     const head = new BinaryWriter(8).fourcc(type).u32(payload.length).finish();
     const crc = crc32(payload, 0, payload.length, crc32(head));
     this.w.bytes(head).bytes(payload).u32(crc);
   }
 
   header(h: ReplayHeader): void {
+    const players = h.settings.players ?? 1;
+    if (!Number.isInteger(players) || players < 1 || players > MAX_REPLAY_PLAYERS) throw new RangeError(`a replay records 1..${MAX_REPLAY_PLAYERS} players, not ${players}`);
+    if (this.started && players > 1) throw new RangeError('the header of a replay of several players must be its first chunk');
+    this.start(replayFormatVersion(players));
+    this.players = players;
     const p = new BinaryWriter(256);
     putString(p, h.runtime);
     putString(p, h.world.kind);
@@ -158,6 +199,7 @@ export class ReplayWriter {
     p.u32(shi).u32(slo);
     const s = h.settings;
     p.u32(s.agents).u32(s.fieldSeed).u32(s.ccRandInit).u32(s.capacity);
+    if (players > 1) p.u32(players);
     putString(p, s.streamSeed);
     putString(p, JSON.stringify(s.params));
     p.u32(h.keyframeInterval);
@@ -183,18 +225,24 @@ export class ReplayWriter {
     this.chunk('KEYF', p.finish());
   }
 
-  /** Frames first..first+count−1 from the given arrays (indices 0..count−1). */
-  frames(first: number, count: number, f: Omit<ReplayFrames, 'count'>, sectionCount: number): void {
-    const p = new BinaryWriter(8 + count * (20 + 4 * sectionCount));
+  /**
+   * Frames first..first+count−1 from the given arrays (indices 0..count−1; `inputs` holds the header's
+   * players words per frame, frame-major).
+   */
+  frames(first: number, count: number, f: Omit<ReplayFrames, 'count' | 'players'>, sectionCount: number): void {
+    const P = this.players;
+    const p = new BinaryWriter(8 + count * recordBytes(sectionCount, P));
     p.u32(first).u32(count);
     for (let i = 0; i < count; i++) {
-      p.u32(f.inputs[i]!).u32(f.hashHi[i]!).u32(f.hashLo[i]!).u32(f.fieldrand[i]!).u32(f.ccrand[i]!);
+      for (let k = 0; k < P; k++) p.u32(f.inputs[i * P + k]!);
+      p.u32(f.hashHi[i]!).u32(f.hashLo[i]!).u32(f.fieldrand[i]!).u32(f.ccrand[i]!);
       for (let k = 0; k < sectionCount; k++) p.u32(f.sections[i * sectionCount + k]!);
     }
     this.chunk('FRAM', p.finish());
   }
 
   end(frames: number, hashHi: number, hashLo: number): Uint8Array {
+    this.start(REPLAY_FORMAT_VERSION);
     this.chunk('END ', new BinaryWriter(12).u32(frames).u32(hashHi).u32(hashLo).finish());
     return this.w.finish();
   }
@@ -213,15 +261,17 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
   r.pos = 8;
   const version = r.u16('format version');
   if (version === 1) {
-    r.fail(`format version 1 (written by retrosim 0.1) is not read by this runtime (it reads version ${REPLAY_FORMAT_VERSION}): its state hash leaves out parts of the state and its header has no scenario identity, so it cannot be verified; record it again`, 8);
+    r.fail(`format version 1 (written by retrosim 0.1) is not read by this runtime (it reads versions ${REPLAY_FORMAT_VERSION} and ${MULTIPLAYER_REPLAY_FORMAT_VERSION}): its state hash leaves out parts of the state and its header has no scenario identity, so it cannot be verified; record it again`, 8);
   }
   if (version === 2) {
     r.fail(
-      `format version 2 (written by retrosim 0.2.0) is not read by this runtime (it reads version ${REPLAY_FORMAT_VERSION}): its state hash leaves out the entity capacity, the scheduler's next task id and part of the field tasks' state (the camera view, the smoke puffs), so a verify or a seek of it could not prove its answer; record it again`,
+      `format version 2 (written by retrosim 0.2.0) is not read by this runtime (it reads versions ${REPLAY_FORMAT_VERSION} and ${MULTIPLAYER_REPLAY_FORMAT_VERSION}): its state hash leaves out the entity capacity, the scheduler's next task id and part of the field tasks' state (the camera view, the smoke puffs), so a verify or a seek of it could not prove its answer; record it again`,
       8,
     );
   }
-  if (version !== REPLAY_FORMAT_VERSION) r.fail(`format version ${version} is not supported (this runtime reads version ${REPLAY_FORMAT_VERSION})`, 8);
+  if (version !== REPLAY_FORMAT_VERSION && version !== MULTIPLAYER_REPLAY_FORMAT_VERSION) {
+    r.fail(`format version ${version} is not supported (this runtime reads versions ${REPLAY_FORMAT_VERSION} and ${MULTIPLAYER_REPLAY_FORMAT_VERSION})`, 8);
+  }
   const reserved = r.u16('reserved');
   if (reserved !== 0) r.fail(`reserved field is ${reserved}, expected 0`, 10);
 
@@ -232,6 +282,7 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
   let frames = 0; // frames read so far
   let index = 0;
   let sectionCount = 0;
+  let players = 1;
   while (r.remaining > 0) {
     const start = r.pos;
     if (final) r.fail(`${r.remaining} bytes after the END chunk`, start);
@@ -256,9 +307,10 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
     switch (type) {
       case 'HEAD': {
         if (header) pr.fail('a second HEAD chunk', start);
-        header = readHeader(pr);
+        header = readHeader(pr, version);
         if (pr.pos !== payloadAt + length) pr.fail(`the header's fields take ${pr.pos - payloadAt} bytes of its ${length}-byte payload`, payloadAt);
         sectionCount = header.sections.length;
+        players = header.settings.players ?? 1;
         break;
       }
       case 'KEYF': {
@@ -281,7 +333,7 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
         const first = pr.u32('first frame');
         const count = pr.u32('frame count');
         if (first !== frames + 1) pr.fail(`frames start at ${first}, expected ${frames + 1}`, at);
-        const rec = 20 + 4 * sectionCount;
+        const rec = recordBytes(sectionCount, players);
         if (count === 0 || count * rec !== length - 8) pr.fail(`${count} frames of ${rec} bytes do not fill the ${length - 8}-byte payload`, at + 4);
         checkLimit(pr.format, at + 4, 'frames', frames + count, limits.replay.frames, 'replay.frames');
         const last = keyframes[keyframes.length - 1];
@@ -289,8 +341,11 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
         if (count > header!.keyframeInterval) pr.fail(`${count} frames exceed the keyframe interval ${header!.keyframeInterval}`, at + 4);
         // Inputs are checked here so a foreign input word is reported with its frame.
         for (let i = 0; i < count; i++) {
-          const input = bytes[payloadAt + 8 + i * rec]! | (bytes[payloadAt + 9 + i * rec]! << 8) | (bytes[payloadAt + 10 + i * rec]! << 16) | (bytes[payloadAt + 11 + i * rec]! << 24);
-          if ((input & ~validInputMask) !== 0) pr.fail(`input 0x${(input >>> 0).toString(16)} of frame ${first + i} has undefined button bits`, payloadAt + 8 + i * rec);
+          for (let k = 0; k < players; k++) {
+            const o = payloadAt + 8 + i * rec + 4 * k;
+            const input = bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24);
+            if ((input & ~validInputMask) !== 0) pr.fail(`input 0x${(input >>> 0).toString(16)} of frame ${first + i}${players > 1 ? ` (player ${k})` : ''} has undefined button bits`, o);
+          }
         }
         blocks.push({ first, count, payload: bytes.subarray(payloadAt + 8, payloadEnd), offset: payloadAt + 8 });
         pr.pos = payloadEnd; // the records are read after the walk, once every chunk has been checked
@@ -302,7 +357,7 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
         const n = pr.u32('frame count');
         if (n !== frames) pr.fail(`END says ${n} frames, the file holds ${frames}`, at);
         final = { frames: n, hashHi: pr.u32('final hash'), hashLo: pr.u32('final hash') };
-        if (n > 0 && (final.hashHi !== lastWord(blocks, rec(sectionCount), 1) || final.hashLo !== lastWord(blocks, rec(sectionCount), 2))) {
+        if (n > 0 && (final.hashHi !== lastWord(blocks, recordBytes(sectionCount, players), players) || final.hashLo !== lastWord(blocks, recordBytes(sectionCount, players), players + 1))) {
           pr.fail(`the final hash ${hex64(final.hashHi, final.hashLo)} differs from frame ${n}'s`, at + 4);
         }
         break;
@@ -319,9 +374,11 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
   if (!keyframes.length || keyframes[0]!.frame !== 0) r.fail('no keyframe for frame 0', 12);
 
   const S = sectionCount;
+  const P = players;
   const f: ReplayFrames = {
     count: frames,
-    inputs: new Uint32Array(frames),
+    players: P,
+    inputs: new Uint32Array(frames * P),
     hashHi: new Uint32Array(frames),
     hashLo: new Uint32Array(frames),
     fieldrand: new Uint32Array(frames),
@@ -329,27 +386,29 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
     sections: new Uint32Array(frames * S),
   };
   // Every block's length was checked in the walk (count × record size), so the records are read straight.
-  const R = rec(S);
+  const R = recordBytes(S, P);
+  const I = 4 * P; // the input words, then the rest of the record as in version 3
   for (const b of blocks) {
     const dv = new DataView(bytes.buffer, bytes.byteOffset + b.offset, b.count * R);
     for (let i = 0, o = 0; i < b.count; i++, o += R) {
       const k = b.first - 1 + i;
-      f.inputs[k] = dv.getUint32(o, true);
-      f.hashHi[k] = dv.getUint32(o + 4, true);
-      f.hashLo[k] = dv.getUint32(o + 8, true);
-      f.fieldrand[k] = dv.getUint32(o + 12, true);
-      f.ccrand[k] = dv.getUint32(o + 16, true);
-      for (let s = 0; s < S; s++) f.sections[k * S + s] = dv.getUint32(o + 20 + 4 * s, true);
+      for (let q = 0; q < P; q++) f.inputs[k * P + q] = dv.getUint32(o + 4 * q, true);
+      f.hashHi[k] = dv.getUint32(o + I, true);
+      f.hashLo[k] = dv.getUint32(o + I + 4, true);
+      f.fieldrand[k] = dv.getUint32(o + I + 8, true);
+      f.ccrand[k] = dv.getUint32(o + I + 12, true);
+      for (let s = 0; s < S; s++) f.sections[k * S + s] = dv.getUint32(o + I + 16 + 4 * s, true);
     }
   }
   return { header: header!, frames: f, keyframes, final: final! };
 }
 
-function rec(sectionCount: number): number {
-  return 20 + 4 * sectionCount;
+/** Bytes of one frame record: an input word per player, the hash (2 words), the two draw counts, a word per section. */
+function recordBytes(sectionCount: number, players: number): number {
+  return 4 * players + 16 + 4 * sectionCount;
 }
 
-/** Word `w` (0 input, 1 hash hi, 2 hash lo) of the last frame read. */
+/** Word `w` (0..players − 1 the inputs, then hash hi, hash lo) of the last frame read. */
 function lastWord(blocks: { count: number; payload: Uint8Array }[], recordSize: number, w: number): number {
   const b = blocks[blocks.length - 1]!;
   const at = (b.count - 1) * recordSize + 4 * w;
@@ -378,7 +437,7 @@ function describeChunk(type: string, header: ReplayHeader | null, frames: number
   }
 }
 
-function readHeader(r: BinaryReader): ReplayHeader {
+function readHeader(r: BinaryReader, version: number): ReplayHeader {
   const runtime = getString(r, 'runtime version');
   const kind = getString(r, 'world kind');
   const name = getString(r, 'world name');
@@ -397,6 +456,13 @@ function readHeader(r: BinaryReader): ReplayHeader {
   // The settings' ranges are the scenario's to check (checkReplaySettings in src/replay/replay.ts), before any
   // simulation is built from them; reading them costs nothing.
   const capacity = r.u32('capacity');
+  // Version 4: the players, 2..4 (a replay of one player is version 3, so each run has one encoding).
+  let players = 1;
+  if (version === MULTIPLAYER_REPLAY_FORMAT_VERSION) {
+    const at = r.pos;
+    players = r.u32('players');
+    if (players < 2 || players > MAX_REPLAY_PLAYERS) r.fail(`players ${players} is outside 2..${MAX_REPLAY_PLAYERS} (a version ${MULTIPLAYER_REPLAY_FORMAT_VERSION} replay records 2 to ${MAX_REPLAY_PLAYERS} players; one player is version ${REPLAY_FORMAT_VERSION})`, at);
+  }
   const streamSeed = getString(r, 'stream seed');
   const pAt = r.pos;
   const params = readParams(r, getString(r, 'scenario parameters'), pAt);
@@ -425,11 +491,11 @@ function readHeader(r: BinaryReader): ReplayHeader {
   for (let i = 0; i < packageCount; i++) packages.push(getString(r, `scenario package ${i}`));
   if (moduleCount === 0 && packageCount > 0) r.fail('the scenario lists packages but no module', pAt2);
   return {
-    formatVersion: REPLAY_FORMAT_VERSION,
+    formatVersion: version,
     runtime,
     world: { kind, name, source, contentHash: hex64(hi, lo), byteLength },
     scenario: { name: scenario, version: scenarioVersion, source: scenarioSource, contentHash: hex64(shi, slo), ...(moduleCount ? { modules, packages } : {}) },
-    settings: { scenario, agents, fieldSeed, ccRandInit, streamSeed, capacity, params },
+    settings: { scenario, agents, fieldSeed, ccRandInit, streamSeed, capacity, params, ...(players > 1 ? { players } : {}) },
     keyframeInterval,
     sections,
   };
@@ -478,7 +544,8 @@ export function replayToJson(rp: Replay, withFrames = true): Record<string, unkn
     for (let i = 0; i < f.count; i++) {
       const sec: Record<string, string> = {};
       for (let s = 0; s < S; s++) sec[h.sections[s]!] = '0x' + f.sections[i * S + s]!.toString(16).padStart(8, '0');
-      list.push({ frame: i + 1, input: f.inputs[i], hash: hex64(f.hashHi[i]!, f.hashLo[i]!), fieldrand: f.fieldrand[i], ccrand: f.ccrand[i], sections: sec });
+      const input = f.players === 1 ? { input: f.inputs[i] } : { input: f.inputs[i * f.players], inputs: Array.from(f.inputs.subarray(i * f.players, (i + 1) * f.players)) };
+      list.push({ frame: i + 1, ...input, hash: hex64(f.hashHi[i]!, f.hashLo[i]!), fieldrand: f.fieldrand[i], ccrand: f.ccrand[i], sections: sec });
     }
     out['frameList'] = list;
   }

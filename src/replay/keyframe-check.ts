@@ -17,7 +17,7 @@ import { createEventBus } from '../ecs/events.js';
 import { Simulation } from '../sim/simulation.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import type { Limits } from '../limits.js';
-import { hex64, type Replay } from './format.js';
+import { frameInputs, hex64, type Replay } from './format.js';
 import { restoreKeyframe } from './seek.js';
 
 /** The state hash after one task of a frame. */
@@ -72,7 +72,7 @@ interface StatefulWorld {
 }
 
 /** Steps `sim` one frame, hashing the state after every task (in run order). */
-export function traceStep(sim: Simulation, buttons: number): TaskTraceEntry[] {
+export function traceStep(sim: Simulation, buttons: number | ArrayLike<number>): TaskTraceEntry[] {
   const trail: TaskTraceEntry[] = [];
   const s = sim.scheduler;
   const before = s.afterTask;
@@ -142,7 +142,7 @@ function run(rp: Replay, options: KeyframeCheckOptions): KeyframeCheckResult {
     }
     let firstTrace: TaskTraceEntry[] | null = null;
     for (let g = k.frame + 1; g <= end; g++) {
-      const input = f.inputs[g - 1]!;
+      const input = frameInputs(f, g - 1);
       if (g === k.frame + 1) firstTrace = traceStep(r, input);
       else r.step(input);
       const h = r.hash();
@@ -200,18 +200,18 @@ function compareTraces(main: TaskTraceEntry[] | null, restored: TaskTraceEntry[]
  * or the comparison would not be of the same runs.
  */
 function retrace(rp: Replay, from: number, g: number, restoredAt: { hi: number; lo: number }, options: KeyframeCheckOptions): { task: TaskTraceEntry | null; why: string } {
-  const inputs = rp.frames.inputs;
+  const inputs = (i: number) => frameInputs(rp.frames, i);
   const c = options.fresh();
-  for (let x = 1; x < g; x++) c.step(inputs[x - 1]!);
+  for (let x = 1; x < g; x++) c.step(inputs(x - 1));
   if (!recordedHashIs(rp, c, g - 1)) {
     return { task: null, why: `a second run from frame 0 in this process no longer gives the recorded frame ${g - 1} (state kept outside the simulations, e.g. at module level, changed between runs)` };
   }
-  const a = traceStep(c, inputs[g - 1]!);
+  const a = traceStep(c, inputs(g - 1));
   if (!recordedHashIs(rp, c, g)) return { task: null, why: `a second run from frame 0 in this process no longer gives the recorded frame ${g} (state kept outside the simulations, e.g. at module level, changed between runs)` };
   const r = options.fresh();
   restoreKeyframe(r, rp.keyframes.find((k) => k.frame === from)!, { replay: rp, limits: options.limits });
-  for (let x = from + 1; x < g; x++) r.step(inputs[x - 1]!);
-  const b = traceStep(r, inputs[g - 1]!);
+  for (let x = from + 1; x < g; x++) r.step(inputs(x - 1));
+  const b = traceStep(r, inputs(g - 1));
   const h = r.hash();
   if (h.hi !== restoredAt.hi || h.lo !== restoredAt.lo) return { task: null, why: `a second restore of the keyframe at frame ${from} does not give the first one's frame ${g} (state kept outside the simulations changed between runs)` };
   return compareTraces(a, b);

@@ -56,14 +56,15 @@ export function checkReplaySettings(h: ReplayHeader, limits: Readonly<Limits> = 
 /**
  * The work of re-simulating `frames` frames of a replay, checked against the limits before any frame is
  * run: the frames themselves (`limits.replay.frames`) and agents × frames (`limits.replay.agentFrames`,
- * counting the player as one more agent). A FormatError names the header and the limit to raise.
+ * counting each player as one more agent). A FormatError names the header and the limit to raise.
  */
 export function checkReplayWork(h: ReplayHeader, frames: number, limits: Readonly<Limits> = DEFAULT_LIMITS): void {
   const L = limits.replay;
   if (frames > L.frames) throw overLimit('frames to re-simulate:', frames, L.frames, 'replay.frames', '');
-  const agents = Math.max(0, Math.floor(Number(h.settings.agents) || 0)) + 1;
+  const players = Math.max(1, Math.floor(Number(h.settings.players) || 1));
+  const agents = Math.max(0, Math.floor(Number(h.settings.agents) || 0)) + players;
   const work = agents * frames;
-  if (work > L.agentFrames) throw overLimit(`${agents - 1} agents (and the player) × ${frames} frames =`, work, L.agentFrames, 'replay.agentFrames', 'agent-frames');
+  if (work > L.agentFrames) throw overLimit(`${agents - players} agents (and ${players === 1 ? 'the player' : `the ${players} players`}) × ${frames} frames =`, work, L.agentFrames, 'replay.agentFrames', 'agent-frames');
 }
 
 /** What a replay is re-simulated with. */

@@ -1,8 +1,9 @@
 /**
  * Recording a replay of a Simulation as it runs (the file format is src/replay/format.ts): each frame's
- * input, state hash with its sections and RNG draw counts, and a keyframe snapshot every N frames.
+ * input (every player's), state hash with its sections and RNG draw counts, and a keyframe snapshot every N
+ * frames. A simulation of one player gives a version 3 file, one of several a version 4 file.
  */
-import { DEFAULT_KEYFRAME_INTERVAL, REPLAY_FORMAT_VERSION, ReplayWriter, RUNTIME_VERSION, type WorldIdentity } from './format.js';
+import { DEFAULT_KEYFRAME_INTERVAL, replayFormatVersion, ReplayWriter, RUNTIME_VERSION, type WorldIdentity } from './format.js';
 import { encodeValueBytes } from '../ecs/value-codec.js';
 import { BUTTON_MASK } from '../systems/input.js';
 import type { Simulation } from '../sim/simulation.js';
@@ -29,6 +30,10 @@ export interface RecorderOptions {
 export class ReplayRecorder {
   private readonly w = new ReplayWriter();
   private readonly S: number;
+  /** Players (input words per frame). */
+  private readonly P: number;
+  /** The masked input words of a step of several players (reused). */
+  private readonly masked: Uint32Array;
   private readonly block: { inputs: Uint32Array; hashHi: Uint32Array; hashLo: Uint32Array; fieldrand: Uint32Array; ccrand: Uint32Array; sections: Uint32Array };
   private n = 0;
   private first = 1;
@@ -52,11 +57,13 @@ export class ReplayRecorder {
     if (sim.frame % keyframeInterval !== 0) throw new RangeError(`recording must start on a keyframe frame, not ${sim.frame}`);
     const sections = [...sim.sectionNames()];
     this.S = sections.length;
+    this.P = sim.players.length;
+    this.masked = new Uint32Array(this.P);
     const scenario = o.scenario ?? scenarioIdentity(sim.scenario);
-    this.w.header({ formatVersion: REPLAY_FORMAT_VERSION, runtime: RUNTIME_VERSION, world, scenario, settings: { ...sim.settings, params: { ...sim.settings.params } }, keyframeInterval, sections });
+    this.w.header({ formatVersion: replayFormatVersion(this.P), runtime: RUNTIME_VERSION, world, scenario, settings: { ...sim.settings, params: { ...sim.settings.params } }, keyframeInterval, sections });
     const K = keyframeInterval;
     this.block = {
-      inputs: new Uint32Array(K),
+      inputs: new Uint32Array(K * this.P),
       hashHi: new Uint32Array(K),
       hashLo: new Uint32Array(K),
       fieldrand: new Uint32Array(K),
@@ -72,15 +79,24 @@ export class ReplayRecorder {
     this.w.keyframe(this.sim.frame, h.hi, h.lo, encodeValueBytes(this.sim.save()));
   }
 
-  /** Steps the simulation one frame with these buttons (Buttons bits) and records the frame. */
-  step(buttons: number): void {
+  /**
+   * Steps the simulation one frame with these buttons (Buttons bits; bits outside BUTTON_MASK are dropped) and
+   * records the frame: a number is player 0's (the others' are 0), a list one word per player (see
+   * `Simulation.step`).
+   */
+  step(buttons: number | ArrayLike<number>): void {
     const sim = this.sim;
-    sim.step(buttons & BUTTON_MASK);
+    if (typeof buttons === 'number') sim.step(buttons & BUTTON_MASK);
+    else if (buttons !== null && typeof buttons === 'object' && buttons.length === this.P) {
+      for (let k = 0; k < this.P; k++) this.masked[k] = buttons[k]! & BUTTON_MASK;
+      sim.step(this.masked);
+    } else sim.step(buttons); // refused there, naming the count it needs
+    const P = this.P;
     const h = sim.hash();
     const d = sim.scheduler.drawCounts();
     const b = this.block;
     const i = this.n++;
-    b.inputs[i] = sim.input;
+    for (let k = 0; k < P; k++) b.inputs[i * P + k] = sim.inputs[k]!;
     b.hashHi[i] = h.hi;
     b.hashLo[i] = h.lo;
     b.fieldrand[i] = d.fieldrand;

@@ -9,7 +9,7 @@ import { decodeValueBytes } from '../ecs/value-codec.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { Simulation, type SimSnapshot } from '../sim/simulation.js';
 import { BUTTON_MASK } from '../systems/input.js';
-import { hex64, readReplay, type Replay, type ReplayKeyframe } from './format.js';
+import { frameInputs, hex64, readReplay, type Replay, type ReplayKeyframe } from './format.js';
 import { checkReplayWork, replaySimulation, type ReplayTarget } from './rebuild.js';
 
 /** Where a seek ended: the frame, the state hash there, the keyframe it started from, and whether it is proven. */
@@ -128,6 +128,7 @@ export function seekReplay(replay: Replay | Uint8Array, with_: Simulation | Repl
   if (!Number.isInteger(frame) || frame < 0 || frame > rp.frames.count) throw new RangeError(`frame ${frame} is outside 0..${rp.frames.count}`);
   checkReplayWork(rp.header, frame, limits);
   const sim = with_ instanceof Simulation ? with_ : replaySimulation(rp.header, { ...with_, limits });
+  if (sim.players.length !== rp.frames.players) throw new FormatError('replay chunk HEAD (header)', -1, `the replay records ${rp.frames.players} player(s), the simulation given has ${sim.players.length}`);
   const candidates = rp.keyframes.filter((k) => k.frame <= frame).sort((a, b) => b.frame - a.frame);
   const tries = candidates.length > MAX_KEYFRAME_TRIES ? [...candidates.slice(0, MAX_KEYFRAME_TRIES - 1), candidates[candidates.length - 1]!] : candidates;
   const skipped: SeekResult['skippedKeyframes'] = [];
@@ -150,7 +151,7 @@ export function seekReplay(replay: Replay | Uint8Array, with_: Simulation | Repl
       `no keyframe at or before frame ${frame} holds (${tries.length} tried${passed ? `, ${passed} between them skipped` : ''}): ${skipped.map((s) => s.reason).join('; ')}`,
     );
   }
-  for (let f = from.frame; f < frame; f++) sim.step(rp.frames.inputs[f]!);
+  for (let f = from.frame; f < frame; f++) sim.step(frameInputs(rp.frames, f));
   const h = sim.hash();
   const [ehi, elo] = frame > 0 ? [rp.frames.hashHi[frame - 1]!, rp.frames.hashLo[frame - 1]!] : [rp.keyframes[0]!.hashHi, rp.keyframes[0]!.hashLo];
   const verified = h.hi === ehi && h.lo === elo;

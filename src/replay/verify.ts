@@ -15,7 +15,7 @@ import { createEventBus } from '../ecs/events.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { Simulation } from '../sim/simulation.js';
 import { BUTTON_MASK } from '../systems/input.js';
-import { hex64, readReplay, RUNTIME_VERSION, type Replay, type ReplayKeyframe } from './format.js';
+import { frameInputs, hex64, readReplay, RUNTIME_VERSION, type Replay, type ReplayKeyframe } from './format.js';
 import { checkReplayWork, replaySimulation, type ReplayTarget } from './rebuild.js';
 import { diffSnapshots } from './snapshot-diff.js';
 import { keyframeName } from './seek.js';
@@ -33,7 +33,7 @@ export interface Divergence {
   actual: string;
   /**
    * Every recorded value of that frame that differs: `hash`, `section <name>`, `fieldrand`, `ccrand`,
-   * `input`, `keyframe hash`, `keyframe snapshot`. When the run from frame 0 matched everything and a run
+   * `input` (with several players `input of player <k>`), `keyframe hash`, `keyframe snapshot`. When the run from frame 0 matched everything and a run
    * restored from a keyframe did not (see `VerifyResult.restoreDivergence`), the list starts with
    * `restored from keyframe <K>` and ends with `system <name>` when the system was found; the others are
    * what that run gave differently.
@@ -170,6 +170,8 @@ export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | Re
   }
   const f = rp.frames;
   const S = names.length;
+  const P = f.players;
+  if (sim.players.length !== P) throw new FormatError('replay chunk HEAD (header)', -1, `the replay records ${P} player${P === 1 ? '' : 's'}, the simulation given has ${sim.players.length}`);
   const t0 = performance.now();
   let lastGood = -1;
   let checked = 0;
@@ -194,8 +196,9 @@ export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | Re
   const traced = new Set(restoreCheck ? rp.keyframes.map((k) => k.frame) : []);
   const traces = new Map<number, TaskTraceEntry[]>();
   for (let i = 0; i < f.count; i++) {
-    if (traced.has(i)) traces.set(i, traceStep(sim, f.inputs[i]!));
-    else sim.step(f.inputs[i]!);
+    const buttons = frameInputs(f, i);
+    if (traced.has(i)) traces.set(i, traceStep(sim, buttons));
+    else sim.step(buttons);
     const h = sim.hash();
     const d = sim.scheduler.drawCounts();
     const fields: string[] = [];
@@ -216,7 +219,7 @@ export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | Re
       rng.push({ name: 'ccrand', recorded: f.ccrand[i]!, replayed: d.ccrand });
       fields.push('ccrand');
     }
-    if (sim.input !== f.inputs[i]) fields.push('input');
+    for (let k = 0; k < P; k++) if (sim.inputs[k] !== f.inputs[i * P + k]) fields.push(P === 1 ? 'input' : `input of player ${k}`);
     if (fields.length) return fail(i + 1, hex64(f.hashHi[i]!, f.hashLo[i]!), hex64(h.hi, h.lo), fields, sections, rng, null);
     const k = atKeyframe(i + 1);
     if (k) return k;

@@ -61,7 +61,7 @@ export function createSimulation(world: CollisionWorld, init: SimulationInit = {
   const { scenario: which, events, threads, ...over } = init;
   const def = typeof which === 'object' && which !== null ? which : which === undefined ? scenarioForWorld(world) : builtinScenario(which);
   const base = defaultSettingsFor(world, { ...over, scenario: def.name });
-  if (over.capacity === undefined) base.capacity = Math.max(base.capacity, nextPow2(base.agents + 2));
+  if (over.capacity === undefined) base.capacity = Math.max(base.capacity, nextPow2(base.agents + 1 + (base.players ?? 1)));
   return new Simulation(world, def, base, { ...(events ? { events } : {}), ...(threads ? { threads } : {}) });
 }
 

@@ -36,9 +36,10 @@ export const pineyFieldScenario = defineScenario({
   version: '1',
   description: 'a generated Piney field with its weather and ambient tasks, a player and wandering agents',
   systems: DEFAULT_SYSTEMS,
+  players: 4,
   worldKinds: ['piney'],
   place(sim) {
-    sim.spawnPlayer();
+    sim.spawnPlayers();
     sim.spawnWanderers(sim.settings.agents);
   },
   setup(sim) {

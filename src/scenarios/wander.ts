@@ -1,5 +1,5 @@
 /**
- * The "wander" scenario: a player and `settings.agents` agents wandering by the "wander" stream, with every
+ * The "wander" scenario: the players (up to 4) and `settings.agents` agents wandering by the "wander" stream, with every
  * built-in system. It runs on any world, and is written with the same public API a user's scenario uses.
  */
 import { defineScenario } from '../sim/scenario.js';
@@ -11,8 +11,9 @@ export const wanderScenario = defineScenario({
   version: '1',
   description: 'a player and agents wandering by the "wander" stream',
   systems: DEFAULT_SYSTEMS,
+  players: 4,
   place(sim) {
-    sim.spawnPlayer();
+    sim.spawnPlayers();
     sim.spawnWanderers(sim.settings.agents);
   },
 });

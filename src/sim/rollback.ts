@@ -39,8 +39,8 @@ export class RollbackState {
   readonly streams: RandomStreamsCopy = { count: 0, names: [], words: new Float64Array(0), bytes: new Uint8Array(0) };
   /** @internal The world's `saveState()` (null for worlds without run-time state). */
   world: unknown = null;
-  /** @internal `Simulation.player` and `Simulation.input`. */
-  readonly who = { player: 0, input: 0 };
+  /** @internal `Simulation.player`, `Simulation.input` and every player's word (`Simulation.inputs`). */
+  readonly who = { player: 0, input: 0, inputs: new Uint32Array(4) };
 
   /** The frame the state is of (`sim.frame` when it was saved); −1 while empty. */
   get frame(): number {

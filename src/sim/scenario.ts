@@ -35,18 +35,28 @@ export interface ScenarioSettings {
   capacity: number;
   /** The scenario's own parameters (declared by its `params`); missing ones take their defaults. */
   params: Record<string, ParamValue>;
+  /**
+   * Players in this run, each an entity with its own input word: 1..the scenario's `players` (absent means
+   * 1). A run of one player leaves the key out (its settings, replays and hashes are those of a runtime
+   * without players), so give it only for 2 or more.
+   */
+  players?: number;
 }
+
+/** Most players a scenario (and so a run) may have, each with its own input word. */
+export const MAX_PLAYERS = 4;
 
 /** Most agents a scenario places (limits.agents): each may cost up to PLACEMENT_TRIES world queries to place. */
 export const MAX_AGENTS = DEFAULT_LIMITS.agents;
 
 /**
  * The whole-number range `checkSettings` accepts for each numeric setting (agents are also at most
- * capacity − 2: the player and one spare). Anything that checks settings before a simulation is built (the
+ * capacity − 1 − players: the players and one spare; players are also at most the scenario's `players`). Anything that checks settings before a simulation is built (the
  * sandbox's link, say) reads these rather than copying the numbers.
  */
-export const SETTING_RANGES: Readonly<Record<'capacity' | 'agents' | 'fieldSeed' | 'ccRandInit', Readonly<{ min: number; max: number }>>> = Object.freeze({
+export const SETTING_RANGES: Readonly<Record<'capacity' | 'agents' | 'fieldSeed' | 'ccRandInit' | 'players', Readonly<{ min: number; max: number }>>> = Object.freeze({
   capacity: Object.freeze({ min: 2, max: MAX_CAPACITY }),
+  players: Object.freeze({ min: 1, max: MAX_PLAYERS }),
   agents: Object.freeze({ min: 0, max: MAX_AGENTS }),
   fieldSeed: Object.freeze({ min: 0, max: 0xffffffff }),
   ccRandInit: Object.freeze({ min: 0, max: 100_000_000 }),
@@ -75,10 +85,23 @@ export interface ScenarioHost {
   readonly scheduler: Scheduler;
   readonly settings: Readonly<ScenarioSettings>;
   readonly params: Readonly<Record<string, ParamValue>>;
-  /** The player's entity id (0 until `spawnPlayer`). */
+  /** The player's entity id (0 until `spawnPlayer`): player 0, `players[0]`. */
   readonly player: number;
-  /** Spawns the player (position, velocity, heading, body, controller, motion) at `at` or the world's spawn point. */
+  /**
+   * Every player's entity id, `settings.players` of them (absent means 1), by seat: player 0 first. A seat not
+   * spawned yet holds 0.
+   */
+  readonly players: readonly number[];
+  /**
+   * Spawns a player (position, velocity, heading, body, controller, motion) at `at`, else player 0 at the
+   * world's spawn point and each other player at an open spot drawn from the "players" stream. In a run of
+   * one player each call makes that player (as it always did); in a run of several each call takes the next
+   * seat, and a call with every seat taken is a ScenarioError. Seats a scenario's `place` leaves empty are
+   * spawned after it (see `spawnPlayers`).
+   */
   spawnPlayer(at?: Vec3): number;
+  /** Spawns every player not spawned yet (see `spawnPlayer`), in seat order; returns every player's id. */
+  spawnPlayers(): readonly number[];
   /**
    * Scatters up to `count` wandering agents over open ground, drawing spots from the "placement" stream
    * (a world with little open ground may take fewer). Returns how many were placed.
@@ -104,8 +127,13 @@ export interface ScenarioDef {
   /** The world kinds it runs on (any when absent): a replay naming it over another kind is refused up front. */
   readonly worldKinds?: readonly WorldKind[];
   /**
-   * Places the entities, before the systems are made. Default: the player at the world's spawn point, then
-   * `settings.agents` wanderers.
+   * Most players a run of it may have (1..MAX_PLAYERS, default 1); a run's `settings.players` is 1..this.
+   * Each player is an entity with a Controller and its own input word (`Simulation.step` takes one per player).
+   */
+  readonly players?: number;
+  /**
+   * Places the entities, before the systems are made. Default: every player (`spawnPlayers`: player 0 at the
+   * world's spawn point), then `settings.agents` wanderers.
    */
   place?(sim: ScenarioHost): void;
   /** Runs after the systems' tasks are created: extra tasks (a field's weather), extra state. */
@@ -195,6 +223,9 @@ export function defineScenario(def: ScenarioDef): ScenarioDef {
   } catch (e) {
     throw new ScenarioError((e as Error).message);
   }
+  if (def.players !== undefined && (typeof def.players !== 'number' || !Number.isInteger(def.players) || def.players < 1 || def.players > MAX_PLAYERS)) {
+    throw new ScenarioError(`scenario ${name}: players must be an integer in 1..${MAX_PLAYERS}, got ${String(def.players)}`);
+  }
   if (def.place !== undefined && typeof def.place !== 'function') throw new ScenarioError(`scenario ${name}: place must be a function`);
   if (def.setup !== undefined && typeof def.setup !== 'function') throw new ScenarioError(`scenario ${name}: setup must be a function`);
   const frozen = Object.freeze({ ...def, systems: Object.freeze([...def.systems]) });
@@ -239,7 +270,9 @@ export function checkSettings(s: ScenarioSettings): ScenarioSettings {
   if (typeof s.scenario !== 'string') throw new Error('setting scenario must be a string');
   const R = SETTING_RANGES;
   int(s.capacity, 'capacity', R.capacity.min, R.capacity.max);
-  int(s.agents, 'agents', R.agents.min, Math.min(R.agents.max, s.capacity - 2));
+  if (s.players !== undefined) int(s.players, 'players', R.players.min, R.players.max);
+  // Ids run 1..capacity − 1: every player, the agents and one spare.
+  int(s.agents, 'agents', R.agents.min, Math.min(R.agents.max, s.capacity - 1 - (s.players ?? 1)));
   int(s.fieldSeed, 'fieldSeed', R.fieldSeed.min, R.fieldSeed.max);
   int(s.ccRandInit, 'ccRandInit', R.ccRandInit.min, R.ccRandInit.max);
   if (typeof s.streamSeed !== 'string' || s.streamSeed.length > MAX_STREAM_SEED_LENGTH) throw new Error(`setting streamSeed must be a string of at most ${MAX_STREAM_SEED_LENGTH} characters`);

@@ -3,8 +3,8 @@
  * game RNGs, the scheduler with one task per system (plus whatever the scenario adds), the event bus, the
  * state hash and snapshots.
  *
- * One frame: `step(buttons)` stores the buttons, then runs the scheduler's frame. Nothing else enters the
- * simulation from outside, so (world, scenario, settings, inputs) fix every state.
+ * One frame: `step(buttons)` stores the buttons (one word per player), then runs the scheduler's frame.
+ * Nothing else enters the simulation from outside, so (world, scenario, settings, inputs) fix every state.
  */
 import { EcsWorld, type EcsWorldState } from '../ecs/ecs-world.js';
 import type { ComponentDef, ComponentOf, Components, FieldSchema } from '../ecs/components.js';
@@ -39,13 +39,21 @@ export interface StateHash {
   sections: Uint32Array;
 }
 
-/** Everything a simulation's state is, as plain data (encodable by the value codec, restorable by `restore`). */
+/**
+ * Everything a simulation's state is, as plain data (encodable by the value codec, restorable by `restore`).
+ * A simulation of one player has exactly the keys below but `players` and `inputs`; one of several has those
+ * two as well (every player's id and this frame's input words, by seat: `player` and `input` are seat 0's).
+ */
 export interface SimSnapshot {
   format: 'retrosim-snapshot';
   version: 1;
   frame: number;
   player: number;
   input: number;
+  /** Every player's entity id by seat (only with 2 or more players). */
+  players?: number[];
+  /** Every player's input word of the last frame, by seat (only with 2 or more players). */
+  inputs?: Uint32Array;
   ecs: EcsWorldState;
   rng: { fieldrand: FieldRandState; ccrand: CcRandState; streams: RandomStreamsState };
   scheduler: SchedulerState;
@@ -59,13 +67,19 @@ export const SIGHT_RANGE_METRES = 10;
 
 /** Tries per agent to find an open spot before giving up on that agent (each try draws two numbers). */
 export const PLACEMENT_TRIES = 64;
-/** True when `agents` is a count the settings accept with this capacity (checkSettings' rule). */
-function fitsAgents(agents: number, capacity: number): boolean {
-  return agents >= SETTING_RANGES.agents.min && agents <= Math.min(SETTING_RANGES.agents.max, capacity - 2);
+/** True when `agents` is a count the settings accept with this capacity and players (checkSettings' rule). */
+function fitsAgents(agents: number, capacity: number, players: number): boolean {
+  return agents >= SETTING_RANGES.agents.min && agents <= Math.min(SETTING_RANGES.agents.max, capacity - 1 - players);
 }
 
 /** The stream the scenario places agents with. */
 export const PLACEMENT_STREAM = 'placement';
+
+/**
+ * The stream the players after player 0 are placed with (their own, so that a run of one player, which never
+ * draws from it, places its agents exactly as before).
+ */
+export const PLAYERS_STREAM = 'players';
 
 /** Options of the Simulation constructor. */
 export interface SimulationOptions {
@@ -99,8 +113,16 @@ export class Simulation implements SystemHost, ScenarioHost {
   readonly parallel: ParallelHost;
   /** Wandering agents actually placed (a world with little open ground may take fewer than asked). */
   agentsPlaced = 0;
+  /** Player 0's entity id (`players[0]`; 0 when the scenario has no player). */
   player = 0;
+  /** Player 0's buttons of the last frame (`inputs[0]`). */
   input = 0;
+  /** Every player's entity id, by seat (`settings.players` of them, absent meaning 1); a seat not spawned yet holds 0. */
+  readonly players: readonly number[];
+  /** Every player's buttons of the last frame, by seat (one word each, as `step` got them). */
+  readonly inputs: Uint32Array;
+  /** Seats spawned so far (`spawnPlayer`). */
+  private seated = 0;
   private readonly hasher: SimulationHasher;
   private readonly ctx: SystemContext & { input: number; player: number };
   /** Names the system or task running, for the determinism guard's refusals. */
@@ -114,6 +136,15 @@ export class Simulation implements SystemHost, ScenarioHost {
   ) {
     if (settings.scenario !== scenario.name) throw new ScenarioError(`the settings name scenario ${JSON.stringify(settings.scenario)}, the definition given is ${scenario.name}`);
     checkSettings({ ...settings });
+    const seats = settings.players ?? 1;
+    if (seats > (scenario.players ?? 1)) throw new ScenarioError(`scenario ${scenario.name} has at most ${scenario.players ?? 1} player${(scenario.players ?? 1) === 1 ? '' : 's'} (its \`players\`), the settings ask for ${seats}`);
+    // One player is the absence of the key: settings, headers and summaries stay those of a run without players.
+    if (settings.players === 1) {
+      settings = { ...settings };
+      delete settings.players;
+    }
+    this.players = new Array<number>(seats).fill(0);
+    this.inputs = new Uint32Array(seats);
     if (scenario.worldKinds && !scenario.worldKinds.includes(world.kind)) {
       throw new ScenarioError(`scenario ${scenario.name} runs on ${scenario.worldKinds.join(', ')} worlds, not on ${world.kind}`);
     }
@@ -135,7 +166,7 @@ export class Simulation implements SystemHost, ScenarioHost {
     const ccrand = new CcRand();
     ccrand.init(settings.ccRandInit);
     this.rng = { fieldrand, ccrand, streams: new RandomStreams(settings.streamSeed) };
-    this.ctx = { world, ecs: this.ecs, input: 0, player: 0, params: this.params } as SystemContext & { input: number; player: number };
+    this.ctx = { world, ecs: this.ecs, input: 0, player: 0, inputs: this.inputs, players: this.players, params: this.params } as unknown as SystemContext & { input: number; player: number };
     this.scheduler = new Scheduler(this.rng, this.events, this.ctx);
     const systemTasks = new WeakSet<TaskHandle>();
     this.running = {
@@ -151,10 +182,12 @@ export class Simulation implements SystemHost, ScenarioHost {
     try {
       if (scenario.place) scenario.place(this);
       else {
-        this.spawnPlayer();
+        this.spawnPlayers();
         this.spawnWanderers(settings.agents);
         agentsRead = true;
       }
+      // Every seat of a run of several players is an entity with a Controller, whatever `place` did.
+      if (seats > 1) this.spawnPlayers();
       this.ctx.player = this.player;
       for (const sys of scenario.systems) {
         phase = `system ${sys.name}'s create()`;
@@ -170,7 +203,7 @@ export class Simulation implements SystemHost, ScenarioHost {
     // number while it was built, else the wandering agents it placed itself (so never a count it ignored). No
     // state depends on the number it did not read, and it reads the same from then on whichever was given,
     // so a replay recorded with either verifies.
-    const used = agentsRead || !fitsAgents(this.agentsPlaced, settings.capacity) ? settings.agents : this.agentsPlaced;
+    const used = agentsRead || !fitsAgents(this.agentsPlaced, settings.capacity, seats) ? settings.agents : this.agentsPlaced;
     (this as { settings: Readonly<ScenarioSettings> }).settings = Object.freeze({ ...settings, agents: used, params: this.params as Record<string, ParamValue> });
   }
 
@@ -189,12 +222,23 @@ export class Simulation implements SystemHost, ScenarioHost {
   }
 
   /**
-   * Runs one frame with the given buttons (see `Buttons`). While its systems and tasks run, randomness,
-   * clocks and timers are refused (see determinism-guard.ts): a call fails the step with a ScenarioError
-   * naming the system.
+   * Runs one frame with the given buttons (see `Buttons`): a number is player 0's (the others' are 0), a list
+   * holds one word per player, by seat (its length must be `players.length`, else a RangeError). While its
+   * systems and tasks run, randomness, clocks and timers are refused (see determinism-guard.ts): a call fails
+   * the step with a ScenarioError naming the system.
    */
-  step(buttons: number): void {
-    this.input = buttons >>> 0;
+  step(buttons: number | ArrayLike<number>): void {
+    const inputs = this.inputs;
+    if (typeof buttons === 'number') {
+      inputs[0] = buttons >>> 0;
+      for (let k = 1; k < inputs.length; k++) inputs[k] = 0;
+    } else {
+      if (buttons === null || typeof buttons !== 'object' || buttons.length !== inputs.length) {
+        throw new RangeError(`step needs ${inputs.length} input word${inputs.length === 1 ? '' : 's'} (one per player) or a number, got ${buttons === null || typeof buttons !== 'object' ? String(buttons) : `${String(buttons.length)} words`}`);
+      }
+      for (let k = 0; k < inputs.length; k++) inputs[k] = buttons[k]! >>> 0;
+    }
+    this.input = inputs[0]!;
     this.ctx.input = this.input;
     this.ctx.player = this.player;
     enterGuard(this.running);
@@ -223,14 +267,45 @@ export class Simulation implements SystemHost, ScenarioHost {
     Motion.contact[e] = -1;
   }
 
+  /**
+   * Spawns a player at `at`, else player 0 at the world's spawn point and another at an open spot (see
+   * `ScenarioHost.spawnPlayer`): one player is made again by each call, several take the next seat each.
+   */
   spawnPlayer(at?: Vec3): number {
+    const seats = this.players.length;
+    // One player: each call makes the player, as it always did. Several: each call takes the next seat.
+    const seat = seats === 1 ? 0 : this.seated;
+    if (seat >= seats) throw new ScenarioError(`scenario ${this.scenario.name}: spawnPlayer called with all ${seats} players spawned`);
     const c = this.ecs.components;
     const e = this.ecs.spawn([c.Position, c.Velocity, c.Heading, c.BodySize, c.Controller, c.Motion]);
-    this.place(e, at ?? this.world.spawnPoint());
+    this.place(e, at ?? (seat === 0 ? this.world.spawnPoint() : this.openSpotForPlayer()));
     this.setBody(e);
-    this.player = e;
-    this.ctx.player = e;
+    (this.players as number[])[seat] = e;
+    this.seated = Math.max(this.seated, seat + 1);
+    if (seat === 0) {
+      this.player = e;
+      this.ctx.player = e;
+    }
     return e;
+  }
+
+  /**
+   * Spawns every player not spawned yet, in seat order (player 0 at the world's spawn point, the others at open
+   * spots from the "players" stream); returns every player's id. With one player, the player if none yet.
+   */
+  spawnPlayers(): readonly number[] {
+    while (this.seated < this.players.length) this.spawnPlayer();
+    return this.players;
+  }
+
+  /** A player's spot after player 0: open ground from the players' own stream, else the world's spawn point. */
+  private openSpotForPlayer(): Vec3 {
+    const stream = this.rng.streams.get(PLAYERS_STREAM);
+    for (let t = 0; t < PLACEMENT_TRIES; t++) {
+      const spot = this.world.sampleOpen(stream.next(), stream.next());
+      if (spot) return spot;
+    }
+    return this.world.spawnPoint();
   }
 
   spawnWanderers(count: number): number {
@@ -289,6 +364,8 @@ export class Simulation implements SystemHost, ScenarioHost {
       frame: this.scheduler.frame,
       player: this.player,
       input: this.input,
+      // Only a run of several players has these keys: a one-player snapshot is the same bytes as ever.
+      ...(this.players.length > 1 ? { players: [...this.players], inputs: this.inputs.slice() } : {}),
       ecs: this.ecs.save(),
       rng: { fieldrand: this.rng.fieldrand.save(), ccrand: this.rng.ccrand.save(), streams: this.rng.streams.save() },
       scheduler: this.scheduler.save(),
@@ -334,9 +411,11 @@ export class Simulation implements SystemHost, ScenarioHost {
     this.scheduler.saveInto(target.scheduler);
     const w = this.world as CollisionWorld & StatefulWorld;
     target.world = w.saveState ? w.saveState() : null;
-    // Who plays and their buttons: the one place a rollback copies them (several players' inputs go here too).
+    // Who plays and their buttons: the one place a rollback copies them. The players' entities are fixed
+    // when the simulation is built, so only their words change.
     target.who.player = this.player;
     target.who.input = this.input;
+    target.who.inputs.set(this.inputs);
     return target;
   }
 
@@ -358,9 +437,10 @@ export class Simulation implements SystemHost, ScenarioHost {
     // The entities before the tasks (task states are sized by them), as `restore` does.
     this.ecs.restoreFrom(state.ecs);
     this.scheduler.restoreFrom(state.scheduler);
-    // Who plays and their buttons: the one place a rollback puts them back (several players' inputs go here too).
+    // Who plays and their buttons: the one place a rollback puts them back.
     this.player = state.who.player;
     this.input = state.who.input;
+    this.inputs.set(state.who.inputs.subarray(0, this.inputs.length));
     this.ctx.player = this.player;
     this.ctx.input = this.input;
     const w = this.world as CollisionWorld & StatefulWorld;
@@ -368,7 +448,8 @@ export class Simulation implements SystemHost, ScenarioHost {
   }
 
   private restoreParts(s: SimSnapshot): void {
-    const v = new Saved(s, 'snapshot').object(['format', 'version', 'frame', 'player', 'input', 'ecs', 'rng', 'scheduler', 'world']);
+    const seats = this.players.length;
+    const v = new Saved(s, 'snapshot').object(seats > 1 ? ['format', 'version', 'frame', 'player', 'input', 'players', 'inputs', 'ecs', 'rng', 'scheduler', 'world'] : ['format', 'version', 'frame', 'player', 'input', 'ecs', 'rng', 'scheduler', 'world']);
     v.get('format').equals('retrosim-snapshot', '"retrosim-snapshot"');
     v.get('version').equals(1, 'version 1');
     const frame = v.get('frame').count();
@@ -376,6 +457,18 @@ export class Simulation implements SystemHost, ScenarioHost {
     if (!isObject(s.scheduler) || s.scheduler.frame !== frame) sched.get('frame').fail(`the scheduler's frame differs from the snapshot's frame ${frame}`);
     const player = v.get('player').int(0, this.ecs.capacity - 1);
     const input = v.get('input').u32();
+    let players: number[] | null = null;
+    let inputs: Uint32Array | null = null;
+    if (seats > 1) {
+      // Every seat a distinct entity id, seat 0 the snapshot's player; one input word per seat, seat 0's its input.
+      const pv = v.get('players');
+      players = pv.array(seats, seats).map((e) => e.int(1, this.ecs.capacity - 1));
+      if (players[0] !== player) pv.get(0).fail(`player 0's id ${players[0]} differs from the snapshot's player ${player}`);
+      for (let k = 1; k < seats; k++) if (players.indexOf(players[k]!) !== k) pv.get(k).fail(`entity ${players[k]} is also player ${players.indexOf(players[k]!)}`);
+      const iv = v.get('inputs');
+      inputs = iv.typed(Uint32Array, seats);
+      if (inputs[0] !== input) iv.get(0).fail(`player 0's input ${inputs[0]} differs from the snapshot's input ${input}`);
+    }
     const rng = v.get('rng').object(['fieldrand', 'ccrand', 'streams']);
     // The RNGs, then the entities (task states are sized by them), then the scheduler and its tasks, then
     // the world.
@@ -386,6 +479,13 @@ export class Simulation implements SystemHost, ScenarioHost {
     this.scheduler.restore(s.scheduler, 'scheduler');
     this.player = player;
     this.input = input;
+    if (players && inputs) {
+      for (let k = 0; k < seats; k++) (this.players as number[])[k] = players[k]!;
+      this.inputs.set(inputs);
+    } else {
+      (this.players as number[])[0] = player;
+      this.inputs[0] = input;
+    }
     this.ctx.player = this.player;
     this.ctx.input = this.input;
     const w = this.world as CollisionWorld & StatefulWorld;
@@ -467,6 +567,8 @@ export class SimulationHasher {
     const n = ecs.aliveIdsAscending(this.ids);
     const ids = this.ids.ids;
     h.u32(ecs.capacity).u32(ecs.maxId).u32(ecs.aliveCount).u32(sim.player);
+    // The other players' ids (none in a run of one player, whose hash is then the same as ever).
+    for (let k = 1; k < sim.players.length; k++) h.u32(sim.players[k]!);
     for (let i = 0; i < n; i++) h.u32(ids[i]!).u32(ecs.membership[ids[i]!]!);
     ecs.hashIndexInto(h);
     end();

@@ -35,7 +35,9 @@ export interface SyncTestFailure {
  */
 export class SyncTest {
   private readonly snaps: (SimSnapshot | null)[];
+  /** Every player's input words of the last depth + 1 frames (players words a frame). */
   private readonly inputs: Uint32Array;
+  private readonly players: number;
   private readonly hashes: Uint32Array;
   readonly failures: SyncTestFailure[] = [];
   checkedFrames = 0;
@@ -54,13 +56,18 @@ export class SyncTest {
     if (!Number.isInteger(depth) || depth < 1 || depth > 1024) throw new RangeError(`synctest depth must be in 1..1024, got ${depth}`);
     const n = depth + 1;
     this.snaps = new Array(n).fill(null);
-    this.inputs = new Uint32Array(n);
+    this.players = main.players.length;
+    if (shadow.players.length !== this.players) throw new RangeError(`synctest: the shadow simulation has ${shadow.players.length} players, the main one ${this.players}`);
+    this.inputs = new Uint32Array(n * this.players);
     this.hashes = new Uint32Array(2 * n);
     this.snaps[main.frame % n] = main.save();
   }
 
-  /** Steps the main simulation and checks the last `depth` frames again. Returns false on a desync. */
-  step(buttons: number): boolean {
+  /**
+   * Steps the main simulation (buttons as `Simulation.step` takes them: a number, or one word per player) and
+   * checks the last `depth` frames again. Returns false on a desync.
+   */
+  step(buttons: number | ArrayLike<number>): boolean {
     this.main.step(buttons);
     return this.check();
   }
@@ -71,7 +78,7 @@ export class SyncTest {
     const main = this.main;
     const f = main.frame;
     const h = main.hash();
-    this.inputs[f % n] = main.input;
+    this.inputs.set(main.inputs, (f % n) * this.players);
     this.hashes[2 * (f % n)] = h.hi;
     this.hashes[2 * (f % n) + 1] = h.lo;
     this.snaps[f % n] = main.save();
@@ -80,7 +87,7 @@ export class SyncTest {
     const shadow = this.shadow;
     shadow.restore(this.snaps[from % n]!);
     for (let g = from + 1; g <= f; g++) {
-      shadow.step(this.inputs[g % n]!);
+      shadow.step(this.inputsOf(g));
       const s = shadow.hash();
       const hi = this.hashes[2 * (g % n)]!;
       const lo = this.hashes[2 * (g % n) + 1]!;
@@ -97,7 +104,7 @@ export class SyncTest {
           for (let k = 0; k < names.length; k++) if (sh[2 * k] !== r.sections[2 * k] || sh[2 * k + 1] !== r.sections[2 * k + 1]) sections.push(names[k]!);
         }
         const before = this.snaps[(g - 1) % n];
-        const culprit = before && before.frame === g - 1 ? this.findCulprit(before, this.inputs[g % n]!) : null;
+        const culprit = before && before.frame === g - 1 ? this.findCulprit(before, this.inputsOf(g)) : null;
         const fail: SyncTestFailure = { frame: g, from, expected: hex64(hi, lo), actual: hex64(s.hi, s.lo), sections, culprit };
         this.failures.push(fail);
         const who = culprit ? `; system ${culprit} is not deterministic (two runs of frame ${g} from the same state differ right after it)` : '';
@@ -109,12 +116,18 @@ export class SyncTest {
     return true;
   }
 
+  /** The input words of frame `g` (kept for the last depth + 1 frames). */
+  private inputsOf(g: number): Uint32Array {
+    const at = (g % (this.depth + 1)) * this.players;
+    return this.inputs.subarray(at, at + this.players);
+  }
+
   /**
    * Runs the frame after `snap` twice on the shadow, hashing the state after every task; the first task
    * after which the two runs differ is not a function of the state (a clock, Math.random, a module-level
    * variable, an unordered iteration).
    */
-  private findCulprit(snap: SimSnapshot, buttons: number): string | null {
+  private findCulprit(snap: SimSnapshot, buttons: ArrayLike<number>): string | null {
     const shadow = this.shadow;
     const run = (): { name: string; hash: string }[] => {
       const trail: { name: string; hash: string }[] = [];

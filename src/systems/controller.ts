@@ -1,7 +1,7 @@
 /**
  * The controller: what drives bodies beyond the raw input and the wander stream.
  *
- * - The player jumps on a fresh press of the Jump button while standing (input.ts already turns and walks it).
+ * - Each player jumps on a fresh press of the Jump button while standing (input.ts already turns and walks it).
  * - Each agent gets a behaviour the first frame it is seen, drawn from the "behaviour" seedrandom stream in
  *   ascending entity id: wander (the wander system's heading, untouched), patrol (walk a fixed heading and
  *   turn back when blocked or after a leg of PATROL_LEG_FRAMES), or chase (while it sees its Sight target,
@@ -79,11 +79,14 @@ export const controllerSystem: SystemDef = {
 
     return {
       run(ctx: FrameContext) {
-        // The player: jump on a fresh press while standing.
-        const p = host.player;
-        if (ecs.has(p, Controller) && ecs.has(p, Motion)) {
-          const b = Controller.buttons[p]!;
-          if (b & Buttons.Jump && !(Controller.previous[p]! & Buttons.Jump) && Motion.grounded[p] === 1) fall[p] = -jump;
+        // Each player (player 0 first): jump on a fresh press while standing.
+        const players = host.players;
+        for (let k = 0, n = players ? players.length : 1; k < n; k++) {
+          const p = k === 0 ? host.player : players![k]!;
+          if (ecs.has(p, Controller) && ecs.has(p, Motion)) {
+            const b = Controller.buttons[p]!;
+            if (b & Buttons.Jump && !(Controller.previous[p]! & Buttons.Jump) && Motion.grounded[p] === 1) fall[p] = -jump;
+          }
         }
         // Agents, ascending id (draws from a shared stream make the order part of the result).
         const ids = ascending.of(ecs.entities(agents));

@@ -1,6 +1,6 @@
 /**
- * The input system: copies the frame's buttons (the only outside data a simulation takes) into the player's
- * Controller, and steers the player from them: left/right turn, up/down walk forward/back.
+ * The input system: copies the frame's buttons (the only outside data a simulation takes) into each player's
+ * Controller, and steers each player from its own word: left/right turn, up/down walk forward/back.
  */
 import { cosAngle, sinAngle, wrapAngle } from '../ecs/angle.js';
 import type { SystemDef, SystemHost } from './system.js';
@@ -26,8 +26,9 @@ export const PLAYER_TURN_PER_FRAME = 512;
 export const PLAYER_SPEED_FACTOR = 2;
 
 /**
- * The input system (priority 33, first): copies the frame's buttons into the player's Controller and steers the
- * player: left and right turn it, up and down walk it forward and back at twice an agent's speed.
+ * The input system (priority 33, first): copies the frame's buttons into each player's Controller and steers
+ * each player by its own word (player 0 first): left and right turn it, up and down walk it forward and back
+ * at twice an agent's speed.
  */
 export const inputSystem: SystemDef = {
   name: 'input',
@@ -37,10 +38,9 @@ export const inputSystem: SystemDef = {
     const [h0, h1] = horizontalAxes(host.world);
     const vel = [Velocity.x, Velocity.y, Velocity.z] as const;
     const speed = walkSpeed(host.world) * PLAYER_SPEED_FACTOR;
-    return () => {
-      const p = host.player;
+    const steer = (p: number, word: number): void => {
       if (!host.ecs.has(p, Controller)) return;
-      const buttons = host.input & BUTTON_MASK;
+      const buttons = word & BUTTON_MASK;
       Controller.previous[p] = Controller.buttons[p]!;
       Controller.buttons[p] = buttons;
       let angle = Heading.angle[p]!;
@@ -60,6 +60,12 @@ export const inputSystem: SystemDef = {
       vel[2][p] = 0;
       vel[h0][p] = dx + 0; // + 0 turns −0 into 0, so a standing player hashes the same however it stopped
       vel[h1][p] = dz + 0;
+    };
+    return () => {
+      steer(host.player, host.input);
+      const players = host.players;
+      const inputs = host.inputs;
+      if (players && inputs) for (let k = 1; k < players.length; k++) steer(players[k]!, inputs[k]!);
     };
   },
 };

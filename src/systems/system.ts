@@ -26,6 +26,13 @@ export interface SystemHost {
   readonly player: number;
   /** The buttons (bitmask, see `Buttons`) given for the frame being run: the only outside data. */
   readonly input: number;
+  /**
+   * Every player's entity id, by seat (player 0 first, `player`). A hand-made host without it has the one
+   * player `player`.
+   */
+  readonly players?: readonly number[];
+  /** Every player's buttons of the frame being run, by seat (`input` is seat 0's); absent: `[input]`. */
+  readonly inputs?: ArrayLike<number>;
   /** The scenario's parameters (declared by its `params`, checked, defaults filled). */
   readonly params: Readonly<Record<string, ParamValue>>;
   /** The simulation's event bus (emit from a frame through `ctx.events`). */
@@ -41,10 +48,14 @@ export interface SystemHost {
 export interface SystemContext extends FrameContext {
   readonly world: CollisionWorld;
   readonly ecs: EcsWorld;
-  /** The buttons of this frame. */
+  /** The buttons of this frame (player 0's). */
   readonly input: number;
-  /** The player's entity id (0 when none). */
+  /** The player's entity id (player 0's; 0 when none). */
   readonly player: number;
+  /** Every player's buttons of this frame, by seat (read only). */
+  readonly inputs: ArrayLike<number>;
+  /** Every player's entity id, by seat (read only). */
+  readonly players: readonly number[];
   readonly params: Readonly<Record<string, ParamValue>>;
 }
 

@@ -21,12 +21,9 @@ export function testConfig(players: number, over: Partial<NetplayConfig> = {}): 
   };
 }
 
-/** Several-player simulations are another part's work: until they exist, the settings' `players` is left out. */
+/** The simulation a config describes, on a flat test world. */
 export function build(config: NetplayConfig): Simulation {
-  const probe = simulationFromSettings(new FlatWorld(), testSettings({ agents: 0, capacity: 8 }));
-  const multi = Array.isArray((probe as unknown as { players?: unknown }).players);
-  const { players, ...rest } = config.settings;
-  return simulationFromSettings(new FlatWorld(), (multi ? { ...rest, players } : rest) as NetplayConfig['settings']);
+  return simulationFromSettings(new FlatWorld(), config.settings);
 }
 
 export function bot(seed: number): () => number {

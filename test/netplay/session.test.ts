@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifyReplay } from '../../src/replay/verify.js';
-import { stepPlayers } from '../../src/netplay/compat.js';
+import { stepPlayers } from '../../src/netplay/sim-calls.js';
 import { build, bot, Match, testConfig } from './harness.js';
 
 const FRAMES = 240;

@@ -216,9 +216,13 @@ describe('replay', () => {
 
   it('rejects foreign files, other versions, and inputs with undefined bits', () => {
     expect(() => readReplay(new TextEncoder().encode('PK\u0003\u0004 this is a zip file'), BUTTON_MASK)).toThrow(/not a retrosim replay/);
+    const v5 = bytes.slice();
+    v5[8] = 5;
+    expect(() => readReplay(v5, BUTTON_MASK)).toThrow(/format version 5 is not supported/);
+    // Version 4 (several players) is read, but a one-player file relabelled so is refused: its header has no players.
     const v4 = bytes.slice();
     v4[8] = 4;
-    expect(() => readReplay(v4, BUTTON_MASK)).toThrow(/format version 4 is not supported/);
+    expect(() => readReplay(v4, BUTTON_MASK)).toThrow(/replay chunk HEAD #0 \(header\): players \d+ is outside 2\.\.4/);
     const v2 = bytes.slice();
     v2[8] = 2;
     expect(() => readReplay(v2, BUTTON_MASK)).toThrow(/format version 2 \(written by retrosim 0\.2\.0\).*record it again/);

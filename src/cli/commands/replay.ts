@@ -31,7 +31,8 @@ function scenarioKernelModules(given: string | undefined, rp?: Replay): SystemPo
 const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
 
   info FILE              the header: world, seeds, settings, frames, keyframes, final hash
-  export FILE            the whole replay as JSON (every frame's input, hash, RNG counts, section hashes)
+  export FILE            the whole replay as JSON (every frame's input, hash, RNG counts, section hashes;
+                         with several players, \`inputs\`: every player's word, player 0 first)
   verify FILE            re-simulate from the settings and inputs and compare everything recorded (every
                          frame's hash, section hashes, RNG draw counts and input; every keyframe's hash and
                          snapshot); then restore each keyframe into a fresh simulation, run it to the next
@@ -156,6 +157,7 @@ export const command: Command = {
           const sc = rp.header.scenario;
           print(`scenario    ${sc.name} ${sc.version} (${sc.source}, ${sc.contentHash})`);
           print(`settings    ${JSON.stringify(rp.header.settings)}`);
+          if (rp.frames.players > 1) print(`players     ${rp.frames.players} (an input word each per frame)`);
           print(`frames      ${rp.frames.count}, keyframe every ${rp.header.keyframeInterval} (${rp.keyframes.length} keyframes)`);
           print(`final hash  ${info['finalHash']}`);
         }

@@ -19,7 +19,7 @@ import { type OpenedWorldSource } from '../../node/open-world.js';
 import { MAX_SYSTEM_THREADS, SystemPool } from '../../node/system-pool.js';
 import { demoButtons } from '../../sim/demo-input.js';
 import { ReplayRecorder } from '../../replay/recorder.js';
-import { MAX_AGENTS, ScenarioError, type ScenarioDef, type ScenarioSettings } from '../../sim/scenario.js';
+import { MAX_AGENTS, MAX_PLAYERS, ScenarioError, type ScenarioDef, type ScenarioSettings } from '../../sim/scenario.js';
 import { Simulation } from '../../sim/simulation.js';
 import { SyncTest } from '../../sim/synctest.js';
 
@@ -32,6 +32,9 @@ options:
   --frames N        frames to run (default 3600)
   --agents N        wandering agents (default 300); a scenario that places its own and never reads this
                     number records (and reports) the wandering agents it placed instead
+  --players N       players, 1..4 (default 1; at most the scenario's own number, 4 for the built-in ones):
+                    player 0 presses the stand-in buttons, the others stand idle; with 2 or more the replay
+                    records every player's input (format 4)
   --world W         run on a built-in world (piney-default, rugrats-demo) or any supported world file instead
                     (Piney field spec, COLBIN, GTA COL, Rugrats COL, Llama TRAK with --map); a file of a
                     built-in id's name in the current folder is taken as that file
@@ -57,6 +60,7 @@ export const command: Command = {
     const { positionals, options: o } = parseArgs(argv, {
       frames: { type: 'int', min: 0, max: 10_000_000 },
       agents: { type: 'int', min: 0, max: MAX_AGENTS },
+      players: { type: 'int', min: 1, max: MAX_PLAYERS },
       world: { type: 'string' },
       map: { type: 'string' },
       scenario: { type: 'string' },
@@ -80,6 +84,7 @@ export const command: Command = {
     const scenario = await resolveScenario(o['scenario'] as string | undefined, opened.world);
     const over: Partial<ScenarioSettings> = {};
     if (o['agents'] !== undefined) over.agents = o['agents'] as number;
+    if (o['players'] !== undefined) over.players = o['players'] as number;
     if (o['seed'] !== undefined) over.streamSeed = o['seed'] as string;
     if (o['field-seed'] !== undefined) over.fieldSeed = o['field-seed'] as number;
     if (o['cc-init'] !== undefined) over.ccRandInit = o['cc-init'] as number;
@@ -118,6 +123,7 @@ export const command: Command = {
 
       const bar = process.stderr.isTTY ? new ProgressBar(frames) : null;
       const t0 = performance.now();
+      // Player 0 presses the stand-in buttons; a number leaves the other players' words 0 (idle).
       for (let f = 1; f <= frames; f++) {
         const b = demoButtons(f);
         if (rec) rec.step(b);

@@ -7,7 +7,7 @@
  * functions); the renderer reads the state it exposes and never writes it. No pixi.js or DOM here, so Node
  * tests run it too.
  */
-import { hex64, readReplay, type Replay } from '../../replay/format.js';
+import { frameInputs, hex64, readReplay, type Replay } from '../../replay/format.js';
 import type { OpenedWorld } from '../../replay/world-identity.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../scenarios/builtin.js';
 import { BUTTON_MASK } from '../../systems/input.js';
@@ -182,7 +182,7 @@ export class SandboxSession {
     if (!rp) throw new Error('no replay loaded');
     const f = this.sim.frame;
     if (f >= rp.frames.count) return null;
-    this.sim.step(rp.frames.inputs[f]!);
+    this.sim.step(frameInputs(rp.frames, f));
     const h = this.sim.hash();
     this.lastHash = hex64(h.hi, h.lo);
     const matches = h.hi === rp.frames.hashHi[f] && h.lo === rp.frames.hashLo[f];
@@ -201,16 +201,16 @@ export class SandboxSession {
     return { frame: target, hash: r.hash, matches: r.verified };
   }
 
-  /** The recorded buttons of the frame about to be played (replay mode), else 0. */
+  /** The recorded buttons of the frame about to be played (replay mode; player 0's), else 0. */
   nextReplayInput(): number {
     const rp = this.replay;
-    return rp && this.sim.frame < rp.frames.count ? rp.frames.inputs[this.sim.frame]! : 0;
+    return rp && this.sim.frame < rp.frames.count ? rp.frames.inputs[this.sim.frame * rp.frames.players]! : 0;
   }
 
   /** Leaves the replay: live from where it stands (unrecorded). */
   goLive(): void {
     const rp = this.replay;
-    if (rp) for (let f = 0; f < this.sim.frame && f < rp.frames.count && !this.steered; f++) if (rp.frames.inputs[f] !== 0) this.steered = true;
+    if (rp) for (let f = 0; f < this.sim.frame * rp.frames.players && f < rp.frames.inputs.length && !this.steered; f++) if (rp.frames.inputs[f] !== 0) this.steered = true;
     this.mode = 'live';
     this.replay = null;
     this.check = null;
@@ -242,7 +242,7 @@ export class ReplayCheck {
     const rp = this.replay;
     for (let i = 0; i < frames && !this.done; i++) {
       const f = this.frame;
-      this.sim.step(rp.frames.inputs[f]!);
+      this.sim.step(frameInputs(rp.frames, f));
       const h = this.sim.hash();
       this.frame = f + 1;
       if (h.hi !== rp.frames.hashHi[f] || h.lo !== rp.frames.hashLo[f]) this.divergence = f + 1;
