@@ -126,3 +126,35 @@ export {
   type NetplayStats,
 } from './netplay/session.js';
 export type { NetplayTransport } from './netplay/transport.js';
+/**
+ * The netplay wire protocol (version 1): one JSON object per WebSocket text message, its bounds, and parsers
+ * that refuse anything malformed with a `ProtocolError` naming the field (docs/netplay.md).
+ */
+export {
+  PROTOCOL_VERSION,
+  ProtocolError,
+  parseClientMessage,
+  parseRelayMessage,
+  encodeClientMessage,
+  encodeRelayMessage,
+  MAX_MESSAGE_LENGTH,
+  MAX_KEYFRAME_LENGTH,
+  MAX_CATCHUP_LENGTH,
+  type ClientMessage,
+  type RelayMessage,
+  type JoinMessage,
+  type InputMessage,
+  type PingMessage,
+  type KeyframeMessage,
+  type Keyframe,
+  type Checksum,
+  type Role,
+  type JoinedMessage,
+  type StartMessage,
+  type InputForward,
+  type CatchupMessage,
+  type LeftMessage,
+  type ChangedMessage,
+  type PongMessage,
+  type ErrorMessage,
+} from './netplay/protocol.js';
