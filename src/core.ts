@@ -126,6 +126,7 @@ export {
   type NetplayStats,
 } from './netplay/session.js';
 export type { NetplayTransport } from './netplay/transport.js';
+export { MAX_LISTED_STATE_DIFFERENCES, type DesyncStateComparison } from './netplay/desync-states.js';
 /**
  * The netplay wire protocol (version 1): one JSON object per WebSocket text message, its bounds, and parsers
  * that refuse anything malformed with a `ProtocolError` naming the field (docs/netplay.md).
@@ -157,4 +158,7 @@ export {
   type ChangedMessage,
   type PongMessage,
   type ErrorMessage,
+  type StateMessage,
+  type StateForward,
+  MAX_STATES_PER_CLIENT,
 } from './netplay/protocol.js';

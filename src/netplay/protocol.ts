@@ -71,6 +71,8 @@ export const KEYFRAME_INTERVAL_RANGE = Object.freeze({ min: 1, max: 100_000 });
 export const CHECK_INTERVAL_RANGE = Object.freeze({ min: 1, max: 600 });
 /** Range of `inputDelay` in a config. */
 export const INPUT_DELAY_RANGE = Object.freeze({ min: 0, max: 30 });
+/** Most `state` messages a client may send in a room (one per desync it reports; more are refused). */
+export const MAX_STATES_PER_CLIENT = 4;
 /** Longest `error` reason. */
 export const MAX_REASON_LENGTH = 512;
 export { BUTTON_MASK };
@@ -141,8 +143,23 @@ export interface KeyframeMessage extends Keyframe {
   t: 'keyframe';
 }
 
+/**
+ * Client → relay: this player's state at a checked frame (value-codec snapshot, base64), sent once when it finds
+ * a desync there, so that every peer can name the hash sections and the values that differ. Players only; at
+ * most MAX_STATES_PER_CLIENT.
+ */
+export interface StateMessage extends Keyframe {
+  t: 'state';
+}
+
+/** Relay → client: a player's `state` forwarded, stamped with its seat `p`. */
+export interface StateForward extends Keyframe {
+  t: 'state';
+  p: number;
+}
+
 /** Any message a client sends. */
-export type ClientMessage = JoinMessage | InputMessage | PingMessage | KeyframeMessage;
+export type ClientMessage = JoinMessage | InputMessage | PingMessage | KeyframeMessage | StateMessage;
 
 /** Relay → client: the answer to `join`: the seat (players 0-based; spectators −1) and the room's config. */
 export interface JoinedMessage {
@@ -209,7 +226,7 @@ export interface ErrorMessage {
 }
 
 /** Any message the relay sends. */
-export type RelayMessage = JoinedMessage | StartMessage | InputForward | CatchupMessage | LeftMessage | ChangedMessage | PongMessage | ErrorMessage;
+export type RelayMessage = JoinedMessage | StartMessage | InputForward | CatchupMessage | LeftMessage | ChangedMessage | PongMessage | StateForward | ErrorMessage;
 
 /**
  * A refused message: the message names the field and what was wrong. `code` is the WebSocket close code the
@@ -396,12 +413,13 @@ function inputBody(o: Obj, where: string): Omit<InputMessage, 't'> {
 // Parsing
 
 /** Size, depth and JSON checks shared by both directions; returns the parsed object and its `t`. */
-function parseEnvelope(text: unknown, bigKind: string, bigLimit: number): { o: Obj; t: string } {
+function parseEnvelope(text: unknown, bigKinds: Readonly<Record<string, number>>): { o: Obj; t: string } {
   if (typeof text !== 'string') throw new ProtocolError(`message: expected text, got ${show(text)}`);
   if (text.length > MAX_MESSAGE_LENGTH) {
-    const big = new RegExp(`^\\s*\\{\\s*"t"\\s*:\\s*"${bigKind}"`).test(text.slice(0, 64));
-    if (!big) throw new ProtocolError(`message: ${text.length} characters, more than ${MAX_MESSAGE_LENGTH} (only a ${bigKind} may be longer)`, 1009);
-    if (text.length > bigLimit) throw new ProtocolError(`${bigKind}: ${text.length} characters, more than ${bigLimit}`, 1009);
+    const kind = /^\s*\{\s*"t"\s*:\s*"([a-z]+)"/.exec(text.slice(0, 64))?.[1];
+    const limit = kind !== undefined && Object.hasOwn(bigKinds, kind) ? bigKinds[kind]! : 0;
+    if (limit === 0) throw new ProtocolError(`message: ${text.length} characters, more than ${MAX_MESSAGE_LENGTH} (only a ${Object.keys(bigKinds).join(' or a ')} may be longer)`, 1009);
+    if (text.length > limit) throw new ProtocolError(`${kind}: ${text.length} characters, more than ${limit}`, 1009);
   }
   const deep = jsonTooDeepAt(text, MAX_JSON_DEPTH);
   if (deep >= 0) throw new ProtocolError(`message: nested deeper than ${MAX_JSON_DEPTH} levels (at character ${deep})`);
@@ -422,7 +440,7 @@ function parseEnvelope(text: unknown, bigKind: string, bigLimit: number): { o: O
  * relay.
  */
 export function parseClientMessage(text: string): ClientMessage {
-  const { o, t } = parseEnvelope(text, 'keyframe', MAX_KEYFRAME_LENGTH);
+  const { o, t } = parseEnvelope(text, { keyframe: MAX_KEYFRAME_LENGTH, state: MAX_KEYFRAME_LENGTH });
   switch (t) {
     case 'join': {
       fields(o, 'join', ['t', 'v', 'room', 'role'], ['config', 'name']);
@@ -441,6 +459,9 @@ export function parseClientMessage(text: string): ClientMessage {
     case 'keyframe':
       fields(o, 'keyframe', ['t', 'f', 'hash', 'data']);
       return { t, ...keyframe({ f: o.f, hash: o.hash, data: o.data }, 'keyframe') };
+    case 'state':
+      fields(o, 'state', ['t', 'f', 'hash', 'data']);
+      return { t, ...keyframe({ f: o.f, hash: o.hash, data: o.data }, 'state') };
     default:
       throw new ProtocolError(`message.t: unknown message type ${show(t)}`);
   }
@@ -448,7 +469,7 @@ export function parseClientMessage(text: string): ClientMessage {
 
 /** Parses and validates a message the relay sent (what a client receives). Throws a ProtocolError naming the field. */
 export function parseRelayMessage(text: string): RelayMessage {
-  const { o, t } = parseEnvelope(text, 'catchup', MAX_CATCHUP_LENGTH);
+  const { o, t } = parseEnvelope(text, { catchup: MAX_CATCHUP_LENGTH, state: MAX_KEYFRAME_LENGTH + 64 });
   switch (t) {
     case 'joined': {
       fields(o, 'joined', ['t', 'room', 'role', 'player', 'players', 'config']);
@@ -487,6 +508,9 @@ export function parseRelayMessage(text: string): RelayMessage {
     case 'pong':
       fields(o, 'pong', ['t', 'id']);
       return { t, id: int(o.id, 'pong.id', 0, Number.MAX_SAFE_INTEGER) };
+    case 'state':
+      fields(o, 'state', ['t', 'p', 'f', 'hash', 'data']);
+      return { t, p: int(o.p, 'state.p', 0, MAX_PLAYERS - 1), ...keyframe({ f: o.f, hash: o.hash, data: o.data }, 'state') };
     case 'error':
       fields(o, 'error', ['t', 'reason']);
       return { t, reason: str(o.reason, 'error.reason', MAX_REASON_LENGTH) };

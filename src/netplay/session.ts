@@ -21,6 +21,8 @@ import { base64ToBytes, bytesToBase64 } from './base64.js';
 import { loadState, recordPlayers, saveState, stepPlayers, type RollbackSlot } from './sim-calls.js';
 import { parseRelayMessage, type NetplayConfig, type RelayMessage as Incoming } from './protocol.js';
 import type { NetplayTransport } from './transport.js';
+import { compareStates, type DesyncStateComparison } from './desync-states.js';
+import { MAX_STATES_PER_CLIENT } from './protocol.js';
 
 export type { NetplayConfig } from './protocol.js';
 
@@ -88,15 +90,23 @@ export interface DesyncReport {
   ours: string | null;
   /** The peers' hashes of that frame, by seat. */
   theirs: Record<number, string>;
-  /** The hash sections that differ: 'unknown' when the peer's sections are not exchanged (protocol 1). */
+  /**
+   * The hash sections that differ from any peer whose state arrived (`states`); `['unknown']` until one does.
+   * Players send their state of a desynced check frame once, so the report fills in a moment after the event
+   * (the `desyncStates` event says when).
+   */
   sections: string[];
   /** Our snapshot at that frame (or the nearest kept, see its `frame`), for `replay`'s snapshot diff. */
   snapshot: SimSnapshot | null;
+  /** Each peer's state at that frame compared with ours, by seat, as their `state` messages arrive. */
+  states: Record<number, DesyncStateComparison>;
 }
 
 /** The events of a NetplaySession. */
 export interface NetplayEvents {
   desync: DesyncReport;
+  /** A peer's state for the reported desync arrived and was compared: the report now names the sections. */
+  desyncStates: { report: DesyncReport; player: number; comparison: DesyncStateComparison };
   confirmed: { frame: number; hash: string };
   left: { player: number; from: number };
   state: NetplayStats['state'];
@@ -162,6 +172,11 @@ export class NetplaySession {
   private checkSlots: RollbackSlot[] = new Array(CHECK_SLOTS).fill(undefined);
   private checkFrames: number[] = new Array(CHECK_SLOTS).fill(-1);
   private desyncReported = false;
+  private report: DesyncReport | null = null;
+  private statesSent = 0;
+  /** Peers' states that arrived before our own report of their frame (a peer may find a desync first). */
+  private earlyStates: Extract<Incoming, { t: 'state' }>[] = [];
+  private stateSim: Simulation | null = null;
   private readonly desyncKeys = new Set<string>();
 
   private pingSeq = 0;
@@ -427,7 +442,41 @@ export class NetplaySession {
     const theirs: Record<number, string> = {};
     for (const m of mismatches) theirs[m.player] = m.theirs;
     const snapshot = this.snapshotAt(frame);
-    this.events.emit('desync', { frame, players: [...new Set(players)], cause, ours, theirs, sections: ['unknown'], snapshot });
+    this.report = { frame, players: [...new Set(players)], cause, ours, theirs, sections: ['unknown'], snapshot, states: {} };
+    this.events.emit('desync', this.report);
+    const early = this.earlyStates;
+    this.earlyStates = [];
+    for (const m of early) this.onState(m);
+    // Our state of that frame goes to the peers once, so each can name what differs.
+    if (this.o.role === 'player' && cause === 'checksum' && ours !== null && snapshot?.frame === frame && this.statesSent < MAX_STATES_PER_CLIENT) {
+      this.statesSent++;
+      this.o.transport.send(JSON.stringify({ t: 'state', f: frame, hash: ours, data: bytesToBase64(encodeValueBytes(snapshot)) }));
+    }
+  }
+
+  /** The first desync this session reported (filled in as peers' states arrive), or null. */
+  get desyncReport(): DesyncReport | null {
+    return this.report;
+  }
+
+  private onState(m: Extract<Incoming, { t: 'state' }>): void {
+    if (m.p >= this.P || m.p === this.me) throw new Error(`relay forwarded a state of seat ${m.p} (players ${this.P}, ours ${this.me})`);
+    const r = this.report;
+    if (!r) {
+      // kept until we report that frame ourselves (the relay lets each peer send a few)
+      this.earlyStates.push(m);
+      if (this.earlyStates.length > MAX_STATES_PER_CLIENT * this.P) this.earlyStates.shift();
+      return;
+    }
+    // Only the reported frame's states are compared, once per peer.
+    if (r.frame !== m.f || r.snapshot?.frame !== m.f || Object.hasOwn(r.states, m.p)) return;
+    this.stateSim ??= this.o.build(this.config!);
+    const comparison = compareStates(this.stateSim, r.snapshot, m);
+    r.states[m.p] = comparison;
+    const names = new Set<string>();
+    for (const c of Object.values(r.states)) for (const n of c.sections) names.add(n);
+    r.sections = names.size > 0 || !comparison.error ? [...names] : ['unknown'];
+    this.events.emit('desyncStates', { report: r, player: m.p, comparison });
   }
 
   /** Our confirmed state at `frame` as a SimSnapshot: from the check-frame states kept, else the current one. */
@@ -548,6 +597,8 @@ export class NetplaySession {
         return;
       case 'catchup':
         return this.onCatchup(m);
+      case 'state':
+        return this.onState(m);
     }
   }
 

@@ -24,6 +24,7 @@ import {
   MAX_LOG_FRAMES,
   MAX_MESSAGE_LENGTH,
   MAX_SPECTATORS,
+  MAX_STATES_PER_CLIENT,
   parseClientMessage,
   ProtocolError,
   RATE_BURST,
@@ -36,6 +37,7 @@ import {
   type NetplayConfig,
   type RelayMessage,
   type Role,
+  type StateMessage,
 } from '../netplay/protocol.js';
 
 /** Most clients connected to one relay at once (players, spectators and connections not yet joined). */
@@ -163,6 +165,8 @@ interface Room {
   keyframe: Keyframe | null;
   /** Per player: the frames it changed after sending them. */
   changed: Set<number>[];
+  /** Per player: `state` messages it has sent (at most MAX_STATES_PER_CLIENT). */
+  statesSent: number[];
 }
 
 /** Starts a relay; resolves once it listens. */
@@ -376,6 +380,7 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
           logStart: 1,
           keyframe: null,
           changed: Array.from({ length: players }, () => new Set<number>()),
+          statesSent: new Array<number>(players).fill(0),
         };
         rooms.set(m.room, room);
         emit({ event: 'room-open', room: m.room, client: c.id, message: `room ${quoted} opened for ${players} player${players === 1 ? '' : 's'} (${rooms.size} open)` });
@@ -467,6 +472,17 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
     trimLog(room);
   };
 
+  /** A player's state at a checked frame, sent when it found a desync there: forwarded to everyone else, never dropped. */
+  const state = (c: Client, room: Room, m: StateMessage) => {
+    const k = c.seat;
+    if (room.statesSent[k]! >= MAX_STATES_PER_CLIENT) throw new ProtocolError(`state: more than ${MAX_STATES_PER_CLIENT} states sent`);
+    if (m.f % room.config.checkInterval !== 0) throw new ProtocolError(`state.f: frame ${m.f} is not a multiple of the check interval ${room.config.checkInterval}`);
+    const confirmed = confirmedFrame(room);
+    if (m.f > confirmed) throw new ProtocolError(`state.f: frame ${m.f} is not confirmed (the room's confirmed frame is ${confirmed})`);
+    room.statesSent[k]!++;
+    broadcast(room, { t: 'state', p: k, f: m.f, hash: m.hash, data: m.data }, c);
+  };
+
   const handle = (c: Client, m: ClientMessage) => {
     if (m.t === 'join') return join(c, m);
     const room = c.room;
@@ -483,6 +499,10 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
         if (c.role !== 'player') throw new ProtocolError('keyframe: spectators send no keyframes');
         if (!room.started) throw new ProtocolError('keyframe: the room has not started');
         return keyframe(c, room, m);
+      case 'state':
+        if (c.role !== 'player') throw new ProtocolError('state: spectators send no states');
+        if (!room.started) throw new ProtocolError('state: the room has not started');
+        return state(c, room, m);
     }
   };
 
@@ -500,8 +520,8 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
     c.byteTokens = Math.min(BYTES_BURST, c.byteTokens + (elapsed * BYTES_PER_SECOND) / 1000);
     if (c.byteTokens < bytes.length) throw new ProtocolError(`rate: more than ${BYTES_BURST} bytes at once (${BYTES_PER_SECOND} a second sustained)`);
     c.byteTokens -= bytes.length;
-    if (bytes.length > MAX_MESSAGE_LENGTH && !/^\s*\{\s*"t"\s*:\s*"keyframe"/.test(bytes.subarray(0, 64).toString('latin1'))) {
-      throw new ProtocolError(`message: ${bytes.length} bytes, more than ${MAX_MESSAGE_LENGTH} (only a keyframe may be longer)`, 1009);
+    if (bytes.length > MAX_MESSAGE_LENGTH && !/^\s*\{\s*"t"\s*:\s*"(keyframe|state)"/.test(bytes.subarray(0, 64).toString('latin1'))) {
+      throw new ProtocolError(`message: ${bytes.length} bytes, more than ${MAX_MESSAGE_LENGTH} (only a keyframe or a state may be longer)`, 1009);
     }
     handle(c, parseClientMessage(bytes.toString('utf8')));
   };

@@ -154,6 +154,9 @@ export class FakeNet {
       case 'keyframe':
         this.keyframe = { f: msg.f, hash: msg.hash, data: msg.data };
         return;
+      case 'state':
+        for (const x of this.others(c)) this.send(x, { t: 'state', p: c.seat, f: msg.f, hash: msg.hash, data: msg.data }, false);
+        return;
     }
   }
 

@@ -71,6 +71,7 @@ const clientMessage: fc.Arbitrary<ClientMessage> = fc.oneof(
   inputBody.map((b) => ({ t: 'input' as const, ...b })),
   fc.record({ t: fc.constant('ping' as const), id: fc.nat() }),
   keyframe.map((k) => ({ t: 'keyframe' as const, ...k })),
+  keyframe.map((k) => ({ t: 'state' as const, ...k })),
 );
 
 const relayMessage: fc.Arbitrary<RelayMessage> = fc.oneof(
@@ -93,6 +94,7 @@ const relayMessage: fc.Arbitrary<RelayMessage> = fc.oneof(
   fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 100_000 }), fc.array(word, { maxLength: 64 })).map(([p, f0, b]) => ({ t: 'left' as const, p, from: f0 + b.length, f0, b })),
   fc.record({ t: fc.constant('changed' as const), p: fc.nat(3), f: fc.integer({ min: 1, max: 0x7fffffff }) }),
   fc.record({ t: fc.constant('pong' as const), id: fc.nat() }),
+  fc.tuple(keyframe, fc.nat(3)).map(([k, p]) => ({ t: 'state' as const, p, ...k })),
   fc.record({ t: fc.constant('error' as const), reason: fc.string({ maxLength: 100 }) }),
 );
 
@@ -208,7 +210,7 @@ describe('the netplay protocol', () => {
     const pad = 'x'.repeat(MAX_MESSAGE_LENGTH);
     const long = refusal(() => parseClientMessage(`{"t":"ping","id":1,"pad":"${pad}"}`));
     expect(long.code).toBe(1009);
-    expect(long.message).toMatch(/^message: \d+ characters, more than 16384 \(only a keyframe may be longer\)$/);
+    expect(long.message).toMatch(/^message: \d+ characters, more than 16384 \(only a keyframe or a state may be longer\)$/);
     const data = 'AAAA'.repeat(MAX_MESSAGE_LENGTH / 2);
     expect(parseClientMessage(`{"t":"keyframe","f":600,"hash":"0x0000000000000000","data":"${data}"}`)).toMatchObject({ t: 'keyframe', f: 600 });
     const huge = refusal(() => parseClientMessage(`{"t":"keyframe","f":600,"hash":"0x0000000000000000","data":"${'AAAA'.repeat(MAX_KEYFRAME_LENGTH / 4)}"}`));

@@ -91,7 +91,7 @@ describe('netplay session: doctored peers are reported, naming them', () => {
     for (const c of [a, ref]) {
       expect(c.desyncs).toHaveLength(1);
       const r = c.desyncs[0]!;
-      expect(r).toMatchObject({ frame: 60, players: [1], cause: 'checksum', theirs: { 1: '0xdeadbeefdeadbeef' }, sections: ['unknown'] });
+      expect(r).toMatchObject({ frame: 60, players: [1], cause: 'checksum', theirs: { 1: '0xdeadbeefdeadbeef' } });
       expect(r.ours).toBe(c.hashes.get(60));
       expect(r.snapshot?.frame).toBe(60);
       const again = build(testConfig(2));
@@ -104,9 +104,48 @@ describe('netplay session: doctored peers are reported, naming them', () => {
     expect(a.hashes.get(200)).toBe(b.hashes.get(200));
     expect(seenAt[0]).toBeLessThanOrEqual(60 + 10);
     expect(b.desyncs).toEqual([]);
+    // the honest player sent its state of frame 60: the referee finds it equal to its own, so the liar is player 1
+    expect(ref.desyncs[0]!.states[0]).toMatchObject({ sections: [], totalDifferences: 0 });
+    expect(ref.desyncs[0]!.sections).toEqual([]);
+    // player 1 sent no state (it saw no desync), so player 0 cannot name sections
+    expect(a.desyncs[0]!.sections).toEqual(['unknown']);
     // one count per wrong check frame (60..200), however often the peer repeats it
     for (let i = 0; i < 30; i++) m.step();
     expect(a.session.stats.desyncs).toBe(15);
+  });
+
+  it('a peer whose state really differs: both players and the referee name the hash sections and values that differ', () => {
+    const m = new Match({ players: 2, delay: 3, jitter: 1, loss: 0.05, seed: 5 });
+    const a = m.add('player', { lastFrame: 120 }, bot(21));
+    // player 1's simulation is one agent's position off from the start: a hidden divergence
+    const drifted = (config: Parameters<typeof build>[0]) => {
+      const sim = build(config);
+      const { Position, Agent } = sim.components;
+      const e = [...Array(sim.ecs.capacity).keys()].find((i) => sim.ecs.has(i, Agent))!;
+      Position.x[e] = Position.x[e]! + 0.5;
+      return sim;
+    };
+    const b = m.add('player', { lastFrame: 120, build: drifted }, bot(22));
+    const ref = m.add('spectator', { lastFrame: 120 });
+    const detailed: number[] = [];
+    for (const c of [a, b, ref]) c.session.on('desyncStates', ({ player }) => detailed.push(player));
+    m.runUntil(() => a.session.desyncReport?.states[1] !== undefined && b.session.desyncReport?.states[0] !== undefined && ref.session.desyncReport?.states[1] !== undefined, 600);
+    for (const [c, other] of [[a, 1], [b, 0], [ref, 1]] as const) {
+      const r = c.session.desyncReport!;
+      expect(r).toMatchObject({ frame: 10, cause: 'checksum' });
+      expect(r.players).toContain(other);
+      const cmp = r.states[other]!;
+      expect(cmp.error).toBeUndefined();
+      expect(cmp.sections).toContain('Position');
+      expect(r.sections).toContain('Position');
+      expect(cmp.totalDifferences).toBeGreaterThan(0);
+      expect(cmp.differences.some((l) => l.includes('Position.'))).toBe(true);
+      // the peer's snapshot is there to diff, and it hashes to what the peer sent
+      const again = build(testConfig(2));
+      again.restore(cmp.snapshot!);
+      expect(again.hashHex()).toBe(cmp.hash);
+    }
+    expect(detailed.length).toBeGreaterThanOrEqual(3);
   });
 
   it('a past input altered on resend is a desync naming the player (relay `changed`)', () => {

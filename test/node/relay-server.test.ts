@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRelay, type Relay, type RelayEvent, type RelayOptions } from '../../src/node/relay-server.js';
-import { JOIN_TIMEOUT_MS, MAX_KEYFRAME_LENGTH, MAX_LEFT_INPUTS, MAX_SPECTATORS, type RelayMessage } from '../../src/netplay/protocol.js';
+import { JOIN_TIMEOUT_MS, MAX_KEYFRAME_LENGTH, MAX_LEFT_INPUTS, MAX_SPECTATORS, MAX_STATES_PER_CLIENT, type RelayMessage } from '../../src/netplay/protocol.js';
 import { waitFor } from '../batch/helpers.js';
 import { connect, input, join, testConfig, type TestClient } from '../netplay/relay-client.js';
 
@@ -145,6 +145,33 @@ describe('the netplay relay', () => {
     expect(b!.of('changed')).toHaveLength(1);
   });
 
+  it('a player\'s state of a confirmed check frame reaches everyone else; more than a few, an unconfirmed frame or a spectator\'s are refused', async () => {
+    const { url } = await relay();
+    const [a, b] = await room(url, 'states', 2);
+    const spectator = await join(url, 'states', 'spectator');
+    clients.push(spectator);
+    await spectator.next('catchup');
+    const ten = Array.from({ length: 10 }, () => 0);
+    a!.send(input(1, ten, 2));
+    b!.send(input(1, ten, 2));
+    await a!.next('input');
+    await b!.next('input');
+    const state = { t: 'state' as const, f: 10, hash: '0x0123456789abcdef', data: 'AAAA' };
+    a!.send(state);
+    expect(await b!.next('state')).toEqual({ ...state, p: 0 });
+    expect(await spectator.next('state')).toEqual({ ...state, p: 0 });
+    expect(a!.of('state')).toHaveLength(0);
+    // frame 20 is not confirmed yet: b is refused and closed; a and the spectator go on
+    b!.send({ ...state, f: 20 });
+    expect((await b!.waitClosed()).reason).toMatch(/state\.f: frame 20 is not confirmed/);
+    for (let i = 1; i < MAX_STATES_PER_CLIENT; i++) a!.send(state);
+    await waitFor('every state forwarded', () => spectator.of('state').length === MAX_STATES_PER_CLIENT);
+    a!.send(state);
+    expect((await a!.waitClosed()).reason).toMatch(new RegExp(`more than ${MAX_STATES_PER_CLIENT} states`));
+    spectator.send(state);
+    expect((await spectator.waitClosed()).reason).toMatch(/spectators send no states/);
+  });
+
   it('a player whose connection ends is announced with its idle-from frame and last inputs', async () => {
     const { url } = await relay();
     const [a, b] = await room(url, 'gone', 2);
@@ -165,7 +192,7 @@ describe('the netplay relay', () => {
     ['an out-of-range button word', (c) => c.sendRaw('{"t":"input","f":1,"b":[1,64],"ack":[0,0,0],"c":[],"at":1}'), 1008, /^input\.b\[1\]: expected an integer in 0\.\.63, got 64$/],
     ['a frame gap', (c) => c.send(input(5, [1], 3)), 1008, /^input\.f: frame 5 leaves a gap \(player 2's inputs are logged up to frame 0\)$/],
     ['a checksum of an unconfirmed frame', (c) => c.send(input(1, new Array<number>(10).fill(0), 3, [[10, '0x0123456789abcdef']])), 1008, /^input\.c\[0\]: frame 10 is not confirmed/],
-    ['a 20 KiB text message', (c) => c.sendRaw(JSON.stringify({ t: 'ping', id: 1, pad: 'x'.repeat(20 * 1024) })), 1009, /^message: \d+ bytes, more than 16384 \(only a keyframe may be longer\)$/],
+    ['a 20 KiB text message', (c) => c.sendRaw(JSON.stringify({ t: 'ping', id: 1, pad: 'x'.repeat(20 * 1024) })), 1009, /^message: \d+ bytes, more than 16384 \(only a keyframe or a state may be longer\)$/],
     ['a message that is not JSON', (c) => c.sendRaw('{"t":"input",'), 1008, /^message: not JSON$/],
     ['a flood of 1000 messages at once', (c) => { for (let i = 0; i < 1000; i++) c.send({ t: 'ping', id: i }); }, 1008, /^rate: more than 240 messages at once/],
     ['a wrong ack length', (c) => c.send(input(1, [1], 2)), 1008, /^input\.ack: expected 3 items \(one per player\), got 2$/],
