@@ -101,8 +101,6 @@ export interface TickTiming {
   /** Ticks that simulated a frame without a rollback, and their CPU milliseconds in all. */
   plainTicks: number;
   plainCpuMs: number;
-  /** Frames re-simulated by every rollback together. */
-  resimulated: number;
 }
 
 /** How a client run ended. */
@@ -208,7 +206,7 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
     if (!closing && error === null) error = reason;
   });
 
-  const timing: TickTiming = { ticks: 0, rollbackTicks: 0, rollbackCpuMs: 0, plainTicks: 0, plainCpuMs: 0, resimulated: 0 };
+  const timing: TickTiming = { ticks: 0, rollbackTicks: 0, rollbackCpuMs: 0, plainTicks: 0, plainCpuMs: 0 };
   let bot: Bot | null = null;
   const tickOnce = () => {
     const s0 = session.stats;
