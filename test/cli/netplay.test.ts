@@ -142,7 +142,7 @@ describe.concurrent('retrosim netplay join through an impaired relay', () => {
     expect(sa.desyncs + sb.desyncs + sr.desyncs).toBe(0);
   }, 300_000);
 
-  it('refuses bad arguments (exit 2) and an unreachable relay (exit 1, one line, no hang)', async () => {
+  it('refuses bad arguments (exit 2); a relay refusal, a room world it cannot build and an unreachable relay are one line and exit 1, no hang', async () => {
     const cases: [string[], RegExp][] = [
       [['--room', 'x'], /needs --relay URL/],
       [['--relay', 'ws://127.0.0.1:1'], /needs --room NAME/],
@@ -156,6 +156,23 @@ describe.concurrent('retrosim netplay join through an impaired relay', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(cases[i]![1]);
     });
+    // the relay refuses: spectating a room that does not exist
+    const none = await runCliAsync(['netplay', 'join', '--relay', url, '--room', 'no-such-room', '--spectate', '--frames', '60'], 120_000);
+    expect(none.code, none.stderr).toBe(1);
+    expect(none.stderr.trim().split('\n')).toHaveLength(1);
+    expect(none.stderr).toMatch(/relay refused: join: .*no-such-room/);
+    // a room on a world file: a joiner without that file cannot build it and says so
+    const creator = joinProc('file-world', 60, ['--world', 'assets/worlds/rugrats/demo.col', '--agents', '5']);
+    await roomOpen('file-world');
+    const joiner = await runCliAsync(['netplay', 'join', '--relay', url, '--room', 'file-world', '--frames', '60', '--world', 'rugrats-demo'], 120_000);
+    expect(joiner.code, joiner.stderr).toBe(0); // the built-in id opens the same bytes
+    expect(await creator.exited).toBe(0);
+    const creator2 = joinProc('file-world-2', 60, ['--world', 'assets/worlds/rugrats/demo.col', '--agents', '5']);
+    await roomOpen('file-world-2');
+    const lost = await runCliAsync(['netplay', 'join', '--relay', url, '--room', 'file-world-2', '--frames', '60'], 120_000);
+    expect(lost.code, lost.stderr).toBe(1);
+    expect(lost.stderr).toMatch(/the room plays the world file:assets\/worlds\/rugrats\/demo\.col .*which is not built in: give --world FILE with the same bytes/);
+    creator2.child.kill('SIGKILL');
     const port = await freePort();
     const r = await runCliAsync(['netplay', 'join', '--relay', `ws://127.0.0.1:${port}`, '--room', 'x', '--frames', '60', '--agents', '5'], 120_000);
     expect(r.code, r.stderr).toBe(1);
