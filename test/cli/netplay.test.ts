@@ -111,6 +111,8 @@ describe.concurrent('retrosim netplay join through an impaired relay', () => {
       expect(report.frame).toBeLessThan(F + 10);
       expect(report.cause).toBe(mode === 'input' ? 'changed' : 'checksum');
       expect(readFileSync(report.snapshot).length).toBeGreaterThan(0);
+      const v = await runCliAsync(['replay', 'verify', join(dir, `${room}.replay`), '--json']);
+      expect(v.code, v.stderr).toBe(0);
       liar.child.kill('SIGKILL');
     }, 300_000);
   }

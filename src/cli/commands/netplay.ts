@@ -35,7 +35,7 @@ options:
                     player stays until its peers have its inputs up to N); default: run until interrupted
   --out FILE        write the session replay there (players, and a spectator that saw frame 0); on a desync,
                     FILE.desync.json (the report) and FILE.desync.snapshot (our state at that frame, the
-                    value-codec bytes of a replay keyframe)
+                    value-codec bytes of a replay keyframe), and FILE holds our confirmed frames
   --json            print one JSON line at the end: {frames, confirmedFrame, finalHash, rollbacks,
                     maxRollback, desyncs, player, waits, pingMs} (player -1 for a spectator)
   --name TEXT       a display name sent to the relay (up to 32 characters)
@@ -164,7 +164,15 @@ export const command: Command = {
     if (result.desync) {
       const r = result.desync;
       process.stderr.write(`retrosim: netplay: DESYNC at frame ${r.frame}: player${r.players.length === 1 ? '' : 's'} ${r.players.join(', ') || '?'} (${describeCause(r)})\n`);
-      if (out !== undefined) writeDesync(out, r, room, summary.player, replaceFile);
+      if (out !== undefined) {
+        writeDesync(out, r, room, summary.player, replaceFile);
+        // our confirmed frames up to here, for `replay seek` on either side of the report's frame
+        try {
+          replaceFile(out, result.session.replay());
+        } catch {
+          // a spectator that joined late records no replay; the report and snapshot are written
+        }
+      }
       if (json) printJson(summary);
       return 1;
     }
