@@ -22,6 +22,8 @@ import { openBuiltinWorld, openNamedWorld } from './open-world.js';
 const FRAME_MS = 1000 / 60;
 /** Ticks run back to back at most when the timer fell behind; further behind, the missed ticks are dropped. */
 const MAX_CATCHUP_TICKS = 4;
+/** Most relay messages held while the room's world opens (as many as the session's own inbox holds). */
+const MAX_HELD = 4096;
 
 /** The simulation of a room's config, on the worlds this client can open. */
 export class RoomBuilder {
@@ -88,6 +90,8 @@ export interface NetplayClientOptions {
   /** Called about every `progressMs` with the session's stats. */
   progress?: (stats: NetplayStats) => void;
   progressMs?: number;
+  /** Called after every tick with its CPU milliseconds and whether it rolled back or simulated a frame. */
+  onTick?: (tick: { cpuMs: number; rolledBack: boolean; advanced: boolean }) => void;
   /** Aborts the run (e.g. on SIGINT): the client closes and the result says so. */
   signal?: AbortSignal;
 }
@@ -166,7 +170,16 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
     if (m && m.t === 'input' && typeof m.p === 'number' && Array.isArray(m.ack) && me >= 0 && typeof m.ack[me] === 'number') {
       acked.set(m.p, Math.max(acked.get(m.p) ?? 0, m.ack[me] as number));
     }
-    if (holding) return void held.push(text);
+    if (holding) {
+      if (held.length >= MAX_HELD) {
+        error ??= `the relay sent more than ${MAX_HELD} messages while the room's world was opening`;
+        holding = false;
+        held.length = 0;
+        session.close(error);
+        return;
+      }
+      return void held.push(text);
+    }
     if (m && m.t === 'joined' && preparing === null && typeof m.config === 'object' && m.config !== null) {
       if (typeof m.player === 'number') me = m.player;
       holding = true;
@@ -219,6 +232,7 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
     const dt = cpuMs() - c0;
     const s1 = session.stats;
     timing.ticks++;
+    o.onTick?.({ cpuMs: dt, rolledBack: s1.rollbacks > s0.rollbacks, advanced: s1.frame > s0.frame });
     if (s1.rollbacks > s0.rollbacks) {
       timing.rollbackTicks++;
       timing.rollbackCpuMs += dt;
