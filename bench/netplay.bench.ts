@@ -78,9 +78,6 @@ async function session(delayMs: number, round: number): Promise<Figures> {
     const seconds = Math.max(...results.map((r) => r.wallMs)) / 1000;
     const rollbacks = results.reduce((n, r) => n + r.stats.rollbacks, 0);
     const resimulated = results.reduce((n, r, i) => n + builders[i]!.steps - r.stats.frame, 0);
-    const t = results.map((r) => r.timing);
-    const rbTicks = t.reduce((n, x) => n + x.rollbackTicks, 0);
-    const plainTicks = t.reduce((n, x) => n + x.plainTicks, 0);
     return {
       delay: delayMs,
       seconds,
@@ -88,8 +85,8 @@ async function session(delayMs: number, round: number): Promise<Figures> {
       meanRollback: rollbacks ? resimulated / rollbacks : 0,
       maxRollback: Math.max(...results.map((r) => r.stats.maxRollback)),
       waitsPerSecond: results.reduce((n, r) => n + r.stats.waits, 0) / 2 / seconds,
-      rollbackTickMs: rbTicks ? t.reduce((n, x) => n + x.rollbackCpuMs, 0) / rbTicks : NaN,
-      plainTickMs: plainTicks ? t.reduce((n, x) => n + x.plainCpuMs, 0) / plainTicks : NaN,
+      rollbackTickMs: rbSamples.length ? rbSamples.reduce((a, b) => a + b, 0) / rbSamples.length : NaN,
+      plainTickMs: plainSamples.length ? plainSamples.reduce((a, b) => a + b, 0) / plainSamples.length : NaN,
       rollbackTickMedianMs: rbSamples.length ? median(rbSamples) : NaN,
       plainTickMedianMs: plainSamples.length ? median(plainSamples) : NaN,
       hashesAgree: results[0]!.finalHash === results[1]!.finalHash,
