@@ -6,7 +6,7 @@
  * and the cost of a rollback: the median CPU time of a tick that rolled back minus that of a tick that
  * simulated a frame without one (medians: a tick that also encodes a keyframe or meets a GC is an outlier;
  * both players' ticks run on this one thread, so a tick's process CPU time is its own, plus whatever the
- * runtime's helper threads did meanwhile).
+ * runtime's helper threads did meanwhile). A short session runs first, unmeasured, to warm the code up.
  */
 import { startRelay } from '../src/node/relay-server.js';
 import { connectWsTransport } from '../src/node/ws-transport.js';
@@ -55,7 +55,7 @@ interface Figures {
   hashesAgree: boolean;
 }
 
-async function session(delayMs: number, round: number): Promise<Figures> {
+async function session(delayMs: number, round: number, frames = FRAMES): Promise<Figures> {
   const opened = await openBuiltinWorld(DEFAULT_WORLD);
   const sim = createSimulation(opened.world, { players: 2, agents: AGENTS });
   const config: NetplayConfig = { world: opened.identity, scenario: scenarioIdentity(sim.scenario), settings: { ...sim.settings, players: 2 }, keyframeInterval: 600, checkInterval: 10, inputDelay: 2 };
@@ -70,7 +70,7 @@ async function session(delayMs: number, round: number): Promise<Figures> {
       else if (t.advanced) plainSamples.push(t.cpuMs);
     };
     const run = (i: number): Promise<NetplayClientResult> =>
-      runNetplayClient({ transport: connectWsTransport(relay.url), room, role: 'player', config, builder: builders[i]!, bot: (p) => makeBot('wander', 11 + round, p), lastFrame: FRAMES, onTick });
+      runNetplayClient({ transport: connectWsTransport(relay.url), room, role: 'player', config, builder: builders[i]!, bot: (p) => makeBot('wander', 11 + round, p), lastFrame: frames, onTick });
     const first = run(0);
     await new Promise((r) => setTimeout(r, 200)); // the first player creates the room
     const results = await Promise.all([first, run(1)]);
@@ -102,6 +102,8 @@ export const benches: Bench[] = [
     async run() {
       const out: BenchResult[] = [];
       const table: string[] = ['delay ms | rollbacks/s | mean rb frames | longest | waits/s | rollback tick ms mean/median | plain tick ms mean/median | cost ms/rollback (medians)'];
+      // a short unmeasured session first: the first rollbacks of a cold process run unoptimized code
+      await session(80, 99, 240);
       for (const [round, delay] of DELAYS.entries()) {
         const f = await session(delay, round);
         if (!f.hashesAgree) throw new Error(`netplay bench: the players' final hashes differ at delay ${delay} ms`);
