@@ -410,6 +410,8 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
     if (m.role === 'player' && !room.seats.includes(null)) {
       room.started = true;
       broadcast(room, { t: 'start' });
+      // spectators that joined before the start get their (empty) catch-up too: a session follows live inputs only after one
+      for (const x of room.spectators) send(x, { t: 'catchup', keyframe: null, from: 1, inputs: room.logged.map((last, j) => readLog(room, j, 1, last)) });
     } else if (m.role === 'spectator' && room.started) {
       send(c, { t: 'start' });
       const from = room.keyframe ? room.keyframe.f + 1 : 1;

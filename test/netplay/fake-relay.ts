@@ -125,6 +125,7 @@ export class FakeNet {
         if (role === 'player' && c.seat === this.o.players - 1) {
           this.started = true;
           for (const x of this.clients) if (x.role) this.send(x, { t: 'start' }, false);
+          for (const x of this.clients) if (x.role === 'spectator') this.send(x, { t: 'catchup', keyframe: null, from: 1, inputs: this.log.map(() => []) }, false);
         } else if (role === 'spectator' && this.started) {
           this.send(c, { t: 'start' }, false);
           const from = this.keyframe ? (this.keyframe.f as number) + 1 : 1;

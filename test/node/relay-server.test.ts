@@ -90,6 +90,20 @@ describe('the netplay relay', () => {
     expect(await s.next('input')).toMatchObject({ p: 1, f: 3, b: [7] });
   });
 
+  it('a spectator that joined before the start gets an empty catchup with the start, then live inputs', async () => {
+    const { url } = await relay();
+    const a = await join(url, 'early', 'player', testConfig(2));
+    clients.push(a);
+    const s = await join(url, 'early', 'spectator');
+    clients.push(s);
+    const b = await join(url, 'early', 'player');
+    clients.push(b);
+    await s.next('start');
+    expect(await s.next('catchup')).toEqual({ t: 'catchup', keyframe: null, from: 1, inputs: [[], []] });
+    a.send(input(1, [5], 2));
+    expect(await s.next('input')).toMatchObject({ p: 0, f: 1, b: [5] });
+  });
+
   it('a spectator joining after a keyframe starts from it with the inputs since', async () => {
     const { url } = await relay();
     const [a, b] = await room(url, 'kf', 2, testConfig(2, { keyframeInterval: 20 }));
