@@ -20,6 +20,8 @@ import type { OpenedWorld } from '../replay/world-identity.js';
 import { openBuiltinWorld, openNamedWorld } from './open-world.js';
 
 const FRAME_MS = 1000 / 60;
+/** Ticks (3 s) a client goes on after a desync for the peers' states of that frame. */
+const DESYNC_GRACE_TICKS = 180;
 /** Ticks run back to back at most when the timer fell behind; further behind, the missed ticks are dropped. */
 const MAX_CATCHUP_TICKS = 8;
 /** Most relay messages held while the room's world opens (as many as the session's own inbox holds). */
@@ -209,6 +211,7 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
 
   let bot: Bot | null = null;
   const tickOnce = () => {
+    if (desync) graceTicks++;
     const s0 = session.stats;
     if (o.role === 'player' && s0.player >= 0 && o.bot) {
       bot ??= o.bot(s0.player);
@@ -222,8 +225,13 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
     o.onTick({ cpuMs: dt, rolledBack: s1.rollbacks > s0.rollbacks, advanced: s1.frame > s0.frame });
   };
 
+  // After a desync the session goes on a moment, so the named peers' states of that frame can arrive and the
+  // report can name the sections and values that differ (a peer that saw nothing wrong sends none).
+  let graceTicks = 0;
+  const statesIn = (r: DesyncReport): boolean => r.cause !== 'checksum' || r.players.every((p) => Object.hasOwn(r.states, p));
   const done = (): boolean => {
-    if (desync || error !== null || session.stats.state === 'closed') return true;
+    if (error !== null || session.stats.state === 'closed') return true;
+    if (desync) return statesIn(desync) || graceTicks >= DESYNC_GRACE_TICKS;
     if (o.lastFrame === undefined) return false;
     const s = session.stats;
     if (s.confirmedFrame < o.lastFrame) return false;

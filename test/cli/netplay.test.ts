@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, freePort, killAll, repoRoot, runCliAsync, waitFor, type Proc } from '../batch/helpers.js';
 import { connect, join as joinRoom, type TestClient } from '../netplay/relay-client.js';
+import { decodeValueBytes } from '../../src/ecs/value-codec.js';
+import { diffSnapshots } from '../../src/replay/snapshot-diff.js';
 
 interface Summary {
   frames: number;
@@ -116,6 +118,29 @@ describe.concurrent('retrosim netplay join through an impaired relay', () => {
       liar.child.kill('SIGKILL');
     }, 300_000);
   }
+
+  it('a player whose simulation really differs: the honest bot\'s report names the hash sections and values, with both states', async () => {
+    const room = 'drifted';
+    const honest = joinProc(room, 300, ['--bot', 'wander', '--agents', '30', '--out', join(dir, `${room}.replay`)]);
+    await roomOpen(room);
+    const liar = spawnNode(['test/netplay/doctored-client.mjs', url, room, 'state', '1', '300']);
+    const sh = await summaryOf(honest, 1);
+    expect(sh.desyncs).toBeGreaterThan(0);
+    expect(honest.stderr()).toMatch(/DESYNC at frame 10: player 1 \(checksum/);
+    expect(honest.stderr()).toMatch(/player 1's state of frame 10 differs in [^\n]*Position[^\n]*Position\.x of entity/);
+    type Peer = { sections: string[]; differences: string[]; totalDifferences: number; snapshot: string };
+    const report = JSON.parse(readFileSync(join(dir, `${room}.replay.desync.json`), 'utf8')) as { frame: number; sections: string[]; snapshot: string; states: Record<string, Peer> };
+    expect(report.frame).toBe(10);
+    expect(report.sections).toContain('Position');
+    expect(report.states['1']!.sections).toContain('Position');
+    expect(report.states['1']!.totalDifferences).toBeGreaterThan(0);
+    // both states, as files a replay keyframe's decoder reads
+    const ours = decodeValueBytes(readFileSync(report.snapshot), 'snapshot') as { frame: number };
+    const theirs = decodeValueBytes(readFileSync(report.states['1']!.snapshot), 'snapshot') as { frame: number };
+    expect([ours.frame, theirs.frame]).toEqual([10, 10]);
+    expect(diffSnapshots(ours, theirs).total).toBe(report.states['1']!.totalDifferences);
+    liar.child.kill('SIGKILL');
+  }, 300_000);
 
   it('rogue clients (an out-of-range input, a flood) are closed with a reason; the bots and the referee go on to the same hash', async () => {
     const room = 'rogues';

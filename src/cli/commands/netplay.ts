@@ -34,8 +34,10 @@ options:
   --frames N        stop on confirmed frame N (every client given the same N ends on the same frame; a
                     player stays until its peers have its inputs up to N); default: run until interrupted
   --out FILE        write the session replay there (players, and a spectator that saw frame 0); on a desync,
-                    FILE.desync.json (the report) and FILE.desync.snapshot (our state at that frame, the
-                    value-codec bytes of a replay keyframe), and FILE holds our confirmed frames
+                    FILE.desync.json (the report: the hash sections and values that differ from each peer
+                    whose state arrived), FILE.desync.snapshot (our state at that frame, the value-codec
+                    bytes of a replay keyframe), FILE.desync.player-K.snapshot (player K's state), and FILE
+                    holds our confirmed frames; after a desync the client goes on up to 3 s for the states
   --json            print one JSON line at the end: {frames, confirmedFrame, finalHash, rollbacks,
                     maxRollback, desyncs, player, waits, pingMs} (player -1 for a spectator)
   --name TEXT       a display name sent to the relay (up to 32 characters)
@@ -164,6 +166,10 @@ export const command: Command = {
     if (result.desync) {
       const r = result.desync;
       process.stderr.write(`retrosim: netplay: DESYNC at frame ${r.frame}: player${r.players.length === 1 ? '' : 's'} ${r.players.join(', ') || '?'} (${describeCause(r)})\n`);
+      for (const [k, c] of Object.entries(r.states)) {
+        const what = c.error ? `could not be compared: ${c.error}` : c.sections.length === 0 ? 'equals ours (its checksum did not)' : `differs in ${c.sections.join(', ')}: ${c.differences.slice(0, 3).join('; ')}${c.totalDifferences > 3 ? ` (${c.totalDifferences} values in all)` : ''}`;
+        process.stderr.write(`retrosim: netplay: player ${k}'s state of frame ${r.frame} ${what}\n`);
+      }
       if (out !== undefined) {
         writeDesync(out, r, room, summary.player, replaceFile);
         // our confirmed frames up to here, for `replay seek` on either side of the report's frame
@@ -206,11 +212,22 @@ function describeCause(r: DesyncReport): string {
   return 'an input of that frame changed on resend';
 }
 
-/** FILE.desync.json (the report; the snapshot as a file name) and FILE.desync.snapshot (value-codec bytes). */
+/**
+ * FILE.desync.json (the report, each snapshot as a file name), FILE.desync.snapshot (our state at that frame,
+ * value-codec bytes as a replay keyframe holds) and FILE.desync.player-K.snapshot (each peer's state that
+ * arrived, with the sections and values that differ in the report).
+ */
 function writeDesync(out: string, r: DesyncReport, room: string, player: number, replaceFile: (p: string, d: Uint8Array | string) => void): void {
   const snapPath = `${out}.desync.snapshot`;
-  const { snapshot, ...rest } = r;
+  const { snapshot, states, ...rest } = r;
   if (snapshot) replaceFile(snapPath, encodeValueBytes(snapshot));
-  const report = { room, reporter: player, ...rest, snapshotFrame: snapshot ? (snapshot as { frame?: number }).frame ?? null : null, snapshot: snapshot ? snapPath : null };
+  const peers: Record<string, unknown> = {};
+  for (const [k, c] of Object.entries(states)) {
+    const { snapshot: theirs, ...comparison } = c;
+    const path = `${out}.desync.player-${k}.snapshot`;
+    if (theirs) replaceFile(path, encodeValueBytes(theirs));
+    peers[k] = { ...comparison, snapshot: theirs ? path : null };
+  }
+  const report = { room, reporter: player, ...rest, snapshotFrame: snapshot ? (snapshot as { frame?: number }).frame ?? null : null, snapshot: snapshot ? snapPath : null, states: peers };
   replaceFile(`${out}.desync.json`, JSON.stringify(report, null, 2) + '\n');
 }
