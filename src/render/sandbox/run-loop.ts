@@ -24,6 +24,8 @@ export interface RunLoopHost {
   footstep(): void;
   /** Draws the current state (after the frame's steps). */
   draw(): void;
+  /** A room's tick for this frame with the buttons held; false when the page is in no room (it steps its own world). */
+  roomStep?(buttons: number): boolean;
 }
 
 export class RunLoop {
@@ -49,6 +51,10 @@ export class RunLoop {
     const s = this.host.session();
     if (!s) return false;
     const t0 = this.now();
+    if (this.host.roomStep?.(this.host.buttons())) {
+      this.stepMs = this.now() - t0;
+      return true;
+    }
     if (s.mode === 'live') s.stepLive(this.host.buttons());
     else if (!s.stepReplay()) {
       this.paused = true;
