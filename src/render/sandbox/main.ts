@@ -32,7 +32,7 @@ import { runAction, type ActionHost } from './page-actions.js';
 import { bindPageKeys, returnKeysToMap } from './page-keys.js';
 import { PageView } from './page-view.js';
 import { PlacementsBanner } from './placements-banner.js';
-import { PlayPanel } from './play-panel.js';
+import { openPlayPanel, type PlayPanel } from './play-panel.js';
 import { placementsMissingText } from './placements-offer.js';
 import { ReplayControls } from './replay-controls.js';
 import { RoomControl } from './room-control.js';
@@ -74,16 +74,7 @@ const address = new AddressBar();
 /** A room's session while the page plays together (null: the page's own world). */
 let roomShown: SandboxSession | null = null;
 const current = () => roomShown ?? shown.session;
-const loop = new RunLoop({
-  session: current,
-  buttons: () => keys.buttons,
-  footstep: () => sound.footstep(),
-  draw: () => {
-    pageView?.draw();
-    playPanel?.show(rooms.view());
-  },
-  roomStep: (b) => rooms.step(b),
-});
+const loop = new RunLoop({ session: current, buttons: () => keys.buttons, footstep: () => sound.footstep(), draw: () => (pageView?.draw(), playPanel?.show(rooms.view())), roomStep: (b) => rooms.step(b) });
 const shown = new ShownWorld(fetchBytes, {
   settingsFor: (world) => link.settingsFor(world, (line) => messages.reportLink(line)),
   install,
@@ -352,21 +343,7 @@ async function start(): Promise<void> {
     CATALOG[0]!.id,
   );
   await fastForwarding;
-  playPanel = new PlayPanel(roomLink.room, {
-    create: (relay, name, players) => {
-      const r = rooms.create(relay, name, players);
-      if (r) playPanel!.roomName = r;
-    },
-    join: (relay, name) => void rooms.join(relay, name),
-    leave: () => rooms.leave(),
-    downloadReplay: () => rooms.downloadReplay(),
-    downloadReport: () => rooms.downloadReport(),
-    focusMap,
-  });
-  if (roomLink.room.relay && roomLink.room.room) {
-    playPanel.box.open = true;
-    rooms.join(roomLink.room.relay, roomLink.room.room);
-  }
+  playPanel = openPlayPanel(rooms, roomLink.room, focusMap);
   if (link.file !== undefined && shownFile() === null) messages.info = fileWaitText(link.file, link.waitingMoment);
   banner.show();
   m.app.ticker.add(() => loop.tick());

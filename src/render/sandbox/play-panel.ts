@@ -4,6 +4,8 @@
  * Download report. What the buttons do is the room control's; what the rows say is room-report.ts's.
  */
 import { $, rowsTable } from './dom.js';
+import type { RoomControl } from './room-control.js';
+import type { RoomLink } from './room-link.js';
 
 export interface PlayPanelActions {
   create(relay: string, room: string, players: number): void;
@@ -87,4 +89,24 @@ export class PlayPanel {
     this.banner.hidden = !v.desync;
     document.body.dataset['room'] = v.inRoom ? 'on' : 'off';
   }
+}
+
+/** The panel over the page's room control, filled from the link; a link with relay= and room= joins that room now. */
+export function openPlayPanel(rooms: RoomControl, link: RoomLink, focusMap: () => void): PlayPanel {
+  const panel: PlayPanel = new PlayPanel(link, {
+    create: (relay, name, players) => {
+      const r = rooms.create(relay, name, players);
+      if (r) panel.roomName = r;
+    },
+    join: (relay, name) => void rooms.join(relay, name),
+    leave: () => rooms.leave(),
+    downloadReplay: () => rooms.downloadReplay(),
+    downloadReport: () => rooms.downloadReport(),
+    focusMap,
+  });
+  if (link.relay && link.room) {
+    panel.box.open = true;
+    rooms.join(link.relay, link.room);
+  }
+  return panel;
 }
