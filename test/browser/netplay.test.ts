@@ -94,6 +94,9 @@ test('a Chromium and a Firefox page play one room through an impaired relay: the
   expect(seats[0]!['you']).not.toBe(seats[1]!['you']);
 
   // Real key presses on both, changing every 300 frames, until both stop at the last frame.
+  // The panel shows the room on both pages: open, with its status, the world's and the replay's controls put away.
+  const panel = (p: AnyPage) => p.evaluate(() => ({ open: (document.getElementById('play') as HTMLDetailsElement).open, status: document.getElementById('play-status')!.innerText, world: document.querySelector<HTMLElement>('header [aria-label="world"]')!.offsetWidth }), undefined);
+  for (const [name, p] of pages) expect(await panel(p), name).toMatchObject({ open: true, status: expect.stringMatching(/^room\s+playing/), world: 0 });
   const held = pages.map(() => new Set<string>());
   await waitFor(
     `both pages at confirmed frame ${FRAMES}`,
@@ -125,6 +128,7 @@ test('a Chromium and a Firefox page play one room through an impaired relay: the
   const hashes = await Promise.all(pages.map(([, p]) => p.evaluate((n) => window.retrosim.roomHashes(1, n), FRAMES)));
   expect(hashes[0]!.every((x) => typeof x === 'string' && /^0x[0-9a-f]{16}$/.test(x))).toBe(true);
   expect(hashes[1]).toEqual(hashes[0]);
+  for (const [name, p] of pages) expect((await panel(p)).status, name).toMatch(/room\s+finished at frame 1800[\s\S]*rollbacks\s+\d+[\s\S]*desyncs\s+0/);
 
   // The session replay: Chromium's through its button (a real download), Firefox's through the scripting API.
   const [download] = await Promise.all([chromium.waitForEvent('download'), chromium.click('#play-replay')]);

@@ -221,7 +221,8 @@ function viewSnapshot(): ViewSnapshot {
 
 /** Writes the view's link into the address bar (when it changed). */
 function syncUrl(): string {
-  return address.write(formatViewLink(link.linkOf(viewSnapshot())));
+  // In a room the address is the room's link (what the others open), not a view of a moment.
+  return address.write(rooms.active ? new URL(rooms.link).search : formatViewLink(link.linkOf(viewSnapshot())));
 }
 
 const actions: ActionHost = {

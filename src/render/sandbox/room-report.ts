@@ -33,7 +33,7 @@ export function roomStatusRows(s: NetplayStats, phase: RoomPhase, present: numbe
               : 'playing';
   const rows: [string, string][] = [['room', state]];
   if (s.player >= 0) rows.push(['you', `player ${s.player + 1} of ${s.players}`], ['players', `${present} present`]);
-  if (s.state === 'running' || s.state === 'closed') {
+  if (s.player >= 0 && (s.state === 'running' || s.state === 'closed')) {
     rows.push(
       ['ping', s.pingMs > 0 ? `${Math.round(s.pingMs)} ms` : '…'],
       ['input delay', `${s.inputDelay} frames`],
