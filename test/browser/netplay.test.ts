@@ -70,7 +70,7 @@ test('a Chromium and a Firefox page play one room through an impaired relay: the
 
   // Chromium opens the page with the relay and the stop frame in its link, and creates the room with the panel.
   const chromium: Page = await openSandbox(h, { ...WORLD, relay: url, frames: String(FRAMES) });
-  await chromium.click('#play > summary');
+  await chromium.click('#play-together > summary');
   expect(await chromium.inputValue('#play-relay')).toBe(url);
   await chromium.click('#play-create');
   const link = await waitFor('the room link', async () => ((await room(chromium as unknown as AnyPage))?.['link'] as string) || null);
@@ -95,7 +95,7 @@ test('a Chromium and a Firefox page play one room through an impaired relay: the
 
   // Real key presses on both, changing every 300 frames, until both stop at the last frame.
   // The panel shows the room on both pages: open, with its status, the world's and the replay's controls put away.
-  const panel = (p: AnyPage) => p.evaluate(() => ({ open: (document.getElementById('play') as HTMLDetailsElement).open, status: document.getElementById('play-status')!.innerText, world: document.querySelector<HTMLElement>('header [aria-label="world"]')!.offsetWidth }), undefined);
+  const panel = (p: AnyPage) => p.evaluate(() => ({ open: (document.getElementById('play-together') as HTMLDetailsElement).open, status: document.getElementById('play-status')!.innerText, world: document.querySelector<HTMLElement>('header [aria-label="world"]')!.offsetWidth }), undefined);
   for (const [name, p] of pages) expect(await panel(p), name).toMatchObject({ open: true, status: expect.stringMatching(/^room\s+playing/), world: 0 });
   const held = pages.map(() => new Set<string>());
   await waitFor(

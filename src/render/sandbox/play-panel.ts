@@ -32,7 +32,7 @@ export interface PlayPanelView {
 }
 
 export class PlayPanel {
-  readonly box = $<HTMLDetailsElement>('play');
+  readonly box = $<HTMLDetailsElement>('play-together');
   private readonly relay = $<HTMLInputElement>('play-relay');
   private readonly room = $<HTMLInputElement>('play-room');
   private readonly players = $<HTMLSelectElement>('play-players');
