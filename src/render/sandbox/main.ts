@@ -74,7 +74,7 @@ const address = new AddressBar();
 /** A room's session while the page plays together (null: the page's own world). */
 let roomShown: SandboxSession | null = null;
 const current = () => roomShown ?? shown.session;
-const loop = new RunLoop({ session: current, buttons: () => keys.buttons, footstep: () => sound.footstep(), draw: () => (pageView?.draw(), playPanel?.show(rooms.view())), roomStep: (b) => rooms.step(b) });
+const loop = new RunLoop({ session: current, buttons: () => keys.buttons, footstep: () => sound.footstep(), draw: () => (pageView?.draw(), playPanel?.show(rooms.view())), roomStep: (b) => rooms.step(b), inRoom: () => rooms.active });
 const shown = new ShownWorld(fetchBytes, {
   settingsFor: (world) => link.settingsFor(world, (line) => messages.reportLink(line)),
   install,

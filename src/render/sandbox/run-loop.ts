@@ -26,6 +26,8 @@ export interface RunLoopHost {
   draw(): void;
   /** A room's tick for this frame with the buttons held; false when the page is in no room (it steps its own world). */
   roomStep?(buttons: number): boolean;
+  /** In a room: frames run even when the page was paused (every player's session must keep up). */
+  inRoom?(): boolean;
 }
 
 export class RunLoop {
@@ -83,7 +85,7 @@ export class RunLoop {
       this.fpsStart = now;
     }
     const s = this.host.session();
-    const n = this.clock.frames(dt, !this.paused && s !== null);
+    const n = this.clock.frames(dt, (!this.paused || this.host.inRoom?.() === true) && s !== null);
     let ran = 0;
     for (; ran < n; ran++) if (!this.stepOnce()) break;
     if (ran < n) this.clock.ranFewer(n - ran);
