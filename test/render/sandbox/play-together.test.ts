@@ -171,6 +171,25 @@ describe('PlayRoom', () => {
     expect(v.frames).toBe(300);
   });
 
+  test('a peer sending a wrong checksum is a desync naming it: the banner says the frame and that the session goes on, the report has our state', async () => {
+    const net = new FakeNet({ players: 2, delay: 2 });
+    const open = opener('rugrats-demo');
+    const host = await SandboxSession.create(open, { agents: 2 });
+    const config = roomConfig({ world: host.opened.identity, scenario: scenarioIdentity(host.sim.scenario), settings: host.sim.settings }, 2);
+    net.tamper = (seat, msg) => (seat === 1 && msg.t === 'input' ? { ...msg, c: (msg.c as [number, string][]).map(([f, h]) => (f >= 60 ? [f, '0xdeadbeefdeadbeef'] : [f, h])) } : msg);
+    const rooms = [config, undefined].map((c) => new PlayRoom({ transport: net.connect(), room: 'r', ...(c ? { config: c } : {}), prepare: async () => [await open(), await open()] }));
+    for (let t = 0; t < 400 && rooms[0]!.desyncs.length === 0; t++) {
+      net.step();
+      for (const r of rooms) r.step(Buttons.Up);
+      if (rooms.some((r) => r.phase === 'opening')) await new Promise((r) => setTimeout(r, 0));
+    }
+    const d = rooms[0]!.desyncs[0]!;
+    expect(d).toMatchObject({ frame: 60, players: [1], cause: 'checksum', theirs: { 1: '0xdeadbeefdeadbeef' } });
+    expect(d.ours).toBe(rooms[0]!.hashOf(60));
+    expect(desyncText(d, rooms[0]!.stats)).toBe("Desync at frame 60: player 2's state differs from yours. The session goes on, but the states may no longer agree.");
+    expect(JSON.parse(desyncReportJson(d, 'r')).snapshot.data.length).toBeGreaterThan(100);
+  });
+
   test('a room whose world this page cannot open closes with that reason', async () => {
     const net = new FakeNet({ players: 2 });
     const open = opener('rugrats-demo');
