@@ -41,8 +41,11 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'retrosim-netplay-'));
   relay = cli(['relay', '--json', '--delay', '80', '--jitter', '30', '--loss', '0.05']);
-  h = await startHarness();
-  ff = await startFirefox();
+  // Both browsers start at once (each takes seconds on a loaded machine).
+  const [c, f] = await Promise.allSettled([startHarness(), startFirefox()]);
+  if (c.status === 'fulfilled') h = c.value;
+  if (f.status === 'fulfilled') ff = f.value;
+  for (const r of [c, f]) if (r.status === 'rejected') throw r.reason;
 });
 
 afterAll(async () => {
