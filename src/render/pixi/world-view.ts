@@ -26,7 +26,7 @@ import { probeHeight, samplerFor } from '../scene/ground-sampler.js';
 import { VisibilityHeatMap } from '../scene/heat-map.js';
 import type { Highlight } from '../scene/inspect.js';
 import { overlayFor, type Overlay } from '../scene/overlays.js';
-import { ENTITY_COLOURS, heatColour, WEATHER_COLOURS } from '../scene/palette.js';
+import { ENTITY_COLOURS, heatColour, SEAT_COLOURS, WEATHER_COLOURS } from '../scene/palette.js';
 import { mapPlaneOf, mapRectOf, type MapPlane, type MapRect } from '../scene/projection.js';
 import { SightProbe } from '../scene/sight-probe.js';
 import type { RayDensity } from '../scene/view-link.js';
@@ -167,6 +167,11 @@ export class WorldView {
   private readonly playerHalo = new Graphics();
   private readonly playerSprite: Sprite;
   private readonly selectRing = new Graphics();
+  /** In a room of several players: a ring in each player's colour, and "you" over the page's own. */
+  private readonly seatRings = new Graphics();
+  private youLabel: Text | null = null;
+  /** The entity the camera follows and draws as the player: in a room, the page's own seat's. */
+  you: number;
   private readonly sky = new Graphics();
   private readonly flash = new Graphics();
   private readonly arrow: Texture;
@@ -227,7 +232,8 @@ export class WorldView {
     this.playerSprite.anchor.set(0.5);
     this.playerSprite.tint = ENTITY_COLOURS.player;
     this.playerSprite.visible = false;
-    this.top.addChild(this.playerHalo, this.playerSprite);
+    this.you = sim.player;
+    this.top.addChild(this.seatRings, this.playerHalo, this.playerSprite);
     this.entities = newEntityFrame(sim.ecs.components.capacity);
     this.groupOf = new Uint8Array(sim.ecs.components.capacity);
     this.indexOfId = new Int32Array(sim.ecs.components.capacity).fill(-1);
@@ -360,7 +366,7 @@ export class WorldView {
     for (let i = 0; i < e.count; i++) this.indexOfId[e.ids[i]!] = i;
     const cam = this.camera;
     const sel = this.state.selected;
-    const follow = sel >= 0 && this.indexOfId[sel]! >= 0 ? sel : sim.player;
+    const follow = sel >= 0 && this.indexOfId[sel]! >= 0 ? sel : this.you;
     const [fx, fy] = this.positionOf(follow);
     cam.track(fx, fy);
     const [ox, oy] = this.deviceOffset();
@@ -438,7 +444,7 @@ export class WorldView {
     const zoom = this.camera.zoom;
     const [vx0, vy0, vx1, vy1] = this.camera.visibleRect();
     const m = (2 * MAX_ENTITY_PIXELS) / zoom;
-    const player = this.sim.player;
+    const player = this.you;
     let playerShown = false;
     const groupOf = this.groupOf;
     let inView = 0;
@@ -466,7 +472,35 @@ export class WorldView {
     else if (this.bodyMode === 'paths') this.drawBodyPaths(e, inView);
     this.playerSprite.visible = playerShown;
     this.playerHalo.visible = playerShown;
+    this.drawSeats(e);
     this.drawSelectionRing(e);
+  }
+
+  /** Several players: each one's ring in its seat's colour (its arrow tinted so), "you" over the page's own. */
+  private drawSeats(e: EntityFrame): void {
+    const seats = this.sim.players;
+    const g = this.seatRings.clear();
+    if (seats.length < 2) return;
+    const zoom = this.camera.zoom;
+    for (let k = 0; k < seats.length; k++) {
+      const i = this.indexOfId[seats[k]!]!;
+      if (i < 0) continue;
+      const px = this.entityPixels(e.radius[i]!, true);
+      g.circle(e.x[i]!, e.y[i]!, (px * 0.8) / zoom).stroke({ color: SEAT_COLOURS[k % SEAT_COLOURS.length]!, alpha: 1, width: 3 / zoom });
+      if (seats[k] === this.you) {
+        this.playerSprite.tint = SEAT_COLOURS[k % SEAT_COLOURS.length]!;
+        const t = (this.youLabel ??= this.makeYouLabel());
+        t.position.set(e.x[i]!, e.y[i]! - (px * 0.9) / zoom);
+        t.scale.set(1 / zoom);
+      }
+    }
+  }
+
+  private makeYouLabel(): Text {
+    const t = new Text({ text: 'you', resolution: Math.max(1, this.resolution), style: { fill: 0xffffff, fontSize: 13, fontWeight: 'bold', fontFamily: 'system-ui, sans-serif', stroke: { color: 0x000000, width: 3 } } });
+    t.anchor.set(0.5, 1);
+    this.top.addChild(t);
+    return t;
   }
 
   /** The stamps' layer (made at the first frame drawn with stamps). */

@@ -32,8 +32,12 @@ import { runAction, type ActionHost } from './page-actions.js';
 import { bindPageKeys, returnKeysToMap } from './page-keys.js';
 import { PageView } from './page-view.js';
 import { PlacementsBanner } from './placements-banner.js';
+import { openPlayPanel, type PlayPanel } from './play-panel.js';
 import { placementsMissingText } from './placements-offer.js';
 import { ReplayControls } from './replay-controls.js';
+import { RoomControl } from './room-control.js';
+import { roomHost } from './room-host.js';
+import { parseRoomLink } from './room-link.js';
 import { RunLoop } from './run-loop.js';
 import { installScriptingApi } from './scripting-api.js';
 import type { SandboxSession } from './session.js';
@@ -51,7 +55,9 @@ import { WorldStage } from './world-stage.js';
 
 export { SIM_HZ };
 
-const parsed = parseViewLink(location.search, { worlds: CATALOG.map((e) => e.id), bounds: linkBounds() });
+// The room's parameters (relay=, room=, players=, frames=) are the panel's; the view link reads the rest.
+const roomLink = parseRoomLink(location.search);
+const parsed = parseViewLink(roomLink.rest, { worlds: CATALOG.map((e) => e.id), bounds: linkBounds() });
 const base = new URL('./', location.href).href;
 const fetchBytes = publicFolder(base);
 const swallow = (p: Promise<unknown>): void => void p.catch(() => undefined); // the banner already says why
@@ -65,7 +71,10 @@ const keys = new KeyboardButtons();
 const panels = new SidePanels({ side: $('side'), inspector: $('inspector'), legend: $('legend'), minimap: $<HTMLCanvasElement>('minimap'), marks: $('marks') });
 const status = new StatusPanel({ world: $('status-world'), session: $('status-session'), numbers: $('hud'), paceDot: $('pace-dot') });
 const address = new AddressBar();
-const loop = new RunLoop({ session: () => shown.session, buttons: () => keys.buttons, footstep: () => sound.footstep(), draw: () => pageView?.draw() });
+/** A room's session while the page plays together (null: the page's own world). */
+let roomShown: SandboxSession | null = null;
+const current = () => roomShown ?? shown.session;
+const loop = new RunLoop({ session: current, buttons: () => keys.buttons, footstep: () => sound.footstep(), draw: () => (pageView?.draw(), playPanel?.show(rooms.view())), roomStep: (b) => rooms.step(b), inRoom: () => rooms.active });
 const shown = new ShownWorld(fetchBytes, {
   settingsFor: (world) => link.settingsFor(world, (line) => messages.reportLink(line)),
   install,
@@ -87,6 +96,10 @@ let viewControls!: ViewControls;
 let replayControls!: ReplayControls;
 let layout!: LayoutToggles;
 let welcome!: Welcome;
+let playPanel: PlayPanel | undefined;
+const rooms = new RoomControl(roomHost({ shown, showRoom, view: () => view() }), roomLink.room.frames);
+/** Replay controls and speed are the page's own; in a room every player runs the same frames at 60 Hz. */
+const ROOM_OFF: readonly PageAction[] = ['pause', 'step-forward', 'step-back', 'slower', 'faster', 'first-frame', 'last-frame'];
 const view = () => pageView?.view ?? null;
 /** The fast-forward to the link's frame under way (null: none), its session, and how the last one ended. */
 let fastForwarding: Promise<void> | null = null;
@@ -161,6 +174,20 @@ function replayLoaded(length: number, name: string): void {
   syncUrl();
 }
 
+/** Shows a room's session (null: the page's own world again). */
+function showRoom(s: SandboxSession | null): void {
+  roomShown = s;
+  loop.clock.reset();
+  const now = current();
+  if (now) pageView.show(now, false);
+  if (s) {
+    loop.paused = false;
+    setSpeed(1);
+    welcome.hide();
+  }
+  focusMap();
+}
+
 function setSpeed(speed: number): void {
   loop.clock.speed = speed;
   replayControls.showSpeed(speed);
@@ -194,7 +221,8 @@ function viewSnapshot(): ViewSnapshot {
 
 /** Writes the view's link into the address bar (when it changed). */
 function syncUrl(): string {
-  return address.write(formatViewLink(link.linkOf(viewSnapshot())));
+  // In a room the address is the room's link (what the others open), not a view of a moment.
+  return address.write(rooms.active ? new URL(rooms.link).search : formatViewLink(link.linkOf(viewSnapshot())));
 }
 
 const actions: ActionHost = {
@@ -221,16 +249,17 @@ const actions: ActionHost = {
   overview: () => view()?.frameWorld(),
   syncUrl,
 };
-const act = (a: PageAction) => runAction(a, actions);
+const act = (a: PageAction) => (rooms.active && ROOM_OFF.includes(a) ? undefined : runAction(a, actions));
 /** Files picked or dropped: opened, and the welcome has done its job. */
 const openFiles = (files: File[]) => {
+  if (files.length && rooms.active) return banner.setError('leave the room first: files cannot be opened while playing together');
   if (files.length) welcome?.hide();
   swallow(shown.openFiles(files));
 };
 const focusMap = () => map?.focus();
 
 async function start(): Promise<void> {
-  for (const line of parsed.errors) messages.reportLink(line);
+  for (const line of [...roomLink.errors, ...parsed.errors]) messages.reportLink(line);
   shown.tables = loadPineyTables(await fetchBytes(PINEY_TABLES_FILE));
   const host = $('view');
   const m = (map = await MapCanvas.create(host, { renderer: parsed.link.renderer, antialias: parsed.link.aa === true }));
@@ -284,7 +313,7 @@ async function start(): Promise<void> {
     viewControls,
     sound,
     loop,
-    session: () => shown.session,
+    session: current,
     recorded: () => shown.lastReplay !== null,
     selectionChanged: () => syncUrl(),
     frameDrawn: () => {
@@ -315,6 +344,7 @@ async function start(): Promise<void> {
     CATALOG[0]!.id,
   );
   await fastForwarding;
+  playPanel = openPlayPanel(rooms, roomLink.room, focusMap);
   if (link.file !== undefined && shownFile() === null) messages.info = fileWaitText(link.file, link.waitingMoment);
   banner.show();
   m.app.ticker.add(() => loop.tick());
@@ -329,8 +359,9 @@ installScriptingApi(start(), {
   messages,
   inspection,
   panels,
-  session: () => shown.session,
+  session: current,
   pageView: () => pageView,
+  room: () => rooms,
   worldMenu: () => worldControls.menu,
   layout: () => layout.shown,
   viewControls: () => viewControls,

@@ -24,6 +24,10 @@ export interface RunLoopHost {
   footstep(): void;
   /** Draws the current state (after the frame's steps). */
   draw(): void;
+  /** A room's tick for this frame with the buttons held; false when the page is in no room (it steps its own world). */
+  roomStep?(buttons: number): boolean;
+  /** In a room: frames run even when the page was paused (every player's session must keep up). */
+  inRoom?(): boolean;
 }
 
 export class RunLoop {
@@ -49,6 +53,10 @@ export class RunLoop {
     const s = this.host.session();
     if (!s) return false;
     const t0 = this.now();
+    if (this.host.roomStep?.(this.host.buttons())) {
+      this.stepMs = this.now() - t0;
+      return true;
+    }
     if (s.mode === 'live') s.stepLive(this.host.buttons());
     else if (!s.stepReplay()) {
       this.paused = true;
@@ -77,7 +85,7 @@ export class RunLoop {
       this.fpsStart = now;
     }
     const s = this.host.session();
-    const n = this.clock.frames(dt, !this.paused && s !== null);
+    const n = this.clock.frames(dt, (!this.paused || this.host.inRoom?.() === true) && s !== null);
     let ran = 0;
     for (; ran < n; ran++) if (!this.stepOnce()) break;
     if (ran < n) this.clock.ranFewer(n - ran);

@@ -16,7 +16,9 @@ import type { Inspection } from './inspection.js';
 import type { KeyboardButtons } from './keyboard.js';
 import type { LinkState } from './link-state.js';
 import type { MapCanvas } from './map-canvas.js';
+import { bytesToBase64 } from '../../netplay/base64.js';
 import type { PageView } from './page-view.js';
+import type { RoomControl } from './room-control.js';
 import type { RunLoop } from './run-loop.js';
 import type { SandboxSession } from './session.js';
 import type { SidePanels } from './side-panels.js';
@@ -50,6 +52,28 @@ export interface ScriptedPage {
   moment?(): unknown;
   /** Whether the world shown is a GTA COL opened without its placements (the banner offers to add them). */
   placementsMissing?(): boolean;
+  /** "Play together": the page's room control. */
+  room?(): RoomControl;
+}
+
+/** The room as the tests read it: the session's stats, the page's phase, the link, desyncs, confirmed hashes kept. */
+function roomState(p: ScriptedPage): Record<string, unknown> | null {
+  const c = p.room?.();
+  const r = c?.room;
+  if (!c || !r) return null;
+  const v = p.pageView().view;
+  return {
+    stats: r.stats,
+    phase: r.phase,
+    link: c.link,
+    left: r.left,
+    confirmedHashes: r.hashes.length,
+    hashOffset: r.hashOffset,
+    desyncs: r.desyncs.map((d) => ({ frame: d.frame, players: d.players, cause: d.cause, ours: d.ours, theirs: d.theirs })),
+    config: r.config,
+    you: v?.you ?? null,
+    panel: c.view(),
+  };
 }
 
 /** Steps `n` frames now (keys as held), draws and renders once. */
@@ -250,6 +274,23 @@ export function scriptingApi(ready: Promise<void>, p: ScriptedPage) {
     },
     setOverlay: (on: boolean) => p.pageView().view?.setOverlayVisible(on),
     setLayer: (name: string, on: boolean) => p.pageView().view?.setLayerVisible(name, on),
+    /** "Play together": the room's state (null: in no room). */
+    room: () => roomState(p),
+    /** The hashes of confirmed frames `from`..`to` (null where not confirmed or no longer kept). */
+    roomHashes: (from: number, to: number) => {
+      const r = p.room?.().room;
+      const out: (string | null)[] = [];
+      for (let f = from; f <= to; f++) out.push(r ? r.hashOf(f) : null);
+      return out;
+    },
+    /** The session replay (format 4) as base64; ends its recording. */
+    roomReplay: () => {
+      const r = p.room?.().room;
+      return r ? bytesToBase64(r.replay()) : null;
+    },
+    createRoom: (relay: string, name: string, players: number) => p.room?.().create(relay, name, players) ?? '',
+    joinRoom: (relay: string, name: string) => p.room?.().join(relay, name) ?? '',
+    leaveRoom: () => p.room?.().leave(),
   };
 }
 

@@ -69,6 +69,15 @@ export class SandboxSession {
     return s;
   }
 
+  /** A live session over a simulation stepped elsewhere (a netplay room's): the page shows it, never steps it. */
+  static over(opened: OpenedWorld, sim: Simulation): SandboxSession {
+    const s = new SandboxSession(() => Promise.resolve(opened), sim.settings);
+    s.opened = opened;
+    s.sim = sim;
+    s.lastHash = sim.hashHex();
+    return s;
+  }
+
   private install(opened: OpenedWorld, settings: ScenarioSettings): void {
     this.opened = opened;
     this.sim = simulationFromSettings(opened.world, settings);

@@ -86,3 +86,6 @@ export function cssColour(c: number): string {
 export function rgbToColour(rgb: readonly number[]): number {
   return ((rgb[0]! & 255) << 16) | ((rgb[1]! & 255) << 8) | (rgb[2]! & 255);
 }
+
+/** Each player's colour in a room of several (seat 0 keeps the one-player colour). */
+export const SEAT_COLOURS: readonly number[] = [ENTITY_COLOURS.player, 0x40c4ff, 0xffd740, 0xe040fb];

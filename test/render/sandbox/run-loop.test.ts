@@ -87,4 +87,25 @@ describe('run loop', () => {
     }
     expect(loop.fps).toBeCloseTo(30, 6);
   });
+
+  test('in a room each simulation frame is the room\'s tick with the keys held, even paused; the page\'s own world stays', async () => {
+    const s = await SandboxSession.create(opener('rugrats-demo'), { agents: 0 });
+    const ticks: number[] = [];
+    let inRoom = true;
+    const loop = new RunLoop(
+      { session: () => s, buttons: () => Buttons.Left, footstep: () => undefined, draw: () => undefined, roomStep: (b) => inRoom && ticks.push(b) > 0, inRoom: () => inRoom },
+      () => 0,
+    );
+    loop.paused = true;
+    expect(loop.frame(1000 / SIM_HZ)).toBe(1);
+    expect(loop.frame(1000 / SIM_HZ)).toBe(1);
+    expect(ticks).toEqual([Buttons.Left, Buttons.Left]);
+    expect(s.sim.frame).toBe(0);
+    inRoom = false;
+    expect(loop.frame(1000 / SIM_HZ)).toBe(0);
+    loop.paused = false;
+    expect(loop.frame(1000 / SIM_HZ)).toBe(1);
+    expect(ticks.length).toBe(2);
+    expect(s.sim.frame).toBe(1);
+  });
 });
