@@ -51,13 +51,19 @@ export function desyncText(r: DesyncReport, stats: NetplayStats): string {
   const who = r.players.length ? r.players.map((p) => `player ${p + 1}`).join(' and ') : 'a player';
   const what = r.cause === 'checksum' ? `${who}'s state differs from yours` : r.cause === 'changed' ? `${who} changed an input the relay had already passed on` : `${who} sent a different input for a frame already played`;
   const after = stats.state === 'closed' ? `The session stopped (${stats.closeReason ?? 'closed'}).` : 'The session goes on, but the states may no longer agree.';
-  return `Desync at frame ${r.frame}: ${what}. ${after}`;
+  const where = r.sections.length > 0 && r.sections[0] !== 'unknown' ? ` It differs in ${r.sections.join(', ')}.` : '';
+  return `Desync at frame ${r.frame}: ${what}.${where} ${after}`;
 }
 
-/** The desync report as JSON text (the snapshot as value-codec bytes, base64). */
+/**
+ * The desync report as JSON text: ours and each peer's state that arrived (value-codec bytes, base64), with the
+ * hash sections and values that differ.
+ */
 export function desyncReportJson(r: DesyncReport, room: string): string {
-  const snapshot = r.snapshot ? { encoding: 'value-codec+base64', data: bytesToBase64(encodeValueBytes(r.snapshot)) } : null;
-  return JSON.stringify({ room, frame: r.frame, players: r.players, cause: r.cause, ours: r.ours, theirs: r.theirs, sections: r.sections, snapshot }, null, 2) + '\n';
+  const encoded = (s: unknown) => (s ? { encoding: 'value-codec+base64', data: bytesToBase64(encodeValueBytes(s)) } : null);
+  const states: Record<string, unknown> = {};
+  for (const [k, c] of Object.entries(r.states)) states[k] = { ...c, snapshot: encoded(c.snapshot) };
+  return JSON.stringify({ room, frame: r.frame, players: r.players, cause: r.cause, ours: r.ours, theirs: r.theirs, sections: r.sections, snapshot: encoded(r.snapshot), states }, null, 2) + '\n';
 }
 
 /** Players present: the seats taken, less those that left. */

@@ -105,9 +105,14 @@ describe('room status and desync', () => {
 
   test('the banner names the frame and the players and says whether the session goes on; the report carries the snapshot', async () => {
     const s = await SandboxSession.create(opener('rugrats-demo'), { agents: 3 });
-    const r: DesyncReport = { frame: 40, players: [1], cause: 'checksum', ours: '0x0123456789abcdef', theirs: { 1: '0xfedcba9876543210' }, sections: ['unknown'], snapshot: s.sim.save() };
+    const r: DesyncReport = { frame: 40, players: [1], cause: 'checksum', ours: '0x0123456789abcdef', theirs: { 1: '0xfedcba9876543210' }, sections: ['unknown'], snapshot: s.sim.save(), states: {} };
     expect(desyncText(r, stats())).toBe("Desync at frame 40: player 2's state differs from yours. The session goes on, but the states may no longer agree.");
     expect(desyncText({ ...r, cause: 'changed' }, stats({ state: 'closed', closeReason: 'left the room' }))).toBe('Desync at frame 40: player 2 changed an input the relay had already passed on. The session stopped (left the room).');
+    // once the peer's state arrived, the banner names the sections and the report carries both states
+    const known: DesyncReport = { ...r, sections: ['Position'], states: { 1: { hash: '0xfedcba9876543210', sections: ['Position'], differences: ['Position.x of entity 3: recorded 1, replayed 2'], totalDifferences: 1, snapshot: s.sim.save() } } };
+    expect(desyncText(known, stats())).toBe("Desync at frame 40: player 2's state differs from yours. It differs in Position. The session goes on, but the states may no longer agree.");
+    const peer = JSON.parse(desyncReportJson(known, 'room-x')).states['1'];
+    expect(peer).toMatchObject({ sections: ['Position'], totalDifferences: 1, snapshot: { encoding: 'value-codec+base64' } });
     const json = JSON.parse(desyncReportJson(r, 'room-x'));
     expect(json).toMatchObject({ room: 'room-x', frame: 40, players: [1], cause: 'checksum', ours: '0x0123456789abcdef', theirs: { 1: '0xfedcba9876543210' } });
     expect(json.snapshot.encoding).toBe('value-codec+base64');
