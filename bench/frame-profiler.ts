@@ -326,7 +326,7 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
       for (const k of [...keys].filter((k) => k.startsWith('kernel ') && ownerOf(k) === s.name).sort().reverse()) row(`  ${k}`, one(k), 'kernel', false);
     }
     if (keys.has(AMBIENT_KEY)) row(AMBIENT_KEY, one(AMBIENT_KEY), 'system');
-    row('scheduler, guard and step (frame − tasks)', med((f) => {
+    row('scheduler, guard and step (frame − tasks; CPU also V8 helper threads)', med((f) => {
       const fr = f.get('frame');
       if (!fr) return null;
       let w = fr[0];
