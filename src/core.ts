@@ -66,6 +66,7 @@ export { EcsWorld, type EcsQuery, type EcsWorldState } from './ecs/ecs-world.js'
 // ---- frames, tasks and events ----
 export { Scheduler, type FrameContext, type SchedulerState, type SimRng, type TaskBody, type TaskFactory, type TaskFunction, type TaskHandle, type TaskState, type TaskStateArray } from './ecs/scheduler.js';
 export { createEventBus, type EventBus, type SimEvents } from './ecs/events.js';
+export type { KernelProfiler, TaskProfiler } from './ecs/profile-hooks.js';
 export { hashHex } from './ecs/state-hash.js';
 
 // ---- systems ----

@@ -19,6 +19,7 @@ import type { RandomStreams } from '../rng/streams.js';
 import type { SimEvents } from './events.js';
 import type { Hash64 } from './state-hash.js';
 import { Saved, withPath } from '../binary/saved-value.js';
+import type { TaskProfiler } from './profile-hooks.js';
 
 /** A simulation's random numbers: the two game RNGs and the named streams. Draw through these only, so draws are counted. */
 export interface SimRng {
@@ -219,6 +220,12 @@ export class Scheduler {
    */
   afterTask: ((task: TaskHandle) => void) | null = null;
 
+  /**
+   * Told before and after each task runs (for a profile of the frame: bench/profile.bench.ts). It must only
+   * read the state. Unset (the default), it costs one test per task and reads no clock.
+   */
+  profiler: TaskProfiler | null = null;
+
   /** True while `step()` runs tasks. */
   get running(): boolean {
     return this.isRunning;
@@ -282,7 +289,10 @@ export class Scheduler {
         const t = tasks[this.cursor]!;
         if (t.sleepUntil <= frame) {
           this.runningTask = t;
+          const profiler = this.profiler;
+          if (profiler) profiler.taskStart(t);
           t.body.run(ctx, t);
+          if (profiler) profiler.taskEnd(t);
           if (this.afterTask) this.afterTask(t);
         }
       }

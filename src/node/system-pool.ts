@@ -22,6 +22,7 @@ import { defaultPineyTables } from './assets.js';
 import type { WorldSource } from './los-pool.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
 import { refusalFromThread } from '../sim/determinism-guard.js';
+import type { KernelProfiler } from '../ecs/profile-hooks.js';
 
 /** Most threads a pool takes. */
 export const MAX_SYSTEM_THREADS = 64;
@@ -90,6 +91,11 @@ export class SystemPool implements SystemThreads {
   private closed = false;
   /** Kernel runs split across the threads so far (runs kept on the main thread are not counted). */
   jobs = 0;
+  /**
+   * Told when each kernel run begins, when the main thread has done its own range and waits for the others,
+   * and when all are done (for a profile: the join's cost). Unset (the default), it costs one test per run.
+   */
+  profiler: KernelProfiler | null = null;
 
   private constructor(threads: number, worldName: string, private readonly minIds: number) {
     this.threads = threads;
@@ -182,11 +188,20 @@ export class SystemPool implements SystemThreads {
             if (n > capacity) throw new RangeError(`${n} ids for ${capacity} entity slots`);
             for (let i = 0; i < n; i++) ids[i] = list[i]!;
             const T = pool.threads;
-            if (T === 1 || detached || pool.closed || n < pool.minIds * T) return marks.subarray(0, markCount(kernel, fn(ids, 0, n, marks), n));
+            const profiler = pool.profiler;
+            if (T === 1 || detached || pool.closed || n < pool.minIds * T) {
+              if (!profiler) return marks.subarray(0, markCount(kernel, fn(ids, 0, n, marks), n));
+              profiler.kernelStart(kernel.name, n, 1);
+              const all = marks.subarray(0, markCount(kernel, fn(ids, 0, n, marks), n));
+              profiler.kernelEnd(kernel.name);
+              return all;
+            }
+            if (profiler) profiler.kernelStart(kernel.name, n, T);
             if (stateful.hashState && stateful.saveState) pool.syncState(binding, stateful);
             const [, mineEnd] = rangeFor(n, T, 0);
             pool.job(binding, index, n, () => {
               counts[0] = markCount(kernel, fn(ids, 0, mineEnd, marks), mineEnd);
+              if (profiler) profiler.kernelJoin(kernel.name);
             });
             // The ranges' marks, in range order (each range wrote its own at its start).
             let k = counts[0]!;
@@ -196,6 +211,7 @@ export class SystemPool implements SystemThreads {
               if (c > 0 && start !== k) marks.copyWithin(k, start, start + c);
               k += c;
             }
+            if (profiler) profiler.kernelEnd(kernel.name);
             return marks.subarray(0, k);
           },
         };
