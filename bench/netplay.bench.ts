@@ -61,7 +61,7 @@ async function session(delayMs: number, round: number, frames = FRAMES): Promise
   const config: NetplayConfig = { world: opened.identity, scenario: scenarioIdentity(sim.scenario), settings: { ...sim.settings, players: 2 }, keyframeInterval: 600, checkInterval: 10, inputDelay: 2 };
   const relay = await startRelay({ delayMs, jitterMs: 0, loss: 0, seed: 1 });
   try {
-    const builders = [new CountingBuilder(opened), new CountingBuilder(opened)];
+    const builders = [new CountingBuilder(), new CountingBuilder()];
     const room = `bench-${delayMs}-${round}`;
     const rbSamples: number[] = [];
     const plainSamples: number[] = [];

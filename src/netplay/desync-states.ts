@@ -34,7 +34,7 @@ function sectionWords(sim: Simulation): Uint32Array {
 
 /**
  * Compares our snapshot with a peer's (base64 value-codec bytes), using `scratch`, a simulation built from the
- * same config (its state is overwritten).
+ * same config: its state is overwritten (the caller saves and puts it back).
  */
 export function compareStates(scratch: Simulation, ours: SimSnapshot, theirs: { hash: string; data: string }): DesyncStateComparison {
   const out: DesyncStateComparison = { hash: theirs.hash, sections: [], differences: [], totalDifferences: 0, snapshot: null };

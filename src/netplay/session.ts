@@ -176,7 +176,7 @@ export class NetplaySession {
   private statesSent = 0;
   /** Peers' states that arrived before our own report of their frame (a peer may find a desync first). */
   private earlyStates: Extract<Incoming, { t: 'state' }>[] = [];
-  private stateSim: Simulation | null = null;
+  private stateKeep: RollbackSlot | null = null;
   private readonly desyncKeys = new Set<string>();
 
   private pingSeq = 0;
@@ -470,8 +470,17 @@ export class NetplaySession {
     }
     // Only the reported frame's states are compared, once per peer.
     if (r.frame !== m.f || r.snapshot?.frame !== m.f || Object.hasOwn(r.states, m.p)) return;
-    this.stateSim ??= this.o.build(this.config!);
-    const comparison = compareStates(this.stateSim, r.snapshot, m);
+    // Compared on the confirmed simulation, whose state is put back after: a session builds no third simulation
+    // (each has a world of its own, which a client opens ahead).
+    const csim = this.csim!;
+    const keep = saveState(csim, this.stateKeep ?? undefined);
+    this.stateKeep = keep;
+    let comparison: DesyncStateComparison;
+    try {
+      comparison = compareStates(csim, r.snapshot, m);
+    } finally {
+      loadState(csim, keep);
+    }
     r.states[m.p] = comparison;
     const names = new Set<string>();
     for (const c of Object.values(r.states)) for (const n of c.sections) names.add(n);

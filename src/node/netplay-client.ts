@@ -27,40 +27,50 @@ const MAX_CATCHUP_TICKS = 8;
 /** Most relay messages held while the room's world opens (as many as the session's own inbox holds). */
 const MAX_HELD = 4096;
 
-/** The simulation of a room's config, on the worlds this client can open. */
+/**
+ * The simulations of a room's config, on the worlds this client can open. Each simulation gets a world of its
+ * own (worlds may hold run-time state, such as Llama's tile swaps, which the predicted and the confirmed
+ * simulation must not share): `prepare` opens one per simulation the session builds.
+ */
 export class RoomBuilder {
-  private world: OpenedWorld | null;
+  private readonly fresh: OpenedWorld[] = [];
 
   /**
-   * `own` is the world this client opened (offered when it creates the room); `worldArg` the `--world` it was
-   * given (a built-in id or a file path), opened again only when the room's world is another one.
+   * `worldArg`: the `--world` this client was given (a built-in id or a file path), opened for each simulation;
+   * `read` reads its files (bounded by the input limits in the CLI).
    */
-  constructor(own: OpenedWorld | null, private readonly worldArg?: string) {
-    this.world = own;
-  }
+  constructor(
+    private readonly worldArg?: string,
+    private readonly read?: (path: string) => Uint8Array,
+  ) {}
 
-  /** Opens the world the room plays when it is not the one already open; throws a one-line reason. */
-  async prepare(config: NetplayConfig): Promise<void> {
+  /** Opens the room's world once per simulation (a player builds two); throws a one-line reason. */
+  async prepare(config: NetplayConfig, copies = 2): Promise<void> {
     const want = config.world;
-    if (this.world && sameWorld(this.world, config)) return;
-    let opened: OpenedWorld;
-    if (want.source.startsWith('builtin:') && this.worldArg === undefined) opened = await openBuiltinWorld(want.source.slice(8));
-    else if (this.worldArg !== undefined) opened = await openNamedWorld(this.worldArg);
-    else throw new Error(`the room plays the world ${want.source} (${want.kind}, ${want.byteLength} bytes, content hash ${want.contentHash}), which is not built in: give --world FILE with the same bytes`);
-    if (!sameWorld(opened, config)) {
-      const got = opened.identity;
-      throw new Error(`the room plays the world ${want.source} (${want.kind}, ${want.byteLength} bytes, content hash ${want.contentHash}); the world given, ${got.source}, is ${got.kind}, ${got.byteLength} bytes with content hash ${got.contentHash}`);
+    const open = async (): Promise<OpenedWorld> => {
+      if (this.worldArg !== undefined) return openNamedWorld(this.worldArg, this.read);
+      if (want.source.startsWith('builtin:')) return openBuiltinWorld(want.source.slice(8), this.read);
+      throw new Error(`the room plays the world ${want.source} (${want.kind}, ${want.byteLength} bytes, content hash ${want.contentHash}), which is not built in: give --world FILE with the same bytes`);
+    };
+    this.fresh.length = 0;
+    for (let i = 0; i < copies; i++) {
+      const opened = await open();
+      if (!sameWorld(opened, config)) {
+        const got = opened.identity;
+        throw new Error(`the room plays the world ${want.source} (${want.kind}, ${want.byteLength} bytes, content hash ${want.contentHash}); the world given, ${got.source}, is ${got.kind}, ${got.byteLength} bytes with content hash ${got.contentHash}`);
+      }
+      this.fresh.push(opened);
     }
-    this.world = opened;
   }
 
-  /** Builds the room's simulation (after `prepare`), checked as a replay's header is. */
+  /** Builds the room's simulation on the next world `prepare` opened, checked as a replay's header is. */
   build(config: NetplayConfig): Simulation {
-    if (!this.world) throw new Error('netplay: the room\'s world is not open');
+    const world = this.fresh.shift();
+    if (!world) throw new Error('netplay: no world of the room is open for another simulation');
     try {
       return replaySimulation(
         { formatVersion: 4, runtime: RUNTIME_VERSION, world: config.world, scenario: config.scenario, settings: config.settings, keyframeInterval: config.keyframeInterval, sections: [] },
-        { world: this.world },
+        { world },
       );
     } catch (e) {
       throw new Error(`cannot build the room's simulation: ${(e as Error).message}`);

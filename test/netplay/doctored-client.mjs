@@ -39,7 +39,7 @@ const transport = {
   close: () => inner.close(),
 };
 
-const builder = new RoomBuilder(null);
+const builder = new RoomBuilder();
 if (mode === 'state') {
   const build = builder.build.bind(builder);
   builder.build = (config) => {

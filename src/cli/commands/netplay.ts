@@ -105,9 +105,9 @@ export const command: Command = {
 
     // A player opens its world first: the config it offers if it creates the room.
     let config: NetplayConfig | undefined;
+    const read = (p: string) => readInputFile(p);
     let builder: InstanceType<typeof RoomBuilder>;
     if (!spectate) {
-      const read = (p: string) => readInputFile(p);
       const opened = worldArg !== undefined ? await openNamedWorld(worldArg, read) : await openBuiltinWorld(DEFAULT_WORLD, read);
       const players = (o['players'] as number | undefined) ?? 2;
       const agents = o['agents'] as number | undefined;
@@ -120,8 +120,8 @@ export const command: Command = {
         checkInterval: 10,
         inputDelay: (o['input-delay'] as number | undefined) ?? 2,
       };
-      builder = new RoomBuilder(opened, worldArg);
-    } else builder = new RoomBuilder(null, worldArg);
+      builder = new RoomBuilder(worldArg, read);
+    } else builder = new RoomBuilder(worldArg, read);
 
     const abort = new AbortController();
     const onSignal = () => abort.abort();
