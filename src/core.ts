@@ -128,6 +128,8 @@ export {
 } from './netplay/session.js';
 export type { NetplayTransport } from './netplay/transport.js';
 export { MAX_LISTED_STATE_DIFFERENCES, type DesyncStateComparison } from './netplay/desync-states.js';
+/** Seeded bots for netplay tests and demos: a player's buttons frame by frame, no Math.random. */
+export { makeBot, BOT_POLICIES, type Bot, type BotPolicy } from './netplay/bots.js';
 /**
  * The netplay wire protocol (version 1): one JSON object per WebSocket text message, its bounds, and parsers
  * that refuse anything malformed with a `ProtocolError` naming the field (docs/netplay.md).

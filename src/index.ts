@@ -12,3 +12,6 @@ export { SystemPool, MAX_SYSTEM_THREADS, MIN_IDS_PER_THREAD, SYSTEM_JOIN_TIMEOUT
 export { defaultPineyTables, packageRoot } from './node/assets.js';
 export { loadGtaTown } from './node/gta-town.js';
 export { LosPool, type MatrixAnswers, type WorldSource } from './node/los-pool.js';
+/** Netplay in Node: the relay (`retrosim relay` in a program) and a `ws` client as a `NetplayTransport`. */
+export { startRelay, type Relay, type RelayOptions, type RelayEvent, type RelayStats } from './node/relay-server.js';
+export { connectWsTransport } from './node/ws-transport.js';

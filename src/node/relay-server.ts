@@ -108,12 +108,13 @@ export interface RelayStats {
   refused: number;
 }
 
-/** A running relay. */
+/** A running relay (`startRelay`). */
 export interface Relay {
   /** ws://HOST:PORT */
   url: string;
   /** Closes every connection and the server. */
   close(): Promise<void>;
+  /** Counters since the relay started: rooms, clients, messages, refusals. */
   stats(): RelayStats;
 }
 

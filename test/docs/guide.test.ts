@@ -60,3 +60,17 @@ describe('README.md', () => {
     expect(results[0]!.stdout).toMatch(/^true 0x[0-9a-f]{16}\n$/);
   }, 600_000);
 });
+
+describe('docs/netplay.md', () => {
+  it('shows whole programs: each is the file of examples/netplay/ it names, and every file there is shown', () => {
+    const page = readFileSync(join(repoRoot, 'docs/netplay.md'), 'utf8');
+    const programs = parseBlocks(page).filter((b) => b.lang === 'js' || b.lang === 'mjs');
+    expect(programs.length).toBeGreaterThanOrEqual(1);
+    for (const b of programs) {
+      expect(b.file, `docs/netplay.md:${b.line}: a program names its file`).toBeDefined();
+      expect(b.text, `docs/netplay.md:${b.line} is examples/netplay/${b.file}`).toBe(readFileSync(join(repoRoot, 'examples/netplay', b.file!), 'utf8'));
+    }
+    const shown = new Set(programs.map((b) => b.file));
+    for (const f of readdirSync(join(repoRoot, 'examples/netplay'))) expect(shown.has(f), `examples/netplay/${f} is shown in docs/netplay.md`).toBe(true);
+  });
+});

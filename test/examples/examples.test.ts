@@ -174,3 +174,14 @@ describe('examples/batch', () => {
     expect(JSON.parse(rep.stdout).chart).toMatchObject({ x: 'agents', y: 'los.pairsPerFrame', series: 'world', points: 24 });
   }, 600_000);
 });
+
+describe('examples/netplay: two bots and a referee through a relay in the program', () => {
+  it('two-bots.mjs ends every client on frame 300 with one hash, identical replays that verify, and no desync', () => {
+    const r = node(['examples/netplay/two-bots.mjs']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const [out] = r.lines as [Record<string, any>];
+    expect(out).toMatchObject({ frames: 300, sameHash: true, desyncs: 0, replaysIdentical: true, verified: true });
+    expect(out.finalHash).toMatch(/^0x[0-9a-f]{16}$/);
+  });
+});
