@@ -12,9 +12,8 @@ export default defineConfig({
     hookTimeout: 900_000,
     pool: 'forks',
     // Vitest's default is one fork fewer than the cores: one on a 2-core machine, every file in turn. The tests
-    // hold under load (nothing in them is timed), and many spend their time waiting (on Redis timeouts, worker
-    // processes, netplay sessions paced at 60 frames a second), so three run at once there.
-    maxWorkers: Math.max(3, availableParallelism()),
+    // hold under load (nothing in them is timed), so two run at once there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     setupFiles: ['test/setup/fast-check.ts'],
   },
 });
