@@ -198,6 +198,13 @@ describe.each(['Chromium', 'Firefox'] as const)('%s', (browser) => {
       expect((await state(d))['camera'].width).toBe(phone.width);
       await d.setSize({ width: 1280, height: 800 });
       await waitFor(d, 'the panels are a column beside the map again', sideShown, undefined);
+      // The window reaches its new size in steps under load: wait for the last one before measuring.
+      await waitFor(
+        d,
+        'the map and the panels’ column share the 1,280 px window',
+        () => innerWidth === 1280 && Math.abs(document.getElementById('map')!.getBoundingClientRect().width + document.getElementById('side')!.getBoundingClientRect().width - 1280) < 0.5,
+        undefined,
+      );
       const wide = await mapBox(d);
       const side = await d.evaluate(() => document.getElementById('side')!.getBoundingClientRect().width, undefined);
       expect(wide.width + side).toBeCloseTo(1280, 0);
