@@ -17,8 +17,8 @@ export { ScenarioError } from './sim/scenario.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits, type LimitsOverride } from './limits.js';
 
 // ---- worlds ----
-export type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveResult, SegmentResult, UpAxis, Vec3, WorldKind } from './worlds/world.js';
-export { newGroundResult, newMoveResult, newSegmentResult } from './worlds/world.js';
+export type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveBatch, MoveResult, SegmentResult, UpAxis, Vec3, WorldKind } from './worlds/world.js';
+export { moveEach, newGroundResult, newMoveBatch, newMoveResult, newSegmentResult } from './worlds/world.js';
 export { detectWorldFile, detectWorldKind, loadWorldBytes, type LoadWorldOptions, type WorldFileKind } from './worlds/load.js';
 export { BUILTIN_WORLDS, DEFAULT_WORLD } from './worlds/builtin.js';
 export { rewriteWorldFile, type RewriteOptions, type RewrittenWorld, type LayoutDifference } from './worlds/rewrite.js';

@@ -131,6 +131,78 @@ export interface CollisionWorld {
    * feet follow the floor. The caller's gravity or jump goes in delta's up component.
    */
   move(body: Body, from: Vec3, delta: Vec3, out?: MoveResult): MoveResult;
+  /**
+   * Optional: `move` for the first `n` bodies of a batch at once, with the same answers bit for bit (see
+   * `MoveBatch` for what goes in and comes out). A world implements it when moving many bodies as stages over
+   * arrays is faster than one `move` after another; the movement system uses it when present.
+   */
+  moveMany?(batch: MoveBatch, n: number): void;
+}
+
+/**
+ * Many moves in structure-of-arrays form, for `CollisionWorld.moveMany`. Body i has `radius[i]`, `height[i]`
+ * and `step[i]` (its `stepHeight`), stands at (x, y, z)[i] and moves by (dx, dy, dz)[i]. After the call,
+ * (x, y, z)[i] is the position `move` answers, `grounded[i]` is 1 when it is grounded, `hitWall[i]` is 1 when
+ * any of its contacts is a wall, and `wall[i]` is then the id of its last wall contact. The other contacts
+ * (floors, exits, deaths) are not reported: the triggers system asks the world for them itself.
+ */
+export interface MoveBatch {
+  /** How many bodies the arrays hold. */
+  readonly capacity: number;
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  readonly z: Float64Array;
+  readonly dx: Float64Array;
+  readonly dy: Float64Array;
+  readonly dz: Float64Array;
+  readonly radius: Float64Array;
+  readonly height: Float64Array;
+  readonly step: Float64Array;
+  readonly grounded: Uint8Array;
+  readonly hitWall: Uint8Array;
+  readonly wall: Int32Array;
+}
+
+/** A MoveBatch of `capacity` bodies (every array zeroed). */
+export function newMoveBatch(capacity: number): MoveBatch {
+  const f = () => new Float64Array(capacity);
+  return { capacity, x: f(), y: f(), z: f(), dx: f(), dy: f(), dz: f(), radius: f(), height: f(), step: f(), grounded: new Uint8Array(capacity), hitWall: new Uint8Array(capacity), wall: new Int32Array(capacity) };
+}
+
+/**
+ * `moveMany`'s answers by one `move` per body: what a world without `moveMany` gives, and the reference a
+ * world's own `moveMany` must match bit for bit (the tests compare them).
+ */
+export function moveEach(world: CollisionWorld, batch: MoveBatch, n: number, body: Body = { radius: 0, height: 0, stepHeight: 0 }, out: MoveResult = newMoveResult()): void {
+  const from: Vec3 = [0, 0, 0];
+  const delta: Vec3 = [0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    body.radius = batch.radius[i]!;
+    body.height = batch.height[i]!;
+    body.stepHeight = batch.step[i]!;
+    from[0] = batch.x[i]!;
+    from[1] = batch.y[i]!;
+    from[2] = batch.z[i]!;
+    delta[0] = batch.dx[i]!;
+    delta[1] = batch.dy[i]!;
+    delta[2] = batch.dz[i]!;
+    const r = world.move(body, from, delta, out);
+    batch.x[i] = r.position[0];
+    batch.y[i] = r.position[1];
+    batch.z[i] = r.position[2];
+    batch.grounded[i] = r.grounded ? 1 : 0;
+    let hit = 0;
+    let wall = -1;
+    for (let k = 0; k < r.contacts.length; k++) {
+      const ct = r.contacts[k]!;
+      if (ct.kind === 'wall') {
+        hit = 1;
+        wall = ct.id;
+      }
+    }
+    batch.hitWall[i] = hit;
+    batch.wall[i] = wall;
+  }
 }
 
 /** A fresh GroundResult with no floor, to pass as `out` and reuse. */

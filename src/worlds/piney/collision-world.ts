@@ -18,6 +18,7 @@ import {
   type CollisionWorld,
   type Contact,
   type GroundResult,
+  type MoveBatch,
   type MoveResult,
   type SegmentResult,
   type UpAxis,
@@ -98,6 +99,11 @@ export class PineyWorld implements CollisionWorld {
   // The contact objects last written into `contactsOf`'s contacts, by index (see setContact).
   private contactsOf: MoveResult | undefined;
   private readonly contactPool: Contact[] = [];
+  // moveMany's lanes: the bodies whose ground is asked, and their x, y and height.
+  private moveLane = new Int32Array(0);
+  private moveQx = new Float64Array(0);
+  private moveQy = new Float64Array(0);
+  private moveQz = new Float64Array(0);
 
   constructor(
     readonly field: PineyField,
@@ -472,6 +478,98 @@ export class PineyWorld implements CollisionWorld {
     // Setting an array's length is a runtime call even when nothing changes.
     if (out.contacts.length !== contacts) out.contacts.length = contacts;
     return out;
+  }
+
+  /**
+   * `move` for the first n bodies of a batch, bit for bit (see `MoveBatch`), in three stages: every body's
+   * steps around the footprints; the batch's ground heights in one `surfacesAt` (the height query's EE chains
+   * overlap there instead of running one after another); and the answers.
+   */
+  moveMany(batch: MoveBatch, n: number): void {
+    if (n > this.moveLane.length) this.growMoveLanes(n);
+    const { x: bx, y: by, z: bz, dx: bdx, dy: bdy, radius, grounded, hitWall, wall } = batch;
+    const lane = this.moveLane;
+    const qx = this.moveQx;
+    const qy = this.moveQy;
+    const qz = this.moveQz;
+    const blocker = this.blocker;
+    let m = 0;
+    // Stage 1: each body's steps (move's loop, the same operations in the same order).
+    for (let i = 0; i < n; i++) {
+      const br = radius[i]!;
+      const r = Number.isFinite(br) && br > 0 ? Math.min(br, MAX_BODY_RADIUS) : 0;
+      let x = bx[i]!;
+      let y = by[i]!;
+      const ddx = bdx[i]!;
+      const ddy = bdy[i]!;
+      if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(ddx) && Number.isFinite(ddy))) {
+        // Where it stands, not grounded, no contact (z stays as it came).
+        grounded[i] = 0;
+        hitWall[i] = 0;
+        wall[i] = -1;
+        continue;
+      }
+      const len = Math.abs(ddx) + Math.abs(ddy);
+      const steps = len <= MOVE_STEP ? 1 : Math.min(MAX_MOVE_STEPS, Math.ceil(len / MOVE_STEP));
+      const sx = steps === 1 ? ddx : ddx / steps;
+      const sy = steps === 1 ? ddy : ddy / steps;
+      let wallX = 0;
+      let wallY = 0;
+      for (let s = 0; s < steps; s++) {
+        const tx = x + sx;
+        const ty = y + sy;
+        const wx = wrapField(tx);
+        const wy = wrapField(ty);
+        const c0 = Math.floor((wx - r) / CHIP_UNITS);
+        const d0 = Math.floor((wy - r) / CHIP_UNITS);
+        const clear = c0 === Math.floor((wx + r) / CHIP_UNITS) && d0 === Math.floor((wy + r) / CHIP_UNITS) && blocker[wrapChip(c0) * CHIPS + wrapChip(d0)]! < 0;
+        if (clear || !this.blocked(tx, ty, r)) {
+          x = tx;
+          y = ty;
+        } else if (sx !== 0 && !this.blocked(x + sx, y, r)) {
+          x += sx;
+          wallY = sy > 0 ? -1 : 1;
+        } else if (sy !== 0 && !this.blocked(x, y + sy, r)) {
+          y += sy;
+          wallX = sx > 0 ? -1 : 1;
+        } else {
+          wallX = sx > 0 ? -1 : sx < 0 ? 1 : 0;
+          wallY = sy > 0 ? -1 : sy < 0 ? 1 : 0;
+          break;
+        }
+      }
+      x = wrapField(x);
+      y = wrapField(y);
+      bx[i] = x;
+      by[i] = y;
+      grounded[i] = 1;
+      if (wallX !== 0 || wallY !== 0) {
+        hitWall[i] = 1;
+        wall[i] = this.blockerNear(x, y, r);
+      } else {
+        hitWall[i] = 0;
+        wall[i] = -1;
+      }
+      lane[m] = i;
+      qx[m] = x;
+      qy[m] = y;
+      m++;
+    }
+    // Stage 2: the ground under every body that moved, as `heightAt` (x and y are on the torus already).
+    this.heightCache.surfacesAt(qx, qy, qz, m);
+    // Stage 3: the feet on the ground.
+    for (let l = 0; l < m; l++) {
+      const z = qz[l]!;
+      bz[lane[l]!] = z === -1 ? this.planeHeight(qx[l]!, qy[l]!) : z;
+    }
+  }
+
+  private growMoveLanes(n: number): void {
+    const cap = Math.max(n, 2 * this.moveLane.length, 256);
+    this.moveLane = new Int32Array(cap);
+    this.moveQx = new Float64Array(cap);
+    this.moveQy = new Float64Array(cap);
+    this.moveQz = new Float64Array(cap);
   }
 
   /**

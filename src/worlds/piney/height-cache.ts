@@ -239,6 +239,15 @@ export class HeightCache {
    * inlined, or returned from one, are boxed, which on this path would be an allocation per query.
    */
   private readonly io = new Float64Array(3);
+  // `surfacesAt`'s lanes: the batch's points on the fast path (their index, triangle record, local x and y, and
+  // each stage's result), and the indices left to the exact path.
+  private lane = new Int32Array(0);
+  private laneT = new Int32Array(0);
+  private laneFx = new Float64Array(0);
+  private laneFy = new Float64Array(0);
+  private laneXy = new Float64Array(0);
+  private laneS0 = new Float64Array(0);
+  private laneSlow = new Int32Array(0);
 
   constructor(
     readonly map: Uint32Array,
@@ -294,6 +303,148 @@ export class HeightCache {
       if (this.fastSurfaceAt()) return io[IO_Z]!;
     }
     return this.surfaceAtSlow(x, y);
+  }
+
+  /**
+   * `surfaceAt` for many points: `zs[i] = surfaceAt(xs[i], ys[i])` for i < n, bit for bit. The fast path runs
+   * as stages over the whole batch (truncate and pick the triangle; its two products and their sum; the plane
+   * sums; the hit's height), so the queries' chains of dependent EE operations overlap in the processor
+   * instead of running one after another. A point any stage leaves to the exact path is answered by
+   * `surfaceAt` itself after the stages, which takes the same path it would alone. Allocates only when a
+   * batch is larger than every one before.
+   */
+  surfacesAt(xs: Float64Array, ys: Float64Array, zs: Float64Array, n: number): void {
+    if (n > this.lane.length) this.growLanes(n);
+    const lane = this.lane;
+    const tri = this.laneT;
+    const lfx = this.laneFx;
+    const lfy = this.laneFy;
+    const lxy = this.laneXy;
+    const ls0 = this.laneS0;
+    const slow = this.laneSlow;
+    const mode = this.mode;
+    const r = this.record;
+    let m = 0;
+    let q = 0;
+    // Stage 1: truncate to EE values, find the cell, pick the triangle and prove its edges pass.
+    for (let i = 0; i < n; i++) {
+      const x = xs[i]!;
+      const y = ys[i]!;
+      if (!(x >= FAST_MIN && x < FIELD_SIZE && y >= FAST_MIN && y < FIELD_SIZE)) {
+        slow[q++] = i;
+        continue;
+      }
+      let xv = Math.fround(x);
+      xv += (Math.fround(xv * ONE_MINUS_ULP) - xv) * +(xv > x);
+      let yv = Math.fround(y);
+      yv += (Math.fround(yv * ONE_MINUS_ULP) - yv) * +(yv > y);
+      const cx = Math.floor(xv / CELL_UNITS);
+      const cy = Math.floor(yv / CELL_UNITS);
+      const cell = cx * CELLS + cy;
+      const fx = xv - cx * CELL_UNITS;
+      const fy = yv - cy * CELL_UNITS;
+      const sd = EDGE_SX[1]! * (fx - EDGE_X[1]!) + EDGE_SY[1]! * (fy - EDGE_Y[1]!);
+      const k = +(sd < FAIL_AT[1]!);
+      const j = k * 3;
+      const s0v = EDGE_SX[j]! * (fx - EDGE_X[j]!) + EDGE_SY[j]! * (fy - EDGE_Y[j]!);
+      const s1v = EDGE_SX[j + 1]! * (fx - EDGE_X[j + 1]!) + EDGE_SY[j + 1]! * (fy - EDGE_Y[j + 1]!);
+      const s2v = EDGE_SX[j + 2]! * (fx - EDGE_X[j + 2]!) + EDGE_SY[j + 2]! * (fy - EDGE_Y[j + 2]!);
+      const t = cell * RECORD + TRI0 + k * (TRI1 - TRI0);
+      if (
+        mode[cell] !== MODE_FAST ||
+        !((fx === 0 || fx >= FAST_MIN) && (fy === 0 || fy >= FAST_MIN)) ||
+        (+(s0v < PASS_AT[j]!) | +(s1v < PASS_AT[j + 1]!) | +(s2v < PASS_AT[j + 2]!)) !== 0 ||
+        r[t + R_INV]! !== r[t + R_INV]!
+      ) {
+        slow[q++] = i;
+        continue;
+      }
+      lane[m] = i;
+      tri[m] = t;
+      lfx[m] = fx;
+      lfy[m] = fy;
+      m++;
+    }
+    // Stage 2: xy = addNormal(truncNormal(n0·fx), truncNormal(n1·fy)).
+    for (let l = 0; l < m; l++) {
+      const t = tri[l]!;
+      const pa = r[t + R_N0]! * lfx[l]!;
+      let a = Math.fround(pa);
+      a += (Math.fround(a * ONE_MINUS_ULP) - a) * +(Math.abs(a) > Math.abs(pa));
+      const pb = r[t + R_N1]! * lfy[l]!;
+      let b = Math.fround(pb);
+      b += (Math.fround(b * ONE_MINUS_ULP) - b) * +(Math.abs(b) > Math.abs(pb));
+      const sum = a + b;
+      const bv = sum - a;
+      const err = a - (sum - bv) + (b - bv);
+      let xy = Math.fround(sum);
+      if (err * sum < 0 && xy === sum) xy = eeAddValue(a, b);
+      else xy += (Math.fround(xy * ONE_MINUS_ULP) - xy) * +(Math.abs(xy) > Math.abs(sum));
+      lxy[l] = xy;
+    }
+    // Stage 3: s0 = addNormal(k, addNormal(xy, top)) and the s1 filter; a lane that fails either goes slow.
+    let kept = 0;
+    for (let l = 0; l < m; l++) {
+      const t = tri[l]!;
+      const xy = lxy[l]!;
+      const k = r[t + R_K]!;
+      const top = r[t + R_TOP]!;
+      let sum = xy + top;
+      let bv = sum - xy;
+      let err = xy - (sum - bv) + (top - bv);
+      let inner = Math.fround(sum);
+      if (err * sum < 0 && inner === sum) inner = eeAddValue(xy, top);
+      else inner += (Math.fround(inner * ONE_MINUS_ULP) - inner) * +(Math.abs(inner) > Math.abs(sum));
+      sum = k + inner;
+      bv = sum - k;
+      err = k - (sum - bv) + (inner - bv);
+      let s0 = Math.fround(sum);
+      if (err * sum < 0 && s0 === sum) s0 = eeAddValue(k, inner);
+      else s0 += (Math.fround(s0 * ONE_MINUS_ULP) - s0) * +(Math.abs(s0) > Math.abs(sum));
+      const bottom = r[t + R_BOTTOM]!;
+      const s1 = k + xy + bottom;
+      const slack = S1_SLACK * (Math.abs(k) + Math.abs(xy) + Math.abs(bottom));
+      if (s0 < 0 || s1 - slack > 0 || (s1 + slack > 0 && addNormal(k, addNormal(xy, bottom)) > 0)) {
+        slow[q++] = lane[l]!;
+        continue;
+      }
+      lane[kept] = lane[l]!;
+      tri[kept] = t;
+      ls0[kept] = s0;
+      kept++;
+    }
+    // Stage 4: the hit's height, 2500 + truncNormal(truncNormal(dz · −s0) · inv).
+    for (let l = 0; l < kept; l++) {
+      const s0 = ls0[l]!;
+      const pd = DZ_VALUE * -s0;
+      let d = Math.fround(pd);
+      d += (Math.fround(d * ONE_MINUS_ULP) - d) * +(Math.abs(d) > Math.abs(pd));
+      const pw = d * r[tri[l]! + R_INV]!;
+      let w = Math.fround(pw);
+      w += (Math.fround(w * ONE_MINUS_ULP) - w) * +(Math.abs(w) > Math.abs(pw));
+      const sum = C2500_VALUE + w;
+      const bv = sum - C2500_VALUE;
+      const err = C2500_VALUE - (sum - bv) + (w - bv);
+      let z = Math.fround(sum);
+      if (err * sum < 0 && z === sum) z = eeAddValue(C2500_VALUE, w);
+      else z += (Math.fround(z * ONE_MINUS_ULP) - z) * +(Math.abs(z) > Math.abs(sum));
+      zs[lane[l]!] = z;
+    }
+    for (let l = 0; l < q; l++) {
+      const i = slow[l]!;
+      zs[i] = this.surfaceAt(xs[i]!, ys[i]!);
+    }
+  }
+
+  private growLanes(n: number): void {
+    const cap = Math.max(n, 2 * this.lane.length, 256);
+    this.lane = new Int32Array(cap);
+    this.laneT = new Int32Array(cap);
+    this.laneFx = new Float64Array(cap);
+    this.laneFy = new Float64Array(cap);
+    this.laneXy = new Float64Array(cap);
+    this.laneS0 = new Float64Array(cap);
+    this.laneSlow = new Int32Array(cap);
   }
 
   /** `surfaceAt` for the points its fast path leaves: outside the field, near its origin lines, near an edge. */

@@ -227,3 +227,35 @@ describe('EE flush to zero keeps the sign (found by CI: a property run hit a can
     expect(got()).toBe(expected);
   });
 });
+
+describe('surfacesAt: a batch of queries in stages', () => {
+  it('answers every point of a batch as surfaceAt does, bit for bit (edges, anywhere, outside, NaN), on every field, prepared or not', () => {
+    const point = fc.oneof(onEdges, anywhere, onEdges, outside);
+    fc.assert(
+      fc.property(fc.nat({ max: fields.length - 1 }), fc.boolean(), fc.array(point, { minLength: 0, maxLength: 700 }), (k, eager, pts) => {
+        const c = (eager ? prepared : caches)[k]!;
+        const xs = Float64Array.from(pts, (p) => p[0]);
+        const ys = Float64Array.from(pts, (p) => p[1]);
+        const zs = new Float64Array(pts.length).fill(12345);
+        c.surfacesAt(xs, ys, zs, pts.length);
+        for (let i = 0; i < pts.length; i++) {
+          const want = c.surfaceAt(xs[i]!, ys[i]!);
+          if (!Object.is(zs[i], want)) throw new Error(`point ${i} (${xs[i]}, ${ys[i]}): surfacesAt ${zs[i]}, surfaceAt ${want}`);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('answers only the first n points, and a batch larger than any before grows its lanes', () => {
+    const c = prepared[0]!;
+    const xs = Float64Array.from({ length: 5000 }, (_, i) => (i * 9.37) % 48000);
+    const ys = Float64Array.from({ length: 5000 }, (_, i) => (i * 31.1) % 48000);
+    const zs = new Float64Array(5000).fill(7);
+    c.surfacesAt(xs, ys, zs, 10);
+    expect(zs[10]).toBe(7);
+    for (let i = 0; i < 10; i++) expect(zs[i]).toBe(c.surfaceAt(xs[i]!, ys[i]!));
+    c.surfacesAt(xs, ys, zs, 5000);
+    for (let i = 0; i < 5000; i++) expect(zs[i]).toBe(c.surfaceAt(xs[i]!, ys[i]!));
+  });
+});
