@@ -263,11 +263,11 @@ export class EcsWorld {
     commitRemovals(this.world);
     const dense = this.index.dense;
     h.u32(dense.length);
-    for (let i = 0; i < dense.length; i++) h.u32(dense[i]!);
+    h.u32s(dense, dense.length);
     for (const q of this.queryList) {
       const d = q.query.dense as number[];
       h.u32(d.length);
-      for (let i = 0; i < d.length; i++) h.u32(d[i]!);
+      h.u32s(d, d.length);
     }
   }
 

@@ -76,13 +76,139 @@ export class Hash64 {
     return this;
   }
 
-  /** `arr[ids[i]]` for i < n, each as a double (Float64Array) or a u32 (integer arrays). */
+  /**
+   * `arr[ids[i]]` for i < n, each as a double (Float64Array) or a u32 (integer arrays): the same as `number`
+   * or `u32` per element, with the lanes held in locals for the whole loop (the hot path of the state hash:
+   * the lanes' chains of dependent operations are all it waits on).
+   */
   gather(arr: ArrayLike<number>, ids: Uint32Array, n: number): this {
+    let a = this.a;
+    let b = this.b;
+    let k: number;
+    let j: number;
     if (arr instanceof Float64Array) {
-      for (let i = 0; i < n; i++) this.number(arr[ids[i]!]!);
+      for (let i = 0; i < n; i++) {
+        const v = arr[ids[i]!]!;
+        let lo = 0;
+        let hi = 0x7ff80000;
+        if (v === v) {
+          F64[0] = v;
+          lo = U32[LO]!;
+          hi = U32[HI]!;
+        }
+        k = Math.imul(lo | 0, 0xcc9e2d51);
+        k = (k << 15) | (k >>> 17);
+        k = Math.imul(k, 0x1b873593);
+        a ^= k;
+        a = (a << 13) | (a >>> 19);
+        a = (Math.imul(a, 5) + 0xe6546b64) | 0;
+        j = Math.imul(lo | 0, 0x85ebca77);
+        j = (j << 16) | (j >>> 16);
+        j = Math.imul(j, 0xc2b2ae3d);
+        b ^= j;
+        b = (b << 11) | (b >>> 21);
+        b = (Math.imul(b, 9) + 0x7f4a7c15) | 0;
+        k = Math.imul(hi | 0, 0xcc9e2d51);
+        k = (k << 15) | (k >>> 17);
+        k = Math.imul(k, 0x1b873593);
+        a ^= k;
+        a = (a << 13) | (a >>> 19);
+        a = (Math.imul(a, 5) + 0xe6546b64) | 0;
+        j = Math.imul(hi | 0, 0x85ebca77);
+        j = (j << 16) | (j >>> 16);
+        j = Math.imul(j, 0xc2b2ae3d);
+        b ^= j;
+        b = (b << 11) | (b >>> 21);
+        b = (Math.imul(b, 9) + 0x7f4a7c15) | 0;
+      }
+      this.n += 2 * n;
     } else {
-      for (let i = 0; i < n; i++) this.u32(arr[ids[i]!]!);
+      for (let i = 0; i < n; i++) {
+        const w = arr[ids[i]!]!;
+        k = Math.imul(w | 0, 0xcc9e2d51);
+        k = (k << 15) | (k >>> 17);
+        k = Math.imul(k, 0x1b873593);
+        a ^= k;
+        a = (a << 13) | (a >>> 19);
+        a = (Math.imul(a, 5) + 0xe6546b64) | 0;
+        j = Math.imul(w | 0, 0x85ebca77);
+        j = (j << 16) | (j >>> 16);
+        j = Math.imul(j, 0xc2b2ae3d);
+        b ^= j;
+        b = (b << 11) | (b >>> 21);
+        b = (Math.imul(b, 9) + 0x7f4a7c15) | 0;
+      }
+      this.n += n;
     }
+    this.a = a;
+    this.b = b;
+    return this;
+  }
+
+  /** For i < n: `ids[i]`, then `arr[ids[i]]`, each as a u32 (the same as two `u32` calls, in locals). */
+  keyed(arr: ArrayLike<number>, ids: Uint32Array, n: number): this {
+    let a = this.a;
+    let b = this.b;
+    let k: number;
+    let j: number;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      const w = arr[id]!;
+        k = Math.imul(id | 0, 0xcc9e2d51);
+        k = (k << 15) | (k >>> 17);
+        k = Math.imul(k, 0x1b873593);
+        a ^= k;
+        a = (a << 13) | (a >>> 19);
+        a = (Math.imul(a, 5) + 0xe6546b64) | 0;
+        j = Math.imul(id | 0, 0x85ebca77);
+        j = (j << 16) | (j >>> 16);
+        j = Math.imul(j, 0xc2b2ae3d);
+        b ^= j;
+        b = (b << 11) | (b >>> 21);
+        b = (Math.imul(b, 9) + 0x7f4a7c15) | 0;
+        k = Math.imul(w | 0, 0xcc9e2d51);
+        k = (k << 15) | (k >>> 17);
+        k = Math.imul(k, 0x1b873593);
+        a ^= k;
+        a = (a << 13) | (a >>> 19);
+        a = (Math.imul(a, 5) + 0xe6546b64) | 0;
+        j = Math.imul(w | 0, 0x85ebca77);
+        j = (j << 16) | (j >>> 16);
+        j = Math.imul(j, 0xc2b2ae3d);
+        b ^= j;
+        b = (b << 11) | (b >>> 21);
+        b = (Math.imul(b, 9) + 0x7f4a7c15) | 0;
+    }
+    this.n += 2 * n;
+    this.a = a;
+    this.b = b;
+    return this;
+  }
+
+  /** `arr[i]` for i < n, each as a u32 (the same as `u32` per element, in locals). */
+  u32s(arr: ArrayLike<number>, n: number): this {
+    let a = this.a;
+    let b = this.b;
+    let k: number;
+    let j: number;
+    for (let i = 0; i < n; i++) {
+      const w = arr[i]!;
+        k = Math.imul(w | 0, 0xcc9e2d51);
+        k = (k << 15) | (k >>> 17);
+        k = Math.imul(k, 0x1b873593);
+        a ^= k;
+        a = (a << 13) | (a >>> 19);
+        a = (Math.imul(a, 5) + 0xe6546b64) | 0;
+        j = Math.imul(w | 0, 0x85ebca77);
+        j = (j << 16) | (j >>> 16);
+        j = Math.imul(j, 0xc2b2ae3d);
+        b ^= j;
+        b = (b << 11) | (b >>> 21);
+        b = (Math.imul(b, 9) + 0x7f4a7c15) | 0;
+    }
+    this.n += n;
+    this.a = a;
+    this.b = b;
     return this;
   }
 

@@ -569,7 +569,7 @@ export class SimulationHasher {
     h.u32(ecs.capacity).u32(ecs.maxId).u32(ecs.aliveCount).u32(sim.player);
     // The other players' ids (none in a run of one player, whose hash is then the same as ever).
     for (let k = 1; k < sim.players.length; k++) h.u32(sim.players[k]!);
-    for (let i = 0; i < n; i++) h.u32(ids[i]!).u32(ecs.membership[ids[i]!]!);
+    h.keyed(ecs.membership, ids, n);
     ecs.hashIndexInto(h);
     end();
     // components

@@ -59,6 +59,56 @@ describe('Hash64', () => {
     expect(new Hash64().gather(f, ids, 2).hex()).toBe(new Hash64().number(2.5).number(0.5).hex());
   });
 
+  it('gather is number() or u32() per element, bit for bit, after any prefix: every array kind, NaNs, zeros, infinities, any ids', () => {
+    const double = fc.oneof(fc.double(), fc.constantFrom(NaN, -0, 0, Infinity, -Infinity, 5e-324, -1.7976931348623157e308));
+    const kinds = [Float64Array, Float32Array, Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array, Uint8Array] as const;
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 0xffffffff }), { maxLength: 5 }), fc.nat({ max: kinds.length - 1 }), fc.array(double, { minLength: 1, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 80 }), (prefix, kind, values, picks) => {
+        const Kind = kinds[kind]!;
+        const arr = new Kind(values.length);
+        values.forEach((v, i) => (arr[i] = Kind === Float64Array || Kind === Float32Array ? v : Math.trunc(Number.isFinite(v) ? v : 7)));
+        const ids = Uint32Array.from(picks, (p) => p % values.length);
+        const bulk = new Hash64();
+        const each = new Hash64();
+        for (const w of prefix) {
+          bulk.u32(w);
+          each.u32(w);
+        }
+        bulk.gather(arr, ids, ids.length);
+        for (const id of ids) {
+          if (arr instanceof Float64Array) each.number(arr[id]!);
+          else each.u32(arr[id]!);
+        }
+        expect(bulk.hex()).toBe(each.hex());
+        // And the lanes go on the same afterwards.
+        expect(bulk.u32(12345).hex()).toBe(each.u32(12345).hex());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keyed is u32(id) then u32(arr[id]) per id, and u32s is u32 per element, bit for bit', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 0xffffffff }), { maxLength: 5 }), fc.array(fc.nat({ max: 0xffffffff }), { minLength: 1, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 80 }), (prefix, values, picks) => {
+        const arr = Uint32Array.from(values);
+        const ids = Uint32Array.from(picks, (p) => p % values.length);
+        const start = () => {
+          const h = new Hash64();
+          for (const w of prefix) h.u32(w);
+          return h;
+        };
+        const each = start();
+        for (const id of ids) each.u32(id).u32(arr[id]!);
+        expect(start().keyed(arr, ids, ids.length).hex()).toBe(each.hex());
+        const plain = start();
+        for (const v of values) plain.u32(v);
+        expect(start().u32s(values, values.length).hex()).toBe(plain.hex());
+        expect(start().u32s(arr, arr.length).u32(1).hex()).toBe(plain.u32(1).hex());
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('prints 0x and 16 hex digits', () => {
     expect(hashHex(0xab, 0x1)).toBe('0x000000ab00000001');
     expect(new Hash64().hex()).toMatch(/^0x[0-9a-f]{16}$/);
