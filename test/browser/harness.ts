@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import puppeteer, { type Browser as FirefoxBrowser, type Page as FirefoxPage } from 'puppeteer-core';
+import puppeteer, { type Browser as FirefoxBrowser, type BrowserContext as FirefoxContext, type Page as FirefoxPage } from 'puppeteer-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { launchFirefox } from './firefox.js';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = [
@@ -94,63 +95,51 @@ export async function startHarness(): Promise<Harness> {
   };
 }
 
-export const FIREFOX = process.env['FIREFOX_PATH'] ?? '/usr/bin/firefox-esr';
+export { FIREFOX } from './firefox.js';
 
-/** Firefox on a fresh profile, with a HOME of its own (it writes there even headless, and CI runs as root). */
+/**
+ * Firefox for one test file: a browser context of the file's own (its own cookies and storage, closed with it)
+ * in the run's Firefox, which global-setup.ts starts once for the whole run; or, run without that setup, in a
+ * Firefox of the file's own.
+ */
 export interface FirefoxHarness {
   browser: FirefoxBrowser;
+  context: FirefoxContext;
   close(): Promise<void>;
 }
 
 /**
- * Starts headless Firefox ESR over WebDriver BiDi. Its profile and HOME are new empty folders; updates,
- * telemetry and other background traffic are off, and the only address it is sent to is the local server.
- * Timeouts are generous: on a loaded machine Firefox takes several seconds to start.
+ * Firefox for the calling test file (see FirefoxHarness). Firefox takes one WebDriver BiDi session at a time,
+ * which is why the browser files run one after another (vitest.browser.config.ts).
  */
 export async function startFirefox(): Promise<FirefoxHarness> {
-  const home = mkdtempSync(join(tmpdir(), 'retrosim-firefox-home-'));
-  const profile = mkdtempSync(join(tmpdir(), 'retrosim-firefox-profile-'));
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  Object.assign(env, { HOME: home, MOZ_HEADLESS: '1', MOZ_CRASHREPORTER_DISABLE: '1', XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config') });
-  let browser: FirefoxBrowser;
-  try {
-    browser = await puppeteer.launch({
-      browser: 'firefox',
-      executablePath: FIREFOX,
-      headless: true,
-      userDataDir: profile,
-      env,
-      timeout: 300_000,
-      protocolTimeout: 300_000,
-      extraPrefsFirefox: {
-        'app.update.enabled': false,
-        'browser.shell.checkDefaultBrowser': false,
-        'datareporting.policy.dataSubmissionEnabled': false,
-        'toolkit.telemetry.enabled': false,
-        'network.captive-portal-service.enabled': false,
-        'network.connectivity-service.enabled': false,
-        'media.autoplay.default': 0,
-      },
+  const endpoint = inject('firefoxEndpoint');
+  if (endpoint) {
+    const browser = await puppeteer.connect({ browserWSEndpoint: endpoint, protocol: 'webDriverBiDi', protocolTimeout: 300_000 });
+    const context = await browser.createBrowserContext().catch(async (e: unknown) => {
+      await browser.disconnect();
+      throw e;
     });
-  } catch (e) {
-    rmSync(home, { recursive: true, force: true });
-    rmSync(profile, { recursive: true, force: true });
-    throw e;
+    return {
+      browser,
+      context,
+      async close() {
+        await context.close().catch(() => undefined);
+        await browser.disconnect();
+      },
+    };
   }
-  return {
-    browser,
-    async close() {
-      await browser.close();
-      rmSync(home, { recursive: true, force: true });
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  const own = await launchFirefox();
+  const context = await own.browser.createBrowserContext().catch(async (e: unknown) => {
+    await own.close();
+    throw e;
+  });
+  return { browser: own.browser, context, close: () => own.close() };
 }
 
 /** Opens the sandbox in Firefox on a world and waits until the app is ready (errors on the page fail the wait). */
 export async function openSandboxInFirefox(ff: FirefoxHarness, url: string, query: Record<string, string>, size = { width: 1024, height: 720 }): Promise<FirefoxPage> {
-  const page = await ff.browser.newPage();
+  const page = await ff.context.newPage();
   await page.setViewport(size);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
