@@ -14,16 +14,18 @@
  * Stages inside movement are measured by re-running the pure world queries of the frame just run, on that
  * frame's own inputs, right after the movement system and outside its timing: `world.move` for every body
  * from the position it had before the move (saved when the system starts) with its velocity, into a scratch
- * result, and the height query (`heightAt`) at every body's new position. Neither writes any state. The
- * re-runs are warm in cache, so they are estimates of the in-situ cost (a lower bound, if anything); their
- * own time is taken out of the frame's.
+ * result, and the height query (`heightAt`) at every body's new position (on a world with `moveMany`, both
+ * in batches as the movement system runs them: `moveMany`, and `surfacesAt` on the Piney field). Neither
+ * writes any state. The re-runs are warm in cache, so they are estimates of the in-situ cost (a lower bound,
+ * if anything); their own time is taken out of the frame's.
  */
 import { performance } from 'node:perf_hooks';
 import type { KernelProfiler, TaskProfiler } from '../src/ecs/profile-hooks.js';
 import type { TaskHandle } from '../src/ecs/scheduler.js';
 import type { Simulation } from '../src/sim/simulation.js';
 import type { SystemPool } from '../src/node/system-pool.js';
-import { newMoveResult, type Body, type Vec3 } from '../src/worlds/world.js';
+import { newMoveBatch, newMoveResult, type Body, type Vec3 } from '../src/worlds/world.js';
+import { MOVE_BATCH } from '../src/systems/movement.js';
 import type { PineyWorld } from '../src/worlds/piney/collision-world.js';
 
 /** The real clocks, taken at load (see the module comment). */
@@ -86,6 +88,7 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
   private readonly from: Vec3 = [0, 0, 0];
   private readonly delta: Vec3 = [0, 0, 0];
   private readonly out = newMoveResult();
+  private readonly moveBatch = newMoveBatch(MOVE_BATCH);
   private readonly scratchIds = { ids: new Uint32Array(64) };
   sink = 0;
 
@@ -196,7 +199,28 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
     let acc = 0;
     let c = cpuNow();
     let t = now();
-    for (let i = 0; i < n; i++) {
+    // A world with moveMany is moved in batches, as the movement system moves it.
+    const mb = this.moveBatch;
+    if (world.moveMany !== undefined) {
+      for (let at = 0; at < n; at += mb.capacity) {
+        const m = Math.min(mb.capacity, n - at);
+        for (let i = 0; i < m; i++) {
+          const e = ids[at + i]!;
+          mb.x[i] = fx[at + i]!;
+          mb.y[i] = fy[at + i]!;
+          mb.z[i] = fz[at + i]!;
+          mb.dx[i] = Velocity.x[e]!;
+          mb.dy[i] = Velocity.y[e]!;
+          mb.dz[i] = Velocity.z[e]!;
+          mb.radius[i] = BodySize.radius[e]!;
+          mb.height[i] = BodySize.height[e]!;
+          mb.step[i] = BodySize.step[e]!;
+        }
+        world.moveMany(mb, m);
+        acc += mb.z[0]!;
+      }
+    }
+    for (let i = 0; world.moveMany === undefined && i < n; i++) {
       const e = ids[i]!;
       body.radius = BodySize.radius[e]!;
       body.height = BodySize.height[e]!;
@@ -216,7 +240,20 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
     c = cpuNow();
     t = now();
     // The query `move` makes (a method call, as there): GetHeight on a Piney field, `ground` elsewhere.
-    if (world.kind === 'piney') {
+    if (world.kind === 'piney' && world.moveMany !== undefined) {
+      // moveMany's own query: the batch's heights in one staged call.
+      const cache = (world as PineyWorld).heightCache;
+      for (let at = 0; at < n; at += mb.capacity) {
+        const m = Math.min(mb.capacity, n - at);
+        for (let i = 0; i < m; i++) {
+          const e = ids[at + i]!;
+          mb.x[i] = Position.x[e]!;
+          mb.y[i] = Position.y[e]!;
+        }
+        cache.surfacesAt(mb.x, mb.y, mb.z, m);
+        acc += mb.z[0]!;
+      }
+    } else if (world.kind === 'piney') {
       const w = world as PineyWorld;
       for (let i = 0; i < n; i++) {
         const e = ids[i]!;
