@@ -48,6 +48,20 @@ export const command: Command = {
     if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new UsageError(`--host ${JSON.stringify(host)}: expected a host name or an IP address`);
     const json = o['json'] === true;
     const { startRelay } = await import('../../node/relay-server.js');
+    // The signals are ours before the relay says it listens: a SIGINT right after that line must stop it
+    // cleanly (exit 0), not find Node's default handler.
+    let signalled = false;
+    let stop: (() => void) | undefined;
+    const onSignal = () => {
+      signalled = true;
+      stop?.();
+    };
+    const release = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     let relay;
     try {
       relay = await startRelay({
@@ -65,18 +79,18 @@ export const command: Command = {
         },
       });
     } catch (e) {
+      release();
       throw new Error(`relay: cannot listen on ${host}:${(o['port'] as number | undefined) ?? 0}: ${(e as Error).message}`);
     }
     if (json) process.stdout.write(JSON.stringify({ url: relay.url }) + '\n');
     const r = relay;
     return new Promise<number>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+      stop = () => {
+        stop = undefined;
+        release();
         void r.close().then(() => resolve(0));
       };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      if (signalled) stop();
     });
   },
 };
