@@ -11,6 +11,7 @@ import { eeToNumber } from '../../numeric/ee-float.js';
 import { detSqrt } from '../../numeric/det-math.js';
 import {
   newGroundResult,
+  newMoveBatch,
   newMoveResult,
   newSegmentResult,
   type Body,
@@ -99,6 +100,9 @@ export class PineyWorld implements CollisionWorld {
   // The contact objects last written into `contactsOf`'s contacts, by index (see setContact).
   private contactsOf: MoveResult | undefined;
   private readonly contactPool: Contact[] = [];
+  // move's one-body batch, and the last walk's wall direction (walkBody).
+  private readonly one = newMoveBatch(1);
+  private readonly wallDir = new Float64Array(2);
   // moveMany's lanes: the bodies whose ground is asked, and their x, y and height.
   private moveLane = new Int32Array(0);
   private moveQx = new Float64Array(0);
@@ -418,11 +422,14 @@ export class PineyWorld implements CollisionWorld {
    * delta's z is ignored.
    */
   move(body: Body, from: Vec3, delta: Vec3, out: MoveResult = newMoveResult()): MoveResult {
-    let contacts = 0;
-    const r = Number.isFinite(body.radius) && body.radius > 0 ? Math.min(body.radius, MAX_BODY_RADIUS) : 0;
-    let x = from[0];
-    let y = from[1];
-    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(delta[0]) && Number.isFinite(delta[1]))) {
+    // One body through moveMany's walk (the one copy of the rules), then its ground and contacts.
+    const b = this.one;
+    b.x[0] = from[0];
+    b.y[0] = from[1];
+    b.dx[0] = delta[0];
+    b.dy[0] = delta[1];
+    b.radius[0] = body.radius;
+    if (!this.walkBody(b, 0)) {
       out.position[0] = from[0];
       out.position[1] = from[1];
       out.position[2] = from[2];
@@ -430,12 +437,78 @@ export class PineyWorld implements CollisionWorld {
       out.contacts.length = 0;
       return out;
     }
-    const len = Math.abs(delta[0]) + Math.abs(delta[1]);
+    let contacts = 0;
+    const x = b.x[0]!;
+    const y = b.y[0]!;
+    out.position[0] = x;
+    out.position[1] = y;
+    out.position[2] = this.heightAt(x, y);
+    out.grounded = true;
+    const wallX = this.wallDir[0]!;
+    const wallY = this.wallDir[1]!;
+    if (wallX !== 0 || wallY !== 0) {
+      const n = wallX !== 0 && wallY !== 0 ? Math.SQRT1_2 : 1;
+      this.setContact(out, contacts++, 'wall', wallX * n, wallY * n, 0, b.wall[0]!);
+    }
+    this.setContact(out, contacts++, 'floor', 0, 0, 1, -1);
+    // Setting an array's length is a runtime call even when nothing changes.
+    if (out.contacts.length !== contacts) out.contacts.length = contacts;
+    return out;
+  }
+
+  /**
+   * `move` for the first n bodies of a batch, bit for bit (see `MoveBatch`), in two stages: every body's
+   * walk around the footprints; then the batch's ground heights in one `surfacesAt` (the height query's EE
+   * chains overlap there instead of running one after another).
+   */
+  moveMany(batch: MoveBatch, n: number): void {
+    if (n > this.moveLane.length) this.growMoveLanes(n);
+    const lane = this.moveLane;
+    const qx = this.moveQx;
+    const qy = this.moveQy;
+    const qz = this.moveQz;
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      if (!this.walkBody(batch, i)) continue;
+      lane[m] = i;
+      qx[m] = batch.x[i]!;
+      qy[m] = batch.y[i]!;
+      m++;
+    }
+    // The ground under every body that moved, as `heightAt` (x and y are on the torus already).
+    this.heightCache.surfacesAt(qx, qy, qz, m);
+    const bz = batch.z;
+    for (let l = 0; l < m; l++) {
+      const z = qz[l]!;
+      bz[lane[l]!] = z === -1 ? this.planeHeight(qx[l]!, qy[l]!) : z;
+    }
+  }
+
+  /**
+   * Body i's walk: steps of at most a quarter chip, sliding along an object's footprint it would overlap.
+   * Returns false, leaving it where it stands (not grounded, no contact), when its position or delta is not
+   * finite; else writes its wrapped end into x[i], y[i], grounded[i] = 1, hitWall[i] and wall[i] (the
+   * footprint next to it), and the wall's direction into `wallDir` (0, 0 for none).
+   */
+  private walkBody(batch: MoveBatch, i: number): boolean {
+    const br = batch.radius[i]!;
+    const r = Number.isFinite(br) && br > 0 ? Math.min(br, MAX_BODY_RADIUS) : 0;
+    let x = batch.x[i]!;
+    let y = batch.y[i]!;
+    const ddx = batch.dx[i]!;
+    const ddy = batch.dy[i]!;
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(ddx) && Number.isFinite(ddy))) {
+      batch.grounded[i] = 0;
+      batch.hitWall[i] = 0;
+      batch.wall[i] = -1;
+      return false;
+    }
+    const len = Math.abs(ddx) + Math.abs(ddy);
     // A move of at most one step (a walk: the usual case) skips the three divisions; the values are the same
     // (len ≤ MOVE_STEP gives ceil(len / MOVE_STEP) ≤ 1, and d / 1 is d).
     const steps = len <= MOVE_STEP ? 1 : Math.min(MAX_MOVE_STEPS, Math.ceil(len / MOVE_STEP));
-    const sx = steps === 1 ? delta[0] : delta[0] / steps;
-    const sy = steps === 1 ? delta[1] : delta[1] / steps;
+    const sx = steps === 1 ? ddx : ddx / steps;
+    const sy = steps === 1 ? ddy : ddy / steps;
     let wallX = 0;
     let wallY = 0;
     const blocker = this.blocker;
@@ -466,102 +539,15 @@ export class PineyWorld implements CollisionWorld {
     }
     x = wrapField(x);
     y = wrapField(y);
-    out.position[0] = x;
-    out.position[1] = y;
-    out.position[2] = this.heightAt(x, y);
-    out.grounded = true;
-    if (wallX !== 0 || wallY !== 0) {
-      const n = wallX !== 0 && wallY !== 0 ? Math.SQRT1_2 : 1;
-      this.setContact(out, contacts++, 'wall', wallX * n, wallY * n, 0, this.blockerNear(x, y, r));
-    }
-    this.setContact(out, contacts++, 'floor', 0, 0, 1, -1);
-    // Setting an array's length is a runtime call even when nothing changes.
-    if (out.contacts.length !== contacts) out.contacts.length = contacts;
-    return out;
-  }
-
-  /**
-   * `move` for the first n bodies of a batch, bit for bit (see `MoveBatch`), in three stages: every body's
-   * steps around the footprints; the batch's ground heights in one `surfacesAt` (the height query's EE chains
-   * overlap there instead of running one after another); and the answers.
-   */
-  moveMany(batch: MoveBatch, n: number): void {
-    if (n > this.moveLane.length) this.growMoveLanes(n);
-    const { x: bx, y: by, z: bz, dx: bdx, dy: bdy, radius, grounded, hitWall, wall } = batch;
-    const lane = this.moveLane;
-    const qx = this.moveQx;
-    const qy = this.moveQy;
-    const qz = this.moveQz;
-    const blocker = this.blocker;
-    let m = 0;
-    // Stage 1: each body's steps (move's loop, the same operations in the same order).
-    for (let i = 0; i < n; i++) {
-      const br = radius[i]!;
-      const r = Number.isFinite(br) && br > 0 ? Math.min(br, MAX_BODY_RADIUS) : 0;
-      let x = bx[i]!;
-      let y = by[i]!;
-      const ddx = bdx[i]!;
-      const ddy = bdy[i]!;
-      if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(ddx) && Number.isFinite(ddy))) {
-        // Where it stands, not grounded, no contact (z stays as it came).
-        grounded[i] = 0;
-        hitWall[i] = 0;
-        wall[i] = -1;
-        continue;
-      }
-      const len = Math.abs(ddx) + Math.abs(ddy);
-      const steps = len <= MOVE_STEP ? 1 : Math.min(MAX_MOVE_STEPS, Math.ceil(len / MOVE_STEP));
-      const sx = steps === 1 ? ddx : ddx / steps;
-      const sy = steps === 1 ? ddy : ddy / steps;
-      let wallX = 0;
-      let wallY = 0;
-      for (let s = 0; s < steps; s++) {
-        const tx = x + sx;
-        const ty = y + sy;
-        const wx = wrapField(tx);
-        const wy = wrapField(ty);
-        const c0 = Math.floor((wx - r) / CHIP_UNITS);
-        const d0 = Math.floor((wy - r) / CHIP_UNITS);
-        const clear = c0 === Math.floor((wx + r) / CHIP_UNITS) && d0 === Math.floor((wy + r) / CHIP_UNITS) && blocker[wrapChip(c0) * CHIPS + wrapChip(d0)]! < 0;
-        if (clear || !this.blocked(tx, ty, r)) {
-          x = tx;
-          y = ty;
-        } else if (sx !== 0 && !this.blocked(x + sx, y, r)) {
-          x += sx;
-          wallY = sy > 0 ? -1 : 1;
-        } else if (sy !== 0 && !this.blocked(x, y + sy, r)) {
-          y += sy;
-          wallX = sx > 0 ? -1 : 1;
-        } else {
-          wallX = sx > 0 ? -1 : sx < 0 ? 1 : 0;
-          wallY = sy > 0 ? -1 : sy < 0 ? 1 : 0;
-          break;
-        }
-      }
-      x = wrapField(x);
-      y = wrapField(y);
-      bx[i] = x;
-      by[i] = y;
-      grounded[i] = 1;
-      if (wallX !== 0 || wallY !== 0) {
-        hitWall[i] = 1;
-        wall[i] = this.blockerNear(x, y, r);
-      } else {
-        hitWall[i] = 0;
-        wall[i] = -1;
-      }
-      lane[m] = i;
-      qx[m] = x;
-      qy[m] = y;
-      m++;
-    }
-    // Stage 2: the ground under every body that moved, as `heightAt` (x and y are on the torus already).
-    this.heightCache.surfacesAt(qx, qy, qz, m);
-    // Stage 3: the feet on the ground.
-    for (let l = 0; l < m; l++) {
-      const z = qz[l]!;
-      bz[lane[l]!] = z === -1 ? this.planeHeight(qx[l]!, qy[l]!) : z;
-    }
+    batch.x[i] = x;
+    batch.y[i] = y;
+    batch.grounded[i] = 1;
+    const wall = wallX !== 0 || wallY !== 0;
+    batch.hitWall[i] = wall ? 1 : 0;
+    batch.wall[i] = wall ? this.blockerNear(x, y, r) : -1;
+    this.wallDir[0] = wallX;
+    this.wallDir[1] = wallY;
+    return true;
   }
 
   private growMoveLanes(n: number): void {
