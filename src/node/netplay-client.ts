@@ -20,8 +20,13 @@ import type { OpenedWorld } from '../replay/world-identity.js';
 import { openBuiltinWorld, openNamedWorld } from './open-world.js';
 
 const FRAME_MS = 1000 / 60;
-/** Ticks (3 s) a client goes on after a desync for the peers' states of that frame. */
+/**
+ * How long a client goes on after a desync for the peers' states of that frame: at least 180 ticks (3 s) and
+ * at least 10 s of wall time, since on a loaded machine a peer's process can stall for seconds before it
+ * finds the desync and sends its state. A client whose peers' states have all arrived stops at once.
+ */
 const DESYNC_GRACE_TICKS = 180;
+const DESYNC_GRACE_MS = 10_000;
 /** Ticks run back to back at most when the timer fell behind; further behind, the missed ticks are dropped. */
 const MAX_CATCHUP_TICKS = 8;
 /** Most relay messages held while the room's world opens (as many as the session's own inbox holds). */
@@ -213,7 +218,11 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
   });
   let desync: DesyncReport | null = null;
   let closing = false;
-  session.on('desync', (r) => void (desync ??= r));
+  session.on('desync', (r) => {
+    if (desync) return;
+    desync = r;
+    desyncAt = performance.now();
+  });
   session.on('left', ({ player }) => void gone.add(player));
   session.on('closed', ({ reason }) => {
     if (!closing && error === null) error = reason;
@@ -238,10 +247,11 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
   // After a desync the session goes on a moment, so the named peers' states of that frame can arrive and the
   // report can name the sections and values that differ (a peer that saw nothing wrong sends none).
   let graceTicks = 0;
+  let desyncAt = 0;
   const statesIn = (r: DesyncReport): boolean => r.cause !== 'checksum' || r.players.every((p) => Object.hasOwn(r.states, p));
   const done = (): boolean => {
     if (error !== null || session.stats.state === 'closed') return true;
-    if (desync) return statesIn(desync) || graceTicks >= DESYNC_GRACE_TICKS;
+    if (desync) return statesIn(desync) || (graceTicks >= DESYNC_GRACE_TICKS && performance.now() - desyncAt >= DESYNC_GRACE_MS);
     if (o.lastFrame === undefined) return false;
     const s = session.stats;
     if (s.confirmedFrame < o.lastFrame) return false;
