@@ -200,7 +200,9 @@ export class NetplaySession {
       if (this.inbox.length >= INBOX_MAX) return this.close(`more than ${INBOX_MAX} relay messages waiting for a tick`);
       this.inbox.push(text);
     });
-    options.transport.onClose((reason) => this.shut(`connection closed: ${reason}`));
+    // The relay refuses by an error message and then closes; the close can arrive before the tick that reads
+    // the inbox, and the refusal is the reason worth reporting.
+    options.transport.onClose((reason) => this.shut(this.refusalWaiting() ?? `connection closed: ${reason}`));
     const join: Record<string, unknown> = { t: 'join', v: 1, room: options.room, role: options.role };
     if (options.config && options.role === 'player') join.config = { ...options.config, checkInterval: options.config.checkInterval ?? options.checkInterval ?? 10, inputDelay: options.config.inputDelay ?? this.inputDelay };
     if (options.name !== undefined) join.name = options.name;
@@ -502,6 +504,19 @@ export class NetplaySession {
   }
 
   // ---- messages ----
+
+  /** `relay refused: …` for a relay error message still waiting in the inbox, else null. */
+  private refusalWaiting(): string | null {
+    for (const text of this.inbox) {
+      try {
+        const m = parseRelayMessage(text);
+        if (m.t === 'error') return `relay refused: ${m.reason}`;
+      } catch {
+        // a malformed message is reported when a tick reads it; here only a refusal matters
+      }
+    }
+    return null;
+  }
 
   private handle(text: string): void {
     const m = parseRelayMessage(text);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyReplay } from '../../src/replay/verify.js';
 import { stepPlayers } from '../../src/netplay/sim-calls.js';
+import { NetplaySession } from '../../src/netplay/session.js';
 import { build, bot, Match, testConfig } from './harness.js';
 
 const FRAMES = 240;
@@ -282,6 +283,29 @@ describe('netplay session: bounded trust in the relay', () => {
       expect(other.stats.confirmedFrame).toBeGreaterThanOrEqual(before + 30);
     });
   }
+
+  it("a relay's refusal followed at once by the close, before any tick, is reported as the refusal", () => {
+    let deliver: (text: string) => void = () => undefined;
+    let closed: (reason: string) => void = () => undefined;
+    const session = new NetplaySession({
+      transport: { send: () => undefined, onMessage: (cb) => (deliver = cb), onClose: (cb) => (closed = cb), close: () => undefined },
+      build,
+      role: 'spectator',
+      room: 'no-such-room',
+    });
+    deliver('{"t":"error","reason":"join: no room \\"no-such-room\\""}');
+    closed('1008');
+    expect(session.stats).toMatchObject({ state: 'closed', closeReason: 'relay refused: join: no room "no-such-room"' });
+    // Without a refusal waiting, the close is the reason.
+    const other = new NetplaySession({
+      transport: { send: () => undefined, onMessage: () => undefined, onClose: (cb) => (closed = cb), close: () => undefined },
+      build,
+      role: 'spectator',
+      room: 'r',
+    });
+    closed('1006');
+    expect(other.stats.closeReason).toBe('connection closed: 1006');
+  });
 
   it('a flood of messages between ticks closes the session instead of growing without bound', () => {
     const m = twoPlayers(0, 0);
