@@ -74,7 +74,7 @@ export { defineSystem, type ParamValue, type StateArray, type SystemBody, type S
 export { DEFAULT_SYSTEMS } from './systems/default-systems.js';
 export { inputSystem, Buttons, BUTTON_MASK } from './systems/input.js';
 export { wanderSystem, wanderKernel, WANDER_STREAM } from './systems/wander.js';
-export { controllerSystem, Behaviour } from './systems/controller.js';
+export { controllerSystem, controllerKernel, Behaviour } from './systems/controller.js';
 export { gravitySystem, groundContactSystem } from './systems/gravity.js';
 export { movementSystem, movementKernel, walkSpeed, horizontalAxes } from './systems/movement.js';
 export {

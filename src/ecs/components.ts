@@ -130,8 +130,20 @@ export interface Components {
   };
   /** All stores in a fixed order (built-in, then the scenario's): the order of hashes, snapshots and reports. */
   readonly all: readonly ComponentStore[];
-  /** Every store by component name. */
+  /**
+   * The built-in systems' per-entity task state (`TASK_STATE_STORES`: fall speeds, the controller's
+   * behaviours), kept beside the components so that range kernels on other threads can read and write it.
+   * Not components of entities: never in `all`, so not in queries, component hashes or snapshots (each task
+   * hashes and saves its own).
+   */
+  readonly taskState: readonly ComponentStore[];
+  /** Every store by component name (the task state's under its `retrosim:` names). */
   readonly byName: ReadonlyMap<string, ComponentStore>;
+  /**
+   * Which components each id has (bit = `ComponentStore.bit`; 0 for dead ids): the entity world's own record,
+   * on shared memory with the stores, so a range kernel can ask whether another entity has a component.
+   */
+  readonly membership: Uint32Array;
 }
 
 // The built-in components, in their fixed order (bits 0..7).
@@ -154,6 +166,21 @@ export const Motion = defineComponent('Motion', { grounded: 'u8', hitWall: 'u8',
 
 /** The built-in components in their fixed order (bits 0..7): every simulation has them before a scenario's own. */
 export const BUILTIN_COMPONENTS: readonly ComponentDef[] = [Position, Velocity, Heading, BodySize, Controller, Agent, Sight, Motion];
+
+const TASK_STATE_NAME = /^retrosim:[a-z][a-z0-9-]{0,31}$/;
+
+/** A task-state store's declaration (a `retrosim:` name no scenario component can take); see `TASK_STATE_STORES`. */
+function taskStateDef<const F extends FieldSchema>(name: string, schema: F): ComponentDef<F> {
+  if (!TASK_STATE_NAME.test(name)) throw new TypeError(`task state name ${JSON.stringify(name)} must be retrosim: and lower-case letters, digits, -`);
+  return Object.freeze({ name, schema: Object.freeze({ ...schema }) as F });
+}
+
+/** Task state of the gravity tasks: each entity's fall speed (native units per frame, positive = down). */
+export const FallState = taskStateDef('retrosim:fall', { speed: 'f64' });
+/** Task state of the controller: each agent's behaviour (0 not drawn yet), patrol heading and leg timer. */
+export const ControllerState = taskStateDef('retrosim:controller', { behaviour: 'u8', patrolAngle: 'i32', legTimer: 'i32' });
+/** The built-in systems' per-entity task state, made with every simulation's stores (`Components.taskState`). */
+export const TASK_STATE_STORES: readonly ComponentDef[] = [FallState, ControllerState];
 
 /** Most components a simulation can have: the membership mask is 32 bits (8 built-in, 24 of a scenario's). */
 export const MAX_COMPONENTS = 32;
@@ -205,6 +232,13 @@ export function createComponents(capacity: number, extra: readonly ComponentDef[
     byName.set(d.name, st);
     return st;
   });
+  // Bit -1: not a component any entity has.
+  const taskState = TASK_STATE_STORES.map((d) => {
+    const st = makeStore(d, -1, capacity, memory.shared === true);
+    byName.set(d.name, st);
+    return st;
+  });
+  const membership = makeField('u32', capacity, memory.shared === true) as Uint32Array;
   const get = (d: ComponentDef) => byName.get(d.name)! as never;
   return {
     capacity,
@@ -217,7 +251,9 @@ export function createComponents(capacity: number, extra: readonly ComponentDef[
     Sight: get(Sight),
     Motion: get(Motion),
     all,
+    taskState,
     byName,
+    membership,
   };
 }
 
@@ -239,7 +275,7 @@ export function sharedStoreOf(st: ComponentStore): SharedStore {
  * checked against the schema so a message cannot hand a kernel arrays of the wrong type or length.
  */
 export function storeFromShared(s: SharedStore, capacity: number): ComponentStore {
-  const def = defineComponent(s.name, s.schema);
+  const def = TASK_STATE_NAME.test(s.name) ? taskStateDef(s.name, s.schema) : defineComponent(s.name, s.schema);
   const fields: Record<string, FieldArray> = {};
   for (const [k, t] of Object.entries(def.schema)) {
     const a = s.fields[k];

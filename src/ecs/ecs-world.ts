@@ -146,7 +146,7 @@ export class EcsWorld {
   constructor(capacity = 4096, extra: readonly ComponentDef[] = [], memory: ComponentMemory = {}) {
     this.components = createComponents(capacity, extra, memory);
     this.capacity = capacity;
-    this.membership = new Uint32Array(capacity);
+    this.membership = this.components.membership;
     this.alive = new Uint8Array(capacity);
     this.index = createEntityIndex();
     this.world = this.freshWorld(this.index);

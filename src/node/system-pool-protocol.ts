@@ -34,7 +34,7 @@ export interface PoolWorkerData {
 
 /** Configuration messages, applied by every worker in the order sent. */
 export type ConfigMessage =
-  | { type: 'attach'; binding: number; capacity: number; stores: SharedStore[]; ids: Uint32Array; marks: Uint32Array; counts: Int32Array }
+  | { type: 'attach'; binding: number; capacity: number; stores: SharedStore[]; membership: Uint32Array; ids: Uint32Array; marks: Uint32Array; counts: Int32Array }
   | { type: 'kernel'; binding: number; index: number; name: string }
   | { type: 'state'; state: unknown }
   | { type: 'detach'; binding: number };

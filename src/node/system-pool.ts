@@ -155,7 +155,7 @@ export class SystemPool implements SystemThreads {
   attach(world: CollisionWorld, components: Components): ParallelHost {
     if (this.closed) throw new Error('the system pool is closed');
     if (world.name !== this.worldName) throw new Error(`the system pool was made for the world ${this.worldName}, not for ${world.name}`);
-    for (const st of components.all) {
+    for (const st of [...components.all, ...components.taskState]) {
       for (const f of st.fieldNames) {
         if (!(st.fields[f]!.buffer instanceof SharedArrayBuffer)) throw new Error(`component ${st.name}.${f} is not on shared memory (make the simulation with { threads } to share its arrays)`);
       }
@@ -165,7 +165,7 @@ export class SystemPool implements SystemThreads {
     const ids = new Uint32Array(new SharedArrayBuffer(4 * capacity));
     const marks = new Uint32Array(new SharedArrayBuffer(4 * capacity));
     const counts = new Int32Array(new SharedArrayBuffer(4 * this.threads));
-    if (this.threads > 1) this.configure({ type: 'attach', binding, capacity, stores: components.all.map(sharedStoreOf), ids, marks, counts });
+    if (this.threads > 1) this.configure({ type: 'attach', binding, capacity, stores: [...components.all, ...components.taskState].map(sharedStoreOf), membership: components.membership, ids, marks, counts });
     const pool = this;
     let kernels = 0;
     let detached = false;
@@ -180,7 +180,7 @@ export class SystemPool implements SystemThreads {
           const same = (a: readonly { name: string }[], b: string[]) => a.length === b.length && a.every((d, i) => d.name === b[i]);
           if (!same(kernel.reads, info.reads) || !same(kernel.writes, info.writes)) throw new Error(`range kernel ${kernel.name} declares other components in the workers' module than here`);
         }
-        const fn = kernel.create(world, kernelStores(kernel, capacity, components.byName));
+        const fn = kernel.create(world, kernelStores(kernel, capacity, components.byName, components.membership));
         const index = kernels++;
         if (pool.threads > 1) pool.configure({ type: 'kernel', binding, index, name: kernel.name });
         return {

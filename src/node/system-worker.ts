@@ -22,6 +22,7 @@ const control = data.control;
 interface Binding {
   capacity: number;
   byName: Map<string, ComponentStore>;
+  membership: Uint32Array;
   ids: Uint32Array;
   marks: Uint32Array;
   counts: Int32Array;
@@ -39,14 +40,15 @@ function apply(m: ConfigMessage): void {
     case 'attach': {
       const byName = new Map<string, ComponentStore>();
       for (const s of m.stores as SharedStore[]) byName.set(s.name, storeFromShared(s, m.capacity));
-      bindings.set(m.binding, { capacity: m.capacity, byName, ids: m.ids, marks: m.marks, counts: m.counts, kernels: [], names: [] });
+      if (!(m.membership instanceof Uint32Array) || m.membership.length !== m.capacity) throw new TypeError(`membership: expected a u32 array of ${m.capacity} elements`);
+      bindings.set(m.binding, { capacity: m.capacity, byName, membership: m.membership, ids: m.ids, marks: m.marks, counts: m.counts, kernels: [], names: [] });
       break;
     }
     case 'kernel': {
       const b = bindings.get(m.binding)!;
       const k = registry.get(m.name);
       if (!k) throw new Error(`no range kernel ${m.name} in this worker`);
-      b.kernels[m.index] = k.create(world, kernelStores(k, b.capacity, b.byName));
+      b.kernels[m.index] = k.create(world, kernelStores(k, b.capacity, b.byName, b.membership));
       b.names[m.index] = k.name;
       break;
     }

@@ -8,8 +8,9 @@
  *   falling. A standing body still gets one frame of gravity as its downward delta, which is what keeps it
  *   on a floor that slopes away under it in worlds whose move only lands bodies that move down onto a floor.
  *
- * The fall speed is per-entity state kept here (not in Velocity, which the input system rewrites every
- * frame); it is hashed, saved and restored with the gravity task. The controller sets it negative to jump,
+ * The fall speed is per-entity state (not in Velocity, which the input system rewrites every frame), kept in
+ * the `FallState` task-state store beside the components; it is hashed, saved and restored with the gravity
+ * task. The controller sets it negative to jump,
  * and triggers zero it on a respawn, through `fallSpeeds`.
  *
  * All arithmetic is + − × on doubles; integer worlds use whole units (gravity and speeds rounded once, at set-up).
@@ -19,6 +20,7 @@ import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import type { SystemDef, SystemHost } from './system.js';
 import { Saved } from '../binary/saved-value.js';
+import { FallState, type ComponentOf } from '../ecs/components.js';
 
 /** 9.8 m/s² at 60 frames per second, in metres per frame per frame. */
 export const GRAVITY_METRES_PER_FRAME2 = 9.8 / 3600;
@@ -44,16 +46,12 @@ export function jumpSpeedOf(world: CollisionWorld): number {
   return nativeRate(world, JUMP_METRES_PER_FRAME);
 }
 
-const FALL = new WeakMap<EcsWorld, Float64Array>();
-
-/** Fall speed per entity (native units per frame, positive = down; negative while rising from a jump). */
+/**
+ * Fall speed per entity (native units per frame, positive = down; negative while rising from a jump): the
+ * simulation's `FallState` task-state store, which the gravity kernels on other threads share.
+ */
 export function fallSpeeds(ecs: EcsWorld): Float64Array {
-  let f = FALL.get(ecs);
-  if (!f) {
-    f = new Float64Array(ecs.capacity);
-    FALL.set(ecs, f);
-  }
-  return f;
+  return (ecs.components.byName.get(FallState.name) as ComponentOf<typeof FallState.schema>).speed;
 }
 
 /** Bodies: what the movement system moves. */
@@ -79,6 +77,8 @@ export const gravitySystem: SystemDef = {
     const v = ecs.components.Velocity;
     const up = [v.x, v.y, v.z][host.world.up.axis]!;
     const down = -host.world.up.sign;
+    // On the main thread, not a range kernel: at 1 to 3 ns a body, handing half the bodies to another thread
+    // (the id copy, the hand-off, the cache lines crossing cores) cost more than it saved (docs/threads.md).
     return {
       run(_ctx: FrameContext) {
         const ents = ecs.entities(q);
@@ -117,6 +117,7 @@ export const groundContactSystem: SystemDef = {
     const q = ecs.defineQuery('ground-contact', bodyTerms(ecs));
     const fall = fallSpeeds(ecs);
     const grounded = ecs.components.Motion.grounded;
+    // On the main thread, as gravity (above).
     return () => {
       const ents = ecs.entities(q);
       for (let i = 0; i < ents.length; i++) {

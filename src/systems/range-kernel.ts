@@ -31,6 +31,11 @@ export interface KernelStores {
   readonly capacity: number;
   /** A declared component's stores; throws for a component the kernel did not declare. */
   store<F extends FieldSchema>(def: ComponentDef<F>): ComponentOf<F>;
+  /**
+   * Whether entity `id` is alive and has component `def` (one the kernel declares). Any entity may be asked,
+   * not only the one being run: membership does not change while kernels run.
+   */
+  has(id: number, def: ComponentDef): boolean;
 }
 
 /** The per-entity part of a system, runnable over ranges of entities on any thread (see the module comment). */
@@ -96,7 +101,7 @@ export function checkKernel(kernel: RangeKernel): void {
  * The stores `kernel` declared, out of a lookup by component name (a simulation's stores, or the shared ones a
  * worker was sent). Throws when the simulation lacks one.
  */
-export function kernelStores(kernel: RangeKernel, capacity: number, byName: ReadonlyMap<string, ComponentStore>): KernelStores {
+export function kernelStores(kernel: RangeKernel, capacity: number, byName: ReadonlyMap<string, ComponentStore>, membership: Uint32Array): KernelStores {
   const declared = new Map<string, ComponentStore>();
   for (const d of [...kernel.reads, ...kernel.writes]) {
     const st = byName.get(d.name);
@@ -109,6 +114,12 @@ export function kernelStores(kernel: RangeKernel, capacity: number, byName: Read
       const st = declared.get(def.name);
       if (!st) throw new Error(`range kernel ${kernel.name}: component ${def.name} is not among the ones it declares (reads, writes)`);
       return st as ComponentOf<F>;
+    },
+    has(id: number, def: ComponentDef): boolean {
+      const st = declared.get(def.name);
+      if (!st || st.bit < 0) throw new Error(`range kernel ${kernel.name}: ${def.name} is not a component it declares (reads, writes)`);
+      // Dead ids have no bits (EcsWorld keeps membership so).
+      return id > 0 && id < capacity && (membership[id]! & (1 << st.bit)) !== 0;
     },
   };
 }
@@ -126,7 +137,7 @@ export function localParallelHost(world: CollisionWorld, components: Components)
     threads: 1,
     runner(kernel: RangeKernel): KernelRunner {
       checkKernel(kernel);
-      const fn = kernel.create(world, kernelStores(kernel, components.capacity, components.byName));
+      const fn = kernel.create(world, kernelStores(kernel, components.capacity, components.byName, components.membership));
       let buffer: Uint32Array = new Uint32Array(64);
       let marks: Uint32Array = new Uint32Array(64);
       return {

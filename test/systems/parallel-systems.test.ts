@@ -31,7 +31,8 @@ import type { CollisionWorld } from '../../src/worlds/world.js';
 import { DEMO_KINDS, demoPath } from './demo-worlds.js';
 // @ts-expect-error a plain JS module (the workers import it by path)
 import { Spin, spinKernel, sneakyKernel, rangeKernel, markKernel } from './fixtures/spin-kernel.mjs';
-import { localParallelHost, type RangeKernel } from '../../src/systems/range-kernel.js';
+import { kernelStores, localParallelHost, type RangeKernel } from '../../src/systems/range-kernel.js';
+import { Agent as AgentDef, ControllerState, Position as PositionDef, Velocity as VelocityDef } from '../../src/ecs/components.js';
 
 const FRAMES = 240;
 const buttons = (f: number) => demoButtons(f, 3) | (f % 61 === 0 ? Buttons.Jump : 0);
@@ -57,6 +58,9 @@ function sourceOf(kind: (typeof DEMO_KINDS)[number]): { open: () => { world: Col
   return { open, source: { bytes: o.bytes, name: o.world.name, options: o.options } };
 }
 
+/** The built-in kernels a frame runs: wander, controller and movement. */
+const KERNELS_PER_FRAME = 3;
+
 describe('range kernels on worker threads give the one-thread state', () => {
   for (const kind of DEMO_KINDS) {
     it(`${kind}: every frame's hash, sections, draws and events on 2 and 4 threads equal one thread's`, async () => {
@@ -78,8 +82,8 @@ describe('range kernels on worker threads give the one-thread state', () => {
         for (const pool of pools) {
           const before = pool.jobs;
           expect(run(pool)).toEqual(one);
-          // wander and movement, every frame
-          expect(pool.jobs - before).toBe(2 * FRAMES);
+          // the built-in kernels, every frame
+          expect(pool.jobs - before).toBe(KERNELS_PER_FRAME * FRAMES);
         }
       } finally {
         for (const p of pools) await p.close();
@@ -95,11 +99,75 @@ describe('range kernels on worker threads give the one-thread state', () => {
       const one = run();
       for (const pool of pools) {
         expect(run(pool)).toEqual(one);
-        expect(pool.jobs).toBe(600);
+        expect(pool.jobs).toBe(KERNELS_PER_FRAME * 300);
       }
     } finally {
       for (const p of pools) await p.close();
     }
+  });
+
+  it("the controller on threads: chasers walk at targets in the other thread's range, and not at one despawned or without a Position", async () => {
+    const opened = await openBuiltinWorld(DEFAULT_WORLD);
+    const pool = await SystemPool.create(opened.source, 2, { minIdsPerThread: 1 });
+    try {
+      const run = (threads?: SystemPool) => {
+        const sim = createSimulation(opened.world, threads ? { threads } : {});
+        const st = sim.ecs.store(ControllerState);
+        const { Sight, Position } = sim.ecs.components;
+        const seen = { across: 0, despawned: 0, unplaced: 0 };
+        const half = (sim.ecs.maxId + 1) >> 1;
+        const trail = trace(sim, 240, (f) => {
+          // The scenario's agents watch the player, who is rarely in sight: give each chaser another agent to
+          // see, spread over the ids (the same on any thread count: this runs between frames).
+          const max = sim.ecs.maxId;
+          const chasers: number[] = [];
+          for (let e = 1; e <= max; e++) {
+            if (st.behaviour[e] !== 3) continue;
+            Sight.target[e] = ((e * 7919 + f) % max) + 1;
+            Sight.visible[e] = 1;
+            chasers.push(e);
+          }
+          for (const e of chasers) if (e < half !== Sight.target[e]! < half) seen.across++;
+          // Take targets away from under chasers that see them: one despawned, one left without a Position.
+          const target = (k: number) => Sight.target[chasers[k]!]!;
+          if (f === 100 && chasers.length > 1 && sim.ecs.isAlive(target(0))) {
+            sim.ecs.despawn(target(0));
+            seen.despawned++;
+          }
+          if (f === 150 && chasers.length > 1 && sim.ecs.has(target(1), Position)) {
+            sim.ecs.remove(target(1), Position);
+            seen.unplaced++;
+          }
+        });
+        return { trail, seen };
+      };
+      const one = run();
+      expect(one.seen.across).toBeGreaterThan(0);
+      expect(one.seen.despawned + one.seen.unplaced).toBe(2);
+      const before = pool.jobs;
+      expect(run(pool)).toEqual(one);
+      expect(pool.jobs - before).toBeGreaterThanOrEqual(KERNELS_PER_FRAME * 200);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("a kernel's has(id, component): alive with the component, never for dead ids, ids out of range or the task state", () => {
+    const sim = createSimulation(loadWorldFile(demoPath('rugrats')).world, { agents: 3 });
+    const c = sim.ecs.components;
+    const probe: RangeKernel = { name: 'test:probe', reads: [PositionDef, AgentDef, ControllerState], writes: [], create: () => () => 0 };
+    const stores = kernelStores(probe, c.capacity, c.byName, c.membership);
+    const agent = sim.ecs.entities(sim.ecs.defineQuery('probe-agents', [c.Agent]))[0]!;
+    expect(stores.has(agent, PositionDef)).toBe(true);
+    expect(stores.has(agent, AgentDef)).toBe(true);
+    sim.ecs.remove(agent, c.Agent);
+    expect(stores.has(agent, AgentDef)).toBe(false);
+    expect(stores.has(agent, PositionDef)).toBe(true);
+    sim.ecs.despawn(agent);
+    expect(stores.has(agent, PositionDef)).toBe(false);
+    for (const id of [0, -1, c.capacity, c.capacity + 5]) expect(stores.has(id, PositionDef)).toBe(false);
+    expect(() => stores.has(1, ControllerState)).toThrow(/not a component it declares/);
+    expect(() => stores.has(1, VelocityDef)).toThrow(/not a component it declares/);
   });
 
   it('for any seed, agent count and split threshold, 2 and 3 threads give the one-thread hashes (rugrats)', async () => {
@@ -156,7 +224,7 @@ describe('replays across thread counts', () => {
     const jobs = pools[0]!.jobs;
     const v = verifyReplay(readReplay(one.bytes), { world: opened, threads: pools[0]! });
     expect(v.ok).toBe(true);
-    expect(pools[0]!.jobs - jobs).toBe(500);
+    expect(pools[0]!.jobs - jobs).toBe(KERNELS_PER_FRAME * 250);
   });
 
   it('seeks on 4 threads to a frame between keyframes of a one-thread replay', () => {
@@ -207,8 +275,8 @@ describe('the kernel contract', () => {
       expect(one.sum).toBeGreaterThan(0);
       const before = pool.jobs;
       expect(run(pool)).toEqual(one);
-      // wander, movement and spin, every frame
-      expect(pool.jobs - before).toBe(270);
+      // the built-in kernels and spin, every frame
+      expect(pool.jobs - before).toBe((KERNELS_PER_FRAME + 1) * 90);
       // The comparison notices a kernel that breaks the rule: its state depends on the thread count.
       expect(run(pool, rangeScenario).t).not.toEqual(run(undefined, rangeScenario).t);
     } finally {
@@ -291,6 +359,6 @@ describe('the kernel contract', () => {
     const hashes = one.slice(0, 60).map((l) => l.split(' ')[0]);
     expect(ta).toEqual(hashes);
     expect(tb).toEqual(hashes);
-    expect(pool.jobs).toBe(2 * (19 + 39));
+    expect(pool.jobs).toBe(KERNELS_PER_FRAME * (19 + 39));
   });
 });
