@@ -93,3 +93,12 @@ export function intArg(raw: string, what: string): number {
 export function numArg(raw: string, what: string): number {
   return parseNumber(raw, what, { type: 'number' });
 }
+
+/**
+ * `--threads`: `auto` (undefined here: the command picks by its work, `autoThreads`) or an integer in 1..max.
+ */
+export function parseThreads(raw: string | undefined, max: number): number | undefined {
+  if (raw === undefined || raw.trim() === 'auto') return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`--threads must be auto or an integer in 1..${max}, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}

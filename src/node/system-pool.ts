@@ -33,6 +33,28 @@ export const SYSTEM_JOIN_TIMEOUT_MS = 30_000;
 /** Runs of fewer ids than this stay on the main thread (waking the workers costs more than they save). */
 export const MIN_IDS_PER_THREAD = 256;
 
+/**
+ * Work below which `autoThreads` keeps one thread: agents times frames. Measured on the 2-core development
+ * machine, a pool's start (about 0.3 s: each worker loads the world) is paid back from about 10 million
+ * agent-frames on (20,000 agents for 600 frames: 2.40–2.45 s on 2 threads against 2.55–2.58 s on one; 5,000 agents
+ * for 600 frames: 1.29–1.35 s against 1.03–1.08 s).
+ */
+export const AUTO_THREADS_MIN_AGENT_FRAMES = 10_000_000;
+/** Fewest agents for which `autoThreads` splits: below it a frame's kernels are too short to share. */
+export const AUTO_THREADS_MIN_AGENTS = 10_000;
+/** Most threads `autoThreads` picks (only 2 have been measured; more cores are assumed to help up to 4). */
+export const AUTO_THREADS_MAX = 4;
+
+/**
+ * The thread count `--threads auto` runs `agents` agents for `frames` frames on: 1 for small work (see
+ * AUTO_THREADS_MIN_AGENT_FRAMES and AUTO_THREADS_MIN_AGENTS), else the machine's cores up to AUTO_THREADS_MAX.
+ * Every hash and replay is the same on any thread count, so this changes only the speed.
+ */
+export function autoThreads(agents: number, frames: number, cores: number): number {
+  if (!(cores >= 2) || !(agents >= AUTO_THREADS_MIN_AGENTS) || !(agents * frames >= AUTO_THREADS_MIN_AGENT_FRAMES)) return 1;
+  return Math.min(Math.floor(cores), AUTO_THREADS_MAX);
+}
+
 /** Options of `SystemPool.create`. */
 export interface SystemPoolOptions {
   /**

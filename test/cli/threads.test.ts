@@ -6,6 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { availableParallelism } from 'node:os';
+import { autoThreads, AUTO_THREADS_MAX, AUTO_THREADS_MIN_AGENT_FRAMES, AUTO_THREADS_MIN_AGENTS } from '../../src/node/system-pool.js';
 import { runCli } from './run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'retrosim-threads-'));
@@ -33,8 +36,44 @@ describe('--threads on the command line', () => {
     expect(JSON.parse(s.stdout)).toMatchObject({ frame: 77, verified: true });
   });
 
+  it('auto, the default, keeps small runs on one thread and splits large ones across the cores, in run and in replay verify', () => {
+    const small = runCli(['run', '--agents', '600', '--frames', '30', '--no-replay', '--json']);
+    expect(small.code, small.stderr).toBe(0);
+    expect(JSON.parse(small.stdout).threads).toBe(1);
+    // 20,000 agents for 500 frames: 10 million agent-frames, the threshold.
+    const large = ['run', '--agents', '20000', '--frames', '500', '--keyframes', '250', '--json'];
+    const auto = runCli([...large, '--threads', 'auto', '--out', join(dir, 'auto.replay')]);
+    expect(auto.code, auto.stderr).toBe(0);
+    const a = JSON.parse(auto.stdout);
+    expect(a.threads).toBe(autoThreads(20000, 500, availableParallelism()));
+    // (Any thread count gives the one-thread hashes: test/systems/parallel-systems.test.ts.)
+    const v = runCli(['replay', 'verify', join(dir, 'auto.replay'), '--max-agents', '20000', '--max-capacity', '32768', '--max-agent-frames', '20000000', '--no-restore-check', '--json']);
+    expect(v.code, v.stderr).toBe(0);
+    expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, threads: a.threads, finalHash: a.finalHash });
+  });
+
+  it('autoThreads: one thread for small work or one core; the cores up to 4 from 10,000 agents and 10 million agent-frames', () => {
+    expect(autoThreads(300, 3600, 8)).toBe(1);
+    expect(autoThreads(9_999, 100_000, 8)).toBe(1);
+    expect(autoThreads(10_000, 999, 8)).toBe(1);
+    expect(autoThreads(10_000, 1000, 8)).toBe(AUTO_THREADS_MAX);
+    expect(autoThreads(100_000, 120, 2)).toBe(2);
+    expect(autoThreads(100_000, 120, 1)).toBe(1);
+    expect(autoThreads(100_000, 120, 3)).toBe(3);
+    fc.assert(
+      fc.property(fc.nat(1_000_000), fc.nat(10_000_000), fc.integer({ min: 1, max: 256 }), (agents, frames, cores) => {
+        const t = autoThreads(agents, frames, cores);
+        expect(t).toBeGreaterThanOrEqual(1);
+        expect(t).toBeLessThanOrEqual(Math.min(cores, AUTO_THREADS_MAX));
+        if (agents < AUTO_THREADS_MIN_AGENTS || agents * frames < AUTO_THREADS_MIN_AGENT_FRAMES) expect(t).toBe(1);
+        // More work never takes fewer threads.
+        expect(autoThreads(agents * 2, frames * 2, cores)).toBeGreaterThanOrEqual(t);
+      }),
+    );
+  });
+
   it('refuses a thread count out of range with a one-line usage error', () => {
-    for (const bad of ['0', '65', 'two']) {
+    for (const bad of ['0', '65', 'two', '2.5', '-1', '']) {
       const r = runCli(['run', '--frames', '1', '--no-replay', '--threads', bad]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
