@@ -125,8 +125,25 @@ export function triggersSystem(config: TriggerConfig | ((world: CollisionWorld) 
         ctx.events.emit('death', { frame: ctx.frame, entity: e });
       };
 
+      const upPos = [Position.x, Position.y, Position.z][axis]!;
+      const upward = world.up.sign > 0;
+
+      /** Whether any body's feet are below the kill plane (as `belowKillPlane`), visited in the query's order. */
+      const anyBelow = (ents: readonly number[]): boolean => {
+        const n = ents.length;
+        if (upward) {
+          for (let i = 0; i < n; i++) if (upPos[ents[i]!]! < kill) return true;
+        } else {
+          for (let i = 0; i < n; i++) if (upPos[ents[i]!]! > kill) return true;
+        }
+        return false;
+      };
+
       return {
         run(ctx: FrameContext) {
+          // With no floor triggers only the kill plane acts, on bodies below it: a scan in any order finds
+          // whether there are some, and the ordered pass (which orders the death events) runs only then.
+          if (!probeFloors && !anyBelow(ecs.entities(q))) return;
           const ids = ascending.of(ecs.entities(q));
           const n = ids.length;
           for (let i = 0; i < n; i++) {

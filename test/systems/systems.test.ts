@@ -162,6 +162,32 @@ describe('triggers', () => {
     expect(belowKillPlane(down, [0, 199, 0], 200)).toBe(false);
   });
 
+  it('with only the kill plane, exactly the bodies below it die, in ascending id, for either up sign', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(fc.constantFrom(-1, 0, 1, NaN), { minLength: 8, maxLength: 8 }), (downward, where) => {
+        const w = new LedgeWorld(50, downward ? { upSign: -1, scale: 100 } : { scale: 100 });
+        const s = sim(w, 7, [triggersSystem()]);
+        const kill = defaultKillPlane(w);
+        const axis = w.up.axis;
+        const up = [s.ecs.components.Position.x, s.ecs.components.Position.y, s.ecs.components.Position.z][axis]!;
+        const bodies = s.ecs.entities(s.ecs.defineQuery('probe', [s.ecs.components.Position, s.ecs.components.Velocity, s.ecs.components.BodySize, s.ecs.components.Motion])).slice();
+        expect(bodies.length).toBe(8);
+        // -1: below the plane, 0: on it, 1: above it, NaN: nowhere (not below).
+        const below: number[] = [];
+        bodies.forEach((e, i) => {
+          up[e] = kill - w.up.sign * where[i]!;
+          if (where[i] === 1) below.push(e);
+        });
+        const deaths: number[] = [];
+        s.events.on('death', (d) => deaths.push(d.entity));
+        s.step(0);
+        expect(deaths).toEqual(below.sort((a, b) => a - b));
+        for (const e of below) expect(up[e]).toBe(w.spawnPoint()[axis]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('a death floor respawns at rest at the spawn point; an exit raises once per visit', () => {
     const w = new LedgeWorld(100, { scale: 1 });
     const systems = DEFAULT_SYSTEMS.map((d) => (d.name === 'triggers' ? triggersSystem({ exitFloorIds: [3], deathMaterials: [6] }) : d));
