@@ -10,6 +10,12 @@
  *   at both ends of its stretch in the cell would find neither terrain (the surface there is at most the
  *   highest corner, so every sample of z − surface is positive) nor the column. (Only while the cell index is
  *   a 32-bit integer, where the cell test's chip, (i >> 1) wrapped, is the wrapped cell's chip.)
+ * - A short segment above every cell top around its whole path is not walked at all: `squareTop` holds the
+ *   highest top of every 2^k × 2^k square of cells (k = 0..4, wrapped), four of which cover the rectangle of
+ *   cells the walk can visit (the cells under x and y between the segment's ends, with a unit of slack for the
+ *   walk's rounding). Every z the walk computes is fz + dz × t with t in [0, 1], at least min(fz, fz + dz) as
+ *   doubles round monotonically, so a segment whose lower end is above that rectangle's highest top would
+ *   find nothing in any cell.
  * - The cell test is written out in one function with the segment in fields, so nothing is boxed across calls
  *   (no allocation per segment); its operations are the reference's, in the reference's order.
  *
@@ -20,6 +26,12 @@ import { CELLS, CELL_UNITS, CHIPS } from './field-state.js';
 /** Segments are followed for at most this many cells (two laps of the torus each way); beyond, no hit. */
 export const MAX_SEGMENT_CELLS = 4 * CELLS;
 
+/** Square sizes of `squareTop`: 1, 2, 4, 8 and 16 cells. Segments whose rectangle of cells is wider are walked. */
+const SQUARE_LEVELS = 5;
+const MAX_SQUARE = 1 << (SQUARE_LEVELS - 1);
+/** Slack, in units, around the segment's ends when finding the cells the walk can visit (its rounding is far smaller). */
+const RECT_SLACK = 1;
+
 const wrapCell = (i: number): number => (i >= 0 && i < CELLS ? i : ((i % CELLS) + CELLS) % CELLS);
 const wrapChip = (i: number): number => (i >= 0 && i < CHIPS ? i : ((i % CHIPS) + CHIPS) % CHIPS);
 
@@ -27,6 +39,11 @@ const wrapChip = (i: number): number => (i >= 0 && i < CHIPS ? i : ((i % CHIPS) 
 export class FieldSegmentCaster {
   /** Per cell (x-major, wrapped): a height nothing in the cell reaches; +∞ where that is not known. */
   readonly cellTop = new Float64Array(CELLS * CELLS);
+  /**
+   * Per square size 2^k (k = 0..4), per cell (x-major): the highest `cellTop` of the 2^k × 2^k square of cells
+   * starting there (wrapped); level 0 is `cellTop` itself.
+   */
+  readonly squareTop: readonly Float64Array[];
   // The segment being cast (fields, so the cell test takes no doubles as arguments), and the cell test's hit.
   private fx = 0;
   private fy = 0;
@@ -66,6 +83,21 @@ export class FieldSegmentCaster {
         this.cellTop[i * CELLS + j] = top - top === 0 ? top : Infinity;
       }
     }
+    const levels: Float64Array[] = [this.cellTop];
+    for (let k = 1; k < SQUARE_LEVELS; k++) {
+      const below = levels[k - 1]!;
+      const half = 1 << (k - 1);
+      const level = new Float64Array(CELLS * CELLS);
+      for (let i = 0; i < CELLS; i++) {
+        const i1 = wrapCell(i + half);
+        for (let j = 0; j < CELLS; j++) {
+          const j1 = wrapCell(j + half);
+          level[i * CELLS + j] = Math.max(below[i * CELLS + j]!, below[i * CELLS + j1]!, below[i1 * CELLS + j]!, below[i1 * CELLS + j1]!);
+        }
+      }
+      levels.push(level);
+    }
+    this.squareTop = levels;
   }
 
   /** The first hit's fraction along from → to, or −1 (the reference cast's answer). */
@@ -91,6 +123,25 @@ export class FieldSegmentCaster {
     let t1 = 1;
     if (fz > maxTop) t0 = (maxTop - fz) / dz;
     else if (tz > maxTop) t1 = (maxTop - fz) / dz;
+    // Above every top around its path (see the module comment): nothing to walk. Written out here, not called:
+    // a call would box its double arguments and answer.
+    {
+      const ex = fx + dx;
+      const ey = fy + dy;
+      const cx0 = Math.floor(((fx < ex ? fx : ex) - RECT_SLACK) / CELL_UNITS);
+      const cy0 = Math.floor(((fy < ey ? fy : ey) - RECT_SLACK) / CELL_UNITS);
+      const w = Math.floor(((fx < ex ? ex : fx) + RECT_SLACK) / CELL_UNITS) - cx0 + 1;
+      const h = Math.floor(((fy < ey ? ey : fy) + RECT_SLACK) / CELL_UNITS) - cy0 + 1;
+      if (w <= MAX_SQUARE && h <= MAX_SQUARE && cx0 > -0x40000000 && cx0 < 0x40000000 && cy0 > -0x40000000 && cy0 < 0x40000000) {
+        const k = 31 - Math.clz32(w > h ? w : h);
+        const side = 1 << k;
+        const level = this.squareTop[k]!;
+        const xa = wrapCell(cx0) * CELLS, ya = wrapCell(cy0);
+        const xb = wrapCell(cx0 + w - side) * CELLS, yb = wrapCell(cy0 + h - side);
+        const zLow = fz + dz < fz ? fz + dz : fz;
+        if (zLow > level[xa + ya]! && zLow > level[xa + yb]! && zLow > level[xb + ya]! && zLow > level[xb + yb]!) return;
+      }
+    }
     this.fx = fx; this.fy = fy; this.fz = fz;
     this.dx = dx; this.dy = dy; this.dz = dz;
 

@@ -105,6 +105,42 @@ describe("the field's fast cast equals the cast that tests every cell", () => {
     expect(cases).toBeGreaterThan(1500);
   });
 
+  it('at the highest cell top around a short segment (where the walk is skipped), and ends on cell borders', () => {
+    let skippedAbove = 0;
+    let hits = 0;
+    fc.assert(
+      fc.property(
+        fieldArb,
+        fc.oneof(fc.double({ min: 0, max: FIELD_SIZE, noNaN: true }), fc.integer({ min: 0, max: 80 }).map((c) => c * CELL_UNITS)),
+        fc.oneof(fc.double({ min: 0, max: FIELD_SIZE, noNaN: true }), fc.integer({ min: 0, max: 80 }).map((c) => c * CELL_UNITS)),
+        fc.oneof(fc.double({ min: -9000, max: 9000, noNaN: true }), fc.integer({ min: -15, max: 15 }).map((c) => c * CELL_UNITS)),
+        fc.oneof(fc.double({ min: -9000, max: 9000, noNaN: true }), fc.integer({ min: -15, max: 15 }).map((c) => c * CELL_UNITS)),
+        fc.constantFrom(-1, -1e-9, -1e-13, 0, 1e-13, 1e-9, 1e-6, 1),
+        fc.constantFrom(0, 0, 1e-9, -1e-9, 5, -5),
+        (f, x, y, dx, dy, dz, slope) => {
+          const w = field(f.seed, f.type, f.weather, f.ground, f.object);
+          const tops = (w as unknown as { caster: { cellTop: Float64Array } }).caster.cellTop;
+          // The highest top over every cell the rectangle around the segment holds, as the bound takes it.
+          let top = -Infinity;
+          const wrap = (i: number) => ((i % 80) + 80) % 80;
+          for (let i = Math.floor((Math.min(x, x + dx) - 1) / CELL_UNITS); i <= Math.floor((Math.max(x, x + dx) + 1) / CELL_UNITS); i++) {
+            for (let j = Math.floor((Math.min(y, y + dy) - 1) / CELL_UNITS); j <= Math.floor((Math.max(y, y + dy) + 1) / CELL_UNITS); j++) top = Math.max(top, tops[wrap(i) * 80 + wrap(j)]!);
+          }
+          fc.pre(Number.isFinite(top));
+          const z = top + dz * Math.max(1, Math.abs(top));
+          const a = w.segmentFraction(x, y, z, x + dx, y + dy, z + slope);
+          const b = w.segmentFractionReference(x, y, z, x + dx, y + dy, z + slope);
+          if (b >= 0) hits++;
+          else if (Math.min(z, z + slope) > top) skippedAbove++;
+          return Object.is(a, b);
+        },
+      ),
+      { numRuns: 4000 },
+    );
+    expect(hits).toBeGreaterThan(100);
+    expect(skippedAbove).toBeGreaterThan(100);
+  });
+
   it('far off the field (cell indices past 32 bits), at the heights of the object columns', () => {
     const w = field(77, 2, 3, 2, 2);
     const tops = Array.from(w.blockerTop);
