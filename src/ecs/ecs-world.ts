@@ -172,6 +172,15 @@ export class EcsWorld {
     return st as ComponentOf<F>;
   }
 
+  /**
+   * Names the current structure (entities, memberships, the order of every query's entities): any change of
+   * them gives another number, and a number seen again (a rollback) means this very structure again. What a
+   * system computes from a query's entities stays right while this is the same.
+   */
+  get structureId(): number {
+    return this.structure;
+  }
+
   /** Largest id handed out so far (ids are 1..maxId). */
   get maxId(): number {
     return this.index.maxId;

@@ -208,7 +208,9 @@ export class SystemPool implements SystemThreads {
         return {
           run(list: ArrayLike<number>, n: number) {
             if (n > capacity) throw new RangeError(`${n} ids for ${capacity} entity slots`);
-            for (let i = 0; i < n; i++) ids[i] = list[i]!;
+            // A typed list (the ascending ids of wander and the controller) is copied in bulk.
+            if (list instanceof Uint32Array && list.length >= n) ids.set(list.length === n ? list : list.subarray(0, n));
+            else for (let i = 0; i < n; i++) ids[i] = list[i]!;
             const T = pool.threads;
             const profiler = pool.profiler;
             if (T === 1 || detached || pool.closed || n < pool.minIds * T) {

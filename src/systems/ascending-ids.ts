@@ -13,8 +13,25 @@ export class AscendingIds {
     return this.buffer.length;
   }
 
-  /** `entities` sorted ascending: a view of the buffer, valid until the next call. */
-  of(entities: readonly number[]): Uint32Array {
+  private lastList: readonly number[] | null = null;
+  private lastStructure = -1;
+  private last: Uint32Array = new Uint32Array(0);
+
+  /**
+   * `entities` sorted ascending: a view of the buffer, valid until the next call (do not write to it). Given
+   * the entity world's `structureId`, a call with the same list and the same structure as the last returns
+   * the last answer without reading the list: the structure names the query's entities and their order.
+   */
+  of(entities: readonly number[], structure?: number): Uint32Array {
+    if (structure !== undefined && structure === this.lastStructure && entities === this.lastList && entities.length === this.last.length) return this.last;
+    const ids = this.sorted(entities);
+    this.lastList = structure === undefined ? null : entities;
+    this.lastStructure = structure ?? -1;
+    this.last = ids;
+    return ids;
+  }
+
+  private sorted(entities: readonly number[]): Uint32Array {
     const n = entities.length;
     if (this.buffer.length < n) this.buffer = new Uint32Array(Math.max(n, 2 * this.buffer.length));
     const buffer = this.buffer;

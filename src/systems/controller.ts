@@ -201,7 +201,7 @@ export const controllerSystem: SystemDef = {
         }
         // Agents, ascending id: the kernel steps those with a behaviour and marks the others, whose draws from
         // the shared stream follow here in ascending id (the order is part of the result).
-        const ids = ascending.of(ecs.entities(agents));
+        const ids = ascending.of(ecs.entities(agents), ecs.structureId);
         const marked = runner.run(ids, ids.length);
         for (let i = 0; i < marked.length; i++) {
           const e = marked[i]!;

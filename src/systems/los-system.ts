@@ -67,7 +67,7 @@ export const losSystem: SystemDef = {
     return {
       run(ctx: FrameContext) {
         if (ctx.frame % LOS_RATE !== 0) return;
-        const ids = ascending.of(ecs.entities(q));
+        const ids = ascending.of(ecs.entities(q), ecs.structureId);
         const n = ids.length;
         if (who.length < ascending.capacity) {
           // The per-entity buffers grow with the id buffer, to its length.

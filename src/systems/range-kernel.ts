@@ -127,7 +127,9 @@ export function kernelStores(kernel: RangeKernel, capacity: number, byName: Read
 /** Copies `n` ids into `buffer` (grown to fit); returns the buffer to use. */
 export function copyIds(buffer: Uint32Array, ids: ArrayLike<number>, n: number, grow: (n: number) => Uint32Array): Uint32Array {
   const out = buffer.length >= n ? buffer : grow(n);
-  for (let i = 0; i < n; i++) out[i] = ids[i]!;
+  // A typed list (the ascending ids of wander and the controller) is copied in bulk.
+  if (ids instanceof Uint32Array && ids.length >= n) out.set(ids.length === n ? ids : ids.subarray(0, n));
+  else for (let i = 0; i < n; i++) out[i] = ids[i]!;
   return out;
 }
 

@@ -144,7 +144,7 @@ export function triggersSystem(config: TriggerConfig | ((world: CollisionWorld) 
           // With no floor triggers only the kill plane acts, on bodies below it: a scan in any order finds
           // whether there are some, and the ordered pass (which orders the death events) runs only then.
           if (!probeFloors && !anyBelow(ecs.entities(q))) return;
-          const ids = ascending.of(ecs.entities(q));
+          const ids = ascending.of(ecs.entities(q), ecs.structureId);
           const n = ids.length;
           for (let i = 0; i < n; i++) {
             const e = ids[i]!;

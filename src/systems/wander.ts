@@ -92,7 +92,7 @@ export const wanderSystem: SystemDef = {
     const ascending = new AscendingIds();
     const runner = (host.parallel ?? localParallelHost(host.world, ecs.components)).runner(wanderKernel);
     return (ctx: FrameContext) => {
-      const ids = ascending.of(ecs.entities(q));
+      const ids = ascending.of(ecs.entities(q), ecs.structureId);
       const marked = runner.run(ids, ids.length);
       if (marked.length === 0) return;
       // Looked up per frame, not kept: restoring a snapshot replaces the stream objects.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AscendingIds } from '../../src/systems/ascending-ids.js';
+import { EcsWorld, newEcsCopy } from '../../src/ecs/ecs-world.js';
 
 describe('AscendingIds', () => {
   it('gives every id once, ascending, and its buffer only grows', () => {
@@ -40,5 +41,36 @@ describe('AscendingIds', () => {
     const list = [5, 1, 3];
     new AscendingIds().of(list);
     expect(list).toEqual([5, 1, 3]);
+  });
+
+  it("with the entity world's structureId: a query's ascending ids after any spawns, despawns, component changes and rollbacks", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('spawn', 'despawn', 'remove', 'add', 'save', 'restore', 'none', 'none'), fc.nat()), { maxLength: 60 }), (ops) => {
+        const ecs = new EcsWorld(64);
+        const { Position, Velocity } = ecs.components;
+        const q = ecs.defineQuery('moving', [Position, Velocity]);
+        const ascending = new AscendingIds();
+        const copy = newEcsCopy();
+        let saved = false;
+        for (let i = 0; i < 5; i++) ecs.spawn([Position, Velocity]);
+        for (const [op, k] of ops) {
+          const live = Array.from({ length: ecs.maxId }, (_, i) => i + 1).filter((e) => ecs.isAlive(e));
+          const e = live.length ? live[k % live.length]! : 0;
+          if (op === 'spawn' && ecs.aliveCount < 60) ecs.spawn(k % 2 ? [Position, Velocity] : [Position]);
+          else if (op === 'despawn' && e) ecs.despawn(e);
+          else if (op === 'remove' && e) ecs.remove(e, Velocity);
+          else if (op === 'add' && e) ecs.add(e, Velocity);
+          else if (op === 'save') (ecs.saveInto(copy), (saved = true));
+          else if (op === 'restore' && saved) ecs.restoreFrom(copy);
+          // Asked now and then, so that several changes (a despawn and a spawn: the same count) come between.
+          if (op !== 'none') continue;
+          const expected = [...ecs.entities(q)].sort((a, b) => a - b);
+          expect(Array.from(ascending.of(ecs.entities(q), ecs.structureId))).toEqual(expected);
+          // Asked again with nothing changed: the same answer (the kept one).
+          expect(Array.from(ascending.of(ecs.entities(q), ecs.structureId))).toEqual(expected);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
