@@ -17,7 +17,9 @@ export const C = {
   /** The index of the first worker that failed (0: none). */
   ERROR: 6,
   STOP: 7,
-  WORDS: 8,
+  /** The job's next chunk to take (each thread takes chunks with Atomics.add until none is left). */
+  NEXT: 8,
+  WORDS: 9,
 } as const;
 
 /** What a system worker is started with. */

@@ -17,7 +17,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { sharedStoreOf, type Components } from '../ecs/components.js';
 import { detectWorldFile } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
-import { checkKernel, kernelStores, markCount, rangeFor, type KernelRunner, type ParallelHost, type RangeKernel, type SystemThreads } from '../systems/range-kernel.js';
+import { checkKernel, chunkCount, CHUNKS_PER_THREAD, kernelStores, markCount, rangeFor, type KernelRunner, type ParallelHost, type RangeKernel, type SystemThreads } from '../systems/range-kernel.js';
 import { defaultPineyTables } from './assets.js';
 import type { WorldSource } from './los-pool.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
@@ -186,7 +186,8 @@ export class SystemPool implements SystemThreads {
     const capacity = components.capacity;
     const ids = new Uint32Array(new SharedArrayBuffer(4 * capacity));
     const marks = new Uint32Array(new SharedArrayBuffer(4 * capacity));
-    const counts = new Int32Array(new SharedArrayBuffer(4 * this.threads));
+    // Marks per chunk.
+    const counts = new Int32Array(new SharedArrayBuffer(4 * this.threads * CHUNKS_PER_THREAD));
     if (this.threads > 1) this.configure({ type: 'attach', binding, capacity, stores: [...components.all, ...components.taskState].map(sharedStoreOf), membership: components.membership, ids, marks, counts });
     const pool = this;
     let kernels = 0;
@@ -222,18 +223,24 @@ export class SystemPool implements SystemThreads {
             }
             if (profiler) profiler.kernelStart(kernel.name, n, T);
             if (stateful.hashState && stateful.saveState) pool.syncState(binding, stateful);
-            const [, mineEnd] = rangeFor(n, T, 0);
+            const chunks = chunkCount(n, T);
+            const control = pool.control;
             pool.job(binding, index, n, () => {
-              counts[0] = markCount(kernel, fn(ids, 0, mineEnd, marks), mineEnd);
+              // Chunk 0 is this thread's, chunk t worker t's; the rest go to whoever takes them first (see
+              // CHUNKS_PER_THREAD). (n ≥ minIds × T ≥ T, so there are at least T chunks.)
+              for (let c = 0; c < chunks; c = Atomics.add(control, C.NEXT, 1)) {
+                const [start, end] = rangeFor(n, chunks, c);
+                counts[c] = markCount(kernel, fn(ids, start, end, marks), end - start);
+              }
               if (profiler) profiler.kernelJoin(kernel.name);
             });
-            // The ranges' marks, in range order (each range wrote its own at its start).
-            let k = counts[0]!;
-            for (let t = 1; t < T; t++) {
-              const [start] = rangeFor(n, T, t);
-              const c = counts[t]!;
-              if (c > 0 && start !== k) marks.copyWithin(k, start, start + c);
-              k += c;
+            // The chunks' marks, in chunk order (each chunk wrote its own at its start): the order of the ids.
+            let k = 0;
+            for (let c = 0; c < chunks; c++) {
+              const [start] = rangeFor(n, chunks, c);
+              const m = counts[c]!;
+              if (m > 0 && start !== k) marks.copyWithin(k, start, start + m);
+              k += m;
             }
             if (profiler) profiler.kernelEnd(kernel.name);
             return marks.subarray(0, k);
@@ -265,6 +272,8 @@ export class SystemPool implements SystemThreads {
     Atomics.store(c, C.KERNEL, kernel);
     Atomics.store(c, C.COUNT, count);
     Atomics.store(c, C.DONE, 0);
+    // Chunks 0..T−1 are the threads' own; the others are taken from T on.
+    Atomics.store(c, C.NEXT, T);
     this.jobs++;
     Atomics.add(c, C.GENERATION, 1);
     Atomics.notify(c, C.GENERATION);

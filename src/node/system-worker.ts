@@ -11,7 +11,7 @@ import { storeFromShared, type ComponentStore, type SharedStore } from '../ecs/c
 import { loadWorldBytes } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import { BUILTIN_KERNELS } from '../systems/builtin-kernels.js';
-import { checkKernel, kernelStores, markCount, rangeFor, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
+import { checkKernel, chunkCount, kernelStores, markCount, rangeFor, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
 import { enterGuard, leaveGuard, NondeterminismError } from '../sim/determinism-guard.js';
 
@@ -93,17 +93,22 @@ function serve(seen: number): void {
       const index = Atomics.load(control, C.KERNEL);
       const fn = b.kernels[index];
       if (!fn) throw new Error('a job for a kernel this worker was not given');
-      const [start, end] = rangeFor(Atomics.load(control, C.COUNT), data.threads, data.index);
+      const count = Atomics.load(control, C.COUNT);
+      const chunks = chunkCount(count, data.threads);
+      const kernel = registry.get(b.names[index]!)!;
       // The kernel runs under the determinism guard, as its system does on the main thread (which names it).
       kernelName = b.names[index]!;
-      let marked;
       enterGuard(kernelRunning);
       try {
-        marked = fn(b.ids, start, end, b.marks);
+        // This worker's own chunk (its index), then chunks not yet taken until none is left (the main thread
+        // takes them too).
+        for (let c = data.index; c < chunks; c = Atomics.add(control, C.NEXT, 1)) {
+          const [start, end] = rangeFor(count, chunks, c);
+          b.counts[c] = markCount(kernel, fn(b.ids, start, end, b.marks), end - start);
+        }
       } finally {
         leaveGuard();
       }
-      b.counts[data.index] = markCount(registry.get(b.names[index]!)!, marked, end - start);
     } catch (e) {
       const refused = e instanceof NondeterminismError ? { call: e.call, kernel: kernelName } : undefined;
       if (Atomics.compareExchange(control, C.ERROR, 0, data.index) === 0) port.postMessage({ type: 'error', error: (e as Error).message ?? String(e), refused });

@@ -160,6 +160,19 @@ export function markCount(kernel: RangeKernel, k: number | void, size: number): 
   return k;
 }
 
+/**
+ * Chunks per thread a run on several threads is cut into: thread t runs chunk t, then each thread takes the
+ * next chunk not yet taken until none is left, so a thread that finishes early, or starts late (a worker sharing
+ * its core), leaves less for the others to wait on. Which thread runs a chunk changes nothing: an entity's
+ * result depends on it alone.
+ */
+export const CHUNKS_PER_THREAD = 8;
+
+/** How many chunks a run of `count` ids on `threads` threads is cut into (at least 1; `rangeFor(count, chunks, c)` is chunk c). */
+export function chunkCount(count: number, threads: number): number {
+  return Math.max(1, Math.min(count, threads * CHUNKS_PER_THREAD));
+}
+
 /** Range [start, end) of `count` ids for thread `t` of `threads`: contiguous, sizes differing by at most one. */
 export function rangeFor(count: number, threads: number, t: number): [number, number] {
   const base = Math.floor(count / threads);
