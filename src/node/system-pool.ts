@@ -17,7 +17,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { sharedStoreOf, type Components } from '../ecs/components.js';
 import { detectWorldFile } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
-import { checkKernel, chunkCount, CHUNKS_PER_THREAD, kernelStores, markCount, rangeFor, type KernelRunner, type ParallelHost, type RangeKernel, type SystemThreads } from '../systems/range-kernel.js';
+import { checkKernel, chunkCount, CHUNKS_PER_THREAD, kernelStores, markCount, rangeFor, runChunks, type KernelRunner, type ParallelHost, type RangeKernel, type SystemThreads } from '../systems/range-kernel.js';
 import { defaultPineyTables } from './assets.js';
 import type { WorldSource } from './los-pool.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
@@ -228,10 +228,7 @@ export class SystemPool implements SystemThreads {
             pool.job(binding, index, n, () => {
               // Chunk 0 is this thread's, chunk t worker t's; the rest go to whoever takes them first (see
               // CHUNKS_PER_THREAD). (n ≥ minIds × T ≥ T, so there are at least T chunks.)
-              for (let c = 0; c < chunks; c = Atomics.add(control, C.NEXT, 1)) {
-                const [start, end] = rangeFor(n, chunks, c);
-                counts[c] = markCount(kernel, fn(ids, start, end, marks), end - start);
-              }
+              runChunks(kernel, fn, ids, marks, counts, n, chunks, 0, () => Atomics.add(control, C.NEXT, 1));
               if (profiler) profiler.kernelJoin(kernel.name);
             });
             // The chunks' marks, in chunk order (each chunk wrote its own at its start): the order of the ids.

@@ -11,7 +11,7 @@ import { storeFromShared, type ComponentStore, type SharedStore } from '../ecs/c
 import { loadWorldBytes } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import { BUILTIN_KERNELS } from '../systems/builtin-kernels.js';
-import { checkKernel, chunkCount, kernelStores, markCount, rangeFor, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
+import { checkKernel, chunkCount, kernelStores, runChunks, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
 import { enterGuard, leaveGuard, NondeterminismError } from '../sim/determinism-guard.js';
 
@@ -102,10 +102,7 @@ function serve(seen: number): void {
       try {
         // This worker's own chunk (its index), then chunks not yet taken until none is left (the main thread
         // takes them too).
-        for (let c = data.index; c < chunks; c = Atomics.add(control, C.NEXT, 1)) {
-          const [start, end] = rangeFor(count, chunks, c);
-          b.counts[c] = markCount(kernel, fn(b.ids, start, end, b.marks), end - start);
-        }
+        runChunks(kernel, fn, b.ids, b.marks, b.counts, count, chunks, data.index, () => Atomics.add(control, C.NEXT, 1));
       } finally {
         leaveGuard();
       }

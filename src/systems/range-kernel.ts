@@ -173,6 +173,17 @@ export function chunkCount(count: number, threads: number): number {
   return Math.max(1, Math.min(count, threads * CHUNKS_PER_THREAD));
 }
 
+/**
+ * One thread's part of a run cut into `chunks` chunks of `count` ids: chunk `first`, then each chunk `take()`
+ * hands out, until it hands out one past the last; each chunk's mark count goes to `counts[c]`.
+ */
+export function runChunks(kernel: RangeKernel, fn: KernelFunction, ids: Uint32Array, marks: Uint32Array, counts: Int32Array, count: number, chunks: number, first: number, take: () => number): void {
+  for (let c = first; c < chunks; c = take()) {
+    const [start, end] = rangeFor(count, chunks, c);
+    counts[c] = markCount(kernel, fn(ids, start, end, marks), end - start);
+  }
+}
+
 /** Range [start, end) of `count` ids for thread `t` of `threads`: contiguous, sizes differing by at most one. */
 export function rangeFor(count: number, threads: number, t: number): [number, number] {
   const base = Math.floor(count / threads);
