@@ -37,7 +37,8 @@ options:
                     FILE.desync.json (the report: the hash sections and values that differ from each peer
                     whose state arrived), FILE.desync.snapshot (our state at that frame, the value-codec
                     bytes of a replay keyframe), FILE.desync.player-K.snapshot (player K's state), and FILE
-                    holds our confirmed frames; after a desync the client goes on up to 3 s for the states
+                    holds our confirmed frames; after a desync the client waits for the peers' states until
+                    they arrive, or at least 180 ticks and 10 s
   --json            print one JSON line at the end: {frames, confirmedFrame, finalHash, rollbacks,
                     maxRollback, desyncs, player, waits, pingMs} (player -1 for a spectator)
   --name TEXT       a display name sent to the relay (up to 32 characters)
