@@ -127,6 +127,13 @@ export interface CollisionWorld {
    */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number;
   /**
+   * Optional: `segmentFraction` of segments `start .. end − 1` of `segments` (6 numbers each: from x, y, z, then
+   * to x, y, z), each answer into `out` at the segment's index, bit for bit the same. A world implements it when
+   * stages over the batch (prove the easy segments clear in one pass, then walk the rest) are faster than one
+   * segment after another; `losBatch` uses it when present. Callers check that the arrays are long enough.
+   */
+  segmentFractions?(segments: Float64Array, start: number, end: number, out: Float64Array): void;
+  /**
    * Moves a body standing at `from` by `delta` (native units) by the format's rules: walls stop or push it, its
    * feet follow the floor. The caller's gravity or jump goes in delta's up component.
    */

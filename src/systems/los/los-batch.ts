@@ -41,6 +41,22 @@ export function losBatch(world: CollisionWorld, segments: Float64Array, out: Los
   }
   const vis = out.visible;
   const frac = out.fraction;
+  if (world.segmentFractions) {
+    // The world's stages over the whole batch, then the answers read as below (in place when they are doubles).
+    const raw = frac instanceof Float64Array ? frac : scratchFractions(end);
+    world.segmentFractions(segments, start, end, raw);
+    for (let i = start; i < end; i++) {
+      const f = raw[i]!;
+      if (f < 0) {
+        vis[i] = 1;
+        frac[i] = 1;
+      } else {
+        vis[i] = 0;
+        frac[i] = f >= 0 && f <= 1 ? f : f > 1 ? 1 : 0;
+      }
+    }
+    return;
+  }
   for (let i = start, o = start * SEGMENT_STRIDE; i < end; i++, o += SEGMENT_STRIDE) {
     const f = world.segmentFraction(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!);
     // −1 (any negative) is the contract's "clear"; a hit outside [0, 1] or NaN is clamped to stay defined.
@@ -52,6 +68,13 @@ export function losBatch(world: CollisionWorld, segments: Float64Array, out: Los
       frac[i] = f >= 0 && f <= 1 ? f : f > 1 ? 1 : 0;
     }
   }
+}
+
+/** This thread's answers of a batch before they are read, for outputs that are not doubles (grown, kept). */
+let scratch = new Float64Array(0);
+function scratchFractions(n: number): Float64Array {
+  if (scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
+  return scratch;
 }
 
 /**

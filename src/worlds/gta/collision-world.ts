@@ -95,6 +95,11 @@ export class GtaWorld implements CollisionWorld {
     return this.scene.segmentFraction(fx, fy, fz, tx, ty, tz);
   }
 
+  /** `segmentFraction` of a batch of segments, as stages (see `ColScene.segmentFractions`); the same answers. */
+  segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
+    this.scene.segmentFractions(segments, start, end, out);
+  }
+
   /**
    * segmentFraction by the rule-exact reference path (every placement in order, each model's tree walked as
    * built): the oracle the fast path is tested against. Same answers, slower.

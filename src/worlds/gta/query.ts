@@ -209,8 +209,27 @@ export class ColScene {
     return this.kernel.result[0]!;
   }
 
+  /**
+   * `segmentFraction` of every segment of `segments[start..end)` (6 numbers each: from x, y, z, to x, y, z) into
+   * `out` at the same indices, bit for bit, as stages over the batch: first every segment the height map proves
+   * clear (and every non-finite one) is answered in one pass, then the rest are walked one by one. Leaves `last`
+   * unspecified. The caller checks the ranges (losBatch does).
+   */
+  segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
+    const kernel = this.kernel;
+    const k = kernel.screen(segments, start, end, out);
+    const rest = kernel.rest;
+    const broad = this.broad;
+    for (let q = 0; q < k; q++) {
+      const i = rest[q]!, o = i * 6;
+      if (broad !== null) this.segmentBroad(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!, broad, true);
+      else kernel.run(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!, null, 0, this.last, true);
+      out[i] = kernel.result[0]!;
+    }
+  }
+
   /** segmentFraction through the broad phase: the first placement of each class whose box the segment enters. */
-  private segmentBroad(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, broad: InstanceBroadPhase): void {
+  private segmentBroad(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, broad: InstanceBroadPhase, screened = false): void {
     const kernel = this.kernel;
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
     if (!(finite(fx) && finite(fy) && finite(fz) && finite(dx) && finite(dy) && finite(dz))) {
@@ -220,7 +239,7 @@ export class ColScene {
     const cand = this.cand;
     const k = broad.segmentClasses(fx, fy, fz, 1 / dx, 1 / dy, 1 / dz, cand);
     for (let j = 0; j < k; j++) cand[j] = broad.first(cand[j]!);
-    kernel.run(fx, fy, fz, tx, ty, tz, cand, k, this.last);
+    kernel.run(fx, fy, fz, tx, ty, tz, cand, k, this.last, screened);
   }
 
   /**

@@ -308,6 +308,35 @@ export class SceneSegmentKernel {
     return ok ? { cap, x0, y0, inv, w, h } : null;
   }
 
+  /** Stage one's list (`screen`): the indices of the segments left for the walk. */
+  private restList = new Uint32Array(0);
+
+  /** The indices `screen` left for the walk, in order (valid until the next `screen`). */
+  get rest(): Uint32Array {
+    return this.restList;
+  }
+
+  /**
+   * Stage one of a batch: every segment of `segments[start..end)` (6 numbers each) that is not finite or that the
+   * height map proves clear gets its answer, −1, in `out` at its index; the indices of the others go to `rest`,
+   * in order, and their count is returned. One pass over the batch reading only the map, before any walk.
+   */
+  screen(segments: Float64Array, start: number, end: number, out: Float64Array): number {
+    if (this.restList.length < end - start) this.restList = new Uint32Array(Math.max(end - start, 2 * this.restList.length));
+    const rest = this.restList;
+    let n = 0;
+    for (let i = start, o = start * 6; i < end; i++, o += 6) {
+      const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
+      // As run's own check: a non-finite end or direction is −1 there too.
+      if (fx - fx === 0 && fy - fy === 0 && fz - fz === 0 && tx - fx - (tx - fx) === 0 && ty - fy - (ty - fy) === 0 && tz - fz - (tz - fz) === 0 && !this.capClear(fx, fy, fz, tx, ty, tz)) {
+        rest[n++] = i;
+      } else {
+        out[i] = -1;
+      }
+    }
+    return n;
+  }
+
   /**
    * True when the segment is proved clear by the height map: its coordinates within ±CAP_MAX_COORD, and its
    * lower end above the map in every cell its x/y box covers. Then every leaf box, sphere and box of the scene
@@ -370,9 +399,10 @@ export class SceneSegmentKernel {
    * placement in order when `list` is null: ColScene.segmentFraction's answer, into `result[0]`, with `out`
    * filled as its `last`. The answer is −1 for a clear segment (out.instance −1, kind HIT_NONE, index −1; the
    * normal left as it was) and for non-finite input (out left as it was). (The answer goes into an array, not
-   * out as a return value, which the engine would box.)
+   * out as a return value, which the engine would box.) `screened`: the segment already failed the height map
+   * (`screen` left it for the walk), so the map is not read again.
    */
-  run(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, list: Int32Array | null, count: number, out: KernelHit): void {
+  run(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, list: Int32Array | null, count: number, out: KernelHit, screened = false): void {
     const result = this.result;
     result[0] = -1;
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
@@ -389,7 +419,7 @@ export class SceneSegmentKernel {
     // The hit's details (what the reference keeps in rayHit, then in `last`).
     let hKind = HIT_NONE, hIndex = -1, hnx = 0, hny = 0, hnz = 0;
     let nearer = false;
-    if (this.capClear(fx, fy, fz, tx, ty, tz)) {
+    if (!screened && this.capClear(fx, fy, fz, tx, ty, tz)) {
       out.instance = -1;
       out.kind = HIT_NONE;
       out.index = -1;

@@ -224,6 +224,11 @@ export class PineyWorld implements CollisionWorld {
     return this.caster.cast(fx, fy, fz, tx, ty, tz);
   }
 
+  /** `segmentFraction` of a batch of segments, as stages over the batch (`FieldSegmentCaster.castMany`); the same answers. */
+  segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
+    this.caster.castMany(segments, start, end, out);
+  }
+
   /** `segmentFraction` through the cast `segment` makes, testing every cell: the oracle of the fast cast. */
   segmentFractionReference(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
     return this.cast(fx, fy, fz, tx, ty, tz);

@@ -56,6 +56,8 @@ export class FieldSegmentCaster {
   private hitT = 0;
   /** The answer of the last walk. */
   private readonly answer = new Float64Array(1);
+  /** Stage one's list (`screen`): the indices of the segments left for the walk. */
+  private restList = new Uint32Array(0);
 
   /**
    * @param heights the field's heights as doubles, x-major (80 × 80)
@@ -107,17 +109,80 @@ export class FieldSegmentCaster {
     return this.answer[0]!;
   }
 
-  /** The cast, its answer into `answer[0]`. */
-  private walk(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
+  /**
+   * Stage one of a batch: every segment of `segments[start..end)` (6 numbers each) that the walk would not need
+   * to walk (not finite, above every top, or above every cell top around its path; see the module comment) gets
+   * its answer, −1, in `out` at its index; the indices of the others go to `rest`, in order, and their count is
+   * returned. One tight pass over the batch, so the segments' loads and tests overlap.
+   */
+  screen(segments: Float64Array, start: number, end: number, out: Float64Array): number {
+    if (this.restList.length < end - start) this.restList = new Uint32Array(Math.max(end - start, 2 * this.restList.length));
+    const rest = this.restList;
+    const maxTop = this.maxTop;
+    const levels = this.squareTop;
+    let n = 0;
+    // The walk's own first tests, written out (no call, so no double is boxed), for the whole batch.
+    for (let i = start, o = start * 6; i < end; i++, o += 6) {
+      const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
+      out[i] = -1;
+      const dx = tx - fx, dy = ty - fy, dz = tz - fz;
+      // Finite ends and direction (x − x is 0 exactly for finite x), and not above every top.
+      if (!(fx - fx === 0 && fy - fy === 0 && fz - fz === 0 && tx - tx === 0 && ty - ty === 0 && tz - tz === 0 && dx - dx === 0 && dy - dy === 0 && dz - dz === 0)) continue;
+      if (fz > maxTop && tz > maxTop) continue;
+      const ex = fx + dx;
+      const ey = fy + dy;
+      const cx0 = Math.floor(((fx < ex ? fx : ex) - RECT_SLACK) / CELL_UNITS);
+      const cy0 = Math.floor(((fy < ey ? fy : ey) - RECT_SLACK) / CELL_UNITS);
+      const w = Math.floor(((fx < ex ? ex : fx) + RECT_SLACK) / CELL_UNITS) - cx0 + 1;
+      const h = Math.floor(((fy < ey ? ey : fy) + RECT_SLACK) / CELL_UNITS) - cy0 + 1;
+      if (w <= MAX_SQUARE && h <= MAX_SQUARE && cx0 > -0x40000000 && cx0 < 0x40000000 && cy0 > -0x40000000 && cy0 < 0x40000000) {
+        const k = 31 - Math.clz32(w > h ? w : h);
+        const side = 1 << k;
+        const level = levels[k]!;
+        const xa = wrapCell(cx0) * CELLS, ya = wrapCell(cy0);
+        const xb = wrapCell(cx0 + w - side) * CELLS, yb = wrapCell(cy0 + h - side);
+        const zLow = fz + dz < fz ? fz + dz : fz;
+        if (zLow > level[xa + ya]! && zLow > level[xa + yb]! && zLow > level[xb + ya]! && zLow > level[xb + yb]!) continue;
+      }
+      rest[n++] = i;
+    }
+    return n;
+  }
+
+  /** The indices `screen` left for the walk, in order (valid until the next `screen`). */
+  get rest(): Uint32Array {
+    return this.restList;
+  }
+
+  /**
+   * `cast` of every segment of `segments[start..end)` into `out` at the same indices, bit for bit, as two stages
+   * over the batch: `screen`, then the walk of the segments it left.
+   */
+  castMany(segments: Float64Array, start: number, end: number, out: Float64Array): void {
+    const k = this.screen(segments, start, end, out);
+    const rest = this.restList;
+    const answer = this.answer;
+    for (let q = 0; q < k; q++) {
+      const i = rest[q]!, o = i * 6;
+      this.walk(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!, true);
+      out[i] = answer[0]!;
+    }
+  }
+
+  /**
+   * The cast, its answer into `answer[0]`. `screened`: `screen` already found that the segment needs a walk (it
+   * is finite and not above every top around its path), so those tests are not made again.
+   */
+  private walk(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, screened = false): void {
     const answer = this.answer;
     answer[0] = -1;
-    if (!(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return;
+    if (!screened && !(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return;
     const dx = tx - fx;
     const dy = ty - fy;
     const dz = tz - fz;
-    if (!(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) return;
+    if (!screened && !(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) return;
     const maxTop = this.maxTop;
-    if (fz > maxTop && tz > maxTop) return;
+    if (!screened && fz > maxTop && tz > maxTop) return;
     // Only the part at or below the highest top needs walking (the reference's t0 and t1).
     let t0 = 0;
     let t1 = 1;
@@ -125,7 +190,7 @@ export class FieldSegmentCaster {
     else if (tz > maxTop) t1 = (maxTop - fz) / dz;
     // Above every top around its path (see the module comment): nothing to walk. Written out here, not called:
     // a call would box its double arguments and answer.
-    {
+    if (!screened) {
       const ex = fx + dx;
       const ey = fy + dy;
       const cx0 = Math.floor(((fx < ex ? fx : ex) - RECT_SLACK) / CELL_UNITS);

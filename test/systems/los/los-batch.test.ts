@@ -27,6 +27,30 @@ describe('losBatch', () => {
     });
   }
 
+  it('through a world\'s batch stages (segmentFractions) gives what one segment at a time gives, in doubles and in floats', () => {
+    let staged = 0;
+    for (const kind of DEMO_KINDS) {
+      const world = openDemo(kind);
+      if (!world.segmentFractions) continue;
+      staged++;
+      // The same world seen without its batch method: losBatch then casts one segment at a time.
+      const single = { segmentFraction: world.segmentFraction.bind(world) } as unknown as typeof world;
+      const n = 600;
+      const seg = randomSegments(world, n, 99);
+      for (const precision of [64, 32] as const) {
+        const a = newLosOutput(n, precision), b = newLosOutput(n, precision);
+        a.visible.fill(9);
+        b.visible.fill(9);
+        losBatch(world, seg, a, 5, n - 5);
+        losBatch(single, seg, b, 5, n - 5);
+        expect(Array.from(a.visible)).toEqual(Array.from(b.visible));
+        for (let i = 0; i < n; i++) expect(Object.is(a.fraction[i], b.fraction[i]), `${kind} segment ${i}`).toBe(true);
+      }
+    }
+    // Piney and GTA answer through stages.
+    expect(staged).toBeGreaterThanOrEqual(2);
+  });
+
   it('answers a sub-range in place and leaves the rest untouched', () => {
     const world = openDemo('rugrats');
     const seg = randomSegments(world, 50, 7);

@@ -133,6 +133,60 @@ describe('the one-walk segment test of a scene', () => {
     expect(hits).toBeGreaterThan(60);
   });
 
+  it('answers a batch as stages (screen, then walk) exactly as one segment at a time, broad phase on or off (property)', () => {
+    let screened = 0, walked = 0, hits = 0;
+    fc.assert(
+      fc.property(sceneArb, fc.array(segArb, { minLength: 1, maxLength: 40 }), fc.boolean(), fc.nat(), fc.nat(), ({ models, placements }, segs, broad, a, b) => {
+        const s = new ColScene(models, placements, { broadPhase: broad });
+        const flat = new Float64Array(segs.length * 6);
+        segs.forEach(([p, q], i) => flat.set([...p, ...q], i * 6));
+        const start = a % (segs.length + 1), end = start + (b % (segs.length - start + 1));
+        const out = new Float64Array(segs.length).fill(7);
+        s.segmentFractions(flat, start, end, out);
+        walked += s.kernel.screen(flat, start, end, new Float64Array(segs.length));
+        screened += end - start;
+        for (let i = 0; i < segs.length; i++) {
+          const [p, q] = segs[i]!;
+          const one = s.segmentFraction(p[0], p[1], p[2], q[0], q[1], q[2]);
+          // Inside the range: the one-at-a-time answer, bit for bit; outside it: untouched.
+          expect(Object.is(out[i], i >= start && i < end ? one : 7)).toBe(true);
+          if (i >= start && i < end && one >= 0) hits++;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Both stages ran: segments answered by the screen and segments walked, some of them hits.
+    expect(walked).toBeGreaterThan(120);
+    expect(screened - walked).toBeGreaterThan(50);
+    expect(hits).toBeGreaterThan(12);
+  });
+
+  it('answers the town\'s eye-to-eye segments as a batch exactly as one at a time', () => {
+    const root = new URL('../../../', import.meta.url);
+    const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
+    const placements = parseGtaPlacements(readFileSync(new URL('assets/worlds/gta/town.placements.json', root), 'utf8'));
+    const w = loadGtaWorld(bytes, 'town', placements);
+    const eyes: Vec3[] = [];
+    for (let k = 0; eyes.length < 200 && k < 5000; k++) {
+      const p = w.sampleOpen(((k * 0.618034) % 1 + 1) % 1, ((k * 0.4142136) % 1 + 1) % 1);
+      if (p) eyes.push([p[0], p[1], p[2] + 0.9]);
+    }
+    const flat: number[] = [];
+    for (let i = 0; i < eyes.length; i++) for (let j = i + 1; j < eyes.length; j++) flat.push(...eyes[i]!, ...eyes[j]!);
+    const seg = Float64Array.from(flat);
+    const n = seg.length / 6;
+    const out = new Float64Array(n);
+    w.segmentFractions(seg, 0, n, out);
+    let hits = 0;
+    for (let i = 0, o = 0; i < n; i++, o += 6) {
+      const one = w.segmentFraction(seg[o]!, seg[o + 1]!, seg[o + 2]!, seg[o + 3]!, seg[o + 4]!, seg[o + 5]!);
+      expect(Object.is(out[i], one)).toBe(true);
+      if (one >= 0) hits++;
+    }
+    expect(hits).toBeGreaterThan(n / 50);
+    expect(hits).toBeLessThan(n);
+  });
+
   it('answers as the reference on the town, for random segments over it and along the ground (property)', () => {
     const root = new URL('../../../', import.meta.url);
     const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));

@@ -167,6 +167,37 @@ describe("the field's fast cast equals the cast that tests every cell", () => {
     expect(hits).toBeGreaterThan(100);
   });
 
+  it('answers a batch as stages (screen, then walk) exactly as one segment at a time', () => {
+    let walked = 0, screened = 0, hits = 0;
+    fc.assert(
+      fc.property(fieldArb, fc.array(segment, { minLength: 1, maxLength: 60 }), fc.nat(), fc.nat(), (f, segs, a, b) => {
+        const w = field(f.seed, f.type, f.weather, f.ground, f.object);
+        const flat = new Float64Array(segs.length * 6);
+        segs.forEach((s, i) => flat.set(s, i * 6));
+        const start = a % (segs.length + 1), end = start + (b % (segs.length - start + 1));
+        const out = new Float64Array(segs.length).fill(7);
+        w.segmentFractions(flat, start, end, out);
+        screened += end - start;
+        let left = 0;
+        for (let i = 0; i < segs.length; i++) {
+          const s = segs[i]!;
+          const one = w.segmentFraction(s[0], s[1], s[2], s[3], s[4], s[5]);
+          // Inside the range: the one-at-a-time answer, bit for bit; outside it: untouched.
+          if (!Object.is(out[i], i >= start && i < end ? one : 7)) return false;
+          if (i >= start && i < end && one >= 0) hits++;
+        }
+        left = (w as unknown as { caster: { screen(s: Float64Array, a: number, b: number, o: Float64Array): number } }).caster.screen(flat, start, end, new Float64Array(segs.length));
+        walked += left;
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+    // Both stages ran: segments the screen answered and segments walked, some of them hits.
+    expect(walked).toBeGreaterThan(150);
+    expect(screened - walked).toBeGreaterThan(40);
+    expect(hits).toBeGreaterThan(100);
+  });
+
   it('agrees with segment (the same fraction, hit or not)', () => {
     const w = field(77, 2, 3, 2, 2);
     fc.assert(
