@@ -53,6 +53,15 @@ export class AgentPairGrid {
   private slot = new Int32Array(0);
   /** Per cell, how many of its agents are at or below the current row. */
   private passed = new Int32Array(0);
+  /** The feet the grid was last built or checked from, as 32-bit words, and the lift added to them. */
+  private feetWords = new Int32Array(0);
+  /** Whether `feetWords` holds the feet the grid stands on (only Float64Array feet are kept). */
+  private feetKept = false;
+  private lx = NaN;
+  private ly = NaN;
+  private lz = NaN;
+  /** The last agent `passed` counts (−1: none; it is valid for the grid that stands). */
+  private passedThrough = -1;
   /** The eyes in cell order (entry p is agent order[p]), so the candidates of a cell are read in a run. */
   private sortedEyes = new Float64Array(0);
   private w = 0;
@@ -87,9 +96,16 @@ export class AgentPairGrid {
     // their row comes): no search per cell. The cursor's own row takes every agent from cursor.j on.
     if (this.passed.length < w * h) this.passed = new Int32Array(Math.max(w * h, 2 * this.passed.length));
     const passed = this.passed;
-    passed.fill(0, 0, w * h);
+    // `passed` counts the agents 0 .. passedThrough; a walk that goes on from where the last one stopped, on the
+    // same grid, only adds the rows between (a batch walk calls once per batch).
+    let through = this.passedThrough;
+    if (!(through >= 0 && through <= cursor.i)) {
+      passed.fill(0, 0, w * h);
+      through = -1;
+    }
     const sorted = this.sortedEyes;
-    for (let q = 0; q <= cursor.i && q < n; q++) if (cellOf[q]! >= 0) passed[cellOf[q]!]!++;
+    for (let q = through + 1; q <= cursor.i && q < n; q++) if (cellOf[q]! >= 0) passed[cellOf[q]!]!++;
+    through = cursor.i < n ? cursor.i : n - 1;
     let k = 0;
     let i = cursor.i;
     let jFrom = cursor.j;
@@ -154,6 +170,7 @@ export class AgentPairGrid {
         if (k === max) {
           cursor.i = i;
           cursor.j = order[p]!;
+          this.passedThrough = i > through ? i : through;
           return k;
         }
         const o = k * 6;
@@ -166,7 +183,20 @@ export class AgentPairGrid {
     }
     cursor.i = i;
     cursor.j = i + 1;
+    this.passedThrough = i - 1 > through ? i - 1 : through;
     return k;
+  }
+
+  /** Keeps the feet (as 32-bit words) and the lift the grid and eyes now come from, for the next call's check. */
+  private keepFeet(feet: ArrayLike<number>, n: number, lx: number, ly: number, lz: number): void {
+    this.lx = lx;
+    this.ly = ly;
+    this.lz = lz;
+    this.feetKept = feet instanceof Float64Array;
+    if (!(feet instanceof Float64Array)) return;
+    if (this.feetWords.length < 6 * n) this.feetWords = new Int32Array(6 * n);
+    const copy = new Float64Array(this.feetWords.buffer, 0, 3 * n);
+    copy.set(feet.subarray(0, 3 * n));
   }
 
   /** The eyes in cell order (the grid's order), from this call's eyes. */
@@ -195,6 +225,15 @@ export class AgentPairGrid {
       this.sortedEyes = new Float64Array(3 * n);
       this.built = false;
     }
+    // The very same feet, to the bit, with the same lift, range and axes as the grid was built from (a batch walk
+    // calls once per batch): everything stands. Compared as 32-bit words, so one pass of integer compares.
+    if (this.built && this.feetKept && n === this.n && range === this.range && a0 === this.a0 && a1 === this.a1 && Object.is(lx, this.lx) && Object.is(ly, this.ly) && Object.is(lz, this.lz) && feet instanceof Float64Array && feet.length >= 3 * n && (feet.byteOffset & 3) === 0) {
+      const words = new Int32Array(feet.buffer, feet.byteOffset, 6 * n);
+      const kept = this.feetWords;
+      let w = 0;
+      while (w < 6 * n && words[w] === kept[w]) w++;
+      if (w === 6 * n) return true;
+    }
     const eyes = this.eyes, across = this.across;
     // The same agents across up as last time (a batch walk calls again with the same agents): the grid stands.
     // A grid is a function of the coordinates across up and of which agents are finite (the others are left
@@ -202,9 +241,12 @@ export class AgentPairGrid {
     // its coordinates across stay the same: so a non-finite agent, now or then, means a new grid. It is
     // remembered as NaN across, which equals nothing.
     let same = this.built && n === this.n && range === this.range && a0 === this.a0 && a1 === this.a1;
+    // Every eye the same to the bit as last time (the sorted eyes then stand too).
+    let unchanged = same;
     let lo0 = Infinity, hi0 = -Infinity, lo1 = Infinity, hi1 = -Infinity;
     for (let i = 0; i < n; i++) {
       const x = feet[3 * i]! + lx, y = feet[3 * i + 1]! + ly, z = feet[3 * i + 2]! + lz;
+      if (unchanged && !(Object.is(x, eyes[3 * i]) && Object.is(y, eyes[3 * i + 1]) && Object.is(z, eyes[3 * i + 2]))) unchanged = false;
       eyes[3 * i] = x;
       eyes[3 * i + 1] = y;
       eyes[3 * i + 2] = z;
@@ -219,11 +261,13 @@ export class AgentPairGrid {
       if (q < lo1) lo1 = q;
       if (q > hi1) hi1 = q;
     }
+    this.keepFeet(feet, n, lx, ly, lz);
     if (same) {
-      this.sortEyes(n);
+      if (!unchanged) this.sortEyes(n);
       return true;
     }
     this.built = false;
+    this.passedThrough = -1;
     if (!(lo0 <= hi0)) lo0 = hi0 = lo1 = hi1 = 0; // no finite agent
     // Cells of at least the range (with the margin) over `reach` (two cells around when agents are dense,
     // so fewer candidates fall outside the range); wider when that many would not fit.

@@ -188,6 +188,50 @@ describe('the grid pair walk equals the double loop', () => {
     expect(pairs).toBeGreaterThan(10_000);
   });
 
+  it('equals the double loop batch after batch on one grid, whether the feet stay to the bit or change between batches, slices too', () => {
+    let calls = 0, kept = 0;
+    const grid = new AgentPairGrid();
+    // Between two batches: nothing, the same numbers in a new array or a plain one, −0 for 0, a tiny move, NaN.
+    const change = fc.oneof(
+      fc.constant({ kind: 'none' as const, i: 0, v: 0 }),
+      fc.constant({ kind: 'copy' as const, i: 0, v: 0 }),
+      fc.constant({ kind: 'plain' as const, i: 0, v: 0 }),
+      fc.record({ kind: fc.constant('set' as const), i: fc.nat(), v: fc.constantFrom(-0, 0, NaN, 5e-324, 1e-9, 3) }),
+      fc.record({ kind: fc.constant('nudge' as const), i: fc.nat(), v: fc.constant(0) }),
+    );
+    fc.assert(
+      fc.property(crowd, fc.integer({ min: 1, max: 400 }), fc.array(fc.tuple(change, fc.option(fc.nat(), { nil: undefined })), { minLength: 1, maxLength: 12 }), rangeArb, ({ n, feet }, max, changes, range) => {
+        let f: ArrayLike<number> & { [k: number]: number } = feet.slice();
+        const world = worldWithUp(2, 1);
+        const segA = new Float64Array(max * SEGMENT_STRIDE), segB = new Float64Array(max * SEGMENT_STRIDE);
+        const pA = new Uint32Array(max * 2), pB = new Uint32Array(max * 2);
+        const ca = { i: 0, j: 1 }, cb = { i: 0, j: 1 };
+        for (const [ch, cut] of changes) {
+          const at = 3 * (ch.i % n) + (ch.i % 3);
+          if (ch.kind === 'copy') f = Float64Array.from(f);
+          else if (ch.kind === 'plain') f = Array.from(f);
+          else if (ch.kind === 'set') f[at] = ch.v;
+          else if (ch.kind === 'nudge') f[at] = f[at]! + Math.abs(f[at]!) * 2 ** -52 + 5e-324;
+          else kept++;
+          // The walk's cursor goes on; a finished walk starts again.
+          if (ca.i >= n - 1) ca.i = cb.i = 0, ca.j = cb.j = 1;
+          // Sometimes only the rows up to a cut (a thread's slice; the next call goes on from the cut).
+          const rowEnd = cut === undefined ? n - 1 : ca.i + (cut % (n - ca.i));
+          const a = grid.walk(world, f, n, 1.5, range, segA, pA, ca, max, rowEnd);
+          if (a < 0) return true;
+          const b = pairSegmentsReference(world, f, n, 1.5, range, segB, pB, cb, max, rowEnd);
+          if (ca.i === rowEnd && rowEnd < n - 1) ca.j = cb.j = rowEnd + 1;
+          calls++;
+          if (!(a === b && ca.i === cb.i && ca.j === cb.j && same(segA, segB, b * SEGMENT_STRIDE) && same(pA, pB, 2 * b))) return false;
+        }
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+    expect(calls).toBeGreaterThan(800);
+    expect(kept).toBeGreaterThan(100);
+  });
+
   it('is not used below its threshold or for ranges it cannot trust (the double loop answers then)', () => {
     const world = worldWithUp(2, 1);
     const feet = new Float64Array(3 * 100);
