@@ -86,6 +86,38 @@ describe('layers', () => {
     expect(bad).toEqual([]);
   });
 
+  it('no module reaches itself again through value imports (one concept per file, no import cycles)', () => {
+    // Type-only imports are erased and do not count; every other relative import does.
+    const VALUE = /(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+    const graph = new Map<string, string[]>();
+    for (const f of all) {
+      const to: string[] = [];
+      for (const m of readFileSync(f, 'utf8').matchAll(VALUE)) {
+        const spec = (m[3] ?? m[4])!;
+        if (!m[2] && spec.startsWith('.')) to.push(resolve(dirname(f), spec).replace(/\.js$/, '.ts'));
+      }
+      graph.set(f, to);
+    }
+    // Depth-first, colouring: a module met again while it is still on the path closes a cycle.
+    const state = new Map<string, 1 | 2>();
+    const cycles: string[] = [];
+    const path: string[] = [];
+    const visit = (f: string): void => {
+      state.set(f, 1);
+      path.push(f);
+      for (const t of graph.get(f) ?? []) {
+        if (!graph.has(t)) continue;
+        if (state.get(t) === 1) cycles.push([...path.slice(path.indexOf(t)), t].map((x) => relative(SRC, x)).join(' → '));
+        else if (!state.has(t)) visit(t);
+      }
+      path.pop();
+      state.set(f, 2);
+    };
+    for (const f of all) if (!state.has(f)) visit(f);
+    expect(graph.size).toBeGreaterThan(300);
+    expect(cycles).toEqual([]);
+  });
+
   /** Every module reachable from `entry` by relative imports, and the packages they name. */
   function graph(entry: string): { modules: Set<string>; packages: Set<string> } {
     const modules = new Set<string>();

@@ -10,7 +10,7 @@ import { buildColFromJson, buildColFromObj } from '../../worlds/gta/describe.js'
 import { COL_FOURCC, type ColVersion } from '../../worlds/gta/model.js';
 import { UsageError, type ParsedArgs } from '../args.js';
 import { print, printJson, readInputFile, writeOutputFile } from '../io.js';
-import { modelInfo } from '../commands/col.js';
+import { modelInfo } from './model-info.js';
 
 function versionArg(v: unknown, what: string): ColTargetVersion {
   if (v === 'COLL' || v === '1') return 1;

@@ -9,6 +9,7 @@ import { checkGtaPlacementsSize, parseGtaPlacements } from '../../worlds/gta/pla
 import type { GtaPlacement } from '../../worlds/gta/query.js';
 import { COL_FOURCC, type ColFile, type ColModel } from '../../worlds/gta/model.js';
 import { runBuild, runConvert } from '../col/convert-build.js';
+import { modelInfo } from '../col/model-info.js';
 
 const usage = `usage:
   retrosim col info FILE [--json]
@@ -47,24 +48,6 @@ Models sit at the origin unless --placements gives a JSON list of {"model", "pos
   build:  {"out","bytes","snapped","models":[<info of each model>]}`;
 
 const KINDS = ['', 'face', 'sphere', 'box'];
-
-/** The `info` JSON of one model. */
-export function modelInfo(m: ColModel) {
-  return {
-    version: m.version,
-    name: m.name,
-    modelId: m.modelId,
-    flags: m.flags,
-    spheres: m.spheres.length,
-    boxes: m.boxes.length,
-    faces: m.mesh.faceCount,
-    vertices: m.mesh.vertexCount,
-    faceGroups: m.faceGroups ? m.faceGroups.length : 0,
-    shadowFaces: m.shadow ? m.shadow.faceCount : 0,
-    shadowVertices: m.shadow ? m.shadow.vertexCount : 0,
-    bounds: { min: m.bounds.min, max: m.bounds.max, center: m.bounds.center, radius: m.bounds.radius },
-  };
-}
 
 function numbers(p: string[], names: string[]): number[] {
   return names.map((n, i) => numArg(p[i]!, n));
