@@ -41,24 +41,17 @@ export function losBatch(world: CollisionWorld, segments: Float64Array, out: Los
   }
   const vis = out.visible;
   const frac = out.fraction;
-  if (world.segmentFractions) {
-    // The world's stages over the whole batch, then the answers read as below (in place when they are doubles).
-    const raw = frac instanceof Float64Array ? frac : scratchFractions(end);
-    world.segmentFractions(segments, start, end, raw);
-    for (let i = start; i < end; i++) {
-      const f = raw[i]!;
-      if (f < 0) {
-        vis[i] = 1;
-        frac[i] = 1;
-      } else {
-        vis[i] = 0;
-        frac[i] = f >= 0 && f <= 1 ? f : f > 1 ? 1 : 0;
-      }
+  // The raw answers first (in place when the output holds doubles), through the world's batch stages when it
+  // has them, else one segment at a time; then read.
+  const raw = frac instanceof Float64Array ? frac : scratchFractions(end);
+  if (world.segmentFractions) world.segmentFractions(segments, start, end, raw);
+  else {
+    for (let i = start, o = start * SEGMENT_STRIDE; i < end; i++, o += SEGMENT_STRIDE) {
+      raw[i] = world.segmentFraction(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!);
     }
-    return;
   }
-  for (let i = start, o = start * SEGMENT_STRIDE; i < end; i++, o += SEGMENT_STRIDE) {
-    const f = world.segmentFraction(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!);
+  for (let i = start; i < end; i++) {
+    const f = raw[i]!;
     // −1 (any negative) is the contract's "clear"; a hit outside [0, 1] or NaN is clamped to stay defined.
     if (f < 0) {
       vis[i] = 1;

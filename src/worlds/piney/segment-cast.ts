@@ -57,7 +57,9 @@ export class FieldSegmentCaster {
   /** The answer of the last walk. */
   private readonly answer = new Float64Array(1);
   /** Stage one's list (`screen`): the indices of the segments left for the walk. */
-  private restList = new Uint32Array(0);
+  private restList = new Uint32Array(1);
+  /** One segment, for `cast`. */
+  private readonly one = new Float64Array(6);
 
   /**
    * @param heights the field's heights as doubles, x-major (80 × 80)
@@ -104,7 +106,12 @@ export class FieldSegmentCaster {
 
   /** The first hit's fraction along from → to, or −1 (the reference cast's answer). */
   cast(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
-    // Small, so callers take it in whole: the walk leaves its answer in an array, and no double is boxed.
+    // Small, so callers take it in whole: a batch of one through the same two stages (the segment goes in a
+    // typed array and the walk leaves its answer in one, so no double is boxed).
+    const one = this.one;
+    one[0] = fx; one[1] = fy; one[2] = fz;
+    one[3] = tx; one[4] = ty; one[5] = tz;
+    if (this.screen(one, 0, 1, this.answer) === 0) return this.answer[0]!;
     this.walk(fx, fy, fz, tx, ty, tz);
     return this.answer[0]!;
   }
@@ -164,49 +171,27 @@ export class FieldSegmentCaster {
     const answer = this.answer;
     for (let q = 0; q < k; q++) {
       const i = rest[q]!, o = i * 6;
-      this.walk(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!, true);
+      this.walk(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!);
       out[i] = answer[0]!;
     }
   }
 
   /**
-   * The cast, its answer into `answer[0]`. `screened`: `screen` already found that the segment needs a walk (it
-   * is finite and not above every top around its path), so those tests are not made again.
+   * The walk of a segment `screen` left for it (finite, and not above every top around its path), its answer
+   * into `answer[0]`.
    */
-  private walk(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, screened = false): void {
+  private walk(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
     const answer = this.answer;
     answer[0] = -1;
-    if (!screened && !(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return;
     const dx = tx - fx;
     const dy = ty - fy;
     const dz = tz - fz;
-    if (!screened && !(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) return;
     const maxTop = this.maxTop;
-    if (!screened && fz > maxTop && tz > maxTop) return;
     // Only the part at or below the highest top needs walking (the reference's t0 and t1).
     let t0 = 0;
     let t1 = 1;
     if (fz > maxTop) t0 = (maxTop - fz) / dz;
     else if (tz > maxTop) t1 = (maxTop - fz) / dz;
-    // Above every top around its path (see the module comment): nothing to walk. Written out here, not called:
-    // a call would box its double arguments and answer.
-    if (!screened) {
-      const ex = fx + dx;
-      const ey = fy + dy;
-      const cx0 = Math.floor(((fx < ex ? fx : ex) - RECT_SLACK) / CELL_UNITS);
-      const cy0 = Math.floor(((fy < ey ? fy : ey) - RECT_SLACK) / CELL_UNITS);
-      const w = Math.floor(((fx < ex ? ex : fx) + RECT_SLACK) / CELL_UNITS) - cx0 + 1;
-      const h = Math.floor(((fy < ey ? ey : fy) + RECT_SLACK) / CELL_UNITS) - cy0 + 1;
-      if (w <= MAX_SQUARE && h <= MAX_SQUARE && cx0 > -0x40000000 && cx0 < 0x40000000 && cy0 > -0x40000000 && cy0 < 0x40000000) {
-        const k = 31 - Math.clz32(w > h ? w : h);
-        const side = 1 << k;
-        const level = this.squareTop[k]!;
-        const xa = wrapCell(cx0) * CELLS, ya = wrapCell(cy0);
-        const xb = wrapCell(cx0 + w - side) * CELLS, yb = wrapCell(cy0 + h - side);
-        const zLow = fz + dz < fz ? fz + dz : fz;
-        if (zLow > level[xa + ya]! && zLow > level[xa + yb]! && zLow > level[xb + ya]! && zLow > level[xb + yb]!) return;
-      }
-    }
     this.fx = fx; this.fy = fy; this.fz = fz;
     this.dx = dx; this.dy = dy; this.dz = dz;
 

@@ -34,6 +34,14 @@ const segArb = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(smallPoint, fc.tuple(fc.double(), fc.double(), fc.double())) },
 );
 
+/** The demo town with its placements, as shipped. */
+function town() {
+  const root = new URL('../../../', import.meta.url);
+  const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
+  const placements = parseGtaPlacements(readFileSync(new URL('assets/worlds/gta/town.placements.json', root), 'utf8'));
+  return loadGtaWorld(bytes, 'town', placements);
+}
+
 /** The answer and the hit of a scene's fast path and of its reference. */
 function both(s: ColScene, a: Vec3, b: Vec3): [string, string, number] {
   s.last.nx = s.last.ny = s.last.nz = 0.5;
@@ -162,10 +170,7 @@ describe('the one-walk segment test of a scene', () => {
   });
 
   it('answers the town\'s eye-to-eye segments as a batch exactly as one at a time', () => {
-    const root = new URL('../../../', import.meta.url);
-    const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
-    const placements = parseGtaPlacements(readFileSync(new URL('assets/worlds/gta/town.placements.json', root), 'utf8'));
-    const w = loadGtaWorld(bytes, 'town', placements);
+    const w = town();
     const eyes: Vec3[] = [];
     for (let k = 0; eyes.length < 200 && k < 5000; k++) {
       const p = w.sampleOpen(((k * 0.618034) % 1 + 1) % 1, ((k * 0.4142136) % 1 + 1) % 1);
@@ -188,10 +193,7 @@ describe('the one-walk segment test of a scene', () => {
   });
 
   it('answers as the reference on the town, for random segments over it and along the ground (property)', () => {
-    const root = new URL('../../../', import.meta.url);
-    const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
-    const placements = parseGtaPlacements(readFileSync(new URL('assets/worlds/gta/town.placements.json', root), 'utf8'));
-    const w = loadGtaWorld(bytes, 'town', placements);
+    const w = town();
     const s = w.scene;
     expect(s.broad).toBeNull();
     const x = fc.integer({ min: -90 * 64, max: 90 * 64 }).map((i) => i / 64);
@@ -215,10 +217,7 @@ describe('the one-walk segment test of a scene', () => {
   });
 
   it('proves most of the town\'s eye-to-eye segments clear by its height map, each one truly clear', () => {
-    const root = new URL('../../../', import.meta.url);
-    const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
-    const placements = parseGtaPlacements(readFileSync(new URL('assets/worlds/gta/town.placements.json', root), 'utf8'));
-    const w = loadGtaWorld(bytes, 'town', placements);
+    const w = town();
     // Eyes 1.62 m above open spots, every pair within 20 m (as the line-of-sight benchmark's set).
     const eyes: Vec3[] = [];
     for (let k = 0; eyes.length < 300 && k < 5000; k++) {
