@@ -13,7 +13,8 @@
  *
  * When the grid cannot be trusted or does not pay (few agents, a range that is not a positive finite number
  * or whose square is not finite, coordinates so large the cell arithmetic loses its margin, an odd cursor)
- * the double loop runs instead. Buffers are kept and grown, never allocated per call once large enough.
+ * the double loop runs instead. Buffers are kept and grown, never allocated per call once large enough (a view
+ * of the caller's feet is made again only when they come in another buffer).
  */
 import type { CollisionWorld } from '../../worlds/world.js';
 
@@ -55,6 +56,12 @@ export class AgentPairGrid {
   private passed = new Int32Array(0);
   /** The feet the grid was last built or checked from, as 32-bit words, and the lift added to them. */
   private feetWords = new Int32Array(0);
+  /** `feetWords` as doubles (the same memory), to copy feet into. */
+  private feetCopy = new Float64Array(0);
+  /** The last caller's feet as 32-bit words, and the buffer and offset they were viewed in. */
+  private words: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private wordsOf: ArrayBufferLike | null = null;
+  private wordsAt = -1;
   /** Whether `feetWords` holds the feet the grid stands on (only Float64Array feet are kept). */
   private feetKept = false;
   private lx = NaN;
@@ -192,11 +199,15 @@ export class AgentPairGrid {
     this.lx = lx;
     this.ly = ly;
     this.lz = lz;
-    this.feetKept = feet instanceof Float64Array;
-    if (!(feet instanceof Float64Array)) return;
-    if (this.feetWords.length < 6 * n) this.feetWords = new Int32Array(6 * n);
-    const copy = new Float64Array(this.feetWords.buffer, 0, 3 * n);
-    copy.set(feet.subarray(0, 3 * n));
+    // Only whole Float64Array feet are kept (the check reads them as words); anything else builds each time.
+    this.feetKept = feet instanceof Float64Array && feet.length >= 3 * n;
+    if (!this.feetKept) return;
+    if (this.feetWords.length < 6 * n) {
+      this.feetWords = new Int32Array(6 * n);
+      this.feetCopy = new Float64Array(this.feetWords.buffer);
+    }
+    const copy = this.feetCopy;
+    for (let k = 0; k < 3 * n; k++) copy[k] = feet[k]!;
   }
 
   /** The eyes in cell order (the grid's order), from this call's eyes. */
@@ -227,8 +238,14 @@ export class AgentPairGrid {
     }
     // The very same feet, to the bit, with the same lift, range and axes as the grid was built from (a batch walk
     // calls once per batch): everything stands. Compared as 32-bit words, so one pass of integer compares.
-    if (this.built && this.feetKept && n === this.n && range === this.range && a0 === this.a0 && a1 === this.a1 && Object.is(lx, this.lx) && Object.is(ly, this.ly) && Object.is(lz, this.lz) && feet instanceof Float64Array && feet.length >= 3 * n && (feet.byteOffset & 3) === 0) {
-      const words = new Int32Array(feet.buffer, feet.byteOffset, 6 * n);
+    if (this.built && this.feetKept && n === this.n && range === this.range && a0 === this.a0 && a1 === this.a1 && Object.is(lx, this.lx) && Object.is(ly, this.ly) && Object.is(lz, this.lz) && feet instanceof Float64Array && feet.length >= 3 * n) {
+      // A view of the caller's feet as words, kept while they come in the same buffer (no allocation per call).
+      if (this.wordsOf !== feet.buffer || this.wordsAt !== feet.byteOffset || this.words.length < 6 * n) {
+        this.words = new Int32Array(feet.buffer, feet.byteOffset, 2 * feet.length);
+        this.wordsOf = feet.buffer;
+        this.wordsAt = feet.byteOffset;
+      }
+      const words = this.words;
       const kept = this.feetWords;
       let w = 0;
       while (w < 6 * n && words[w] === kept[w]) w++;

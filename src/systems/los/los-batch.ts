@@ -1,6 +1,7 @@
 /**
- * Line of sight in batches: many segments against one CollisionWorld through its allocation-free
- * `segmentFraction`, with plain typed arrays in and out, so a batch of any size allocates nothing per segment.
+ * Line of sight in batches: many segments against one CollisionWorld through its `segmentFraction` (or its
+ * `segmentFractions` stages), with plain typed arrays in and out, so a batch of any size creates nothing per
+ * segment here (docs/systems.md says what V8 still boxes inside two worlds' walks).
  *
  * A segment is six numbers in a Float64Array: from x, y, z, then to x, y, z, in the world's native units and
  * axes. The answer per segment: `visible` 1 when nothing is hit (0 otherwise) and `fraction` the fraction
@@ -29,7 +30,7 @@ export function newLosOutput(count: number, precision: 32 | 64 = 64): LosOutput 
 
 /**
  * Casts segments `[start, end)` of `segments` (default: all of them) and writes their answers at the same
- * indices of `out`. Throws a RangeError up front when the arrays are too short; never allocates per segment.
+ * indices of `out`. Throws a RangeError up front when the arrays are too short; creates nothing per segment.
  */
 export function losBatch(world: CollisionWorld, segments: Float64Array, out: LosOutput, start = 0, end = Math.floor(segments.length / SEGMENT_STRIDE)): void {
   const n = Math.floor(segments.length / SEGMENT_STRIDE);

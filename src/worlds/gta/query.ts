@@ -223,7 +223,7 @@ export class ColScene {
     for (let q = 0; q < k; q++) {
       const i = rest[q]!, o = i * 6;
       if (broad !== null) this.segmentBroad(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!, broad, true);
-      else kernel.run(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!, null, 0, this.last, true);
+      else kernel.runAt(segments, o, null, 0, this.last, true);
       out[i] = kernel.result[0]!;
     }
   }

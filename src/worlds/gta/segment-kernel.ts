@@ -310,8 +310,10 @@ export class SceneSegmentKernel {
 
   /** Stage one's list (`screen`): the indices of the segments left for the walk. */
   private restList = new Uint32Array(0);
+  /** One segment, for `capClear`. */
+  private readonly one = new Float64Array(6);
 
-  /** The indices `screen` left for the walk, in order (valid until the next `screen`). */
+  /** The indices `screen` left for the walk, in order (valid until the next `screen` or batch). */
   get rest(): Uint32Array {
     return this.restList;
   }
@@ -328,7 +330,9 @@ export class SceneSegmentKernel {
     for (let i = start, o = start * 6; i < end; i++, o += 6) {
       const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
       // As run's own check: a non-finite end or direction is −1 there too.
-      if (fx - fx === 0 && fy - fy === 0 && fz - fz === 0 && tx - fx - (tx - fx) === 0 && ty - fy - (ty - fy) === 0 && tz - fz - (tz - fz) === 0 && !this.capClear(fx, fy, fz, tx, ty, tz)) {
+      // The map's proof reads the segment from the batch itself: passed as six doubles to a call the engine does
+      // not inline, they would be boxed, an allocation per segment.
+      if (fx - fx === 0 && fy - fy === 0 && fz - fz === 0 && tx - fx - (tx - fx) === 0 && ty - fy - (ty - fy) === 0 && tz - fz - (tz - fz) === 0 && !this.capClearAt(segments, o)) {
         rest[n++] = i;
       } else {
         out[i] = -1;
@@ -346,8 +350,17 @@ export class SceneSegmentKernel {
    * for the same reason. (Finite input only: run checks first.)
    */
   capClear(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): boolean {
+    const one = this.one;
+    one[0] = fx; one[1] = fy; one[2] = fz;
+    one[3] = tx; one[4] = ty; one[5] = tz;
+    return this.capClearAt(one, 0);
+  }
+
+  /** `capClear` of the segment at `segments[o .. o + 6)`. */
+  capClearAt(segments: Float64Array, o: number): boolean {
     const cap = this.cap;
     if (cap === null) return false;
+    const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
     const M = CAP_MAX_COORD;
     if (!(fx >= -M && fx <= M && fy >= -M && fy <= M && fz >= -M && fz <= M && tx >= -M && tx <= M && ty >= -M && ty <= M && tz >= -M && tz <= M)) return false;
     const low = fz < tz ? fz : tz;
@@ -403,6 +416,18 @@ export class SceneSegmentKernel {
    * (`screen` left it for the walk), so the map is not read again.
    */
   run(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, list: Int32Array | null, count: number, out: KernelHit, screened = false): void {
+    const one = this.one;
+    one[0] = fx; one[1] = fy; one[2] = fz;
+    one[3] = tx; one[4] = ty; one[5] = tz;
+    this.runAt(one, 0, list, count, out, screened);
+  }
+
+  /**
+   * `run` of the segment at `segments[o .. o + 6)`. (It reads the segment itself: six doubles passed to a call
+   * the engine does not inline would be boxed, an allocation per segment.)
+   */
+  runAt(segments: Float64Array, o: number, list: Int32Array | null, count: number, out: KernelHit, screened = false): void {
+    const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
     const result = this.result;
     result[0] = -1;
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
@@ -419,7 +444,7 @@ export class SceneSegmentKernel {
     // The hit's details (what the reference keeps in rayHit, then in `last`).
     let hKind = HIT_NONE, hIndex = -1, hnx = 0, hny = 0, hnz = 0;
     let nearer = false;
-    if (!screened && this.capClear(fx, fy, fz, tx, ty, tz)) {
+    if (!screened && this.capClearAt(segments, o)) {
       out.instance = -1;
       out.kind = HIT_NONE;
       out.index = -1;

@@ -112,7 +112,7 @@ export class FieldSegmentCaster {
     one[0] = fx; one[1] = fy; one[2] = fz;
     one[3] = tx; one[4] = ty; one[5] = tz;
     if (this.screen(one, 0, 1, this.answer) === 0) return this.answer[0]!;
-    this.walk(fx, fy, fz, tx, ty, tz);
+    this.walk(one, 0);
     return this.answer[0]!;
   }
 
@@ -128,7 +128,7 @@ export class FieldSegmentCaster {
     const maxTop = this.maxTop;
     const levels = this.squareTop;
     let n = 0;
-    // The walk's own first tests, written out (no call, so no double is boxed), for the whole batch.
+    // The tests that spare a segment its walk, written out (no call, so no double is boxed), for the whole batch.
     for (let i = start, o = start * 6; i < end; i++, o += 6) {
       const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
       out[i] = -1;
@@ -156,7 +156,7 @@ export class FieldSegmentCaster {
     return n;
   }
 
-  /** The indices `screen` left for the walk, in order (valid until the next `screen`). */
+  /** The indices `screen` left for the walk, in order (valid until the next `screen`, `cast` or `castMany`). */
   get rest(): Uint32Array {
     return this.restList;
   }
@@ -171,16 +171,18 @@ export class FieldSegmentCaster {
     const answer = this.answer;
     for (let q = 0; q < k; q++) {
       const i = rest[q]!, o = i * 6;
-      this.walk(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!);
+      this.walk(segments, o);
       out[i] = answer[0]!;
     }
   }
 
   /**
-   * The walk of a segment `screen` left for it (finite, and not above every top around its path), its answer
-   * into `answer[0]`.
+   * The walk of the segment at `segments[o .. o + 6)`, one `screen` left for it (finite, and not above every top
+   * around its path), its answer into `answer[0]`. (It reads the segment itself: six doubles passed to a call
+   * the engine does not inline would be boxed.)
    */
-  private walk(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
+  private walk(segments: Float64Array, o: number): void {
+    const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
     const answer = this.answer;
     answer[0] = -1;
     const dx = tx - fx;

@@ -232,6 +232,23 @@ describe('the grid pair walk equals the double loop', () => {
     expect(kept).toBeGreaterThan(100);
   });
 
+  it('builds anew after a call with feet shorter than its agents (nothing of them is kept)', () => {
+    const grid = new AgentPairGrid();
+    const world = worldWithUp(2, 1);
+    const n = 64;
+    const full = new Float64Array(3 * n);
+    for (let i = 0; i < n; i++) full[3 * i] = i;
+    const seg = new Float64Array(n * n * SEGMENT_STRIDE), pairs = new Uint32Array(n * n * 2);
+    const ref = new Float64Array(n * n * SEGMENT_STRIDE), refPairs = new Uint32Array(n * n * 2);
+    const expected = pairSegmentsReference(world, full, n, 1, 1.5, ref, refPairs);
+    expect(expected).toBe(n - 1);
+    expect(grid.walk(world, full, n, 1, 1.5, seg, pairs, { i: 0, j: 1 }, n * n)).toBe(expected);
+    // One agent short: its missing coordinates read as undefined, NaN, so it has no partner.
+    expect(grid.walk(world, full.subarray(0, 3 * n - 3), n, 1, 1.5, seg, pairs, { i: 0, j: 1 }, n * n)).toBe(expected - 1);
+    expect(grid.walk(world, full, n, 1, 1.5, seg, pairs, { i: 0, j: 1 }, n * n)).toBe(expected);
+    expect(same(seg, ref, expected * SEGMENT_STRIDE) && same(pairs, refPairs, 2 * expected)).toBe(true);
+  });
+
   it('is not used below its threshold or for ranges it cannot trust (the double loop answers then)', () => {
     const world = worldWithUp(2, 1);
     const feet = new Float64Array(3 * 100);
