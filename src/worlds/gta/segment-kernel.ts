@@ -51,6 +51,9 @@ const GRID_MARGIN = 1 / 1024;
  */
 const GRID_MAX_EXTENT = 1 << 30;
 
+/** +∞, for the walk (see `runAt`). */
+const POSITIVE_INFINITY = new Float64Array([Infinity]);
+
 /** What the last run hit (valid when it returned ≥ 0): as ColScene's `last`. */
 export interface KernelHit {
   instance: number;
@@ -377,12 +380,14 @@ export class SceneSegmentKernel {
   }
 
   /**
-   * The placements a segment from (fx, fy) to (tx, ty) may hit, ascending, into `cand`; their count, or −1
+   * The placements the segment at `segments[o .. o + 6)` may hit (by its x and y), ascending, into `cand`; their count, or −1
    * when the grid does not apply (every placement is to be tried). Exact: see GRID_MARGIN and GRID_MAX_EXTENT.
    */
-  private gridCandidates(fx: number, fy: number, tx: number, ty: number): number {
+  private gridCandidates(segments: Float64Array, o: number): number {
     const grid = this.grid;
     if (grid === null) return -1;
+    // Read here, not passed in: doubles passed to a call the engine does not inline would be boxed.
+    const fx = segments[o]!, fy = segments[o + 1]!, tx = segments[o + 3]!, ty = segments[o + 4]!;
     const lx = fx < tx ? fx : tx, hx = fx < tx ? tx : fx, ly = fy < ty ? fy : ty, hy = fy < ty ? ty : fy;
     if (!(hx - lx < GRID_MAX_EXTENT && hy - ly < GRID_MAX_EXTENT)) return -1;
     const inv = this.gInv, w = this.gw, h = this.gh;
@@ -429,6 +434,9 @@ export class SceneSegmentKernel {
   runAt(segments: Float64Array, o: number, list: Int32Array | null, count: number, out: KernelHit, screened = false): void {
     const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
     const result = this.result;
+    // +∞ read from an array, not written as a literal: TurboFan keeps the literal as a boxed constant, so the
+    // child entry fractions merged with it would be boxed too, an allocation per tree node.
+    const inf = POSITIVE_INFINITY[0]!;
     result[0] = -1;
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
     if (!(fx - fx === 0 && fy - fy === 0 && fz - fz === 0 && dx - dx === 0 && dy - dy === 0 && dz - dz === 0)) return;
@@ -452,7 +460,7 @@ export class SceneSegmentKernel {
     }
     let n = count;
     if (list === null) {
-      n = this.gridCandidates(fx, fy, tx, ty);
+      n = this.gridCandidates(segments, o);
       if (n >= 0) list = this.cand;
       else n = this.instCount;
     }
@@ -597,7 +605,7 @@ export class SceneSegmentKernel {
             if (w > a0) a0 = w;
             w = (PB[nb + fz0]! - oz) * liz;
             if (w < a1) a1 = w;
-            const tl = a0 <= a1 ? a0 : Infinity;
+            const tl = a0 <= a1 ? a0 : inf;
             a0 = 0;
             a1 = limit;
             w = (PB[nb + 6 + nx0]! - ox) * lix;
@@ -612,10 +620,10 @@ export class SceneSegmentKernel {
             if (w > a0) a0 = w;
             w = (PB[nb + 6 + fz0]! - oz) * liz;
             if (w < a1) a1 = w;
-            const tr = a0 <= a1 ? a0 : Infinity;
+            const tr = a0 <= a1 ? a0 : inf;
             if (tl <= tr) {
-              if (tl !== Infinity) {
-                if (tr !== Infinity) {
+              if (tl !== inf) {
+                if (tr !== inf) {
                   stack[sp] = PC[2 * ref + 1]!;
                   tstack[sp++] = tr;
                 }
@@ -623,7 +631,7 @@ export class SceneSegmentKernel {
                 continue;
               }
             } else {
-              if (tl !== Infinity) {
+              if (tl !== inf) {
                 stack[sp] = PC[2 * ref]!;
                 tstack[sp++] = tl;
               }

@@ -32,6 +32,9 @@ const MAX_SQUARE = 1 << (SQUARE_LEVELS - 1);
 /** Slack, in units, around the segment's ends when finding the cells the walk can visit (its rounding is far smaller). */
 const RECT_SLACK = 1;
 
+/** +∞, for the walk (see there). */
+const POSITIVE_INFINITY = new Float64Array([Infinity]);
+
 const wrapCell = (i: number): number => (i >= 0 && i < CELLS ? i : ((i % CELLS) + CELLS) % CELLS);
 const wrapChip = (i: number): number => (i >= 0 && i < CHIPS ? i : ((i % CHIPS) + CHIPS) % CHIPS);
 
@@ -184,6 +187,9 @@ export class FieldSegmentCaster {
   private walk(segments: Float64Array, o: number): void {
     const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
     const answer = this.answer;
+    // +∞ read from an array, not written as a literal: TurboFan keeps the literal as a boxed constant, so every
+    // value merged with it (the next crossings, a cell's top) would be boxed too, an allocation per cell.
+    const inf = POSITIVE_INFINITY[0]!;
     answer[0] = -1;
     const dx = tx - fx;
     const dy = ty - fy;
@@ -206,12 +212,12 @@ export class FieldSegmentCaster {
     let iy = Math.floor((fy + dy * t0) / CELL_UNITS);
     const stepX = dx > 0 ? 1 : dx < 0 ? -1 : 0;
     const stepY = dy > 0 ? 1 : dy < 0 ? -1 : 0;
-    const invX = dx !== 0 ? 1 / dx : Infinity;
-    const invY = dy !== 0 ? 1 / dy : Infinity;
-    let nextX = stepX > 0 ? ((ix + 1) * CELL_UNITS - fx) * invX : stepX < 0 ? (ix * CELL_UNITS - fx) * invX : Infinity;
-    let nextY = stepY > 0 ? ((iy + 1) * CELL_UNITS - fy) * invY : stepY < 0 ? (iy * CELL_UNITS - fy) * invY : Infinity;
-    const dtX = stepX !== 0 ? CELL_UNITS * Math.abs(invX) : Infinity;
-    const dtY = stepY !== 0 ? CELL_UNITS * Math.abs(invY) : Infinity;
+    const invX = dx !== 0 ? 1 / dx : inf;
+    const invY = dy !== 0 ? 1 / dy : inf;
+    let nextX = stepX > 0 ? ((ix + 1) * CELL_UNITS - fx) * invX : stepX < 0 ? (ix * CELL_UNITS - fx) * invX : inf;
+    let nextY = stepY > 0 ? ((iy + 1) * CELL_UNITS - fy) * invY : stepY < 0 ? (iy * CELL_UNITS - fy) * invY : inf;
+    const dtX = stepX !== 0 ? CELL_UNITS * Math.abs(invX) : inf;
+    const dtY = stepY !== 0 ? CELL_UNITS * Math.abs(invY) : inf;
     const tops = this.cellTop;
     // The cell test finds a cell's chip as (i >> 1) wrapped, which is the wrapped cell's chip only while the
     // cell index is a 32-bit integer: far beyond (huge coordinates) every cell is tested.
@@ -220,7 +226,7 @@ export class FieldSegmentCaster {
     for (let guard = 0; guard <= 2 * MAX_SEGMENT_CELLS + 4 && ta <= t1; guard++) {
       const tb = Math.min(nextX, nextY, t1);
       // The cell test's own z at both ends of the stretch: above the cell's top at both, it finds nothing.
-      const top = skip ? tops[wrapCell(ix) * CELLS + wrapCell(iy)]! : Infinity;
+      const top = skip ? tops[wrapCell(ix) * CELLS + wrapCell(iy)]! : inf;
       if (!(fz + dz * ta > top && fz + dz * tb > top)) {
         this.ta = ta;
         this.tb = tb;
