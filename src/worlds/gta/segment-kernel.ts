@@ -12,6 +12,7 @@
  */
 import { detSqrt } from '../../numeric/det-math.js';
 import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, PACK_NONE, type ModelCollider } from './bvh.js';
+import { INFINITY_SLOT } from '../../numeric/infinity-slot.js';
 
 /** Depth of the walk's stack (as a model's own walk). */
 const STACK_SIZE = 256;
@@ -50,9 +51,6 @@ const GRID_MARGIN = 1 / 1024;
  * (plane − start) × (1 / d)), so a placement the grid leaves out is one the reference would not try.
  */
 const GRID_MAX_EXTENT = 1 << 30;
-
-/** +∞, for the walk (see `runAt`). */
-const POSITIVE_INFINITY = new Float64Array([Infinity]);
 
 /** What the last run hit (valid when it returned ≥ 0): as ColScene's `last`. */
 export interface KernelHit {
@@ -434,9 +432,8 @@ export class SceneSegmentKernel {
   runAt(segments: Float64Array, o: number, list: Int32Array | null, count: number, out: KernelHit, screened = false): void {
     const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
     const result = this.result;
-    // +∞ read from an array, not written as a literal: TurboFan keeps the literal as a boxed constant, so the
-    // child entry fractions merged with it would be boxed too, an allocation per tree node.
-    const inf = POSITIVE_INFINITY[0]!;
+    // Not the literal: merged with it, the children's entry fractions would be boxed, per tree node (INFINITY_SLOT).
+    const inf = INFINITY_SLOT[0]!;
     result[0] = -1;
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
     if (!(fx - fx === 0 && fy - fy === 0 && fz - fz === 0 && dx - dx === 0 && dy - dy === 0 && dz - dz === 0)) return;

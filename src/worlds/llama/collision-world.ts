@@ -10,6 +10,7 @@ import { polygonCorners } from './polygon-geometry.js';
 import { visibleCells } from './regions.js';
 import { detectTrak, parseTrak, type Trak } from './trak-parse.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { INFINITY_SLOT } from '../../numeric/infinity-slot.js';
 
 export { detectMap, detectTrak };
 
@@ -127,8 +128,19 @@ export class LlamaWorld implements CollisionWorld {
 
   /** The fraction along the segment of the first polygon it crosses (either side), or −1; allocates nothing. */
   segmentFraction(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
-    const p = this.segmentPolygon(fx, fy, fz, tx, ty, tz);
+    const p = this.segmentPolygonOf(fx, fy, fz, tx, ty, tz);
     return p < 0 ? -1 : this.hitT;
+  }
+
+  /**
+   * `segmentPolygon` with the segment handed over in an array: six doubles passed to a call the engine does not
+   * inline would be boxed, an allocation per segment. Small, so callers take it in whole.
+   */
+  private segmentPolygonOf(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+    const s = this.seg;
+    s[0] = fx; s[1] = fy; s[2] = fz;
+    s[3] = tx; s[4] = ty; s[5] = tz;
+    return this.segmentPolygon(s);
   }
 
   /**
@@ -138,7 +150,7 @@ export class LlamaWorld implements CollisionWorld {
   segment(from: Vec3, to: Vec3, out: SegmentResult = newSegmentResult()): SegmentResult {
     const fx = from[0], fy = from[1], fz = from[2];
     const tx = to[0], ty = to[1], tz = to[2];
-    const p = this.segmentPolygon(fx, fy, fz, tx, ty, tz);
+    const p = this.segmentPolygonOf(fx, fy, fz, tx, ty, tz);
     const c = this.collision;
     if (p < 0) return setSegmentMiss(out, tx, ty, tz);
     const t = this.hitT;
@@ -160,14 +172,19 @@ export class LlamaWorld implements CollisionWorld {
   }
 
   private hitT = 1;
+  /** The segment `segmentPolygon` walks (see `segmentPolygonOf`). */
+  private readonly seg = new Float64Array(6);
 
   /**
    * The first polygon a segment crosses (both sides count), walking the grid cells it passes in order and
    * testing in each cell only that cell's tiles, for the part of the segment inside that cell. Sets hitT.
    */
-  private segmentPolygon(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): number {
+  private segmentPolygon(seg: Float64Array): number {
+    const fx = seg[0]!, fy = seg[1]!, fz = seg[2]!, tx = seg[3]!, ty = seg[4]!, tz = seg[5]!;
     const c = this.collision;
     const W = c.width, H = c.height;
+    // Not the literal: merged with it, the next crossings and the best hit would be boxed, per cell (INFINITY_SLOT).
+    const inf = INFINITY_SLOT[0]!;
     if (!(Number.isFinite(fx) && Number.isFinite(fy) && Number.isFinite(fz) && Number.isFinite(tx) && Number.isFinite(ty) && Number.isFinite(tz))) return -1;
     const dx = tx - fx, dy = ty - fy, dz = tz - fz;
     if (!(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) return -1;
@@ -198,10 +215,10 @@ export class LlamaWorld implements CollisionWorld {
     if (row < 0) row = 0;
     const stepX = dx > 0 ? 1 : dx < 0 ? -1 : 0;
     const stepZ = dz > 0 ? 1 : dz < 0 ? -1 : 0;
-    let tMaxX = dx > 0 ? (col + 1 - fx) / dx : dx < 0 ? (col - fx) / dx : Infinity;
-    let tMaxZ = dz > 0 ? (row + 1 - fz) / dz : dz < 0 ? (row - fz) / dz : Infinity;
-    const tDX = dx !== 0 ? 1 / Math.abs(dx) : Infinity;
-    const tDZ = dz !== 0 ? 1 / Math.abs(dz) : Infinity;
+    let tMaxX = dx > 0 ? (col + 1 - fx) / dx : dx < 0 ? (col - fx) / dx : inf;
+    let tMaxZ = dz > 0 ? (row + 1 - fz) / dz : dz < 0 ? (row - fz) / dz : inf;
+    const tDX = dx !== 0 ? 1 / Math.abs(dx) : inf;
+    const tDZ = dz !== 0 ? 1 / Math.abs(dz) : inf;
     const eps = c.conventions.edgeEpsilon;
     const pl = c.planes;
     let t = t0;
@@ -210,7 +227,7 @@ export class LlamaWorld implements CollisionWorld {
       if (tNext > t1) tNext = t1;
       const cell = col + row * W;
       let best = -1;
-      let bestT = Infinity;
+      let bestT = inf;
       const end = c.cellStart[cell + 1]!;
       for (let k = c.cellStart[cell]!; k < end; k++) {
         const tile = c.cellTiles[k]!;

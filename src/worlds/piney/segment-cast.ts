@@ -22,6 +22,7 @@
  * Doubles with + − × ÷ and Math.min / Math.max / Math.floor only (no roots), as in the reference.
  */
 import { CELLS, CELL_UNITS, CHIPS } from './field-state.js';
+import { INFINITY_SLOT } from '../../numeric/infinity-slot.js';
 
 /** Segments are followed for at most this many cells (two laps of the torus each way); beyond, no hit. */
 export const MAX_SEGMENT_CELLS = 4 * CELLS;
@@ -31,9 +32,6 @@ const SQUARE_LEVELS = 5;
 const MAX_SQUARE = 1 << (SQUARE_LEVELS - 1);
 /** Slack, in units, around the segment's ends when finding the cells the walk can visit (its rounding is far smaller). */
 const RECT_SLACK = 1;
-
-/** +∞, for the walk (see there). */
-const POSITIVE_INFINITY = new Float64Array([Infinity]);
 
 const wrapCell = (i: number): number => (i >= 0 && i < CELLS ? i : ((i % CELLS) + CELLS) % CELLS);
 const wrapChip = (i: number): number => (i >= 0 && i < CHIPS ? i : ((i % CHIPS) + CHIPS) % CHIPS);
@@ -187,9 +185,8 @@ export class FieldSegmentCaster {
   private walk(segments: Float64Array, o: number): void {
     const fx = segments[o]!, fy = segments[o + 1]!, fz = segments[o + 2]!, tx = segments[o + 3]!, ty = segments[o + 4]!, tz = segments[o + 5]!;
     const answer = this.answer;
-    // +∞ read from an array, not written as a literal: TurboFan keeps the literal as a boxed constant, so every
-    // value merged with it (the next crossings, a cell's top) would be boxed too, an allocation per cell.
-    const inf = POSITIVE_INFINITY[0]!;
+    // Not the literal: merged with it, the next crossings and a cell's top would be boxed, per cell (INFINITY_SLOT).
+    const inf = INFINITY_SLOT[0]!;
     answer[0] = -1;
     const dx = tx - fx;
     const dy = ty - fy;
