@@ -16,6 +16,7 @@
  * the double loop runs instead. Buffers are kept and grown, never allocated per call once large enough (a view
  * of the caller's feet is made again only when they come in another buffer).
  */
+import { INFINITY_SLOT, NAN_SLOT } from '../../numeric/special-doubles.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 
 /** Below this many agents the double loop is as cheap as building a grid. */
@@ -260,7 +261,10 @@ export class AgentPairGrid {
     let same = this.built && n === this.n && range === this.range && a0 === this.a0 && a1 === this.a1;
     // Every eye the same to the bit as last time (the sorted eyes then stand too).
     let unchanged = same;
-    let lo0 = Infinity, hi0 = -Infinity, lo1 = Infinity, hi1 = -Infinity;
+    // ±∞ and NaN from arrays, not the literals: merged with them, every agent's coordinates would be boxed.
+    const inf = INFINITY_SLOT[0]!;
+    const nan = NAN_SLOT[0]!;
+    let lo0 = inf, hi0 = -inf, lo1 = inf, hi1 = -inf;
     for (let i = 0; i < n; i++) {
       const x = feet[3 * i]! + lx, y = feet[3 * i + 1]! + ly, z = feet[3 * i + 2]! + lz;
       if (unchanged && !(Object.is(x, eyes[3 * i]) && Object.is(y, eyes[3 * i + 1]) && Object.is(z, eyes[3 * i + 2]))) unchanged = false;
@@ -270,7 +274,7 @@ export class AgentPairGrid {
       const p = eyes[3 * i + a0]!, q = eyes[3 * i + a1]!;
       const finite = x - x === 0 && y - y === 0 && z - z === 0;
       if (same && (!finite || p !== across[2 * i] || q !== across[2 * i + 1])) same = false;
-      across[2 * i] = finite ? p : NaN;
+      across[2 * i] = finite ? p : nan;
       across[2 * i + 1] = q;
       if (!finite) continue;
       if (p < lo0) lo0 = p;

@@ -12,7 +12,7 @@
  */
 import { detSqrt } from '../../numeric/det-math.js';
 import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, PACK_NONE, type ModelCollider } from './bvh.js';
-import { INFINITY_SLOT } from '../../numeric/infinity-slot.js';
+import { INFINITY_SLOT } from '../../numeric/special-doubles.js';
 
 /** Depth of the walk's stack (as a model's own walk). */
 const STACK_SIZE = 256;

@@ -10,7 +10,7 @@ import { polygonCorners } from './polygon-geometry.js';
 import { visibleCells } from './regions.js';
 import { detectTrak, parseTrak, type Trak } from './trak-parse.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
-import { INFINITY_SLOT } from '../../numeric/infinity-slot.js';
+import { INFINITY_SLOT } from '../../numeric/special-doubles.js';
 
 export { detectMap, detectTrak };
 

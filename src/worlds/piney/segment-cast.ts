@@ -22,7 +22,7 @@
  * Doubles with + − × ÷ and Math.min / Math.max / Math.floor only (no roots), as in the reference.
  */
 import { CELLS, CELL_UNITS, CHIPS } from './field-state.js';
-import { INFINITY_SLOT } from '../../numeric/infinity-slot.js';
+import { INFINITY_SLOT } from '../../numeric/special-doubles.js';
 
 /** Segments are followed for at most this many cells (two laps of the torus each way); beyond, no hit. */
 export const MAX_SEGMENT_CELLS = 4 * CELLS;
