@@ -28,8 +28,8 @@ const CAP_MAX_COORD = 1 << 15;
 const CAP_MAX_BOXES = 1 << 18;
 /** Cells of the height map along each of x and y, at most. */
 const CAP_CELLS = 32;
-/** Most height-map cells a segment's box may cover for the map to be read. */
-const CAP_MAX_SEGMENT_CELLS = 36;
+/** Rectangle sizes of the map's maxima (`capMax`): 2^0 .. 2^(CAP_LEVELS − 1) cells along each axis. */
+const CAP_LEVELS = 6;
 /**
  * How far (metres) a segment must pass above every leaf box of every tree, every sphere and every box of the
  * scene, or beside them on x or y, to be clear without a walk. See SceneSegmentKernel.capClear.
@@ -107,6 +107,12 @@ export class SceneSegmentKernel {
    * nothing the reference could test (see capClear); −∞ for a cell with nothing.
    */
   private readonly cap: Float64Array | null = null;
+  /**
+   * The map's rectangle maxima: entry kx × CAP_LEVELS + ky holds, per cell (y-major), the highest cell of the
+   * 2^kx × 2^ky cells starting there (cut at the map's edge), so the highest cell of any box of cells is the
+   * highest of four entries. Null with `cap`.
+   */
+  private readonly capMax: readonly Float64Array[] | null = null;
   private readonly cx0: number = 0;
   private readonly cy0: number = 0;
   private readonly cInv: number = 0;
@@ -224,6 +230,7 @@ export class SceneSegmentKernel {
     const cap = this.buildCap(colliders);
     if (cap) {
       this.cap = cap.cap;
+      this.capMax = rectangleMaxima(cap.cap, cap.w, cap.h);
       this.cx0 = cap.x0;
       this.cy0 = cap.y0;
       this.cInv = cap.inv;
@@ -344,7 +351,8 @@ export class SceneSegmentKernel {
 
   /**
    * True when the segment is proved clear by the height map: its coordinates within ±CAP_MAX_COORD, and its
-   * lower end above the map in every cell its x/y box covers. Then every leaf box, sphere and box of the scene
+   * lower end above the map in every cell its x/y box covers (the highest of them read from `capMax`, four
+   * entries for any box). Then every leaf box, sphere and box of the scene
    * is more than CAP_MARGIN below the segment or beside it, and the reference finds nothing: a slab test that
    * passes puts a point of the segment within rounding (far below the margin at these coordinates) of the box,
    * so no leaf is entered and no box primitive is hit; a sphere more than the margin away fails its quadratic
@@ -372,9 +380,11 @@ export class SceneSegmentKernel {
     gx1 = gx1 < 0 ? 0 : gx1 > w - 1 ? w - 1 : gx1;
     gy0 = gy0 < 0 ? 0 : gy0 > h - 1 ? h - 1 : gy0;
     gy1 = gy1 < 0 ? 0 : gy1 > h - 1 ? h - 1 : gy1;
-    if ((gx1 - gx0 + 1) * (gy1 - gy0 + 1) > CAP_MAX_SEGMENT_CELLS) return false;
-    for (let gy = gy0; gy <= gy1; gy++) for (let g = gy * w + gx0, e = gy * w + gx1; g <= e; g++) if (!(low > cap[g]!)) return false;
-    return true;
+    // The box's highest cell, from four rectangles of 2^kx × 2^ky cells at its corners (they cover it exactly).
+    const kx = 31 - Math.clz32(gx1 - gx0 + 1), ky = 31 - Math.clz32(gy1 - gy0 + 1);
+    const top = this.capMax![kx * CAP_LEVELS + ky]!;
+    const xs = gx1 - (1 << kx) + 1, ys = gy1 - (1 << ky) + 1;
+    return low > top[gy0 * w + gx0]! && low > top[gy0 * w + xs]! && low > top[ys * w + gx0]! && low > top[ys * w + xs]!;
   }
 
   /**
@@ -702,4 +712,42 @@ function insideNormal(dx: number, dy: number, dz: number): void {
   else if (ay > az) inside.y = dy > 0 ? -1 : 1;
   else if (az > 0) inside.z = dz > 0 ? -1 : 1;
   else inside.z = 1;
+}
+
+/**
+ * The maxima of a w × h map (y-major) over every 2^kx × 2^ky rectangle of cells, kx and ky below CAP_LEVELS:
+ * entry kx × CAP_LEVELS + ky, per cell, the highest cell of the rectangle starting there, cut at the map's edge.
+ */
+function rectangleMaxima(cap: Float64Array, w: number, h: number): Float64Array[] {
+  const out: Float64Array[] = new Array<Float64Array>(CAP_LEVELS * CAP_LEVELS);
+  out[0] = cap;
+  for (let kx = 0; kx < CAP_LEVELS; kx++) {
+    if (kx > 0) {
+      // Twice as wide: this cell's rectangle and the one half the width to its right.
+      const below = out[(kx - 1) * CAP_LEVELS]!, half = 1 << (kx - 1);
+      const level = new Float64Array(w * h);
+      for (let gy = 0; gy < h; gy++) {
+        for (let gx = 0; gx < w; gx++) {
+          const a = below[gy * w + gx]!;
+          const b = gx + half < w ? below[gy * w + gx + half]! : a;
+          level[gy * w + gx] = a > b ? a : b;
+        }
+      }
+      out[kx * CAP_LEVELS] = level;
+    }
+    for (let ky = 1; ky < CAP_LEVELS; ky++) {
+      // Twice as tall: this cell's rectangle and the one half the height above it.
+      const below = out[kx * CAP_LEVELS + ky - 1]!, half = 1 << (ky - 1);
+      const level = new Float64Array(w * h);
+      for (let gy = 0; gy < h; gy++) {
+        for (let gx = 0; gx < w; gx++) {
+          const a = below[gy * w + gx]!;
+          const b = gy + half < h ? below[(gy + half) * w + gx]! : a;
+          level[gy * w + gx] = a > b ? a : b;
+        }
+      }
+      out[kx * CAP_LEVELS + ky] = level;
+    }
+  }
+  return out;
 }
