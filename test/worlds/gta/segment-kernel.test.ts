@@ -42,6 +42,16 @@ function town() {
   return loadGtaWorld(bytes, 'town', placements);
 }
 
+/** Up to `count` eyes `lift` metres above open spots of the town, spread by two irrational steps. */
+function townEyes(w: ReturnType<typeof town>, count: number, lift: number): Vec3[] {
+  const eyes: Vec3[] = [];
+  for (let k = 0; eyes.length < count && k < 5000; k++) {
+    const p = w.sampleOpen(((k * 0.618034) % 1 + 1) % 1, ((k * 0.4142136) % 1 + 1) % 1);
+    if (p) eyes.push([p[0], p[1], p[2] + lift]);
+  }
+  return eyes;
+}
+
 /** The answer and the hit of a scene's fast path and of its reference. */
 function both(s: ColScene, a: Vec3, b: Vec3): [string, string, number] {
   s.last.nx = s.last.ny = s.last.nz = 0.5;
@@ -171,11 +181,7 @@ describe('the one-walk segment test of a scene', () => {
 
   it('answers the town\'s eye-to-eye segments as a batch exactly as one at a time', () => {
     const w = town();
-    const eyes: Vec3[] = [];
-    for (let k = 0; eyes.length < 200 && k < 5000; k++) {
-      const p = w.sampleOpen(((k * 0.618034) % 1 + 1) % 1, ((k * 0.4142136) % 1 + 1) % 1);
-      if (p) eyes.push([p[0], p[1], p[2] + 0.9]);
-    }
+    const eyes = townEyes(w, 200, 0.9);
     const flat: number[] = [];
     for (let i = 0; i < eyes.length; i++) for (let j = i + 1; j < eyes.length; j++) flat.push(...eyes[i]!, ...eyes[j]!);
     const seg = Float64Array.from(flat);
@@ -219,11 +225,7 @@ describe('the one-walk segment test of a scene', () => {
   it('proves most of the town\'s eye-to-eye segments clear by its height map, each one truly clear', () => {
     const w = town();
     // Eyes 1.62 m above open spots, every pair within 20 m (as the line-of-sight benchmark's set).
-    const eyes: Vec3[] = [];
-    for (let k = 0; eyes.length < 300 && k < 5000; k++) {
-      const p = w.sampleOpen(((k * 0.618034) % 1 + 1) % 1, ((k * 0.4142136) % 1 + 1) % 1);
-      if (p) eyes.push([p[0], p[1], p[2] + 1.62]);
-    }
+    const eyes = townEyes(w, 300, 1.62);
     expect(eyes.length).toBe(300);
     let pairs = 0, cleared = 0, clear = 0;
     for (let i = 0; i < eyes.length; i++) {
