@@ -130,7 +130,8 @@ export interface CollisionWorld {
    * Optional: `segmentFraction` of segments `start .. end − 1` of `segments` (6 numbers each: from x, y, z, then
    * to x, y, z), each answer into `out` at the segment's index, bit for bit the same. A world implements it when
    * stages over the batch (prove the easy segments clear in one pass, then walk the rest) are faster than one
-   * segment after another; `losBatch` uses it when present. Callers check that the arrays are long enough.
+   * segment after another; `losBatch` uses it when present. Throws a RangeError (`checkSegmentBatch`) when the
+   * range is not within the batch or `out` is too short.
    */
   segmentFractions?(segments: Float64Array, start: number, end: number, out: Float64Array): void;
   /**
@@ -171,6 +172,18 @@ export interface MoveBatch {
 }
 
 /** A MoveBatch of `capacity` bodies (every array zeroed). */
+/**
+ * Checks a batch of segments before it is cast: `start .. end − 1` whole segments of `segments` (6 numbers each)
+ * and room for `end` answers in an output of `outLength`. Throws a RangeError naming what does not fit.
+ */
+export function checkSegmentBatch(segments: Float64Array, start: number, end: number, outLength: number): void {
+  const n = Math.floor(segments.length / 6);
+  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= n)) {
+    throw new RangeError(`segment range ${start}..${end} is not within the batch's ${n} segments`);
+  }
+  if (outLength < end) throw new RangeError(`output arrays hold ${outLength} answers, ${end} needed`);
+}
+
 export function newMoveBatch(capacity: number): MoveBatch {
   const f = () => new Float64Array(capacity);
   return { capacity, x: f(), y: f(), z: f(), dx: f(), dy: f(), dz: f(), radius: f(), height: f(), step: f(), grounded: new Uint8Array(capacity), hitWall: new Uint8Array(capacity), wall: new Int32Array(capacity) };

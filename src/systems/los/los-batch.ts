@@ -7,7 +7,7 @@
  * axes. The answer per segment: `visible` 1 when nothing is hit (0 otherwise) and `fraction` the fraction
  * along from→to of the first hit (1 when visible), exactly what the world's own `segment` gives.
  */
-import type { CollisionWorld } from '../../worlds/world.js';
+import { checkSegmentBatch, type CollisionWorld } from '../../worlds/world.js';
 import { AgentPairGrid, type PairCursor } from './agent-pairs.js';
 
 export type { PairCursor } from './agent-pairs.js';
@@ -33,13 +33,7 @@ export function newLosOutput(count: number, precision: 32 | 64 = 64): LosOutput 
  * indices of `out`. Throws a RangeError up front when the arrays are too short; creates nothing per segment.
  */
 export function losBatch(world: CollisionWorld, segments: Float64Array, out: LosOutput, start = 0, end = Math.floor(segments.length / SEGMENT_STRIDE)): void {
-  const n = Math.floor(segments.length / SEGMENT_STRIDE);
-  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= n)) {
-    throw new RangeError(`segment range ${start}..${end} is not within the batch's ${n} segments`);
-  }
-  if (out.visible.length < end || out.fraction.length < end) {
-    throw new RangeError(`output arrays hold ${Math.min(out.visible.length, out.fraction.length)} answers, ${end} needed`);
-  }
+  checkSegmentBatch(segments, start, end, Math.min(out.visible.length, out.fraction.length));
   const vis = out.visible;
   const frac = out.fraction;
   // The raw answers first (in place when the output holds doubles), through the world's batch stages when it

@@ -8,7 +8,7 @@
  * so the same inputs give the same answers everywhere. Hot calls allocate nothing.
  */
 import { FormatError } from '../../binary/format-error.js';
-import { newSegmentResult, type SegmentResult, type Vec3 } from '../world.js';
+import { checkSegmentBatch, newSegmentResult, type SegmentResult, type Vec3 } from '../world.js';
 import { setPointAlong, setSegmentMiss } from '../results.js';
 import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, ModelCollider, rayHit } from './bvh.js';
 import { detSqrt } from '../../numeric/det-math.js';
@@ -213,10 +213,11 @@ export class ColScene {
    * `segmentFraction` of every segment of `segments[start..end)` (6 numbers each: from x, y, z, to x, y, z) into
    * `out` at the same indices, bit for bit, as stages over the batch: first every segment the height map proves
    * clear (and every non-finite one) is answered in one pass, then the rest are walked one by one. Leaves `last`
-   * unspecified. The caller checks the ranges (losBatch does).
+   * unspecified. Throws a RangeError when the range is not within the batch or `out` is too short.
    */
   segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
     const kernel = this.kernel;
+    checkSegmentBatch(segments, start, end, out.length);
     const k = kernel.screen(segments, start, end, out);
     const rest = kernel.rest;
     const broad = this.broad;

@@ -23,6 +23,7 @@
  */
 import { CELLS, CELL_UNITS, CHIPS } from './field-state.js';
 import { INFINITY_SLOT } from '../../numeric/special-doubles.js';
+import { checkSegmentBatch } from '../world.js';
 
 /** Segments are followed for at most this many cells (two laps of the torus each way); beyond, no hit. */
 export const MAX_SEGMENT_CELLS = 4 * CELLS;
@@ -167,6 +168,7 @@ export class FieldSegmentCaster {
    * over the batch: `screen`, then the walk of the segments it left.
    */
   castMany(segments: Float64Array, start: number, end: number, out: Float64Array): void {
+    checkSegmentBatch(segments, start, end, out.length);
     const k = this.screen(segments, start, end, out);
     const rest = this.restList;
     const answer = this.answer;

@@ -75,6 +75,24 @@ describe('losBatch', () => {
     expect(() => losBatch(world, seg, newLosOutput(9), 0, 5)).toThrow(RangeError);
   });
 
+  it('a world\'s own batch stages refuse ranges and outputs that do not fit, naming them, and write nothing', () => {
+    let staged = 0;
+    for (const kind of DEMO_KINDS) {
+      const world = openDemo(kind);
+      if (!world.segmentFractions) continue;
+      staged++;
+      const seg = randomSegments(world, 4, 1);
+      const out = new Float64Array(4).fill(7);
+      expect(() => world.segmentFractions!(seg, 0, 5, out)).toThrow(/segment range 0\.\.5 is not within the batch's 4 segments/);
+      expect(() => world.segmentFractions!(seg, 3, 2, out)).toThrow(RangeError);
+      expect(() => world.segmentFractions!(seg, -1, 2, out)).toThrow(RangeError);
+      expect(() => world.segmentFractions!(seg, 0.5, 2, out)).toThrow(RangeError);
+      expect(() => world.segmentFractions!(seg, 0, 4, new Float64Array(3))).toThrow(/output arrays hold 3 answers, 4 needed/);
+      expect(Array.from(out)).toEqual([7, 7, 7, 7]);
+    }
+    expect(staged).toBeGreaterThanOrEqual(2);
+  });
+
   it('gives a defined answer for NaN, infinite and huge segment ends in every world', () => {
     const worlds = DEMO_KINDS.map(openDemo);
     const odd = fc.oneof(fc.constant(NaN), fc.constant(Infinity), fc.constant(-Infinity), fc.constant(1e300), fc.double({ noNaN: false }));
