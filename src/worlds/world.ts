@@ -171,7 +171,6 @@ export interface MoveBatch {
   readonly wall: Int32Array;
 }
 
-/** A MoveBatch of `capacity` bodies (every array zeroed). */
 /**
  * Checks a batch of segments before it is cast: `start .. end − 1` whole segments of `segments` (6 numbers each)
  * and room for `end` answers in an output of `outLength`. Throws a RangeError naming what does not fit.
@@ -184,6 +183,7 @@ export function checkSegmentBatch(segments: Float64Array, start: number, end: nu
   if (outLength < end) throw new RangeError(`output arrays hold ${outLength} answers, ${end} needed`);
 }
 
+/** A MoveBatch of `capacity` bodies (every array zeroed). */
 export function newMoveBatch(capacity: number): MoveBatch {
   const f = () => new Float64Array(capacity);
   return { capacity, x: f(), y: f(), z: f(), dx: f(), dy: f(), dz: f(), radius: f(), height: f(), step: f(), grounded: new Uint8Array(capacity), hitWall: new Uint8Array(capacity), wall: new Int32Array(capacity) };
