@@ -17,7 +17,10 @@
  * result, and the height query (`heightAt`) at every body's new position (on a world with `moveMany`, both
  * in batches as the movement system runs them: `moveMany`, and `surfacesAt` on the Piney field). Neither
  * writes any state. The re-runs are warm in cache, so they are estimates of the in-situ cost (a lower bound,
- * if anything); their own time is taken out of the frame's.
+ * if anything); their own time is taken out of the frame's. On several threads movement only stages its
+ * moves (they run after it, with gravity's and ground contact's work, as one dispatch: a "stage" row), so
+ * the re-run reads the velocities before gravity and the height query the positions before the move: the same
+ * work on inputs one step apart.
  */
 import { performance } from 'node:perf_hooks';
 import type { KernelProfiler, TaskProfiler } from '../src/ecs/profile-hooks.js';
@@ -39,6 +42,8 @@ const cpuNow = (): number => {
 
 /** The key of the Piney field's ambient tasks (every scheduler task that is not one of the scenario's systems). */
 export const AMBIENT_KEY = 'piney ambient tasks';
+/** Key of a stage of kernels the scheduler ran between tasks. */
+export const STAGE_PREFIX = 'stage ';
 
 /** One line of the profile: ns per agent (median over windows of frames), CPU ns per agent, share of the frame. */
 export interface ProfileRow {
@@ -74,7 +79,10 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
   private t0 = 0;
   private c0 = 0;
   private k0 = 0;
+  private kc0 = 0;
   private k1 = -1;
+  /** Between a task's start and end (a kernel run outside one is a stage run between tasks). */
+  private inTask = false;
   private own = 0;
   private hooks = 0;
   private hookCost = 0;
@@ -134,6 +142,7 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
       this.own += now() - s;
     }
     this.hooks++;
+    this.inTask = true;
     this.c0 = cpuNow();
     this.t0 = now();
   }
@@ -141,6 +150,7 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
   taskEnd(task: TaskHandle): void {
     const w = now() - this.t0;
     const c = cpuNow() - this.c0;
+    this.inTask = false;
     this.add(this.keyOf(task), w, c);
     if (task.name === 'movement') {
       const s = now();
@@ -151,6 +161,7 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
 
   kernelStart(): void {
     this.k1 = -1;
+    this.kc0 = cpuNow();
     this.k0 = now();
   }
 
@@ -163,6 +174,9 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
     const split = this.k1 >= 0;
     this.add(`kernel ${name}: ${split ? "main thread's range" : 'whole run (kept on the main thread)'}`, (split ? this.k1 : t) - this.k0, 0);
     if (split) this.add(`kernel ${name}: join (main thread waits)`, t - this.k1, 0);
+    // A run outside every task is a stage the scheduler ran between tasks (gravity, movement and ground
+    // contact on several threads): it gets a row of its own, wall and CPU time, out of the step's remainder.
+    if (!this.inTask) this.add(`${STAGE_PREFIX}${name}`, t - this.k0, cpuNow() - this.kc0);
   }
 
   private saveBodies(): void {
@@ -348,7 +362,7 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
     const frame = one('frame');
     const rows: ProfileRow[] = [];
     const row = (label: string, v: [number, number], kind: ProfileRow['kind'], cpu = true) => rows.push({ label, wallNs: v[0], cpuNs: cpu ? v[1] : null, share: frame[0] > 0 ? v[0] / frame[0] : 0, kind });
-    const taskKeys = (f: Sums) => [...f.keys()].filter((k) => k.startsWith('system ') || k === AMBIENT_KEY);
+    const taskKeys = (f: Sums) => [...f.keys()].filter((k) => k.startsWith('system ') || k.startsWith(STAGE_PREFIX) || k === AMBIENT_KEY);
     for (const s of this.sim.scenario.systems) {
       row(`system ${s.name}`, one(`system ${s.name}`), 'system');
       if (s.name === 'movement') {
@@ -361,6 +375,11 @@ export class FrameProfiler implements TaskProfiler, KernelProfiler {
       }
       // The main thread's range (or the whole run), then the join.
       for (const k of [...keys].filter((k) => k.startsWith('kernel ') && ownerOf(k) === s.name).sort().reverse()) row(`  ${k}`, one(k), 'kernel', false);
+    }
+    for (const k of [...keys].filter((k) => k.startsWith(STAGE_PREFIX)).sort()) {
+      const name = k.slice(STAGE_PREFIX.length);
+      row(`${k} (staged by those systems, run between tasks)`, one(k), 'system');
+      for (const kk of [...keys].filter((x) => x.startsWith(`kernel ${name}: `)).sort().reverse()) row(`  ${kk}`, one(kk), 'kernel', false);
     }
     if (keys.has(AMBIENT_KEY)) row(AMBIENT_KEY, one(AMBIENT_KEY), 'system');
     row('scheduler, guard and step (frame − tasks; CPU also V8 helper threads)', med((f) => {

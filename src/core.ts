@@ -64,7 +64,7 @@ export {
 export { EcsWorld, type EcsQuery, type EcsWorldState } from './ecs/ecs-world.js';
 
 // ---- frames, tasks and events ----
-export { Scheduler, type FrameContext, type SchedulerState, type SimRng, type TaskBody, type TaskFactory, type TaskFunction, type TaskHandle, type TaskState, type TaskStateArray } from './ecs/scheduler.js';
+export { Scheduler, type FrameContext, type SchedulerState, type SimRng, type StageHooks, type TaskBody, type TaskFactory, type TaskFunction, type TaskHandle, type TaskState, type TaskStateArray } from './ecs/scheduler.js';
 export { createEventBus, type EventBus, type SimEvents } from './ecs/events.js';
 export type { KernelProfiler, TaskProfiler } from './ecs/profile-hooks.js';
 export { hashHex } from './ecs/state-hash.js';
@@ -75,11 +75,12 @@ export { DEFAULT_SYSTEMS } from './systems/default-systems.js';
 export { inputSystem, Buttons, BUTTON_MASK } from './systems/input.js';
 export { wanderSystem, wanderKernel, WANDER_STREAM } from './systems/wander.js';
 export { controllerSystem, controllerKernel, Behaviour } from './systems/controller.js';
-export { gravitySystem, groundContactSystem } from './systems/gravity.js';
+export { gravitySystem, groundContactSystem, gravityKernel, groundContactKernel } from './systems/gravity.js';
 export { movementSystem, movementKernel, walkSpeed, horizontalAxes } from './systems/movement.js';
 export {
   checkKernel,
   localParallelHost,
+  MAX_STAGE_KERNELS,
   rangeFor,
   type KernelFunction,
   type KernelRunner,

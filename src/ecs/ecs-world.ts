@@ -35,6 +35,11 @@ type EntityIndex = ReturnType<typeof createEntityIndex>;
 export interface EcsQuery {
   readonly name: string;
   readonly terms: readonly ComponentStore[];
+  /**
+   * Its terms' names, sorted and joined: queries with the same key hold the same entities (each in its own
+   * order), which lets staged kernels over them share one id list (`KernelRunner.stage`).
+   */
+  readonly key: string;
   /** The bitecs query (replaced on restore; read it through `EcsWorld.entities`). */
   query: Query;
 }
@@ -193,7 +198,11 @@ export class EcsWorld {
   /** Defines a query over the given components. Define queries when a system is created, not per frame. */
   defineQuery(name: string, terms: readonly ComponentStore[]): EcsQuery {
     if (this.queryList.some((q) => q.name === name)) throw new Error(`query ${JSON.stringify(name)} is already defined`);
-    const q: EcsQuery = { name, terms, query: registerQuery(this.world, [...terms]) };
+    const key = terms
+      .map((t) => t.name)
+      .sort()
+      .join(',');
+    const q: EcsQuery = { name, terms, key, query: registerQuery(this.world, [...terms]) };
     this.queryList.push(q);
     return q;
   }

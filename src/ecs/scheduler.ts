@@ -79,6 +79,23 @@ export interface TaskBody {
    * the same objects for the task's life.
    */
   readonly stateArrays?: readonly TaskStateArray[];
+  /**
+   * True when the task's run only stages range kernels (`KernelRunner.stage`) and reads or writes no
+   * component itself: the scheduler then leaves what earlier tasks staged unrun before it, so their kernels
+   * and its own run as one stage. Absent or false, whatever is staged runs before the task.
+   */
+  readonly stages?: boolean;
+}
+
+/**
+ * Where staged kernels are run from (`Scheduler.stage`; a simulation with threads sets it): `flush` runs what
+ * is staged, `drop` forgets it (when running it failed in a frame that threw).
+ */
+export interface StageHooks {
+  /** Runs every staged kernel now (nothing staged: returns at once). */
+  flush(): void;
+  /** Forgets what is staged without running it. */
+  drop(): void;
 }
 
 /** The typed arrays a task's `stateArrays` may hold. */
@@ -226,6 +243,12 @@ export class Scheduler {
    */
   profiler: TaskProfiler | null = null;
 
+  /**
+   * Runs staged range kernels (see `TaskBody.stages`): before each task that does not stage, before
+   * `afterTask`, and at the end of every frame. Unset (a simulation without threads), it costs one test per task.
+   */
+  stage: StageHooks | null = null;
+
   /** True while `step()` runs tasks. */
   get running(): boolean {
     return this.isRunning;
@@ -283,19 +306,37 @@ export class Scheduler {
     const ctx = this.ctx;
     ctx.frame = frame;
     this.isRunning = true;
+    const stage = this.stage;
     try {
       const tasks = this.tasks;
       for (this.cursor = 0; this.cursor < tasks.length; this.cursor++) {
         const t = tasks[this.cursor]!;
         if (t.sleepUntil <= frame) {
+          // What earlier tasks staged runs before any task that does not join the stage.
+          if (stage !== null && t.body.stages !== true) stage.flush();
           this.runningTask = t;
           const profiler = this.profiler;
           if (profiler) profiler.taskStart(t);
           t.body.run(ctx, t);
           if (profiler) profiler.taskEnd(t);
-          if (this.afterTask) this.afterTask(t);
+          if (this.afterTask) {
+            if (stage !== null) stage.flush();
+            this.afterTask(t);
+          }
         }
       }
+      if (stage !== null) stage.flush();
+    } catch (e) {
+      // What was staged before the task that threw runs, as it would have on one thread (where nothing is
+      // staged); if that fails too, it is dropped, so the next frame does not run it.
+      if (stage !== null) {
+        try {
+          stage.flush();
+        } catch {
+          stage.drop();
+        }
+      }
+      throw e;
     } finally {
       this.isRunning = false;
       this.runningTask = null;

@@ -1,6 +1,7 @@
 /** What the main thread and the system workers share: the control words, the worker's data, the messages. */
 import type { SharedStore } from '../ecs/components.js';
 import type { WorldSource } from './los-pool.js';
+import { MAX_STAGE_KERNELS } from '../systems/range-kernel.js';
 
 /** Control words (an Int32Array over a SharedArrayBuffer). */
 export const C = {
@@ -19,7 +20,10 @@ export const C = {
   STOP: 7,
   /** The job's next chunk to take (each thread takes chunks with Atomics.add until none is left). */
   NEXT: 8,
-  WORDS: 9,
+  /** How many kernels the job runs as a stage (0: not a stage, the one kernel in KERNEL), their indices from STAGE_KERNELS on. */
+  STAGE: 9,
+  STAGE_KERNELS: 10,
+  WORDS: 10 + MAX_STAGE_KERNELS,
 } as const;
 
 /** What a system worker is started with. */

@@ -17,7 +17,22 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { sharedStoreOf, type Components } from '../ecs/components.js';
 import { detectWorldFile } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
-import { checkKernel, chunkCount, CHUNKS_PER_THREAD, kernelStores, markCount, rangeFor, runChunks, type KernelRunner, type ParallelHost, type RangeKernel, type SystemThreads } from '../systems/range-kernel.js';
+import {
+  checkKernel,
+  chunkCount,
+  CHUNKS_PER_THREAD,
+  kernelStores,
+  markCount,
+  MAX_STAGE_KERNELS,
+  rangeFor,
+  runChunks,
+  runStageChunks,
+  type KernelFunction,
+  type KernelRunner,
+  type ParallelHost,
+  type RangeKernel,
+  type SystemThreads,
+} from '../systems/range-kernel.js';
 import { defaultPineyTables } from './assets.js';
 import type { WorldSource } from './los-pool.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
@@ -67,6 +82,20 @@ export interface SystemPoolOptions {
    * results are the same either way; tests set 1 to split even a handful of entities.
    */
   minIdsPerThread?: number;
+}
+
+// Query lists are plain arrays: loops of their own keep these element reads monomorphic (a shared loop over
+// typed and plain lists costs about 1.7 ns an id at 100,000 agents).
+function copyArray(ids: Uint32Array, list: readonly number[], n: number): void {
+  for (let i = 0; i < n; i++) ids[i] = list[i]!;
+}
+function sameAsArray(ids: Uint32Array, list: readonly number[], n: number): boolean {
+  for (let i = 0; i < n; i++) if (ids[i] !== list[i]) return false;
+  return true;
+}
+function sameAsList(ids: Uint32Array, list: ArrayLike<number>, n: number): boolean {
+  for (let i = 0; i < n; i++) if (ids[i] !== list[i]) return false;
+  return true;
 }
 
 /** The compiled worker next to this module, or (running from TypeScript sources, as tests do) the one in dist/. */
@@ -193,6 +222,56 @@ export class SystemPool implements SystemThreads {
     let kernels = 0;
     let detached = false;
     const stateful = world as CollisionWorld & { hashState?(): ArrayLike<number>; saveState?(): unknown };
+    const split = (n: number) => pool.threads > 1 && !detached && !pool.closed && n >= pool.minIds * pool.threads;
+    // The stage being gathered (KernelRunner.stage): its kernels in the order staged, over ids[0..stagedCount).
+    const stagedKernels: RangeKernel[] = [];
+    const stagedFns: KernelFunction[] = [];
+    const stagedIndices: number[] = [];
+    let stagedCount = 0;
+    let stagedSet: string | undefined;
+    /** Whether `list[0..n)` is the staged id list (already in `ids`). */
+    const sameIds = (list: ArrayLike<number>, n: number) => n === stagedCount && (Array.isArray(list) ? sameAsArray(ids, list, n) : sameAsList(ids, list, n));
+    const copyIn = (list: ArrayLike<number>, n: number) => {
+      if (n > capacity) throw new RangeError(`${n} ids for ${capacity} entity slots`);
+      // A typed list (the ascending ids of wander and the controller) is copied in bulk.
+      if (list instanceof Uint32Array && list.length >= n) ids.set(list.length === n ? list : list.subarray(0, n));
+      else if (Array.isArray(list)) {
+        if (list.length === n) ids.set(list);
+        else copyArray(ids, list, n);
+      }
+      else for (let i = 0; i < n; i++) ids[i] = list[i]!;
+    };
+    const flush = () => {
+      const k = stagedKernels.length;
+      if (k === 0) return;
+      const n = stagedCount;
+      const profiler = pool.profiler;
+      const name = profiler ? stagedKernels.map((x) => x.name).join(' + ') : '';
+      try {
+        if (!split(n)) {
+          // Kept on this thread (the pool closed or let go since): each kernel over the whole list in turn.
+          if (profiler) profiler.kernelStart(name, n, 1);
+          runStageChunks(stagedKernels, stagedFns, k, ids, marks, n, 1, 0, () => 1);
+          if (profiler) profiler.kernelEnd(name);
+          return;
+        }
+        if (profiler) profiler.kernelStart(name, n, pool.threads);
+        if (stateful.hashState && stateful.saveState) pool.syncState(binding, stateful);
+        const chunks = chunkCount(n, pool.threads);
+        const control = pool.control;
+        pool.job(binding, stagedIndices, n, () => {
+          runStageChunks(stagedKernels, stagedFns, k, ids, marks, n, chunks, 0, () => Atomics.add(control, C.NEXT, 1));
+          if (profiler) profiler.kernelJoin(name);
+        });
+        if (profiler) profiler.kernelEnd(name);
+      } finally {
+        stagedKernels.length = 0;
+        stagedFns.length = 0;
+        stagedIndices.length = 0;
+        stagedCount = 0;
+        stagedSet = undefined;
+      }
+    };
     return {
       threads: this.threads,
       runner(kernel: RangeKernel): KernelRunner {
@@ -206,15 +285,14 @@ export class SystemPool implements SystemThreads {
         const fn = kernel.create(world, kernelStores(kernel, capacity, components.byName, components.membership));
         const index = kernels++;
         if (pool.threads > 1) pool.configure({ type: 'kernel', binding, index, name: kernel.name });
-        return {
+        const runner: KernelRunner = {
           run(list: ArrayLike<number>, n: number) {
-            if (n > capacity) throw new RangeError(`${n} ids for ${capacity} entity slots`);
-            // A typed list (the ascending ids of wander and the controller) is copied in bulk.
-            if (list instanceof Uint32Array && list.length >= n) ids.set(list.length === n ? list : list.subarray(0, n));
-            else for (let i = 0; i < n; i++) ids[i] = list[i]!;
+            // What was staged comes first: this run may read what it writes.
+            flush();
+            copyIn(list, n);
             const T = pool.threads;
             const profiler = pool.profiler;
-            if (T === 1 || detached || pool.closed || n < pool.minIds * T) {
+            if (!split(n)) {
               if (!profiler) return marks.subarray(0, markCount(kernel, fn(ids, 0, n, marks), n));
               profiler.kernelStart(kernel.name, n, 1);
               const all = marks.subarray(0, markCount(kernel, fn(ids, 0, n, marks), n));
@@ -242,10 +320,39 @@ export class SystemPool implements SystemThreads {
             if (profiler) profiler.kernelEnd(kernel.name);
             return marks.subarray(0, k);
           },
+          stage(list: ArrayLike<number>, n: number, sameSet?: string) {
+            // A kernel that may read other entities, or a run too small to split, runs now (after what is staged).
+            if (kernel.ownEntityOnly !== true || !split(n)) {
+              if (runner.run(list, n).length !== 0) throw new Error(`range kernel ${kernel.name} marked ids in a stage (a staged kernel must mark none)`);
+              return;
+            }
+            if (stagedKernels.length > 0) {
+              const joins = n === stagedCount && ((sameSet !== undefined && sameSet === stagedSet) || sameIds(list, n));
+              if (!joins || stagedKernels.length >= MAX_STAGE_KERNELS) flush();
+            }
+            if (stagedKernels.length === 0) {
+              copyIn(list, n);
+              stagedCount = n;
+              stagedSet = sameSet;
+            }
+            stagedKernels.push(kernel);
+            stagedFns.push(fn);
+            stagedIndices.push(index);
+          },
         };
+        return runner;
+      },
+      flush,
+      dropStaged() {
+        stagedKernels.length = 0;
+        stagedFns.length = 0;
+        stagedIndices.length = 0;
+        stagedCount = 0;
+        stagedSet = undefined;
       },
       detach() {
         if (detached) return;
+        flush();
         detached = true;
         if (pool.threads > 1 && !pool.closed) pool.configure({ type: 'detach', binding });
       },
@@ -262,11 +369,18 @@ export class SystemPool implements SystemThreads {
   }
 
   /** Wakes the workers for a job, runs this thread's range, and blocks until every worker is done. */
-  private job(binding: number, kernel: number, count: number, mine: () => void): void {
+  private job(binding: number, kernel: number | readonly number[], count: number, mine: () => void): void {
     const c = this.control;
     const T = this.threads;
     Atomics.store(c, C.BINDING, binding);
-    Atomics.store(c, C.KERNEL, kernel);
+    if (typeof kernel === 'number') {
+      Atomics.store(c, C.KERNEL, kernel);
+      Atomics.store(c, C.STAGE, 0);
+    } else {
+      for (let k = 0; k < kernel.length; k++) Atomics.store(c, C.STAGE_KERNELS + k, kernel[k]!);
+      Atomics.store(c, C.KERNEL, kernel[0]!);
+      Atomics.store(c, C.STAGE, kernel.length);
+    }
     Atomics.store(c, C.COUNT, count);
     Atomics.store(c, C.DONE, 0);
     // Chunks 0..T−1 are the threads' own; the others are taken from T on.

@@ -11,7 +11,7 @@ import { storeFromShared, type ComponentStore, type SharedStore } from '../ecs/c
 import { loadWorldBytes } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import { BUILTIN_KERNELS } from '../systems/builtin-kernels.js';
-import { checkKernel, chunkCount, kernelStores, runChunks, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
+import { checkKernel, chunkCount, kernelStores, MAX_STAGE_KERNELS, runChunks, runStageChunks, type KernelFunction, type RangeKernel } from '../systems/range-kernel.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
 import { enterGuard, leaveGuard, NondeterminismError } from '../sim/determinism-guard.js';
 
@@ -76,6 +76,9 @@ function catchUp(count: number): void {
 }
 
 let kernelName = '';
+// A stage's kernels and functions (reused from job to job).
+const stageKernels: RangeKernel[] = [];
+const stageFns: KernelFunction[] = [];
 const kernelRunning = { describe: () => `range kernel ${kernelName} on system worker ${data.index}` };
 
 /** Serves jobs after generation `seen` (read before the worker says it is ready, so no job is missed). */
@@ -90,21 +93,41 @@ function serve(seen: number): void {
       catchUp(Atomics.load(control, C.CONFIG));
       const b = bindings.get(Atomics.load(control, C.BINDING));
       if (!b) throw new Error('a job for a simulation this worker was not given');
-      const index = Atomics.load(control, C.KERNEL);
-      const fn = b.kernels[index];
-      if (!fn) throw new Error('a job for a kernel this worker was not given');
       const count = Atomics.load(control, C.COUNT);
       const chunks = chunkCount(count, data.threads);
-      const kernel = registry.get(b.names[index]!)!;
-      // The kernel runs under the determinism guard, as its system does on the main thread (which names it).
-      kernelName = b.names[index]!;
-      enterGuard(kernelRunning);
-      try {
-        // This worker's own chunk (its index), then chunks not yet taken until none is left (the main thread
-        // takes them too).
-        runChunks(kernel, fn, b.ids, b.marks, b.counts, count, chunks, data.index, () => Atomics.add(control, C.NEXT, 1));
-      } finally {
-        leaveGuard();
+      const stage = Atomics.load(control, C.STAGE);
+      if (stage !== 0) {
+        // A stage: every chunk through each of its kernels in turn.
+        if (stage < 0 || stage > MAX_STAGE_KERNELS) throw new Error(`a stage of ${stage} kernels (at most ${MAX_STAGE_KERNELS})`);
+        for (let k = 0; k < stage; k++) {
+          const index = Atomics.load(control, C.STAGE_KERNELS + k);
+          const fn = b.kernels[index];
+          if (!fn) throw new Error('a job for a kernel this worker was not given');
+          stageFns[k] = fn;
+          stageKernels[k] = registry.get(b.names[index]!)!;
+        }
+        kernelName = stageKernels.slice(0, stage).map((k) => k.name).join(' + ');
+        enterGuard(kernelRunning);
+        try {
+          runStageChunks(stageKernels, stageFns, stage, b.ids, b.marks, count, chunks, data.index, () => Atomics.add(control, C.NEXT, 1));
+        } finally {
+          leaveGuard();
+        }
+      } else {
+        const index = Atomics.load(control, C.KERNEL);
+        const fn = b.kernels[index];
+        if (!fn) throw new Error('a job for a kernel this worker was not given');
+        const kernel = registry.get(b.names[index]!)!;
+        // The kernel runs under the determinism guard, as its system does on the main thread (which names it).
+        kernelName = b.names[index]!;
+        enterGuard(kernelRunning);
+        try {
+          // This worker's own chunk (its index), then chunks not yet taken until none is left (the main thread
+          // takes them too).
+          runChunks(kernel, fn, b.ids, b.marks, b.counts, count, chunks, data.index, () => Atomics.add(control, C.NEXT, 1));
+        } finally {
+          leaveGuard();
+        }
       }
     } catch (e) {
       const refused = e instanceof NondeterminismError ? { call: e.call, kernel: kernelName } : undefined;

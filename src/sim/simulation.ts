@@ -168,6 +168,9 @@ export class Simulation implements SystemHost, ScenarioHost {
     this.rng = { fieldrand, ccrand, streams: new RandomStreams(settings.streamSeed) };
     this.ctx = { world, ecs: this.ecs, input: 0, player: 0, inputs: this.inputs, players: this.players, params: this.params } as unknown as SystemContext & { input: number; player: number };
     this.scheduler = new Scheduler(this.rng, this.events, this.ctx);
+    const parallel = this.parallel;
+    // Kernels staged by consecutive tasks run together on the threads (range-kernel.ts: stages).
+    if (parallel.flush) this.scheduler.stage = { flush: () => parallel.flush!(), drop: () => parallel.dropStaged?.() };
     const systemTasks = new WeakSet<TaskHandle>();
     this.running = {
       describe: () => {
@@ -514,6 +517,7 @@ function systemTask(sys: SystemDef, made: SystemBody | ((ctx: SystemContext, sel
   const hashBuf = new Float64Array(total);
   return {
     run: body.run as unknown as TaskBody['run'],
+    stages: body.stages === true,
     hashState() {
       let k = 0;
       for (const a of arrays) for (let i = 0; i < a.length; i++) hashBuf[k++] = a[i]!;

@@ -19,8 +19,9 @@ import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { FrameContext, TaskBody } from '../ecs/scheduler.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import type { SystemDef, SystemHost } from './system.js';
+import type { KernelRunner, RangeKernel } from './range-kernel.js';
 import { Saved } from '../binary/saved-value.js';
-import { FallState, type ComponentOf } from '../ecs/components.js';
+import { FallState, Motion, Velocity, type ComponentOf } from '../ecs/components.js';
 
 /** 9.8 m/s² at 60 frames per second, in metres per frame per frame. */
 export const GRAVITY_METRES_PER_FRAME2 = 9.8 / 3600;
@@ -61,6 +62,74 @@ function bodyTerms(ecs: EcsWorld) {
 }
 
 /**
+ * One frame of gravity for the bodies `ids[start..end)`: the fall speed grows by `g` up to `terminal` and
+ * becomes the velocity along the up axis (`up`), pointing `down`. The gravity system's rule (on the main thread
+ * or in `gravityKernel`).
+ */
+export function fallRange(ids: ArrayLike<number>, start: number, end: number, fall: Float64Array, up: Float64Array, g: number, terminal: number, down: number): void {
+  for (let i = start; i < end; i++) {
+    const e = ids[i]!;
+    // Math.min, not `if (s > terminal) s = terminal`: the compiled loop would box s (an allocation per
+    // body) to merge it with the captured constant. The same value for any s, NaN included.
+    const s = Math.min(fall[e]! + g, terminal);
+    fall[e] = s;
+    up[e] = down * s + 0;
+  }
+}
+
+/** Standing stops a fall for the bodies `ids[start..end)`; a body rising from a jump keeps rising until gravity turns it. */
+export function landRange(ids: ArrayLike<number>, start: number, end: number, fall: Float64Array, grounded: Uint8Array): void {
+  for (let i = start; i < end; i++) {
+    const e = ids[i]!;
+    if (grounded[e] === 1 && fall[e]! > 0) fall[e] = 0;
+  }
+}
+
+/** The up axis's velocity array of a Velocity store. */
+function upVelocity(world: CollisionWorld, v: { x: Float64Array; y: Float64Array; z: Float64Array }): Float64Array {
+  return world.up.axis === 0 ? v.x : world.up.axis === 1 ? v.y : v.z;
+}
+
+/**
+ * The gravity system's work as a range kernel, for simulations on several threads: reads and writes the body's
+ * own fall speed and velocity only, so it joins movement's stage (one dispatch for gravity, movement and
+ * ground contact).
+ */
+export const gravityKernel: RangeKernel = {
+  name: 'retrosim:gravity',
+  reads: [Velocity, FallState],
+  writes: [Velocity, FallState],
+  ownEntityOnly: true,
+  create(world, stores) {
+    const fall = stores.store(FallState).speed;
+    const up = upVelocity(world, stores.store(Velocity));
+    const g = gravityOf(world);
+    const terminal = terminalSpeedOf(world);
+    const down = -world.up.sign;
+    return (ids, start, end) => fallRange(ids, start, end, fall, up, g, terminal, down);
+  },
+};
+
+/** The ground-contact system's work as a range kernel (see `gravityKernel`): reads Motion, writes the fall speed. */
+export const groundContactKernel: RangeKernel = {
+  name: 'retrosim:ground-contact',
+  reads: [Motion, FallState],
+  writes: [FallState],
+  ownEntityOnly: true,
+  create(_world, stores) {
+    const fall = stores.store(FallState).speed;
+    const grounded = stores.store(Motion).grounded;
+    return (ids, start, end) => landRange(ids, start, end, fall, grounded);
+  },
+};
+
+/** A kernel's runner when the simulation has threads (the work is then staged with movement), else null. */
+function threadedRunner(host: SystemHost, kernel: RangeKernel): KernelRunner | null {
+  const p = host.parallel;
+  return p !== undefined && p.threads > 1 ? p.runner(kernel) : null;
+}
+
+/**
  * The gravity system (priority 49, before movement): every body's fall speed grows by the world's gravity (9.8 m/s²,
  * up to 50 m/s) and becomes its velocity along the world's up axis, downward.
  */
@@ -74,23 +143,19 @@ export const gravitySystem: SystemDef = {
     const fall = fallSpeeds(ecs);
     const g = gravityOf(host.world);
     const terminal = terminalSpeedOf(host.world);
-    const v = ecs.components.Velocity;
-    const up = [v.x, v.y, v.z][host.world.up.axis]!;
+    const up = upVelocity(host.world, ecs.components.Velocity);
     const down = -host.world.up.sign;
-    // On the main thread, not a range kernel: at 1 to 3 ns a body, handing half the bodies to another thread
-    // (the id copy, the hand-off, the cache lines crossing cores) cost more than it saved (docs/threads.md).
+    // On one thread, a plain loop here. On several, staged with movement and ground contact: alone, at 1 to 3 ns
+    // a body, a dispatch of its own (the id copy, the hand-off, the join) cost more than it saved (docs/threads.md).
+    const runner = threadedRunner(host, gravityKernel);
     return {
       run(_ctx: FrameContext) {
         const ents = ecs.entities(q);
-        for (let i = 0; i < ents.length; i++) {
-          const e = ents[i]!;
-          // Math.min, not `if (s > terminal) s = terminal`: the compiled loop would box s (an allocation per
-          // body) to merge it with the captured constant. The same value for any s, NaN included.
-          const s = Math.min(fall[e]! + g, terminal);
-          fall[e] = s;
-          up[e] = down * s + 0;
-        }
+        if (runner === null) fallRange(ents, 0, ents.length, fall, up, g, terminal, down);
+        else if (runner.stage) runner.stage(ents, ents.length, q.key);
+        else runner.run(ents, ents.length);
       },
+      stages: runner !== null,
       hashState: () => fall.subarray(0, ecs.maxId + 1),
       save: () => fall.slice(0, ecs.maxId + 1),
       // Ids past maxId stay 0 (nothing writes them), so the whole array is the state.
@@ -117,14 +182,16 @@ export const groundContactSystem: SystemDef = {
     const q = ecs.defineQuery('ground-contact', bodyTerms(ecs));
     const fall = fallSpeeds(ecs);
     const grounded = ecs.components.Motion.grounded;
-    // On the main thread, as gravity (above).
-    return () => {
-      const ents = ecs.entities(q);
-      for (let i = 0; i < ents.length; i++) {
-        const e = ents[i]!;
-        // Standing stops a fall; a body rising from a jump keeps rising until gravity turns it.
-        if (grounded[e] === 1 && fall[e]! > 0) fall[e] = 0;
-      }
+    // As gravity (above): a plain loop on one thread, staged after movement on several.
+    const runner = threadedRunner(host, groundContactKernel);
+    return {
+      run() {
+        const ents = ecs.entities(q);
+        if (runner === null) landRange(ents, 0, ents.length, fall, grounded);
+        else if (runner.stage) runner.stage(ents, ents.length, q.key);
+        else runner.run(ents, ents.length);
+      },
+      stages: runner !== null,
     };
   },
 };

@@ -184,6 +184,7 @@ export const movementKernel: RangeKernel = {
   name: 'retrosim:movement',
   reads: [Position, Velocity, BodySize, Motion],
   writes: [Position, Motion],
+  ownEntityOnly: true,
   create(world, stores) {
     const c: MoveStores = {
       Position: stores.store(Position),
@@ -198,7 +199,8 @@ export const movementKernel: RangeKernel = {
 
 /**
  * The movement system (priority 50): moves every body by its velocity through `world.move` and records what it
- * touched in Motion. The moves run as `movementKernel`, over ranges on the simulation's threads when it has them.
+ * touched in Motion. The moves run as `movementKernel`, over ranges on the simulation's threads when it has them
+ * (staged there, so gravity, movement and ground contact go out as one dispatch).
  */
 export const movementSystem: SystemDef = {
   name: 'movement',
@@ -207,10 +209,17 @@ export const movementSystem: SystemDef = {
     const ecs = host.ecs;
     const c = ecs.components;
     const q = ecs.defineQuery('movement', [c.Position, c.Velocity, c.BodySize, c.Motion]);
-    const runner = (host.parallel ?? localParallelHost(host.world, c)).runner(movementKernel);
-    return () => {
-      const ents = ecs.entities(q);
-      runner.run(ents, ents.length);
+    const parallel = host.parallel ?? localParallelHost(host.world, c);
+    const runner = parallel.runner(movementKernel);
+    // On several threads the moves are staged, with gravity before and ground contact after: one dispatch.
+    const staged = parallel.threads > 1 && runner.stage !== undefined;
+    return {
+      run() {
+        const ents = ecs.entities(q);
+        if (staged) runner.stage!(ents, ents.length, q.key);
+        else runner.run(ents, ents.length);
+      },
+      stages: staged,
     };
   },
 };

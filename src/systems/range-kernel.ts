@@ -12,7 +12,12 @@
  *
  * A simulation runs kernels on the main thread alone (`localParallelHost`) unless it is given
  * `SystemThreads` (in Node: `SystemPool` from src/node/system-pool.ts), which puts the component arrays on
- * SharedArrayBuffers and splits each run into one contiguous range per thread.
+ * SharedArrayBuffers and splits each run into chunks shared by the threads.
+ *
+ * Stages: consecutive tasks whose kernels read only their own entity (`ownEntityOnly`) may stage their runs
+ * (`KernelRunner.stage`) instead of running them; the pool then runs them together, each chunk of ids through
+ * every kernel in turn, with one dispatch and one join instead of one per task. The scheduler runs what is
+ * staged before any task that does not stage, so no task ever sees a staged kernel's work undone.
  */
 import type { ComponentDef, ComponentOf, Components, ComponentStore, FieldSchema } from '../ecs/components.js';
 import type { CollisionWorld } from '../worlds/world.js';
@@ -49,6 +54,13 @@ export interface RangeKernel {
   readonly reads: readonly ComponentDef[];
   /** Components it writes: only the element of the entity being run. */
   readonly writes: readonly ComponentDef[];
+  /**
+   * True when an entity's run reads only that entity's elements (no other entity's, no `has` of another id)
+   * and marks nothing. Such kernels, staged by consecutive tasks over the same ids (`KernelRunner.stage`),
+   * run as one stage: each chunk of ids goes through all of them in turn, on one dispatch with one join,
+   * and every entity still sees them in task order. Absent or false, a staged run is an ordinary run.
+   */
+  readonly ownEntityOnly?: boolean;
   /** Makes the kernel's function for one thread, from that thread's world and the declared stores. */
   create(world: CollisionWorld, stores: KernelStores): KernelFunction;
 }
@@ -61,6 +73,19 @@ export interface KernelRunner {
    * threads. Give the ids in ascending order and the marks are ascending too, ready for ordered draws.
    */
   run(ids: ArrayLike<number>, n: number): Uint32Array;
+  /**
+   * Stages a run of the kernel over `ids[0..n)`: it runs before the next task that does not stage, before
+   * `Scheduler.afterTask`, or at the end of the frame, whichever comes first, in one stage with the other
+   * kernels staged until then over the same ids (when every one of them is `ownEntityOnly`). The state after
+   * the stage is the state of running each kernel in turn. A staged kernel must mark nothing (it throws if it
+   * does). Only a task whose body says `stages: true` may stage and then leave components alone; a host
+   * without threads runs the kernel at once. Absent on a hand-made runner: call `run`.
+   *
+   * `sameSet`, when given, names the set of entities the list holds (an `EcsQuery.key`): a run staged with
+   * the same name and count joins the stage without comparing the lists id by id (it runs over the first
+   * list's order, which changes nothing for a kernel that reads only its own entity).
+   */
+  stage?(ids: ArrayLike<number>, n: number, sameSet?: string): void;
 }
 
 /** What a simulation gives its systems for kernels (`SystemHost.parallel`). */
@@ -71,6 +96,10 @@ export interface ParallelHost {
   runner(kernel: RangeKernel): KernelRunner;
   /** Lets go of the threads: runners made before run on the main thread from now on, with the same results. */
   detach?(): void;
+  /** Runs what was staged (`KernelRunner.stage`) and not run yet; nothing staged, returns at once. */
+  flush?(): void;
+  /** Forgets what was staged without running it (a frame that threw part-way). */
+  dropStaged?(): void;
 }
 
 /**
@@ -148,6 +177,10 @@ export function localParallelHost(world: CollisionWorld, components: Components)
           if (marks.length < buffer.length) marks = new Uint32Array(buffer.length);
           return marks.subarray(0, markCount(kernel, fn(buffer, 0, n, marks), n));
         },
+        // One thread: nothing to share a dispatch with, so a staged run runs at once.
+        stage(ids: ArrayLike<number>, n: number, _sameSet?: string) {
+          if (this.run(ids, n).length !== 0) throw new Error(`range kernel ${kernel.name} marked ids in a stage (a staged kernel must mark none)`);
+        },
       };
     },
   };
@@ -181,6 +214,22 @@ export function runChunks(kernel: RangeKernel, fn: KernelFunction, ids: Uint32Ar
   for (let c = first; c < chunks; c = take()) {
     const [start, end] = rangeFor(count, chunks, c);
     counts[c] = markCount(kernel, fn(ids, start, end, marks), end - start);
+  }
+}
+
+/** Most kernels one stage holds (a job names them in the pool's control words). */
+export const MAX_STAGE_KERNELS = 8;
+
+/**
+ * `runChunks` for a stage of kernels: each chunk taken goes through every kernel in turn (the order they were
+ * staged in). A staged kernel marks nothing; one that does fails the run.
+ */
+export function runStageChunks(kernels: readonly RangeKernel[], fns: readonly KernelFunction[], stageLength: number, ids: Uint32Array, marks: Uint32Array, count: number, chunks: number, first: number, take: () => number): void {
+  for (let c = first; c < chunks; c = take()) {
+    const [start, end] = rangeFor(count, chunks, c);
+    for (let k = 0; k < stageLength; k++) {
+      if (markCount(kernels[k]!, fns[k]!(ids, start, end, marks), end - start) !== 0) throw new Error(`range kernel ${kernels[k]!.name} marked ids in a stage (a staged kernel must mark none)`);
+    }
   }
 }
 

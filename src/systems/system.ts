@@ -94,6 +94,12 @@ export interface SystemBody {
    * (Declared `state` arrays are copied this way already.)
    */
   readonly stateArrays?: readonly StateArray[];
+  /**
+   * True when `run` only stages range kernels (`KernelRunner.stage`) and reads or writes no component
+   * itself: kernels staged by consecutive such systems then run as one stage, on one dispatch (see
+   * `TaskBody.stages`).
+   */
+  readonly stages?: boolean;
 }
 
 /** A system: one scheduler task per simulation. */

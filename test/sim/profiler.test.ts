@@ -51,7 +51,9 @@ describe('frame profiler', () => {
         const movement = p.rows.find((r) => r.label === 'system movement')!;
         expect(movement.wallNs).toBeGreaterThan(0);
         if (threads) {
-          expect(labels).toContain('kernel retrosim:movement: join (main thread waits)');
+          // Gravity, movement and ground contact as one stage, run between tasks, with its own join.
+          expect(labels).toContain('stage retrosim:gravity + retrosim:movement + retrosim:ground-contact (staged by those systems, run between tasks)');
+          expect(labels).toContain('kernel retrosim:gravity + retrosim:movement + retrosim:ground-contact: join (main thread waits)');
           expect(labels).toContain('kernel retrosim:wander: join (main thread waits)');
         }
         expect(formatProfile(p).split('\n')).toHaveLength(p.rows.length + 2);
