@@ -119,7 +119,7 @@ export const benches: Bench[] = [
       if (typeof (globalThis as { gc?: unknown }).gc !== 'function') process.stderr.write('bench: memory per agent needs node --expose-gc (npm run bench passes it); skipped\n');
       else {
         const m = bytesPerAgent(opened, 100_000);
-        results.push({ name: 'memory per agent, 100k agents', value: m.perAgent, unit: 'bytes', note: `JS heap and array buffers held by the simulation, per agent placed; of which component arrays ${m.componentBytes} bytes per entity slot (capacity ${m.capacity})` });
+        results.push({ name: 'memory per agent, 100k agents', value: m.perAgent, unit: 'bytes', goal: 800, better: 'lower', note: `JS heap and array buffers held by the simulation, per agent placed; of which component arrays ${m.componentBytes} bytes per entity slot (capacity ${m.capacity})` });
       }
       const def = await verifyRates(opened, undefined, 600);
       const big = await verifyRates(opened, 10_000, 120);
