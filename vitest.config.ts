@@ -15,5 +15,9 @@ export default defineConfig({
     // hold under load (nothing in them is timed), so two run at once there.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     setupFiles: ['test/setup/fast-check.ts'],
+    // Scenario modules are imported from sealed copies of their module graph, and Node's loader hooks resolve
+    // 'retrosim' inside them (src/node/scenario-hooks.ts): they must load natively, as in a user's program,
+    // not through Vite's transform.
+    server: { deps: { external: [/[\\/]retrosim-sealed-/] } },
   },
 });

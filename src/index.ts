@@ -7,7 +7,7 @@
 export * from './core.js';
 export { loadWorld, loadWorldFile, type LoadWorldFileOptions, type OpenedWorldFile } from './node/world-files.js';
 export { openWorld, openBuiltinWorld, openWorldFile, type OpenedWorldSource } from './node/open-world.js';
-export { loadScenarioFile, importScenarioModule, type LoadedScenario } from './node/scenario-file.js';
+export { loadScenarioFile, importScenarioModule, GraphMismatchError, type LoadedScenario, type LoadScenarioOptions } from './node/scenario-file.js';
 export { SystemPool, MAX_SYSTEM_THREADS, MIN_IDS_PER_THREAD, SYSTEM_JOIN_TIMEOUT_MS, autoThreads, AUTO_THREADS_MAX, AUTO_THREADS_MIN_AGENTS, AUTO_THREADS_MIN_AGENT_FRAMES, type SystemPoolOptions } from './node/system-pool.js';
 export { defaultPineyTables, packageRoot } from './node/assets.js';
 export { loadGtaTown } from './node/gta-town.js';

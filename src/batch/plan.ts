@@ -33,7 +33,8 @@ import {
   type ScenarioDef,
   type WorldKind,
 } from '../index.js';
-import { moduleGraph, ModuleGraphError } from '../node/module-graph.js';
+import { moduleGraph, ModuleGraphError, type ModuleGraph } from '../node/module-graph.js';
+import { checkRecordedGraph } from '../node/scenario-identity.js';
 import { checkJsonDepth } from '../binary/json-depth.js';
 import { FormatError } from '../binary/format-error.js';
 import { builtinWorldId } from '../worlds/builtin.js';
@@ -139,7 +140,7 @@ interface WorldFound {
 class Planner {
   readonly blobs = new BlobStore();
   private readonly worlds = new Map<string, WorldFound>();
-  private readonly modules = new Map<string, { def: ScenarioDef; graph: string }>();
+  private readonly modules = new Map<string, { def: ScenarioDef; graph: ModuleGraph; path: string }>();
 
   constructor(
     private readonly dir: string,
@@ -215,7 +216,7 @@ class Planner {
   }
 
   /** A scenario by built-in name or module path; a module is loaded here too, to check parameters up front. */
-  async scenario(given: string | undefined, kind: WorldKind | null, where: string): Promise<{ input: ScenarioInput; def: ScenarioDef }> {
+  async scenario(given: string | undefined, kind: WorldKind | null, where: string): Promise<{ input: ScenarioInput; def: ScenarioDef; graph?: ModuleGraph; path?: string }> {
     if (given === undefined) {
       const name = kind === 'piney' ? 'piney-field' : 'wander';
       return { input: { builtin: name }, def: BUILTIN_SCENARIOS.get(name)! };
@@ -230,14 +231,15 @@ class Planner {
       const graph = this.moduleGraph(path, `${where}.scenario`);
       let def: ScenarioDef;
       try {
-        def = (await loadScenarioFile(path, given)).scenario;
+        // The graph just hashed is the one imported (from a sealed copy of those bytes).
+        def = (await loadScenarioFile(path, { source: given, graph: graph.hash })).scenario;
       } catch (e) {
         return this.fail(`${where}.scenario`, (e as Error).message);
       }
-      m = { def, graph };
+      m = { def, graph, path: given };
       this.modules.set(given, m);
     }
-    return { input: { source: given, graph: m.graph }, def: m.def };
+    return { input: { source: given, graph: m.graph.hash }, def: m.def, graph: m.graph, path: m.path };
   }
 
   async run(r: RunJobSpec, index: number): Promise<PlannedJob> {
@@ -323,25 +325,24 @@ class Planner {
         out.push(failed(`the replay's world ${JSON.stringify(header.world.source)} is not one this runtime ships: give "world" in ${v.where}`));
         continue;
       }
+      // A module the replay names is never run on its own: the verify entry names the module (the batch
+      // file's author chose it), and its graph is compared with the replay's before any job is made.
       let scenario: ScenarioInput | null = null;
-      if (overrideScenario) scenario = overrideScenario.input;
-      else if (header.scenario.source.startsWith('file:')) {
-        const path = header.scenario.source.slice(5);
-        const at = this.locate(path, `${v.where}.replays (${file}): its recorded scenario`);
-        if (at === null) {
-          out.push(failed(`the replay ran scenario ${header.scenario.name} from ${path}, which is not found beside the batch file nor in the current folder: give "scenario" in ${v.where}`));
-          continue;
+      const rec = header.scenario;
+      const recordsModule = rec.source.startsWith('file:') || (rec.modules?.length ?? 0) > 0;
+      if (overrideScenario) {
+        if (recordsModule && overrideScenario.graph && overrideScenario.path !== undefined) {
+          try {
+            checkRecordedGraph(rec, overrideScenario.graph, overrideScenario.path);
+          } catch (e) {
+            out.push(failed((e as Error).message));
+            continue;
+          }
         }
-        const confined = this.confine(at, `${v.where}.replays (${file}): its recorded scenario`);
-        this.read(confined, this.limits.scenarioBytes, `${v.where} (scenario ${path})`);
-        let graph: string;
-        try {
-          graph = this.moduleGraph(confined, `${v.where} (scenario ${path})`);
-        } catch (e) {
-          out.push(failed((e as Error).message));
-          continue;
-        }
-        scenario = { source: path, graph };
+        scenario = overrideScenario.input;
+      } else if (recordsModule) {
+        out.push(failed(`the replay ran scenario ${JSON.stringify(rec.name)} ${rec.version} from the module ${rec.source.startsWith('file:') ? rec.source.slice(5) : rec.source} (module graph ${rec.contentHash}): name that module as "scenario" in ${v.where} (a module a replay names is never run on its own)`));
+        continue;
       }
       job['world'] = world.source;
       job['scenario'] = scenario ? ('builtin' in scenario ? `builtin:${scenario.builtin}` : `file:${scenario.source}`) : header.scenario.source;
@@ -352,16 +353,16 @@ class Planner {
     return out;
   }
 
-  /** The module graph hash of the scenario module at `path` (absolute), remembered with its path for the local threads. */
-  private moduleGraph(path: string, where: string): string {
-    let graph: string;
+  /** The module graph of the scenario module at `path` (absolute), its hash remembered with its path for the local threads. */
+  private moduleGraph(path: string, where: string): ModuleGraph {
+    let graph: ModuleGraph;
     try {
-      graph = moduleGraph(path, { fileBytes: this.limits.scenarioBytes }).hash;
+      graph = moduleGraph(path, { fileBytes: this.limits.scenarioBytes });
     } catch (e) {
       if (e instanceof ModuleGraphError) this.fail(where, e.message);
       throw e;
     }
-    this.blobs.addModule(graph, resolve(path));
+    this.blobs.addModule(graph.hash, resolve(path));
     return graph;
   }
 

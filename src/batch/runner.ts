@@ -41,9 +41,11 @@ export interface RunnerEnv {
   pineyTables(): PineyTables;
   /**
    * A scenario module by its module graph's hash, recorded as `file:<source>`: a file of the env's own
-   * whose graph has that hash (its allow-list); throws when it has none.
+   * whose graph has that hash (its allow-list), a fresh instance for each job; throws when it has none. For
+   * a verify job, `recorded` is the replay's scenario: the module is refused before it runs when its graph
+   * is not that one.
    */
-  scenarioModule(source: string, graph: string): Promise<ScenarioDef>;
+  scenarioModule(source: string, graph: string, recorded?: ScenarioIdentity): Promise<ScenarioDef>;
   /** Milliseconds, for the timing only. */
   now(): number;
   /**
@@ -102,8 +104,8 @@ export function openWorldInput(w: WorldInput, env: RunnerEnv): OpenedWorld {
   return { world, identity: worldIdentity(world, all, w.source), bytes: all };
 }
 
-async function scenarioOf(s: ScenarioInput, env: RunnerEnv): Promise<ScenarioDef> {
-  return 'builtin' in s ? builtinScenario(s.builtin) : env.scenarioModule(s.source, s.graph);
+async function scenarioOf(s: ScenarioInput, env: RunnerEnv, recorded?: ScenarioIdentity): Promise<ScenarioDef> {
+  return 'builtin' in s ? builtinScenario(s.builtin) : env.scenarioModule(s.source, s.graph, recorded);
 }
 
 /** A job's world: the env's kept one, or loaded now. */
@@ -179,7 +181,11 @@ async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> 
 async function verify(p: VerifyPayload, env: RunnerEnv): Promise<JobOutput> {
   const rp = readReplay(env.blob(p.replay), BUTTON_MASK);
   const world = worldOf(p.world, env);
-  const scenario = p.scenario ? await scenarioOf(p.scenario, env) : undefined;
+  const recordsModule = (rp.header.scenario.modules?.length ?? 0) > 0 || rp.header.scenario.source.startsWith('file:');
+  if (recordsModule && !(p.scenario && 'graph' in p.scenario)) {
+    throw new Error(`the replay ran scenario ${JSON.stringify(rp.header.scenario.name)} from a module (module graph ${rp.header.scenario.contentHash}), and the job names none: a module a replay names is never run on its own`);
+  }
+  const scenario = p.scenario ? await scenarioOf(p.scenario, env, recordsModule ? rp.header.scenario : undefined) : undefined;
   const t0 = env.now();
   const v = verifyReplay(rp, { world, ...(scenario ? { scenario } : {}) });
   const seconds = (env.now() - t0) / 1000;

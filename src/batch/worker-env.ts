@@ -3,10 +3,11 @@
  * the bytes it was sent, the shipped field tables, and scenario modules from its allow-list.
  *
  * A scenario module is never loaded from bytes a job carries. The env is told which files it may run, by
- * their module graph's hash (`allow`: the files of `retrosim worker --allow-scenario`, or the batch's own
- * modules for the local threads); a job naming another graph fails with a message saying so. An allowed
- * file is hashed again before its first use (a file edited since the worker started is refused) and
- * imported from where it is with `loadScenarioFile`, recorded under the path the batch file gave it.
+ * their module graph's hash (`allow`: the files of `retrosim worker --allow-scenario`, or the modules the
+ * batch file itself names for the local threads); a job naming another graph fails with a message saying
+ * so. For every job, an allowed file is hashed again (a file edited since the worker started is refused),
+ * compared with what the job expects before anything of it runs, and imported afresh from a sealed copy of
+ * the bytes just hashed (`loadScenarioFile` with `fresh`), recorded under the path the batch file gave it.
  *
  * Worlds are kept between jobs: a sweep runs many jobs on one world, and loading it is a good part of a
  * short job (generating a Piney field from its spec takes about a sixth of a 600-frame job's CPU time). A
@@ -22,12 +23,12 @@
  * V8's compiler threads. In a 200-job sweep that was about a sixth of the jobs' own CPU time, which with a
  * thread per core is taken from the other threads.
  */
-import { defaultPineyTables, loadScenarioFile, type CollisionWorld, type OpenedWorld, type ScenarioDef, type Simulation } from '../index.js';
+import { defaultPineyTables, loadScenarioFile, type CollisionWorld, type OpenedWorld, type ScenarioDef, type ScenarioIdentity, type Simulation } from '../index.js';
 import type { BlobRef, WorldInput } from './payload.js';
 import type { RunnerEnv } from './runner.js';
 import { openWorldInput } from './runner.js';
-import { moduleGraph } from '../node/module-graph.js';
 import { notAllowedMessage } from './scenario-allow.js';
+import { GraphMismatchError } from '../node/scenario-file.js';
 
 /** Worlds a worker keeps between jobs (the ones used last). */
 export const WORLD_CACHE_SIZE = 4;
@@ -41,7 +42,6 @@ export function keepsRunTimeState(world: CollisionWorld): boolean {
 export class WorkerEnv implements RunnerEnv {
   /** Inputs this worker holds, by SHA-256. */
   readonly blobs = new Map<string, Uint8Array>();
-  private readonly scenarios = new Map<string, Promise<ScenarioDef>>();
   /** The scenario modules this env may run: module graph hash -> absolute path. */
   private readonly allowed = new Map<string, string>();
   /** Kept worlds, the one used last at the end. */
@@ -98,24 +98,26 @@ export class WorkerEnv implements RunnerEnv {
     this.allowed.set(graph, path);
   }
 
-  scenarioModule(source: string, graph: string): Promise<ScenarioDef> {
-    const id = `${graph}\0${source}`;
-    let p = this.scenarios.get(id);
-    if (!p) {
-      p = this.load(source, graph);
-      this.scenarios.set(id, p);
-      p.catch(() => this.scenarios.delete(id));
-    }
-    return p;
-  }
-
-  private async load(source: string, graph: string): Promise<ScenarioDef> {
+  /**
+   * The scenario of one job, from the allow-list's file with that graph: hashed again, compared with the
+   * allowed graph (and with the replay's recorded one, for a verify job) before anything of it runs, and
+   * imported afresh from a sealed copy of the bytes just hashed, so that module-level state of one job never
+   * reaches the next.
+   */
+  async scenarioModule(source: string, graph: string, recorded?: ScenarioIdentity): Promise<ScenarioDef> {
     const path = this.allowed.get(graph);
     if (path === undefined) throw new Error(notAllowedMessage(source, graph));
-    const now = moduleGraph(path).hash;
-    if (now !== graph) throw new Error(`scenario ${path}: its module graph changed since it was allowed (now ${now.slice(0, 12)}…, allowed ${graph.slice(0, 12)}…): start the worker again`);
-    return (await loadScenarioFile(path, source)).scenario;
+    this.instances++;
+    try {
+      return (await loadScenarioFile(path, { source, graph, fresh: true, ...(recorded ? { recorded } : {}) })).scenario;
+    } catch (e) {
+      if (e instanceof GraphMismatchError) throw new Error(`scenario ${path}: its module graph changed since it was allowed (now ${e.actual.slice(0, 12)}…, allowed ${e.expected.slice(0, 12)}…): start the worker again; nothing of it was run`);
+      throw e;
+    }
   }
+
+  /** Scenario module instances this env has made (each job of a module makes one). */
+  instances = 0;
 
   now(): number {
     return performance.now();

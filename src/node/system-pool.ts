@@ -34,6 +34,7 @@ import {
   type SystemThreads,
 } from '../systems/range-kernel.js';
 import { defaultPineyTables } from './assets.js';
+import { isSealedUrl, sealScenarioModule } from './scenario-file.js';
 import type { WorldSource } from './los-pool.js';
 import { C, type ConfigMessage, type PoolWorkerData } from './system-pool-protocol.js';
 import { refusalFromThread } from '../sim/determinism-guard.js';
@@ -74,7 +75,8 @@ export function autoThreads(agents: number, frames: number, cores: number): numb
 export interface SystemPoolOptions {
   /**
    * Module files (paths; a scenario's module, say) whose `kernels` export lists the range kernels of a
-   * scenario's own systems. Each worker imports them as `loadScenarioFile` does.
+   * scenario's own systems, or the sealed copy a loaded scenario came from (`scenarioSealedUrl`). Each file is
+   * hashed and sealed once, as `loadScenarioFile` does, and every worker imports that sealed copy.
    */
   kernelModules?: readonly string[];
   /**
@@ -164,10 +166,12 @@ export class SystemPool implements SystemThreads {
     if (!Number.isInteger(minIds) || minIds < 1) throw new RangeError(`minIdsPerThread must be an integer >= 1, got ${minIds}`);
     const pool = new SystemPool(threads, source.name, minIds);
     const url = threads > 1 ? systemWorkerUrl() : null;
+    // Each module is sealed once here (its graph hashed, its bytes copied), and every thread imports that copy.
+    const kernelModules = threads > 1 ? (options.kernelModules ?? []).map((m) => (isSealedUrl(m) ? m : sealScenarioModule(m).url)) : [];
     const ready: Promise<KernelInfo[]>[] = [];
     for (let t = 1; t < threads; t++) {
       const channel = new MessageChannel();
-      const wd: PoolWorkerData = { source, control: pool.control, port: channel.port2, index: t, threads, kernelModules: [...(options.kernelModules ?? [])] };
+      const wd: PoolWorkerData = { source, control: pool.control, port: channel.port2, index: t, threads, kernelModules };
       const w = new Worker(url!, { workerData: wd, transferList: [channel.port2 as never] });
       pool.workers.push(w);
       pool.ports.push(channel.port1);

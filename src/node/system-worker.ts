@@ -6,7 +6,7 @@
  * done.
  */
 import { receiveMessageOnPort, workerData, parentPort, type MessagePort } from 'node:worker_threads';
-import { importScenarioModule } from './scenario-file.js';
+import { importSealedUrl } from './scenario-file.js';
 import { storeFromShared, type ComponentStore, type SharedStore } from '../ecs/components.js';
 import { loadWorldBytes } from '../worlds/load.js';
 import type { CollisionWorld } from '../worlds/world.js';
@@ -143,7 +143,8 @@ try {
   world = loadWorldBytes(data.source.bytes, data.source.name, data.source.options);
   for (const k of BUILTIN_KERNELS) registry.set(k.name, k);
   for (const path of data.kernelModules) {
-    const { mod } = await importScenarioModule(path);
+    // Always a sealed copy the main thread made and checked (SystemPool.create seals the files it is given).
+    const mod = await importSealedUrl(path);
     // A module without kernels (a scenario whose systems have none) adds none.
     if (mod['kernels'] === undefined) continue;
     if (!Array.isArray(mod['kernels'])) throw new Error(`kernel module ${path}: \`kernels\` must be a list of range kernels`);

@@ -21,6 +21,7 @@ import type { ScenarioIdentity, ScenarioSettings } from '../sim/scenario.js';
 import type { ParamValue } from '../systems/system.js';
 import { checkFileBytes, checkLimit, DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { PACKAGE_VERSION } from '../version.js';
+import { GRAPH2_PACKAGE, graphListingHash, isGraph2 } from '../scenarios/graph-listing.js';
 
 /** The first 8 bytes of a replay file. */
 export const REPLAY_MAGIC = 'RSIMRPLY';
@@ -52,6 +53,13 @@ export const MAX_SECTIONS = 64;
 export const MAX_STRING_BYTES = 4096;
 /** Most local modules, and most packages, a header lists for a scenario's module graph. */
 export const MAX_SCENARIO_MODULES = 1000;
+/**
+ * The flag (the u16 after the format version, 0 in earlier files) of a replay whose scenario's module graph
+ * is graph 2: each module is listed with the SHA-256 of its bytes, and the list hashes to the scenario's
+ * content hash (checked on reading). A replay of a built-in or inline scenario has no flag, so it is the same
+ * bytes as before.
+ */
+export const FLAG_GRAPH2 = 1;
 
 /** Which world a replay ran on: enough to find it again and to check it is the same bytes. */
 export interface WorldIdentity {
@@ -162,11 +170,11 @@ export class ReplayWriter {
   /** Players per frame record (the header's; 1 until it is written). */
   private players = 1;
 
-  /** The magic and the version, written before the first chunk (the header decides the version). */
-  private start(version: number): void {
+  /** The magic, the version and the flags, written before the first chunk (the header decides them). */
+  private start(version: number, flags = 0): void {
     if (this.started) return;
     for (let i = 0; i < 8; i++) this.w.u8(REPLAY_MAGIC.charCodeAt(i));
-    this.w.u16(version).u16(0);
+    this.w.u16(version).u16(flags);
     this.started = true;
   }
 
@@ -181,7 +189,14 @@ export class ReplayWriter {
     const players = h.settings.players ?? 1;
     if (!Number.isInteger(players) || players < 1 || players > MAX_REPLAY_PLAYERS) throw new RangeError(`a replay records 1..${MAX_REPLAY_PLAYERS} players, not ${players}`);
     if (this.started && players > 1) throw new RangeError('the header of a replay of several players must be its first chunk');
-    this.start(replayFormatVersion(players));
+    const graph2 = isGraph2(h.scenario);
+    if (graph2) {
+      if (this.started) throw new RangeError('the header of a replay of a scenario module must be its first chunk');
+      const listed = `0x${graphListingHash(h.scenario.modules!, h.scenario.packages ?? []).slice(0, 16)}`;
+      if (listed !== h.scenario.contentHash) throw new RangeError(`the scenario's module list hashes to ${listed}, not its content hash ${h.scenario.contentHash}`);
+      for (const n of h.scenario.packages ?? []) if (!GRAPH2_PACKAGE.test(n)) throw new RangeError(`package ${JSON.stringify(n)} of a graph-2 scenario is not "name@version#<SHA-256>"`);
+    }
+    this.start(replayFormatVersion(players), graph2 ? FLAG_GRAPH2 : 0);
     this.players = players;
     const p = new BinaryWriter(256);
     putString(p, h.runtime);
@@ -211,8 +226,12 @@ export class ReplayWriter {
     p.u16(modules.length);
     for (const m of modules) {
       putString(p, m.path);
-      const [mhi, mlo] = parseHash(m.hash);
-      p.u32(mhi).u32(mlo);
+      if (graph2) {
+        for (let i = 0; i < 64; i += 2) p.u8(parseInt(m.hash.slice(i, i + 2), 16));
+      } else {
+        const [mhi, mlo] = parseHash(m.hash);
+        p.u32(mhi).u32(mlo);
+      }
     }
     p.u16(packages.length);
     for (const n of packages) putString(p, n);
@@ -272,8 +291,8 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
   if (version !== REPLAY_FORMAT_VERSION && version !== MULTIPLAYER_REPLAY_FORMAT_VERSION) {
     r.fail(`format version ${version} is not supported (this runtime reads versions ${REPLAY_FORMAT_VERSION} and ${MULTIPLAYER_REPLAY_FORMAT_VERSION})`, 8);
   }
-  const reserved = r.u16('reserved');
-  if (reserved !== 0) r.fail(`reserved field is ${reserved}, expected 0`, 10);
+  const flags = r.u16('flags');
+  if ((flags & ~FLAG_GRAPH2) !== 0) r.fail(`flags are 0x${flags.toString(16)}: bits other than 0x${FLAG_GRAPH2.toString(16)} (graph 2) are reserved and must be 0`, 10);
 
   let header: ReplayHeader | null = null;
   let final: Replay['final'] | null = null;
@@ -307,7 +326,7 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
     switch (type) {
       case 'HEAD': {
         if (header) pr.fail('a second HEAD chunk', start);
-        header = readHeader(pr, version);
+        header = readHeader(pr, version, flags);
         if (pr.pos !== payloadAt + length) pr.fail(`the header's fields take ${pr.pos - payloadAt} bytes of its ${length}-byte payload`, payloadAt);
         sectionCount = header.sections.length;
         players = header.settings.players ?? 1;
@@ -437,7 +456,8 @@ function describeChunk(type: string, header: ReplayHeader | null, frames: number
   }
 }
 
-function readHeader(r: BinaryReader, version: number): ReplayHeader {
+function readHeader(r: BinaryReader, version: number, flags = 0): ReplayHeader {
+  const graph2 = (flags & FLAG_GRAPH2) !== 0;
   const runtime = getString(r, 'runtime version');
   const kind = getString(r, 'world kind');
   const name = getString(r, 'world name');
@@ -478,18 +498,40 @@ function readHeader(r: BinaryReader, version: number): ReplayHeader {
   const moduleCount = r.u16('scenario module count');
   if (moduleCount > MAX_SCENARIO_MODULES) r.fail(`${moduleCount} scenario modules is over the limit ${MAX_SCENARIO_MODULES}`, mAt);
   const modules: { path: string; hash: string }[] = [];
+  const paths = new Set<string>();
   for (let i = 0; i < moduleCount; i++) {
+    const at = r.pos;
     const path = getString(r, `scenario module ${i} path`);
-    const hi = r.u32(`scenario module ${i} hash`);
-    const lo = r.u32(`scenario module ${i} hash`);
-    modules.push({ path, hash: hex64(hi, lo) });
+    if (paths.has(path)) r.fail(`scenario module ${JSON.stringify(path)} is listed twice`, at);
+    paths.add(path);
+    if (graph2) {
+      let hex = '';
+      for (let k = 0; k < 32; k++) hex += r.u8(`scenario module ${i} hash`).toString(16).padStart(2, '0');
+      modules.push({ path, hash: hex });
+    } else {
+      const hi = r.u32(`scenario module ${i} hash`);
+      const lo = r.u32(`scenario module ${i} hash`);
+      modules.push({ path, hash: hex64(hi, lo) });
+    }
   }
   const pAt2 = r.pos;
   const packageCount = r.u16('scenario package count');
   if (packageCount > MAX_SCENARIO_MODULES) r.fail(`${packageCount} scenario packages is over the limit ${MAX_SCENARIO_MODULES}`, pAt2);
   const packages: string[] = [];
-  for (let i = 0; i < packageCount; i++) packages.push(getString(r, `scenario package ${i}`));
+  for (let i = 0; i < packageCount; i++) {
+    const at = r.pos;
+    const name = getString(r, `scenario package ${i}`);
+    if (graph2 && !GRAPH2_PACKAGE.test(name)) r.fail(`scenario package ${JSON.stringify(name.slice(0, 80))} is not "name@version#<SHA-256 of its content>"`, at);
+    packages.push(name);
+  }
   if (moduleCount === 0 && packageCount > 0) r.fail('the scenario lists packages but no module', pAt2);
+  if (graph2) {
+    // The list must be the graph the scenario hash names: recomputed here, as Node computed it when recording.
+    if (moduleCount === 0) r.fail('the flags say the scenario is a module graph, and the header lists no module', mAt);
+    const listed = `0x${graphListingHash(modules, packages).slice(0, 16)}`;
+    const recorded = hex64(shi, slo);
+    if (listed !== recorded) r.fail(`the scenario's module list hashes to ${listed}, not the recorded graph hash ${recorded}: the list was changed`, mAt);
+  }
   return {
     formatVersion: version,
     runtime,

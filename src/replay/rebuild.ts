@@ -11,7 +11,8 @@ import { Simulation } from '../sim/simulation.js';
 import type { EventBus } from '../ecs/events.js';
 import type { SystemThreads } from '../systems/range-kernel.js';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin.js';
-import { scenarioIdentity } from '../scenarios/identity.js';
+import { legacyScenarioIdentity, scenarioIdentity } from '../scenarios/identity.js';
+import { isGraph2 } from '../scenarios/graph-listing.js';
 import { describeChanges, scenarioModuleChanges } from './scenario-changes.js';
 import type { ReplayHeader } from './format.js';
 import { checkWorldIdentity, type OpenedWorld } from './world-identity.js';
@@ -111,7 +112,9 @@ export function replayScenario(h: ReplayHeader, given?: ScenarioDef): ScenarioDe
     def = BUILTIN_SCENARIOS.get(rec.name);
     if (!def) throw new FormatError(HEADER, -1, `unknown scenario ${JSON.stringify(rec.name)}: the replay names a built-in scenario this runtime does not have (built-in: ${[...BUILTIN_SCENARIOS.keys()].join(', ')})`);
   }
-  const got = scenarioIdentity(def);
+  // A replay recorded before graph 2 holds its module's graph-1 hash: compare the module's graph-1 identity.
+  const legacy = rec.modules?.length && !isGraph2(rec) ? legacyScenarioIdentity(def) : undefined;
+  const got = legacy ?? scenarioIdentity(def);
   const where = got.source.startsWith('file:') ? got.source.slice(5) : got.source;
   if (got.name !== rec.name) throw scenarioMismatch(got.source, `the replay ran scenario ${JSON.stringify(rec.name)}; the scenario given is ${JSON.stringify(got.name)}`);
   if (got.version !== rec.version || got.contentHash !== rec.contentHash) {

@@ -1,6 +1,6 @@
 /**
  * What changed in a scenario's module graph since a replay recorded it: the modules whose bytes differ,
- * the ones added or removed, and the packages at another version. Verify refuses a changed scenario up
+ * the ones added or removed, and the packages at another version or with other content. Verify refuses a changed scenario up
  * front with these, so the author sees which file to put back, not a divergence many frames later.
  */
 import type { ScenarioIdentity } from '../sim/scenario.js';
@@ -22,16 +22,22 @@ export function scenarioModuleChanges(recorded: ScenarioIdentity, given: Scenari
     else if (now !== hash) out.push(`${path} changed (recorded ${hash}, now ${now})`);
   }
   for (const path of b.keys()) if (!a.has(path)) out.push(`${path} is imported now and was not then`);
-  const name = (p: string) => p.slice(0, p.lastIndexOf('@') > 0 ? p.lastIndexOf('@') : p.length);
+  const name = (p: string) => (p.indexOf('@', 1) > 0 ? p.slice(0, p.indexOf('@', 1)) : p);
   const pa = new Map((recorded.packages ?? []).map((p) => [name(p), p]));
   const pb = new Map((given.packages ?? []).map((p) => [name(p), p]));
   for (const [n, p] of pa) {
     const now = pb.get(n);
-    if (now === undefined) out.push(`package ${p} is no longer imported`);
-    else if (now !== p) out.push(`package ${p} is now ${now}`);
+    if (now === undefined) out.push(`package ${shownPackage(p)} is no longer imported`);
+    else if (now !== p) out.push(`package ${shownPackage(p)} is now ${shownPackage(now)}`);
   }
-  for (const [n, p] of pb) if (!pa.has(n)) out.push(`package ${p} is imported now and was not then`);
+  for (const [n, p] of pb) if (!pa.has(n)) out.push(`package ${shownPackage(p)} is imported now and was not then`);
   return out;
+}
+
+/** A package entry for a message: "name@version" and, for a graph-2 entry, "(content 1a2b3c4d5e6f…)". */
+function shownPackage(p: string): string {
+  const hash = p.lastIndexOf('#');
+  return hash < 0 ? p : `${p.slice(0, hash)} (content ${p.slice(hash + 1, hash + 13)}…)`;
 }
 
 /** The changes as one clause for a message: the first few, then how many more. */

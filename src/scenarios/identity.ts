@@ -9,6 +9,8 @@ import { scenarioFingerprint, scenarioModuleUrl, type ScenarioDef, type Scenario
 import { BUILTIN_SCENARIOS } from './builtin.js';
 
 const fromFiles = new WeakMap<ScenarioDef, ScenarioIdentity>();
+/** For a scenario from a module file: the identity a replay recorded before graph 2 gives the same module. */
+const legacy = new WeakMap<ScenarioDef, ScenarioIdentity>();
 
 /** Gives the identity of a scenario defined in the module at a `file:` URL, or undefined when it has none. */
 export type ModuleIdentityResolver = (def: ScenarioDef, moduleUrl: string) => ScenarioIdentity | undefined;
@@ -23,6 +25,21 @@ export function setModuleIdentityResolver(r: ModuleIdentityResolver): void {
 /** Records that `def` was loaded from a module file with this identity (done by `loadScenarioFile`). */
 export function registerScenarioSource(def: ScenarioDef, identity: ScenarioIdentity): void {
   fromFiles.set(def, freezeIdentity(identity));
+}
+
+/** Records the graph-1 identity of a scenario loaded from a module file (replays recorded before graph 2). */
+export function registerLegacyIdentity(def: ScenarioDef, identity: ScenarioIdentity): void {
+  legacy.set(def, freezeIdentity(identity));
+}
+
+/**
+ * The identity a replay recorded before graph 2 would hold for `def` (its module graph's graph-1 hash), or
+ * undefined for a scenario not from a module file. Compared with such a replay's instead of the current one.
+ */
+export function legacyScenarioIdentity(def: ScenarioDef): ScenarioIdentity | undefined {
+  scenarioIdentity(def); // a program-imported module's identities are made on first use
+  const l = legacy.get(def);
+  return l ? copy(l) : undefined;
 }
 
 function freezeIdentity(i: ScenarioIdentity): ScenarioIdentity {

@@ -209,7 +209,7 @@ describe('a job is data, never code', { timeout: 300_000 }, () => {
     writeFileSync(join(dir, 'main.mjs'), `import './missing.mjs';\n`);
     const r = await runCliAsync(['worker', '--redis', redis.url, '--allow-scenario', join(dir, 'main.mjs')], 120_000);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--allow-scenario: .*main\.mjs imports "\.\/missing\.mjs": .*missing\.mjs does not exist/);
+    expect(r.stderr).toMatch(/--allow-scenario: .*main\.mjs imports "\.\/missing\.mjs" \(line 1\): .*missing\.mjs does not exist/);
     noStack(r.stderr);
   });
 });

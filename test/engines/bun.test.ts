@@ -190,7 +190,7 @@ describe('replays recorded by Node verify in Bun: the CLI and the public API', (
   test('bun bin/retrosim.js replay verify FILE --json: ok, with the final hash Node recorded', async () => {
     expect(runs.length).toBe(4);
     for (const r of runs) {
-      const out = await bunOk([CLI, 'replay', 'verify', r.file, '--json'], r.cwd);
+      const out = await bunOk([CLI, 'replay', 'verify', r.file, ...(r.scenario ? ['--scenario', r.scenario] : []), '--json'], r.cwd);
       const v = jsonLines<Verified>(out.stdout)[0]!;
       expect(v, `${r.label}: ${out.stdout}`).toMatchObject({ ok: true, frames: 600, keyframes: 7, finalHash: r.finalHash, divergence: null, warnings: [] });
     }

@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReplay } from '../../src/index.js';
 import { ReplayWriter } from '../../src/replay/format.js';
+import { graphListingHash } from '../../src/scenarios/graph-listing.js';
 import type { ReplayHeader } from '../../src/index.js';
 import { PROCESS_TIMEOUT_MS, repoRoot } from '../cli/run-cli.js';
 
@@ -117,9 +118,12 @@ describe('scenario identity over the module graph, one from a program and from t
     const sc = readReplay(fromCli).header.scenario;
     expect(sc.source).toBe('file:tag.mjs');
     expect(sc.modules!.map((m) => m.path)).toEqual(['rules.mjs', 'tag.mjs']);
-    expect(sc.packages).toEqual(['tag-levels@1.0.0']);
+    // The package by its content: name, version and the SHA-256 of the files the graph loads from it.
+    expect(sc.packages).toHaveLength(1);
+    expect(sc.packages![0]).toMatch(/^tag-levels@1\.0\.0#[0-9a-f]{64}$/);
+    expect(sc.modules!.every((m) => /^[0-9a-f]{64}$/.test(m.hash))).toBe(true);
 
-    const v1 = cli(['replay', 'verify', 'program.replay', '--json']);
+    const v1 = cli(['replay', 'verify', 'program.replay', '--scenario', 'tag.mjs', '--json']);
     expect(v1.code, v1.stderr + v1.stdout).toBe(0);
     expect(lastJson(v1.stdout)['ok']).toBe(true);
     const v2 = node(['program.mjs', 'verify', 'cli.replay']);
@@ -134,7 +138,7 @@ describe('scenario identity over the module graph, one from a program and from t
       const before = readFileSync(join(dir, file), 'utf8');
       writeFileSync(join(dir, file), edit);
       try {
-        const v = cli(['replay', 'verify', 'cli.replay', '--json']);
+        const v = cli(['replay', 'verify', 'cli.replay', '--scenario', 'tag.mjs', '--json']);
         expect(v.code).not.toBe(0);
         // An error, not a verify result (a divergence is one, with "ok": false): refused before any frame ran.
         const err = lastJson(v.stdout) as { ok?: boolean; error: { kind: string; message: string; file: string | null } };
@@ -148,19 +152,35 @@ describe('scenario identity over the module graph, one from a program and from t
       } finally {
         writeFileSync(join(dir, file), before);
       }
-      expect(cli(['replay', 'verify', 'cli.replay', '--json']).code).toBe(0);
+      expect(cli(['replay', 'verify', 'cli.replay', '--scenario', 'tag.mjs', '--json']).code).toBe(0);
     });
   }
 
   it('another version of a package the scenario imports is refused up front, naming both versions', () => {
     writePackage('1.1.0');
     try {
-      const v = cli(['replay', 'verify', 'cli.replay', '--json']);
+      const v = cli(['replay', 'verify', 'cli.replay', '--scenario', 'tag.mjs', '--json']);
       expect(v.code).not.toBe(0);
-      expect(v.stdout).toContain('package tag-levels@1.0.0 is now tag-levels@1.1.0');
+      expect(v.stdout).toMatch(/package tag-levels@1\.0\.0 \(content [0-9a-f]{12}…\) is now tag-levels@1\.1\.0 \(content [0-9a-f]{12}…\)/);
     } finally {
       writePackage('1.0.0');
     }
+  });
+
+  it('a package patched in place (same version, other bytes) is another package: refused up front', () => {
+    const file = join(dir, 'node_modules/tag-levels/index.js');
+    const before = readFileSync(file, 'utf8');
+    writeFileSync(file, before.replace('LEVEL = 4', 'LEVEL = 5'));
+    try {
+      const v = cli(['replay', 'verify', 'cli.replay', '--scenario', 'tag.mjs', '--json']);
+      expect(v.code).toBe(1);
+      const err = lastJson(v.stdout) as { error: { kind: string; message: string } };
+      expect(err.error.kind).toBe('scenario');
+      expect(err.error.message).toMatch(/package tag-levels@1\.0\.0 \(content [0-9a-f]{12}…\) is now tag-levels@1\.0\.0 \(content [0-9a-f]{12}…\)/);
+    } finally {
+      writeFileSync(file, before);
+    }
+    expect(cli(['replay', 'verify', 'cli.replay', '--scenario', 'tag.mjs', '--json']).code).toBe(0);
   });
 
   it('a module the graph cannot follow is refused when the program records, naming the module', () => {
@@ -187,24 +207,80 @@ describe('the header keeps the module list', () => {
     const fresh = w.end(0, 0, 0);
     const head = fresh.subarray(12, fresh.length - 24); // less the END chunk: 8 + 12 + 4 bytes
     const out = new Uint8Array(12 + head.length + bytes.length - oldEnd);
-    out.set(bytes.subarray(0, 12), 0);
+    out.set(fresh.subarray(0, 12), 0); // the magic, the version and the flags the header calls for
     out.set(head, 12);
     out.set(bytes.subarray(oldEnd), 12 + head.length);
     return out;
   }
   const hex = fc.tuple(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 0xffffffff })).map(([a, b]) => `0x${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`);
 
-  it('any list of modules and packages reads back as written', () => {
+  const sha = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
+  const uniquePaths = <T extends { path: string }>(a: T[]) => a.filter((m, i) => a.findIndex((x) => x.path === m.path) === i);
+
+  it('any graph-1 list of modules and packages (replays recorded before graph 2) reads back as written', () => {
     const bytes = real();
     const h0 = readReplay(bytes).header;
     fc.assert(
-      fc.property(fc.array(fc.record({ path: fc.string({ minLength: 1, maxLength: 40 }), hash: hex }), { minLength: 1, maxLength: 20 }), fc.array(fc.string({ maxLength: 40 }), { maxLength: 5 }), (modules, packages) => {
+      fc.property(fc.array(fc.record({ path: fc.string({ minLength: 1, maxLength: 40 }), hash: hex }), { minLength: 1, maxLength: 20 }).map(uniquePaths), fc.array(fc.string({ maxLength: 40 }), { maxLength: 5 }), (modules, packages) => {
         const got = readReplay(withHeader(bytes, { ...h0, scenario: { ...h0.scenario, modules, packages } })).header.scenario;
         expect(got.modules).toEqual(modules);
         expect(got.packages).toEqual(packages);
       }),
       { numRuns: 60 },
     );
+  });
+
+  const pkg = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/), fc.stringMatching(/^[0-9]\.[0-9]\.[0-9]$/), sha).map(([n, v, h]) => `${n}@${v}#${h}`);
+  const graph2 = fc.tuple(fc.array(fc.record({ path: fc.string({ minLength: 1, maxLength: 40 }), hash: sha }), { minLength: 1, maxLength: 12 }).map(uniquePaths), fc.array(pkg, { maxLength: 4 }));
+
+  it('a graph-2 list reads back as written when it hashes to the scenario hash (property)', () => {
+    const bytes = real();
+    const h0 = readReplay(bytes).header;
+    fc.assert(
+      fc.property(graph2, ([modules, packages]) => {
+        const contentHash = `0x${graphListingHash(modules, packages).slice(0, 16)}`;
+        const got = readReplay(withHeader(bytes, { ...h0, scenario: { ...h0.scenario, contentHash, modules, packages } })).header.scenario;
+        expect(got.contentHash).toBe(contentHash);
+        expect(got.modules).toEqual(modules);
+        expect(got.packages).toEqual(packages);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a graph-2 list changed in any way (a module, its hash, a package) is a format error naming the header (property)', () => {
+    const bytes = real();
+    const h0 = readReplay(bytes).header;
+    const good = { ...h0, scenario: { ...h0.scenario } };
+    const file = withHeader(bytes, good);
+    expect(readReplay(file).header.scenario.contentHash).toBe(h0.scenario.contentHash);
+    // Written by hand: the writer itself refuses a list that does not hash to the content hash.
+    const tampered = (modules: { path: string; hash: string }[], packages: string[]): Uint8Array => {
+      const listed = `0x${graphListingHash(modules, packages).slice(0, 16)}`;
+      const h = { ...h0, scenario: { ...h0.scenario, contentHash: listed, modules, packages } };
+      const out = withHeader(bytes, h);
+      // Put the recorded hash back, as a forger who edits the list in place would leave it.
+      const at = Buffer.from(out).indexOf(Buffer.from(listed.slice(2, 10), 'hex').reverse());
+      expect(at).toBeGreaterThan(0);
+      const rec = h0.scenario.contentHash;
+      const v = view(out);
+      v.setUint32(at, parseInt(rec.slice(2, 10), 16), true);
+      v.setUint32(at + 4, parseInt(rec.slice(10, 18), 16), true);
+      const len = v.getUint32(16, true);
+      v.setUint32(20 + len, crc32(out.subarray(12, 20 + len)), true);
+      return out;
+    };
+    fc.assert(
+      fc.property(graph2, ([modules, packages]) => {
+        const listed = `0x${graphListingHash(modules, packages).slice(0, 16)}`;
+        fc.pre(listed !== h0.scenario.contentHash);
+        expect(() => readReplay(tampered(modules, packages))).toThrow(/replay chunk HEAD #0 \(header\).*module list hashes to 0x[0-9a-f]{16}, not the recorded graph hash/);
+      }),
+      { numRuns: 40 },
+    );
+    // One real edit: the recorded module list with one byte of one hash changed.
+    const m = h0.scenario.modules!.map((x, i) => (i === 0 ? { ...x, hash: (x.hash[0] === '0' ? '1' : '0') + x.hash.slice(1) } : x));
+    expect(() => readReplay(tampered(m, h0.scenario.packages!))).toThrow(/not the recorded graph hash/);
   });
 
   it('a header whose payload holds bytes after its fields is refused', () => {
@@ -225,6 +301,7 @@ describe('the header keeps the module list', () => {
     const bytes = real();
     const h0 = readReplay(bytes).header;
     const many = Array.from({ length: 1001 }, (_, i) => ({ path: `m${i}.mjs`, hash: '0x0000000000000001' }));
+    // (a graph-1 list: a graph-2 list that long could not hash to the scenario's hash)
     expect(() => withHeader(bytes, { ...h0, scenario: { ...h0.scenario, modules: many } })).toThrow(/more than 1000 modules/);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `retrosim replay info|export|verify|seek FILE`: read, check, re-simulate and seek replays.
  */
-import { existsSync } from 'node:fs';
+import { FormatError } from '../../binary/format-error.js';
 import { parseArgs, parseThreads, UsageError, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { inFile, print, printJson, readInputFile } from '../io.js';
@@ -16,17 +16,17 @@ import { verifyReplay } from '../../replay/verify.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { ScenarioDef } from '../../sim/scenario.js';
 import { BUILTIN_SCENARIOS } from '../../scenarios/builtin.js';
-import { loadScenarioFile } from '../../node/scenario-file.js';
+import { loadScenarioFile, scenarioSealedUrl } from '../../node/scenario-file.js';
 import { autoThreads, MAX_SYSTEM_THREADS, SystemPool, type SystemPoolOptions } from '../../node/system-pool.js';
 import { availableParallelism } from 'node:os';
 
 /**
- * The kernel modules of a scenario module file (the one given, else the one the replay recorded): the module
- * itself, when it exports \`kernels\` (the workers import it by path and find its range kernels there).
+ * The kernel modules of the scenario module given with --scenario: the sealed copy it was loaded from, which
+ * the workers import to find its range kernels (the bytes the main thread checked, never the file again).
  */
-function scenarioKernelModules(given: string | undefined, rp?: Replay): SystemPoolOptions {
-  const path = given !== undefined && !BUILTIN_SCENARIOS.has(given) ? given : rp?.header.scenario.source.startsWith('file:') ? rp.header.scenario.source.slice(5) : undefined;
-  return path ? { kernelModules: [path] } : {};
+function scenarioKernelModules(scenario: ScenarioDef | undefined): SystemPoolOptions {
+  const url = scenario ? scenarioSealedUrl(scenario) : undefined;
+  return url ? { kernelModules: [url] } : {};
 }
 
 const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
@@ -48,8 +48,9 @@ options:
   --world W      the world: a built-in id (piney-default, rugrats-demo) or a file, when the replay ran on a
                  file that is not where it was (a file of a built-in id's name in the current folder wins)
   --map FILE     the MAP of a Llama world
-  --scenario S   the scenario module file the replay was recorded with (default: the recorded path; built-in
-                 scenarios need none)
+  --scenario S   the scenario module file the replay was recorded with: required for a replay of a scenario
+                 module (its module graph is compared with the recorded one before anything of it runs; the
+                 path a replay records is never loaded on its own); built-in scenarios need none
   --threads N|auto
                  threads for the systems' range kernels while re-simulating (verify, seek): the answers are
                  the same for any N, only the speed differs. auto, the default, takes 1 for small replays
@@ -97,7 +98,7 @@ async function simulationFor(rp: Replay, o: ParsedArgs['options'], limits: Reado
   } else throw new UsageError(`the replay's world source ${JSON.stringify(src)} is unknown: give --world FILE`);
   const scenario = await scenarioFor(rp, o['scenario'] as string | undefined);
   const threads = parseThreads(o['threads'] as string | undefined, MAX_SYSTEM_THREADS) ?? autoThreads(rp.header.settings.agents, rp.final.frames, availableParallelism());
-  const pool = threads > 1 ? await SystemPool.create(opened.source, threads, scenarioKernelModules(o['scenario'] as string | undefined, rp)) : null;
+  const pool = threads > 1 ? await SystemPool.create(opened.source, threads, scenarioKernelModules(scenario)) : null;
   try {
     return { sim: replaySimulation(rp.header, { world: opened, limits, ...(scenario ? { scenario } : {}), ...(pool ? { threads: pool } : {}) }), pool };
   } catch (e) {
@@ -107,21 +108,26 @@ async function simulationFor(rp: Replay, o: ParsedArgs['options'], limits: Reado
 }
 
 /**
- * The scenario module to re-simulate with: --scenario FILE, else the file the replay recorded (when it is
- * still there); undefined for a built-in scenario.
+ * The scenario to re-simulate with: the module given with --scenario (its module graph compared with the
+ * replay's before anything of it is imported), a built-in one by name, or the built-in one the replay
+ * names. A module the replay merely names is never imported: without --scenario, a replay of a scenario
+ * module is a usage error that says which module it needs.
  */
 async function scenarioFor(rp: Replay, given: string | undefined): Promise<ScenarioDef | undefined> {
+  const rec = rp.header.scenario;
   if (given !== undefined) {
     if (BUILTIN_SCENARIOS.has(given)) return BUILTIN_SCENARIOS.get(given);
-    return (await loadScenarioFile(given)).scenario;
+    if (!rec.modules?.length) {
+      const e = new FormatError(`scenario module ${given}`, -1, `cannot stand for the replay's scenario ${JSON.stringify(rec.name)} (${rec.source}), which is ${rec.source.startsWith('builtin:') ? 'built in: leave out --scenario' : 'not a module file: verify it from the program that defined it (verifyReplay with scenario:)'}; nothing of it was run`);
+      e.file = given;
+      throw e;
+    }
+    return (await loadScenarioFile(given, { recorded: rec })).scenario;
   }
-  const src = rp.header.scenario.source;
-  if (!src.startsWith('file:')) return undefined;
-  const path = src.slice(5);
-  if (!existsSync(path)) {
-    throw new UsageError(`the replay ran scenario ${rp.header.scenario.name} from ${path}, which is not there: give --scenario FILE`);
+  if (rec.source.startsWith('file:') || rec.modules?.length) {
+    throw new UsageError(`the replay ran scenario ${JSON.stringify(rec.name)} ${rec.version} from the module ${rec.source.startsWith('file:') ? rec.source.slice(5) : rec.source} (module graph ${rec.contentHash}): give that module with --scenario FILE (its graph is checked before it runs; a module a replay names is never loaded on its own)`);
   }
-  return (await loadScenarioFile(path)).scenario;
+  return undefined;
 }
 
 export const command: Command = {

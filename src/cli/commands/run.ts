@@ -11,7 +11,7 @@ import { DEFAULT_KEYFRAME_INTERVAL } from '../../replay/format.js';
 import { DEFAULT_WORLD } from '../../worlds/builtin.js';
 import { BUILTIN_SCENARIOS, createSimulation, defaultSettingsFor, scenarioForWorld, simulationFromSettings } from '../../scenarios/builtin.js';
 import { scenarioIdentity } from '../../scenarios/identity.js';
-import { loadScenarioFile } from '../../node/scenario-file.js';
+import { loadScenarioFile, scenarioSealedUrl } from '../../node/scenario-file.js';
 import { ParamError, parseParamText } from '../../sim/params.js';
 import type { ParamValue } from '../../systems/system.js';
 import { openBuiltinWorld, openNamedWorld } from '../../node/open-world.js';
@@ -93,8 +93,9 @@ export const command: Command = {
     if (o['cc-init'] !== undefined) over.ccRandInit = o['cc-init'] as number;
     over.params = parseSets(scenario, (o['set'] as string[] | undefined) ?? []);
     const threads = parseThreads(o['threads'] as string | undefined, MAX_SYSTEM_THREADS) ?? autoThreads(defaultSettingsFor(opened.world, over).agents, frames, availableParallelism());
-    const given = o['scenario'] as string | undefined;
-    const pool = threads > 1 ? await SystemPool.create(opened.source, threads, given && !BUILTIN_SCENARIOS.has(given) ? { kernelModules: [given] } : {}) : null;
+    // The workers import the scenario's kernels from the sealed copy the scenario itself was loaded from.
+    const sealed = scenarioSealedUrl(scenario);
+    const pool = threads > 1 ? await SystemPool.create(opened.source, threads, sealed ? { kernelModules: [sealed] } : {}) : null;
     try {
       return await runWith(pool);
     } finally {
