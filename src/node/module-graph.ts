@@ -58,6 +58,8 @@ export interface ModuleGraph {
   legacyHash: string;
   /** The local modules as a graph-1 replay lists them: by path, with the FNV-1a 64 of their bytes. */
   legacyModules: { path: string; hash: string }[];
+  /** The packages as a graph-1 replay lists them: those the local modules import, as "name@version", sorted. */
+  legacyPackages: string[];
   /** Every file the graph loads, by real path, with the bytes that were hashed: what a sealed copy holds. */
   sources: ReadonlyMap<string, Uint8Array>;
 }
@@ -209,6 +211,7 @@ export function moduleGraph(entry: string, limits: ModuleGraphLimits = {}): Modu
     fileHashes: modules.map((m) => m.hash),
     packages: [...new Set(pkgs)],
     legacyHash: legacyGraphHash(root, legacyFiles, sources, legacyPackages),
+    legacyPackages: [...legacyPackages].sort(),
     legacyModules: [...legacyFiles].map((f) => ({ path: slash(relative(root, f)), hash: fnv1a64Hex(sources.get(f)!) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     sources,
   };

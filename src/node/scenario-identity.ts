@@ -45,7 +45,7 @@ export function identityFromGraph(def: ScenarioDef, graph: ModuleGraph, source: 
 
 /** The identity a replay recorded before graph 2 would have for the same module (its graph-1 hash). */
 export function legacyIdentityFromGraph(def: ScenarioDef, graph: ModuleGraph, source: string): ScenarioIdentity {
-  return { name: def.name, version: def.version, source: `file:${source}`, contentHash: graph.legacyHash, modules: graph.legacyModules.map((m) => ({ ...m })), packages: [] };
+  return { name: def.name, version: def.version, source: `file:${source}`, contentHash: graph.legacyHash, modules: graph.legacyModules.map((m) => ({ ...m })), packages: [...graph.legacyPackages] };
 }
 
 /** Both identities of a module's scenario, registered so that a replay of either graph can be checked. */
@@ -62,7 +62,7 @@ export function checkRecordedGraph(recorded: ScenarioIdentity, graph: ModuleGrap
   const what = `scenario module ${path}`;
   const given: ScenarioIdentity = isGraph2(recorded)
     ? { name: recorded.name, version: recorded.version, source: `file:${path}`, contentHash: graph.contentHash, modules: graph.files.map((p, i) => ({ path: p, hash: graph.fileHashes[i]! })), packages: [...graph.packages] }
-    : { name: recorded.name, version: recorded.version, source: `file:${path}`, contentHash: graph.legacyHash, modules: graph.legacyModules, packages: [] };
+    : { name: recorded.name, version: recorded.version, source: `file:${path}`, contentHash: graph.legacyHash, modules: graph.legacyModules, packages: graph.legacyPackages };
   if (given.contentHash === recorded.contentHash) return;
   const changes = scenarioModuleChanges(recorded, given);
   const e = new FormatError(

@@ -160,7 +160,7 @@ describe('what runs is what was hashed', () => {
     const text = `export { x } from '../../${basename(dir)}/escape/outside.mjs';\n`;
     writeFileSync(main, text);
     const sources = new Map([[main, new TextEncoder().encode(text)], [join(d, 'pad.mjs'), new Uint8Array(0)]]);
-    const graph: ModuleGraph = { hash: '0'.repeat(64), contentHash: '0x0000000000000000', entry: main, files: [], fileHashes: [], packages: [], legacyHash: '0x0000000000000000', legacyModules: [], sources };
+    const graph: ModuleGraph = { hash: '0'.repeat(64), contentHash: '0x0000000000000000', entry: main, files: [], fileHashes: [], packages: [], legacyHash: '0x0000000000000000', legacyModules: [], legacyPackages: [], sources };
     const copy = sealCopy(graph);
     await expect(importSealedUrl(copy.entryUrl)).rejects.toThrow(/leads to file:.*outside\.mjs, outside the files of its module graph/);
   });
