@@ -10,6 +10,8 @@
  * out-of-memory) fails its job and is replaced; an aborted job's thread is terminated and replaced, and so
  * is the thread of a job that runs past its time limit (`maxSeconds`: wall time on this side, from when the
  * thread gets the job; the thread and the simulation never see a clock, so the limit cannot change a result).
+ * A thread that asks to retire after a job (pool-thread.ts: its most scenario module instances made, or a
+ * job that left a timer running) is replaced too.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -29,10 +31,14 @@ export interface ThreadRequest {
   scenarios?: [string, string][];
 }
 
-/** What a thread answers: the result body as JSON text, or one line saying what failed. */
+/**
+ * What a thread answers: the result body as JSON text, or one line saying what failed. `retire` asks the
+ * pool to replace the thread after this job (it has made its most scenario module instances, or a job left
+ * something behind in it that could reach the next job).
+ */
 export type ThreadAnswer =
-  | { id: number; ok: true; body: string; replay: Uint8Array | null; seconds: number; framesPerSecond: number }
-  | { id: number; ok: false; error: string };
+  | { id: number; ok: true; body: string; replay: Uint8Array | null; seconds: number; framesPerSecond: number; retire?: string }
+  | { id: number; ok: false; error: string; retire?: string };
 
 /** Most threads a pool takes. */
 export const MAX_POOL_THREADS = 256;
@@ -92,13 +98,19 @@ export class ThreadPool {
     const w = new Worker(this.url);
     slot.blobs = new Set();
     slot.scenarios = new Set();
-    w.on('message', (a: ThreadAnswer) => slot.settle?.(a));
+    // A thread the pool has let go of (replaced, terminated) settles nothing: its slot may already be running
+    // the next job on a new thread.
+    w.on('message', (a: ThreadAnswer) => {
+      if (slot.worker === w) slot.settle?.(a);
+    });
     w.on('error', (e) => {
-      if (slot.worker === w) slot.worker = null;
+      if (slot.worker !== w) return;
+      slot.worker = null;
       slot.settle?.(new Error(`the worker thread stopped: ${e.message.split('\n')[0]}`));
     });
     w.on('exit', (code) => {
-      if (slot.worker === w) slot.worker = null;
+      if (slot.worker !== w) return;
+      slot.worker = null;
       slot.settle?.(new Error(`the worker thread exited (code ${code})`));
     });
     slot.worker = w;
@@ -175,6 +187,11 @@ export class ThreadPool {
           void w.terminate();
         }
         throw answer;
+      }
+      if (answer.retire !== undefined && slot.worker === w) {
+        // A fresh thread for the next job: nothing of this one's modules or leftovers reaches it.
+        slot.worker = null;
+        void w.terminate();
       }
       return answer;
     } finally {
