@@ -30,7 +30,7 @@ import { fnv1a64Hex } from '../binary/fnv.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { graphListing } from '../scenarios/graph-listing.js';
 import { detectFormat, moduleLoads, ModuleScanError, type ModuleFormat } from './module-loads.js';
-import { ModuleGraphError, packageRootOf, readBoundedFile, readPackageJson, realFile, resolveImport, resolveRequire, type Resolved } from './module-resolve.js';
+import { linksOn, ModuleGraphError, packageRootOf, readBoundedFile, readPackageJson, realFile, resolveImport, resolveRequire, type Resolved } from './module-resolve.js';
 
 export { ModuleGraphError } from './module-resolve.js';
 
@@ -62,6 +62,8 @@ export interface ModuleGraph {
   legacyPackages: string[];
   /** Every file the graph loads, by real path, with the bytes that were hashed: what a sealed copy holds. */
   sources: ReadonlyMap<string, Uint8Array>;
+  /** The symbolic links the graph's loads pass through (a linked package, a linked helper): link -> real path. */
+  links: ReadonlyMap<string, string>;
 }
 
 /** Bounds of one graph (defaults: MODULE_GRAPH_FILES, limits.scenarioBytes, MODULE_GRAPH_BYTES). */
@@ -110,6 +112,7 @@ export function moduleGraph(entry: string, limits: ModuleGraphLimits = {}): Modu
   const legacyFiles = new Set<string>();
   const legacyPackages = new Set<string>();
   const packages = new Map<string, PackageFiles>();
+  const links = new Map<string, string>();
   let total = 0;
 
   const read = (file: string, what: string): Uint8Array => {
@@ -186,6 +189,7 @@ export function moduleGraph(entry: string, limits: ModuleGraphLimits = {}): Modu
       const what = () => `${shown(file)} ${load.kind === 'require' ? 'requires' : 'imports'} ${JSON.stringify(load.specifier)} (line ${load.line})`;
       const r: Resolved = load.kind === 'import' ? resolveImport(load.specifier, file, what) : resolveRequire(load.specifier, file, what);
       if (r.kind !== 'file') continue;
+      for (const [link, real] of linksOn(r.requested)) links.set(link, real);
       const ext2 = extname(r.path).toLowerCase();
       if (ext2 === '.node' || ext2 === '.wasm') throw new ModuleGraphError(`${what()}: a native add-on or WebAssembly file, whose code the module graph cannot read`);
       if (isLocal && direct && packageRootOf(r.path) !== null) {
@@ -214,6 +218,7 @@ export function moduleGraph(entry: string, limits: ModuleGraphLimits = {}): Modu
     legacyPackages: [...legacyPackages].sort(),
     legacyModules: [...legacyFiles].map((f) => ({ path: slash(relative(root, f)), hash: fnv1a64Hex(sources.get(f)!) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     sources,
+    links,
   };
 }
 

@@ -10,9 +10,9 @@
  * from a sealed copy that holds only the files of its graph (sealed-module.ts), and under Node the loader
  * hooks refuse any import from inside a copy that leads out of it.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isBuiltin, createRequire } from 'node:module';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SUBPATHS } from './scenario-hooks.js';
 
@@ -21,8 +21,11 @@ export class ModuleGraphError extends Error {
   override readonly name = 'ModuleGraphError';
 }
 
-/** Where one load leads. */
-export type Resolved = { kind: 'runtime' } | { kind: 'builtin'; name: string } | { kind: 'file'; path: string };
+/**
+ * Where one load leads. For a file: its real path (how Node names the module) and the path the lookup
+ * asked for before symbolic links were followed (a sealed copy makes the same links).
+ */
+export type Resolved = { kind: 'runtime' } | { kind: 'builtin'; name: string } | { kind: 'file'; path: string; requested: string };
 
 /** Conditions of an ES import in Node (20.19 and later: "module-sync" with require(esm)). */
 const IMPORT_CONDITIONS = ['node', 'import', 'module-sync', 'default'];
@@ -140,10 +143,14 @@ export function resolveImport(spec: string, importer: string, what: () => string
     return { kind: 'runtime' };
   }
   if (spec.startsWith('node:') || isBuiltin(spec)) return { kind: 'builtin', name: spec };
-  if (spec.startsWith('./') || spec.startsWith('../')) return { kind: 'file', path: localFile(spec, importer, what) };
+  if (spec.startsWith('./') || spec.startsWith('../')) {
+    const requested = localPath(spec, importer, what);
+    return { kind: 'file', path: realFile(requested, what), requested };
+  }
   if (spec.startsWith('#')) throw new ModuleGraphError(`${what()}: a package import, which the module graph cannot follow: import the module by a relative path`);
   if (spec.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(spec) || spec.includes('\\')) throw new ModuleGraphError(`${what()}: an absolute path or URL; import local modules by a relative path ('./name.mjs')`);
-  return { kind: 'file', path: packageImport(spec, importer, what) };
+  const requested = packageImport(spec, importer, what);
+  return { kind: 'file', path: realFile(requested, what), requested };
 }
 
 /** Where a CommonJS `require` leads from `importer`, by the engine's own resolver. */
@@ -159,11 +166,53 @@ export function resolveRequire(spec: string, importer: string, what: () => strin
     throw new ModuleGraphError(`${what()}: cannot be resolved (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   if (isBuiltin(path)) return { kind: 'builtin', name: path };
-  return { kind: 'file', path: realFile(path, what) };
+  const real = realFile(path, what);
+  if (spec.startsWith('./') || spec.startsWith('../')) return { kind: 'file', path: real, requested: real };
+  // A bare name: the package folder Node's lookup finds (a node_modules folder above the importer), which may
+  // be a link to where the files are (pnpm). Found elsewhere (NODE_PATH, a global folder), a copy of the graph
+  // could not find it the same way.
+  const { name } = splitPackageSpecifier(spec, what);
+  const pkg = lookupPackage(name, importer);
+  const realPkg = pkg === null ? null : realpathSync(pkg);
+  if (pkg === null || realPkg === null || !(real === realPkg || real.startsWith(realPkg + sep))) {
+    throw new ModuleGraphError(`${what()}: resolves to ${real} through NODE_PATH or a global folder, not a node_modules folder above the module; install the package beside it`);
+  }
+  return { kind: 'file', path: real, requested: join(pkg, relative(realPkg, real)) };
 }
 
-/** A relative specifier resolved as Node resolves an ES module's: a URL against the importer, an exact file. */
-function localFile(spec: string, importer: string, what: () => string): string {
+/** The folder `<dir>/node_modules/<name>` Node's lookup finds first, from the importer's folder up; null if none. */
+function lookupPackage(name: string, importer: string): string | null {
+  for (let dir = dirname(importer); ; dir = dirname(dir)) {
+    if (basename(dir) !== 'node_modules') {
+      const pkg = join(dir, 'node_modules', name);
+      if (isDir(pkg)) return pkg;
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * The symbolic links on a path, from the root down: each link's path and the real path it leads to, so that a
+ * sealed copy can make the same links. Paths whose folders hold no link give none.
+ */
+export function linksOn(path: string): [string, string][] {
+  const out: [string, string][] = [];
+  const parts = path.split(sep);
+  for (let i = 2; i <= parts.length; i++) {
+    const p = parts.slice(0, i).join(sep) || sep;
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      break;
+    }
+    if (st.isSymbolicLink()) out.push([p, realpathSync(p)]);
+  }
+  return out;
+}
+
+/** A relative specifier resolved as Node resolves an ES module's: a URL against the importer (the path, links not followed). */
+function localPath(spec: string, importer: string, what: () => string): string {
   let path: string;
   try {
     const url = new URL(spec, pathToFileURL(importer));
@@ -173,7 +222,7 @@ function localFile(spec: string, importer: string, what: () => string): string {
   } catch (e) {
     throw new ModuleGraphError(`${what()}: not a file path (${(e as Error).message})`);
   }
-  return realFile(path, what);
+  return path;
 }
 
 /** A bare ES specifier: the package's folder found as Node finds it, then its exports or main. */
@@ -189,7 +238,7 @@ function packageImport(spec: string, importer: string, what: () => string): stri
         if (exports !== undefined && exports !== null) target = exportsTarget(pkg, subpath || '.', exports, what);
         else if (subpath === '') target = legacyMain(pkg, pj, what);
         else target = join(pkg, subpath);
-        return realFile(target, what);
+        return target;
       }
     }
     if (dirname(dir) === dir) break;

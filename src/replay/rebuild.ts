@@ -107,7 +107,14 @@ export function replayScenario(h: ReplayHeader, given?: ScenarioDef): ScenarioDe
   let def = given;
   if (!def) {
     if (!rec.source.startsWith('builtin:')) {
-      throw new FormatError(HEADER, -1, `the replay ran scenario ${JSON.stringify(rec.name)} ${rec.version} from ${rec.source} (content hash ${rec.contentHash}), which is not built in: give its module (CLI: --scenario FILE)`);
+      const module = rec.source.startsWith('file:') || (rec.modules?.length ?? 0) > 0;
+      throw new FormatError(
+        HEADER,
+        -1,
+        module
+          ? `the replay ran scenario ${JSON.stringify(rec.name)} ${rec.version} from the module ${rec.source.startsWith('file:') ? rec.source.slice(5) : rec.source} (module graph ${rec.contentHash}), which is not built in: give its module (CLI: --scenario FILE; API: scenario, from loadScenarioFile or an import); a module a replay names is never loaded on its own, and a browser page cannot load one`
+          : `the replay ran scenario ${JSON.stringify(rec.name)} ${rec.version} (${rec.source}, content hash ${rec.contentHash}), which is not built in: give its module or definition (API: scenario)`,
+      );
     }
     def = BUILTIN_SCENARIOS.get(rec.name);
     if (!def) throw new FormatError(HEADER, -1, `unknown scenario ${JSON.stringify(rec.name)}: the replay names a built-in scenario this runtime does not have (built-in: ${[...BUILTIN_SCENARIOS.keys()].join(', ')})`);

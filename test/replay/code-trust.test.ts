@@ -13,9 +13,9 @@
  *
  * Real processes for the CLI; the library in this process for the rest.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile, readReplay } from '../../src/index.js';
 import { moduleGraph, type ModuleGraph } from '../../src/node/module-graph.js';
@@ -150,17 +150,42 @@ describe('what runs is what was hashed', () => {
     expect(moduleGraph(join(d, 'main.mjs')).hash).not.toBe(graph.hash);
   });
 
+  it('links load from the copy as from the original: a linked helper, a package installed as a link (as pnpm does)', async () => {
+    const d = join(dir, 'links');
+    mkdirSync(join(d, 'scen'), { recursive: true });
+    mkdirSync(join(d, 'shared', 'deep'), { recursive: true });
+    mkdirSync(join(d, 'node_modules', '.store', 'lvl@1.0.0', 'node_modules', 'lvl'), { recursive: true });
+    mkdirSync(join(d, 'node_modules', '.store', 'dep@2.0.0', 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(join(d, 'shared', 'helper.mjs'), `export { deep } from './deep/more.mjs';\nexport const h = 'helper';\n`);
+    writeFileSync(join(d, 'shared', 'deep', 'more.mjs'), `export const deep = 'deep';\n`);
+    symlinkSync('../shared/helper.mjs', join(d, 'scen', 'helper.mjs'));
+    const lvl = join(d, 'node_modules', '.store', 'lvl@1.0.0', 'node_modules', 'lvl');
+    writeFileSync(join(lvl, 'package.json'), JSON.stringify({ name: 'lvl', version: '1.0.0', type: 'module', exports: './index.js' }));
+    writeFileSync(join(lvl, 'index.js'), `import { D } from 'dep';\nexport const LEVEL = 'level+' + D;\n`);
+    const dep = join(d, 'node_modules', '.store', 'dep@2.0.0', 'node_modules', 'dep');
+    writeFileSync(join(dep, 'package.json'), JSON.stringify({ name: 'dep', version: '2.0.0', main: 'index.cjs' }));
+    writeFileSync(join(dep, 'index.cjs'), `exports.D = 'dep';\n`);
+    symlinkSync('.store/lvl@1.0.0/node_modules/lvl', join(d, 'node_modules', 'lvl'));
+    symlinkSync('../../dep@2.0.0/node_modules/dep', join(d, 'node_modules', '.store', 'lvl@1.0.0', 'node_modules', 'dep'));
+    writeFileSync(join(d, 'scen', 'main.mjs'), `import { h, deep } from './helper.mjs';\nimport { LEVEL } from 'lvl';\nexport const value = [h, deep, LEVEL].join(' ');\n`);
+    const graph = moduleGraph(join(d, 'scen', 'main.mjs'));
+    expect(graph.files).toEqual(['../shared/deep/more.mjs', '../shared/helper.mjs', 'main.mjs']);
+    expect(graph.packages.map((p) => p.replace(/#.*/, ''))).toEqual(['dep@2.0.0', 'lvl@1.0.0']);
+    const copy = sealCopy(graph);
+    expect((await importSealedUrl(copy.entryUrl))['value']).toBe('helper deep level+dep');
+  });
+
   it('an import from inside a sealed copy that leads out of it is refused by the loader hooks', async () => {
     const d = join(dir, 'escape');
     mkdirSync(join(d, 'inner'), { recursive: true });
     writeFileSync(join(d, 'outside.mjs'), `export const x = 1;\n`);
     // A graph that misses a file (as if a resolver had disagreed with Node's): its copy holds main.mjs, whose
-    // import leads from the copy, in the temporary folder, back to this folder's outside.mjs.
+    // import leads from the copy (up to the root, as many ../ as it takes) back to this folder's outside.mjs.
     const main = join(d, 'inner', 'main.mjs');
-    const text = `export { x } from '../../${basename(dir)}/escape/outside.mjs';\n`;
+    const text = `export { x } from '${'../'.repeat(40)}${join(d, 'outside.mjs').slice(1)}';\n`;
     writeFileSync(main, text);
     const sources = new Map([[main, new TextEncoder().encode(text)], [join(d, 'pad.mjs'), new Uint8Array(0)]]);
-    const graph: ModuleGraph = { hash: '0'.repeat(64), contentHash: '0x0000000000000000', entry: main, files: [], fileHashes: [], packages: [], legacyHash: '0x0000000000000000', legacyModules: [], legacyPackages: [], sources };
+    const graph: ModuleGraph = { hash: '0'.repeat(64), contentHash: '0x0000000000000000', entry: main, files: [], fileHashes: [], packages: [], legacyHash: '0x0000000000000000', legacyModules: [], legacyPackages: [], sources, links: new Map() };
     const copy = sealCopy(graph);
     await expect(importSealedUrl(copy.entryUrl)).rejects.toThrow(/leads to file:.*outside\.mjs, outside the files of its module graph/);
   });

@@ -8,6 +8,7 @@ import { Simulation } from '../../../src/sim/simulation.js';
 import { Buttons } from '../../../src/systems/input.js';
 import { opener, read, tamperHash } from '../helpers.js';
 import { simulationFromSettings } from '../../../src/scenarios/builtin.js';
+import { graphListingHash } from '../../../src/scenarios/graph-listing.js';
 
 /** A fixed key pattern: walk, turn, stand, back. */
 const pattern = (f: number): number => [Buttons.Up, Buttons.Up | Buttons.Left, 0, Buttons.Down, Buttons.Right | Buttons.Up][Math.floor(f / 17) % 5]!;
@@ -48,6 +49,24 @@ describe('sandbox session', () => {
     expect(() => s.stepLive(0)).toThrow(/replay mode/);
     s.goLive();
     expect(s.stepLive(0).frame).toBe(651);
+  });
+
+  test('a replay of a scenario module is refused, naming the module and its graph: the page never loads one', async () => {
+    const a = await SandboxSession.create(opener('rugrats-demo'), { agents: 3 });
+    await a.restart(true);
+    for (let f = 0; f < 5; f++) a.stepLive(Buttons.Up);
+    const rp = readReplay(a.finishRecording());
+    const modules = [{ path: 'race.mjs', hash: 'ab'.repeat(32) }];
+    const contentHash = `0x${graphListingHash(modules, []).slice(0, 16)}`;
+    const w = new ReplayWriter();
+    w.header({ ...rp.header, scenario: { ...rp.header.scenario, name: 'race', version: '2.0.0', source: 'file:race/race.mjs', contentHash, modules, packages: [] }, settings: { ...rp.header.settings, scenario: 'race' } });
+    for (const k of rp.keyframes) w.keyframe(k.frame, k.hashHi, k.hashLo, k.snapshot);
+    const b = await SandboxSession.create(opener('rugrats-demo'), { agents: 3 });
+    const err = await b.loadReplay(w.end(0, 0, 0)).then(() => null, (e: unknown) => e as Error);
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err!.message).toContain(`the replay ran scenario "race" 2.0.0 from the module race/race.mjs (module graph ${contentHash})`);
+    expect(err!.message).toContain('--scenario FILE');
+    expect(err!.message).toContain('a browser page cannot load one');
   });
 
   test('a replay whose header names a scenario this runtime does not have is refused as a FormatError', async () => {
