@@ -45,6 +45,7 @@ async function handle(m: ThreadRequest): Promise<void> {
     answer = { id: m.id, ok: false, error: errorText(e) };
   } finally {
     for (const sha of m.forget) env.blobs.delete(sha);
+    env.dropCopies();
   }
   restoreGlobals(globals);
   const left = pendingTimers() - timers;

@@ -28,7 +28,7 @@ import type { BlobRef, WorldInput } from './payload.js';
 import type { RunnerEnv } from './runner.js';
 import { openWorldInput } from './runner.js';
 import { notAllowedMessage } from './scenario-allow.js';
-import { GraphMismatchError } from '../node/scenario-file.js';
+import { dropSealedCopyOf, GraphMismatchError, scenarioSealedUrl } from '../node/scenario-file.js';
 
 /** Worlds a worker keeps between jobs (the ones used last). */
 export const WORLD_CACHE_SIZE = 4;
@@ -109,7 +109,10 @@ export class WorkerEnv implements RunnerEnv {
     if (path === undefined) throw new Error(notAllowedMessage(source, graph));
     this.instances++;
     try {
-      return (await loadScenarioFile(path, { source, graph, fresh: true, ...(recorded ? { recorded } : {}) })).scenario;
+      const def = (await loadScenarioFile(path, { source, graph, fresh: true, ...(recorded ? { recorded } : {}) })).scenario;
+      const url = scenarioSealedUrl(def);
+      if (url !== undefined) this.copies.push(url);
+      return def;
     } catch (e) {
       if (e instanceof GraphMismatchError) throw new Error(`scenario ${path}: its module graph changed since it was allowed (now ${e.actual.slice(0, 12)}…, allowed ${e.expected.slice(0, 12)}…): start the worker again; nothing of it was run`);
       throw e;
@@ -118,6 +121,14 @@ export class WorkerEnv implements RunnerEnv {
 
   /** Scenario module instances this env has made (each job of a module makes one). */
   instances = 0;
+  /** The sealed copies this env's jobs were imported from, until `dropCopies`. */
+  private copies: string[] = [];
+
+  /** Removes the sealed copies of the jobs that ended (what was imported from them stays loaded). */
+  dropCopies(): void {
+    for (const url of this.copies) dropSealedCopyOf(url);
+    this.copies = [];
+  }
 
   now(): number {
     return performance.now();

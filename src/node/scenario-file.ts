@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
-import { extname } from 'node:path';
+import { extname, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FormatError } from '../binary/format-error.js';
 import { DEFAULT_LIMITS } from '../limits.js';
@@ -23,7 +23,7 @@ import { BoundedReadError, readBounded } from './bounded-read.js';
 import { registerBunScenarioModules } from './bun-scenario-modules.js';
 import { moduleGraph, ModuleGraphError, type ModuleGraph } from './module-graph.js';
 import { checkRecordedGraph, registerGraphIdentities, scenarioSourcePath } from './scenario-identity.js';
-import { sealCopy, sealedPrefixPath, type SealedCopy } from './sealed-module.js';
+import { dropSealedCopy, sealCopy, sealedPrefixPath, type SealedCopy } from './sealed-module.js';
 
 /** A scenario module and the identity its replays record. */
 export interface LoadedScenario {
@@ -186,6 +186,15 @@ export function isSealedUrl(spec: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Removes the sealed copy whose entry is `url` (a fresh copy a job was imported from, once the job ended). */
+export function dropSealedCopyOf(url: string): void {
+  if (!isSealedUrl(url)) return;
+  const path = fileURLToPath(url);
+  const prefix = sealedPrefixPath();
+  const end = path.indexOf(sep, prefix.length);
+  if (end > 0) dropSealedCopy(path.slice(0, end));
 }
 
 /** Sealed copies made by this process, by module graph hash (reused unless a fresh instance is asked for). */
