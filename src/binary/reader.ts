@@ -16,7 +16,9 @@ export class BinaryReader {
     /** Format name used in error messages. */
     readonly format: string,
   ) {
-    this.bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    // A plain Uint8Array view of the same memory: a subclass (Node's Buffer) would make every view taken from
+    // it (a keyframe's bytes, a decoded byte array) a Buffer too, which checks of a plain Uint8Array refuse.
+    this.bytes = data instanceof Uint8Array ? (Object.getPrototypeOf(data) === Uint8Array.prototype ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength)) : new Uint8Array(data);
     this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
   }
 

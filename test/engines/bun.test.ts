@@ -209,7 +209,7 @@ describe('replays recorded by Node verify in Bun: the CLI and the public API', (
       const lines = jsonLines<Verified>(out.stdout);
       expect(lines.length, out.stdout).toBe(here.length);
       for (const [i, r] of here.entries()) {
-        expect(lines[i], `${r.label}: ${out.stdout}`).toMatchObject({ ok: true, frames: 600, keyframes: 7, finalHash: r.finalHash, divergence: null, warnings: [] });
+        expect(lines[i], `${r.label}: ${out.stdout}`).toMatchObject({ ok: true, frames: 600, keyframes: 7, finalHash: r.finalHash, divergence: null, warnings: [], seekVerified: true });
       }
     }
   });
