@@ -259,8 +259,10 @@ function scenarioIdentity(v: unknown, what: string, bad: Bad): void {
 }
 
 function settings(v: unknown, what: string, bad: Bad): void {
-  const s = exact(v, what, ['scenario', 'agents', 'fieldSeed', 'ccRandInit', 'streamSeed', 'capacity', 'params'], [], bad);
+  // A replay of several players (format 4) records how many; one of one player does not.
+  const s = exact(v, what, ['scenario', 'agents', 'fieldSeed', 'ccRandInit', 'streamSeed', 'capacity', 'params'], ['players'], bad);
   str(s['scenario'], `${what}.scenario`, bad);
+  if (Object.hasOwn(s, 'players') && !(Number.isInteger(s['players']) && (s['players'] as number) >= 2 && (s['players'] as number) <= 4)) bad(`${what}.players must be 2..4 when given`);
   str(s['streamSeed'], `${what}.streamSeed`, bad);
   for (const k of ['agents', 'fieldSeed', 'ccRandInit', 'capacity']) uint(s[k], `${what}.${k}`, bad);
   record(

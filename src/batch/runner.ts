@@ -192,7 +192,8 @@ async function verify(p: VerifyPayload, env: RunnerEnv): Promise<JobOutput> {
   const body: Record<string, unknown> = {
     replay: { file: p.file, bytes: p.replay.bytes, sha256: p.replay.sha256 },
     world: rp.header.world,
-    scenario: rp.header.scenario,
+    // As a run job's result names it: the per-module list stays in the replay's header.
+    scenario: resultScenario(rp.header.scenario),
     settings: rp.header.settings,
     ok: v.ok,
     frames: v.frames,
