@@ -165,7 +165,7 @@ console.log(JSON.stringify({ version: pkg.version, kind: world.kind, frame: sim.
     const cli = run(npm, ['exec', '--offline', '--', 'retrosim', 'run', '--scenario', 'examples/guards/guards.mjs', '--world', 'node_modules/retrosim/assets/worlds/rugrats/demo.col', '--frames', '300', '--agents', '0', '--out', 'cli.replay', '--json']);
     expect(cli.stderr).toBe('');
     expect((JSON.parse(cli.stdout) as { signals: { alarm?: number } }).signals.alarm).toBeGreaterThan(0);
-    expect(run(npm, ['exec', '--offline', '--', 'retrosim', 'replay', 'verify', 'cli.replay']).code).toBe(0);
+    expect(run(npm, ['exec', '--offline', '--', 'retrosim', 'replay', 'verify', 'cli.replay', '--scenario', 'examples/guards/guards.mjs']).code).toBe(0);
   });
 
   it('a TypeScript program on the public types passes tsc --noEmit with strict, and compiles and runs', () => {
