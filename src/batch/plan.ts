@@ -31,13 +31,16 @@ import {
   BUTTON_MASK,
   type Limits,
   type ScenarioDef,
+  type WorldIdentity,
   type WorldKind,
 } from '../index.js';
 import { moduleGraph, ModuleGraphError, type ModuleGraph } from '../node/module-graph.js';
 import { checkRecordedGraph } from '../node/scenario-identity.js';
 import { checkJsonDepth } from '../binary/json-depth.js';
 import { FormatError } from '../binary/format-error.js';
-import { builtinWorldId } from '../worlds/builtin.js';
+import { builtinWorld, builtinWorldId, variantFileName, variantSpecBytes } from '../worlds/builtin.js';
+import { builtinIdOfContent } from '../node/open-world.js';
+import { fnv1a64Hex } from '../binary/fnv.js';
 import { BoundedReadError, readBounded, readBoundedText } from '../node/bounded-read.js';
 import { gtaPlacementsPath, siblingWithExtension } from '../node/world-files.js';
 import { BlobStore } from './blobs.js';
@@ -186,9 +189,13 @@ class Planner {
     if (cached) return cached;
     let found: WorldFound;
     if (builtinWorldId(given, (g) => existsSync(this.abs(g)), map) !== undefined) {
-      const rel = BUILTIN_WORLDS[given]!;
-      const bytes = this.read(join(packageRoot(), rel), this.limits.fileBytes, `${where}.world`);
-      found = { input: { source: `builtin:${given}`, name: basename(rel), parts: [{ role: 'main', blob: this.blobs.add(bytes) }] }, kind: kindOf(bytes) };
+      // Any world of the catalog, with its partner files; a variant's spec made from its base, as openWorld does.
+      const entry = builtinWorld(given)!;
+      const bytes = variantSpecBytes(this.read(join(packageRoot(), entry.file), this.limits.fileBytes, `${where}.world`), entry);
+      const parts: WorldInput['parts'] = [{ role: 'main', blob: this.blobs.add(bytes) }];
+      if (entry.map) parts.push({ role: 'map', blob: this.blobs.add(this.read(join(packageRoot(), entry.map), this.limits.fileBytes, `${where}.world (its MAP)`)) });
+      if (entry.placements) parts.push({ role: 'placements', blob: this.blobs.add(this.read(join(packageRoot(), entry.placements), this.limits.fileBytes, `${where}.world (its placements)`)) });
+      found = { input: { source: `builtin:${given}`, name: entry.variant ? variantFileName(entry) : basename(entry.file), parts }, kind: kindOf(bytes) };
     } else {
       const path = this.confine(given, `${where}.world`);
       const bytes = this.read(path, this.limits.fileBytes, `${where}.world`);
@@ -312,15 +319,14 @@ class Planner {
       let world: WorldInput;
       if (overrideWorld) world = overrideWorld.input;
       else if (header.world.source.startsWith('builtin:') && Object.hasOwn(BUILTIN_WORLDS, header.world.source.slice(8))) world = this.world(header.world.source.slice(8), undefined, v.where).input;
+      else if (builtinIdOfContent(header.world) !== undefined) world = { ...this.world(builtinIdOfContent(header.world)!, undefined, v.where).input, source: header.world.source };
       else if (header.world.source.startsWith('file:')) {
-        const { path, mapPath } = splitFileSource(header.world.source);
-        const at = this.locate(path, `${v.where}.replays (${file}): its recorded world`);
-        const mapAt = mapPath !== undefined ? this.locate(mapPath, `${v.where}.replays (${file}): its recorded map`) : undefined;
-        if (at === null || mapAt === null) {
-          out.push(failed(`the replay ran on ${header.world.source}, which is not found beside the batch file nor in the current folder: give "world" in ${v.where}`));
+        const found = this.recordedWorld(header.world, real, `${v.where}.replays (${file})`, v.where);
+        if (!found) {
+          out.push(failed(`the replay ran on ${header.world.source} (${header.world.kind}, ${header.world.byteLength} bytes, content hash ${header.world.contentHash}), which is found with those bytes neither beside the batch file, nor in the current folder, nor beside the replay: give "world" in ${v.where}`));
           continue;
         }
-        world = { ...this.world(at, mapAt, v.where).input, source: header.world.source };
+        world = found;
       } else {
         out.push(failed(`the replay's world ${JSON.stringify(header.world.source)} is not one this runtime ships: give "world" in ${v.where}`));
         continue;
@@ -364,6 +370,38 @@ class Planner {
     }
     this.blobs.addModule(graph.hash, resolve(path));
     return graph;
+  }
+
+  /**
+   * The world a replay recorded as a file, found by its content: the recorded path (relative to the batch
+   * file, then to the current folder: it must lie in the allowed folders), then the recorded path and its file
+   * name beside the replay (when those lie in the allowed folders); the first with the recorded bytes.
+   */
+  private recordedWorld(recorded: WorldIdentity, replay: string, where: string, entry: string): WorldInput | null {
+    const { path, mapPath } = splitFileSource(recorded.source);
+    const cands: [string, string | undefined][] = [];
+    const at = this.locate(path, `${where}: its recorded world`);
+    const mapAt = mapPath !== undefined ? this.locate(mapPath, `${where}: its recorded map`) : undefined;
+    if (at !== null && mapAt !== null) cands.push([at, mapAt]);
+    const beside = dirname(replay);
+    for (const [p, m] of [[path, mapPath], [basename(path), mapPath !== undefined ? basename(mapPath) : undefined]] as const) {
+      const c = resolve(beside, p);
+      const cm = m !== undefined ? resolve(beside, m) : undefined;
+      if (!existsSync(c) || !within(this.roots, realOrSelf(c)) || (cm !== undefined && (!existsSync(cm) || !within(this.roots, realOrSelf(cm))))) continue;
+      cands.push([c, cm]);
+    }
+    for (const [c, m] of cands) {
+      const input = this.world(c, m, entry).input;
+      const bytes = input.parts.map((p) => this.blobs.get(p.blob.sha256));
+      const all = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
+      let o = 0;
+      for (const b of bytes) {
+        all.set(b, o);
+        o += b.length;
+      }
+      if (all.length === recorded.byteLength && fnv1a64Hex(all) === recorded.contentHash) return { ...input, source: recorded.source };
+    }
+    return null;
   }
 
   /**

@@ -67,7 +67,8 @@ describe('built-in world ids on the command line', () => {
     const own = mkdtempSync(join(dir, 'own-'));
     copyFileSync(join(repoRoot, BUILTIN_WORLDS['piney-default']!), join(own, 'rugrats-demo'));
     expect(json(cliIn(own, ['world', 'info', 'rugrats-demo', '--json'])).kind).toBe('piney');
-    expect(json(cliIn(own, ['run', '--world', 'rugrats-demo', '--frames', '1', '--agents', '1', '--no-replay', '--json'])).world).toMatchObject({ kind: 'piney', source: 'file:rugrats-demo' });
+    // The file wins, and a replay names a world by its content: these are the shipped Piney field's bytes.
+    expect(json(cliIn(own, ['run', '--world', 'rugrats-demo', '--frames', '1', '--agents', '1', '--no-replay', '--json'])).world).toMatchObject({ kind: 'piney', source: 'builtin:piney-default' });
     // An unknown id is a missing file, named as given.
     const r = cliIn(own, ['world', 'info', 'rugrats-nope']);
     expect(r.code).toBe(2);

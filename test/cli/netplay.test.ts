@@ -191,17 +191,17 @@ describe.concurrent('retrosim netplay join through an impaired relay', () => {
     expect(none.code, none.stderr).toBe(1);
     expect(errorLines(none.stderr)).toHaveLength(1);
     expect(none.stderr).toMatch(/relay refused: join: .*no-such-room/);
-    // a room on a world file: a joiner without that file cannot build it and says so
-    const creator = joinProc('file-world', 60, ['--world', 'assets/worlds/rugrats/demo.col', '--agents', '5']);
+    // a room on a world file that is not a shipped world's: a joiner without that file cannot build it and says so
+    const creator = joinProc('file-world', 60, ['--world', 'assets/worlds/colbin/demo-v1.colbin', '--agents', '5']);
     await roomOpen('file-world');
-    const joiner = await runCliAsync(['netplay', 'join', '--relay', url, '--room', 'file-world', '--frames', '60', '--world', 'rugrats-demo'], 120_000);
-    expect(joiner.code, joiner.stderr).toBe(0); // the built-in id opens the same bytes
+    const joiner = await runCliAsync(['netplay', 'join', '--relay', url, '--room', 'file-world', '--frames', '60', '--world', 'assets/worlds/colbin/demo-v1.colbin'], 120_000);
+    expect(joiner.code, joiner.stderr).toBe(0); // the same bytes, given
     expect(await creator.exited).toBe(0);
-    const creator2 = joinProc('file-world-2', 60, ['--world', 'assets/worlds/rugrats/demo.col', '--agents', '5']);
+    const creator2 = joinProc('file-world-2', 60, ['--world', 'assets/worlds/colbin/demo-v1.colbin', '--agents', '5']);
     await roomOpen('file-world-2');
     const lost = await runCliAsync(['netplay', 'join', '--relay', url, '--room', 'file-world-2', '--frames', '60'], 120_000);
     expect(lost.code, lost.stderr).toBe(1);
-    expect(lost.stderr).toMatch(/the room plays the world file:assets\/worlds\/rugrats\/demo\.col .*which is not built in: give --world FILE with the same bytes/);
+    expect(lost.stderr).toMatch(/the room plays the world file:assets\/worlds\/colbin\/demo-v1\.colbin .*which is not built in: give --world FILE with the same bytes/);
     creator2.child.kill('SIGKILL');
     const port = await freePort();
     const r = await runCliAsync(['netplay', 'join', '--relay', `ws://127.0.0.1:${port}`, '--room', 'x', '--frames', '60', '--agents', '5'], 120_000);

@@ -8,7 +8,8 @@ import { inFile, print, printJson, readInputFile } from '../io.js';
 import { readReplay, replayToJson, type Replay } from '../../replay/format.js';
 import { BUTTON_MASK } from '../../systems/input.js';
 import { parseFileSource } from '../../replay/world-identity.js';
-import { openBuiltinWorld, openNamedWorld, openWorldFile } from '../../node/open-world.js';
+import { openNamedWorld, openRecordedWorld, RecordedWorldNotFound } from '../../node/open-world.js';
+import { dirname, resolve } from 'node:path';
 import { checkReplaySettings, replaySimulation } from '../../replay/rebuild.js';
 import { resolveLimits, type Limits } from '../../limits.js';
 import { seekReplay } from '../../replay/seek.js';
@@ -81,21 +82,22 @@ function limitsFrom(o: ParsedArgs['options']): Readonly<Limits> {
 }
 
 /** The re-simulation and the thread pool it runs its kernels on (null for one thread); close the pool after. */
-async function simulationFor(rp: Replay, o: ParsedArgs['options'], limits: Readonly<Limits>): Promise<{ sim: Simulation; pool: SystemPool | null }> {
+async function simulationFor(rp: Replay, replayFile: string, o: ParsedArgs['options'], limits: Readonly<Limits>): Promise<{ sim: Simulation; pool: SystemPool | null }> {
   checkReplaySettings(rp.header, limits);
   const worldPath = o['world'] as string | undefined;
   const mapPath = o['map'] as string | undefined;
-  const src = rp.header.world.source;
   const read = (p: string) => readInputFile(p);
   let opened;
-  if (src.startsWith('builtin:') && !worldPath) opened = await openBuiltinWorld(src.slice(8), read);
-  else if (worldPath) {
-    const recorded = src.startsWith('file:') ? parseFileSource(src) : { path: '' };
-    opened = await openNamedWorld(worldPath, read, mapPath ?? recorded.mapPath);
-  } else if (src.startsWith('file:')) {
-    const recorded = parseFileSource(src);
-    opened = await openWorldFile(recorded.path, read, mapPath ?? recorded.mapPath);
-  } else throw new UsageError(`the replay's world source ${JSON.stringify(src)} is unknown: give --world FILE`);
+  if (worldPath) opened = await openNamedWorld(worldPath, read, mapPath ?? (rp.header.world.source.startsWith('file:') ? parseFileSource(rp.header.world.source).mapPath : undefined));
+  else {
+    // By content: a shipped world with the same bytes, else the recorded file from here, then beside the replay.
+    try {
+      opened = await openRecordedWorld(rp.header.world, [process.cwd(), dirname(resolve(replayFile))], read);
+    } catch (e) {
+      if (e instanceof RecordedWorldNotFound) throw new UsageError(e.message);
+      throw e;
+    }
+  }
   const scenario = await scenarioFor(rp, o['scenario'] as string | undefined);
   const threads = parseThreads(o['threads'] as string | undefined, MAX_SYSTEM_THREADS) ?? autoThreads(rp.header.settings.agents, rp.final.frames, availableParallelism());
   const pool = threads > 1 ? await SystemPool.create(opened.source, threads, scenarioKernelModules(scenario)) : null;
@@ -176,7 +178,7 @@ export const command: Command = {
         printJson(replayToJson(rp, true));
         return 0;
       case 'verify': {
-        const { sim, pool } = await simulationFor(rp, o, limits);
+        const { sim, pool } = await simulationFor(rp, file, o, limits);
         let v;
         try {
           v = verifyReplay(rp, sim, { limits, restoreCheck: o['no-restore-check'] !== true });
@@ -207,7 +209,7 @@ export const command: Command = {
         const frame = o['frame'] as number | undefined;
         if (frame === undefined) throw new UsageError('replay seek needs --frame F');
         if (frame > rp.frames.count) throw new UsageError(`--frame ${frame} is past the replay's last frame ${rp.frames.count}`);
-        const { sim, pool } = await simulationFor(rp, o, limits);
+        const { sim, pool } = await simulationFor(rp, file, o, limits);
         let r;
         try {
           r = seekReplay(rp, sim, frame, { limits });

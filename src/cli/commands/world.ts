@@ -5,7 +5,11 @@ import { expectPositionals, numArg, parseArgs, UsageError, type OptionSpec } fro
 import type { ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
-import { type LoadWorldOptions } from '../../worlds/load.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadWorldBytes, type LoadWorldOptions } from '../../worlds/load.js';
+import { builtinWorld, builtinWorldId, variantFileName, variantSpecBytes } from '../../worlds/builtin.js';
+import { defaultPineyTables, packageRoot } from '../../node/assets.js';
 import { loadWorldFile, type OpenedWorldFile } from '../../node/world-files.js';
 import { worldFilePath } from '../../node/open-world.js';
 import { newGroundResult, newMoveResult, newSegmentResult, type Body, type Vec3 } from '../../worlds/world.js';
@@ -82,6 +86,14 @@ function fileOf(given: string, o: ParsedArgs['options']): string {
 
 /** Opens the world named on the command line: a built-in id (see `builtinWorldId`) or a file, with its partners. */
 export function openWorld(given: string, o: ParsedArgs["options"]): OpenedWorldFile {
+  const id = builtinWorldId(given, existsSync, typeof o['map'] === 'string' ? o['map'] : undefined);
+  const variant = id !== undefined ? builtinWorld(id) : undefined;
+  if (variant?.variant) {
+    // A variant of the Piney field: its spec made from the shipped one, as everywhere the id is named.
+    const bytes = variantSpecBytes(readInputFile(resolve(packageRoot(), variant.file)), variant);
+    const options: LoadWorldOptions = { pineyTables: defaultPineyTables() };
+    return { world: loadWorldBytes(bytes, variantFileName(variant), options), bytes, partners: [], options };
+  }
   const path = fileOf(given, o);
   const options: LoadWorldOptions = {};
   if (typeof o['map'] === 'string') options.map = readInputFile(o['map']);

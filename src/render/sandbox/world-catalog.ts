@@ -1,12 +1,12 @@
 /**
- * The worlds the sandbox offers, and how a world's bytes become a CollisionWorld in the browser. Loading goes
- * through the runtime's own `loadWorld` (the same detection and parsers as Node); each world is named by the
- * same source a Node run would record ("builtin:<id>", or "file:<path from the repository root>"), so a replay
- * recorded in the page verifies with `retrosim replay verify` from the repository root.
+ * The worlds the sandbox offers (the runtime's catalog of built-in worlds), and how a world's bytes become a
+ * CollisionWorld in the browser. Loading goes through the runtime's own `loadWorld` (the same detection and
+ * parsers as Node); each world is named by the same source a Node run records ("builtin:<id>"), so a replay
+ * recorded in the page verifies with `retrosim replay verify` anywhere.
  *
  * No pixi.js here: this module is also imported by Node tests.
  */
-import { BUILTIN_WORLDS } from '../../worlds/builtin.js';
+import { BUILTIN_WORLD_CATALOG, variantFileName, variantSpecBytes, type BuiltinWorld } from '../../worlds/builtin.js';
 import { worldIdentity, type OpenedWorld } from '../../replay/world-identity.js';
 import { detectWorldKind, loadWorldBytes, type LoadWorldOptions } from '../../worlds/load.js';
 import type { PineyTables } from '../../worlds/piney/tables.js';
@@ -14,36 +14,23 @@ import { parseGtaPlacements } from '../../worlds/gta/collision-world.js';
 import { loadRugratsWorld } from '../../worlds/rugrats/collision-world.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 
-export interface CatalogEntry {
-  id: string;
-  label: string;
-  /** The world file, relative to assets/ (the sandbox's public folder). */
-  file: string;
-  /** A Llama world's MAP, relative to assets/. */
-  map?: string;
-  /** A GTA world's placements (the `<stem>.placements.json` Node finds beside the COL file), relative to assets/. */
-  placements?: string;
-  /**
-   * A Piney field made from `file` (a field spec) with another field type and background row, to show a
-   * weather the default field does not have. Its replays name it "file:<id>.field.json" (the sandbox offers
-   * the spec for download, for `retrosim replay verify --world`).
-   */
-  variant?: { type: number; weather: number; name: string; seed?: number };
-}
+/**
+ * A world the sandbox offers: a built-in world of the runtime's catalog (src/worlds/builtin.ts), with its
+ * files relative to assets/ (the sandbox's public folder) instead of the package root.
+ */
+export type CatalogEntry = BuiltinWorld;
 
 /** In the order the picker lists them; the first is the default (the runtime's default world). */
-export const CATALOG: readonly CatalogEntry[] = [
-  { id: 'piney-default', label: 'Piney field (default)', file: 'worlds/piney/default.field.json' },
-  { id: 'piney-storm', label: 'Piney field, storm at night', file: 'worlds/piney/default.field.json', variant: { type: 10, weather: 7, name: 'storm at night' } },
-  { id: 'piney-snow', label: 'Piney field, heavy snow', file: 'worlds/piney/default.field.json', variant: { type: 5, weather: 5, name: 'heavy snow' } },
-  // A seed whose Generate tail passes the TOBJ gate (fieldrand(100) ≥ 86): Δ's airship crosses, humming.
-  { id: 'piney-traveller', label: 'Piney field, the traveller', file: 'worlds/piney/default.field.json', variant: { type: 10, weather: 0, name: 'the traveller', seed: 1420856 } },
-  { id: 'rugrats-demo', label: 'Rugrats demo level', file: 'worlds/rugrats/demo.col' },
-  { id: 'rugrats-hand', label: 'Rugrats hand-made level', file: 'worlds/rugrats/hand.col' },
-  { id: 'llama-demo', label: 'Llama demo track', file: 'worlds/llama/demo.trak', map: 'worlds/llama/demo.map' },
-  { id: 'colbin-demo', label: 'COLBIN demo yard', file: 'worlds/colbin/demo.colbin' },
-  { id: 'gta-town', label: 'GTA demo town', file: 'worlds/gta/town.col', placements: 'worlds/gta/town.placements.json' },
-];
+export const CATALOG: readonly CatalogEntry[] = BUILTIN_WORLD_CATALOG.map((e) => ({
+  ...e,
+  file: fromAssets(e.file),
+  ...(e.map ? { map: fromAssets(e.map) } : {}),
+  ...(e.placements ? { placements: fromAssets(e.placements) } : {}),
+}));
+
+function fromAssets(path: string): string {
+  return path.startsWith('assets/') ? path.slice('assets/'.length) : path;
+}
 
 /** The Piney field tables the page fetches (relative to assets/) and generates field specs with. */
 export const PINEY_TABLES_FILE = 'piney/field-tables.json';
@@ -54,36 +41,12 @@ export function catalogEntry(id: string): CatalogEntry {
   return e;
 }
 
-/**
- * The source a replay records for a catalog world: the runtime's built-in id when the file is one of
- * BUILTIN_WORLDS, else its path from the repository root (with the MAP for Llama), as `retrosim run --world`
- * given that path from the repository root would record it.
- */
+/** The source a replay records for a catalog world: its built-in id, as Node records it for the same world. */
 export function catalogSource(e: CatalogEntry): string {
-  if (e.variant) return `file:${variantFileName(e)}`;
-  const path = `assets/${e.file}`;
-  for (const [id, rel] of Object.entries(BUILTIN_WORLDS)) if (rel === path) return `builtin:${id}`;
-  return e.map ? `file:${path};map:assets/${e.map}` : `file:${path}`;
+  return `builtin:${e.id}`;
 }
 
-/** The file name a variant field's spec is offered under. */
-export function variantFileName(e: CatalogEntry): string {
-  return `${e.id}.field.json`;
-}
-
-/** A variant's field spec: the base spec's JSON with the variant's type, weather row, name (and seed). */
-export function variantSpecBytes(base: Uint8Array, e: CatalogEntry): Uint8Array {
-  if (!e.variant) return base;
-  const spec = JSON.parse(new TextDecoder().decode(base)) as Record<string, unknown>;
-  const out = {
-    ...spec,
-    name: `${String(spec['name'] ?? 'field')} (${e.variant.name})`,
-    ...(e.variant.seed !== undefined ? { seed: e.variant.seed } : {}),
-    type: e.variant.type,
-    weather: e.variant.weather,
-  };
-  return new TextEncoder().encode(JSON.stringify(out, null, 2) + '\n');
-}
+export { variantFileName, variantSpecBytes };
 
 /** The catalog entry a recorded source names, if any. */
 export function entryForSource(source: string): CatalogEntry | undefined {
