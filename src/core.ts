@@ -20,7 +20,7 @@ export { DEFAULT_LIMITS, resolveLimits, type Limits, type LimitsOverride } from 
 export type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveBatch, MoveResult, SegmentResult, UpAxis, Vec3, WorldKind } from './worlds/world.js';
 export { moveEach, newGroundResult, newMoveBatch, newMoveResult, newSegmentResult } from './worlds/world.js';
 export { detectWorldFile, detectWorldKind, loadWorldBytes, type LoadWorldOptions, type WorldFileKind } from './worlds/load.js';
-export { BUILTIN_WORLDS, DEFAULT_WORLD } from './worlds/builtin.js';
+export { BUILTIN_WORLDS, BUILTIN_WORLD_CATALOG, DEFAULT_WORLD, type BuiltinWorld } from './worlds/builtin.js';
 export { rewriteWorldFile, type RewriteOptions, type RewrittenWorld, type LayoutDifference } from './worlds/rewrite.js';
 export { loadPineyTables, type PineyTables } from './worlds/piney/tables.js';
 
@@ -90,7 +90,7 @@ export {
   type SystemThreads,
 } from './systems/range-kernel.js';
 export { BUILTIN_KERNELS } from './systems/builtin-kernels.js';
-export { triggersSystem, defaultTriggersSystem, type TriggerConfig, type SwapTrigger } from './systems/triggers.js';
+export { triggersSystem, defaultTriggersSystem, defaultTriggers, type TriggerConfig, type SwapTrigger } from './systems/triggers.js';
 export { losSystem, eyeHeight, LOS_RATE } from './systems/los-system.js';
 export { recordingSystem, frameLog, type FrameLog } from './systems/recording.js';
 

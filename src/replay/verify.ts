@@ -153,6 +153,12 @@ export function compareKeyframe(sim: Simulation, k: ReplayKeyframe, limits: Read
  * the replay's world and settings, or what to build one from (`{ world, scenario }`, checked against the
  * header as `replaySimulation` does). The work is checked against the limits before any frame runs.
  *
+ * `ok: false` is a re-simulation that ran and differed. A replay that cannot be re-simulated as recorded at
+ * all throws a `FormatError` instead, before any frame runs: a world that is not the recorded bytes, a
+ * scenario that is not the recorded one (its `format` reads "scenario module FILE" for a module that changed,
+ * "scenario (SOURCE)" otherwise, and its message names what differs), settings or work over the limits, or
+ * bytes that are not a replay.
+ *
  * @example
  * const result = verifyReplay(bytes, { world: await openWorld('level.col'), scenario: guards });
  * if (!result.ok) console.log(result.divergence);

@@ -60,6 +60,31 @@ describe('names in examples', () => {
     expect(bad).toEqual([]);
   });
 
+  it('code in the docs calls and constructs only what the package exports (never a name the runtime keeps to itself)', () => {
+    // The names src/ declares with `export` anywhere: a doc that uses one the entries do not export shows the
+    // reader something they cannot import.
+    const internal = new Set<string>();
+    for (const f of files(join(repoRoot, 'src'), /\.ts$/)) {
+      for (const m of readFileSync(f, 'utf8').matchAll(/export (?:async )?(?:function|const|class|interface|type|enum) ([A-Za-z_$][\w$]*)/g)) if (!exported.has(m[1]!)) internal.add(m[1]!);
+    }
+    expect(internal.size).toBeGreaterThan(50);
+    const bad: string[] = [];
+    let blocks = 0;
+    const pages = [join(repoRoot, 'README.md'), ...files(join(repoRoot, 'docs'), /\.md$/)];
+    for (const f of pages) {
+      for (const b of readFileSync(f, 'utf8').matchAll(/```(?:js|mjs|ts|typescript|javascript)\n([\s\S]*?)```/g)) {
+        blocks++;
+        const code = b[1]!;
+        const local = new Set([...code.matchAll(/(?:const|let|var|function|class)\s+([\w$]+)/g)].map((x) => x[1]!));
+        // Calls and constructions of a bare name (not a method: no dot before it), and names in type positions.
+        const used = [...code.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(/g), ...code.matchAll(/\bnew\s+([A-Za-z_$][\w$]*)/g), ...code.matchAll(/:\s*([A-Z][\w$]*)\b/g)].map((x) => x[1]!);
+        for (const n of used) if (internal.has(n) && !local.has(n)) bad.push(`${relative(repoRoot, f)}: ${n}`);
+      }
+    }
+    expect(blocks).toBeGreaterThan(10);
+    expect(bad).toEqual([]);
+  });
+
   it("docs, the README and the examples import only the package's exports", () => {
     const bad: string[] = [];
     const pages = [join(repoRoot, 'README.md'), ...files(join(repoRoot, 'docs'), /\.md$/), ...files(join(repoRoot, 'examples'), /\.(mjs|ts|md)$/)];
