@@ -138,7 +138,7 @@ export async function openNamedWorld(given: string, read: (path: string) => Uint
 }
 
 /**
- * Opens a world for a simulation and its replays: a built-in id ("piney-default", "rugrats-demo") when
+ * Opens a world for a simulation and its replays: a built-in id ("piney-default", "llama-demo", ...: BUILTIN_WORLD_CATALOG) when
  * `source` names one, no file of that name exists in the current folder and no MAP is given; else a file
  * path. Resolves to the world and its identity. The CLI's `--world` and a batch file's "world" follow the
  * same rule.

@@ -20,8 +20,8 @@ import { openWorld } from './world.js';
 const usage = `usage:
   retrosim los --world W [--agents N] [--frames F] [--threads T] [--range METRES] [--seed S] [--map FILE] [--json]
 
-W is a built-in world (piney-default, rugrats-demo; a file of that name in the current folder wins) or any
-world file. Scatters N agents (default 200) over the world and lets them wander for F frames (default 60). Every frame
+W is a built-in world (piney-default, rugrats-demo, llama-demo, gta-town, ...: see docs/worlds.md; a file of
+that name in the current folder wins) or any world file. Scatters N agents (default 200) over the world and lets them wander for F frames (default 60). Every frame
 each pair of agents within --range metres (default 20) looks eye to eye (eyes at 0.9 of the body height),
 through the world's segmentFraction: the visibility matrix, on --threads threads (default 1; each thread
 finds and casts the pairs of a slice of the agents). Only the matrices are timed: finding the pairs and

@@ -44,7 +44,8 @@ options:
   --name TEXT       a display name sent to the relay (up to 32 characters)
 
 when this client creates the room (the first player):
-  --world W         a built-in world (piney-default, rugrats-demo) or a world file, as retrosim run --world
+  --world W         a built-in world (piney-default, rugrats-demo, llama-demo, gta-town, ...: see
+                    docs/worlds.md) or a world file, as retrosim run --world
                     (default piney-default); a joiner given --world checks it against the room's
   --players N       seats in the room, 1..${MAX_PLAYERS} (default 2); the session starts when all are taken
   --agents N        wandering agents (default: the scenario's)

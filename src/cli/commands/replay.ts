@@ -46,8 +46,10 @@ const usage = `usage: retrosim replay <info|export|verify|seek> FILE [options]
                          when it differs
 
 options:
-  --world W      the world: a built-in id (piney-default, rugrats-demo) or a file, when the replay ran on a
-                 file that is not where it was (a file of a built-in id's name in the current folder wins)
+  --world W      the world: a built-in id (rugrats-demo, llama-demo, ...: see docs/worlds.md) or a file.
+                 Without it, the recorded world is found by its content: the shipped world with the same
+                 bytes, else the recorded file from the current folder, then beside the replay (a file of a
+                 built-in id's name in the current folder wins)
   --map FILE     the MAP of a Llama world
   --scenario S   the scenario module file the replay was recorded with: required for a replay of a scenario
                  module (its module graph is compared with the recorded one before anything of it runs; the

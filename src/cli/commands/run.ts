@@ -36,8 +36,9 @@ options:
   --players N       players, 1..4 (default 1; at most the scenario's own number, 4 for the built-in ones):
                     player 0 presses the stand-in buttons, the others stand idle; with 2 or more the replay
                     records every player's input (format 4)
-  --world W         run on a built-in world (piney-default, rugrats-demo) or any supported world file instead
-                    (Piney field spec, COLBIN, GTA COL, Rugrats COL, Llama TRAK with --map); a file of a
+  --world W         run on a built-in world (piney-default, rugrats-demo, llama-demo, gta-town, ...: see
+                    docs/worlds.md) or any supported world file instead (Piney field spec, COLBIN, GTA
+                    COL, Rugrats COL, Llama TRAK with --map); a file of a
                     built-in id's name in the current folder is taken as that file
   --scenario S      a built-in scenario (wander, piney-field) or a scenario module file (.mjs/.js) of your own
   --set KEY=VALUE   a scenario parameter (repeat for several); its type and bounds are the scenario's

@@ -17,6 +17,7 @@ import { readInputFile } from '../io.js';
 import { runWorldWrite } from '../world/write.js';
 import { runWorldExport } from '../world/export.js';
 import { runWorldPng } from '../world/png.js';
+import { cellMap, cellMapText, CELL_LEGEND } from '../../render/scene/cell-map.js';
 
 const usage = `usage:
   retrosim world info FILE [--map FILE | --trak FILE] [--json]
@@ -26,9 +27,10 @@ const usage = `usage:
   retrosim world write FILE --out OUT [--keep-layout] [--trak FILE] [--json]
   retrosim world export FILE --out OUT.glb|OUT.gltf|OUT.obj [--map FILE | --trak FILE] [--json]
   retrosim world png FILE --out OUT.png [--size N] [--agents N [--frames F]] [--json]
+  retrosim world map FILE [--cells N] [--json]
 
-FILE is a built-in world's id (piney-default, rugrats-demo; a file of that name in the current folder wins)
-or any world file: a Piney field spec (.json), COLBIN, GTA COL, a Llama TRAK or MAP, a Rugrats COL. The format is
+FILE is a built-in world's id (piney-default, rugrats-demo, llama-demo, gta-town, ...: see docs/worlds.md; a
+file of that name in the current folder wins) or any world file: a Piney field spec (.json), COLBIN, GTA COL, a Llama TRAK or MAP, a Rugrats COL. The format is
 recognised by the file's content, not its name. A Llama world's partner file (TRAK <-> MAP) is found beside it
 by the same stem unless --map/--trak names it; a GTA COL takes <stem>.placements.json beside it when present.
 Numbers are in the world's native units and axes (see "info": up, scale, integer).
@@ -48,6 +50,9 @@ Numbers are in the world's native units and axes (see "info": up, scale, integer
            objects drawn, materials tinted as in the sandbox, a scale bar and a legend; --size pixels along
            the longer side (default 512); --agents N runs the world's default scenario with N agents for
            --frames F frames (default 0) and draws them with their sight
+  map      which cell holds what, as text: the ground probed from above at the middle of each cell of a grid
+           over the world (--cells N along its first horizontal axis; a Llama level: one cell per tile), each
+           cell a height digit, X a death floor, E an exit floor, blank no ground, S the spawn point
 --json prints one line of JSON (non-finite numbers as null):
   info:    {"kind","name","bounds":{"min","max"},"up":{"axis","sign"},"scale","integer","spawn","files"}
   ground:  {"hasFloor","floor","ceiling","material","id","status"}
@@ -56,7 +61,8 @@ Numbers are in the world's native units and axes (see "info": up, scale, integer
   write:   {"kind","file","out","bytes","identical","keepLayout","differences":[{"offset","reason"}]}
   export:  {"kind","file","files","format","triangles","parts":[{"group","name","hidden","triangles"}],"materials",
            "bounds":{"min","max"},"floorId"}
-  png:     {"kind","file","out","width","height","bytes","agents","frames","scaleBarMetres","legend"}`;
+  png:     {"kind","file","out","width","height","bytes","agents","frames","scaleBarMetres","legend"}
+  map:     {"kind","axes","origin","cell","columns","rows","heights","spawn","lines","legend"}`;
 
 const SPEC: Record<string, OptionSpec> = {
   json: { type: 'flag' },
@@ -71,6 +77,7 @@ const SPEC: Record<string, OptionSpec> = {
   agents: { type: 'int', min: 0, max: 100_000 },
   frames: { type: 'int', min: 0, max: 100_000 },
   'keep-layout': { type: 'flag' },
+  cells: { type: 'int', min: 1, max: 256 },
 };
 
 /** JSON has no NaN or Infinity: those become null. */
@@ -187,6 +194,14 @@ export const command: Command = {
       }
       return 0;
     }
+    if (sub === 'map') {
+      expectPositionals(p, ['map', 'FILE']);
+      const f = openWorld(p[1]!, o);
+      const m = cellMap(f.world, o['cells'] as number | undefined);
+      if (json) printJson({ kind: f.world.kind, axes: m.axes, origin: m.origin, cell: m.cell, columns: m.columns, rows: m.rows, heights: m.heights.map(finite), spawn: m.spawn, lines: m.lines, legend: CELL_LEGEND });
+      else print(cellMapText(m, p[1]!));
+      return 0;
+    }
     if (sub === 'png') {
       expectPositionals(p, ['png', 'FILE']);
       return runWorldPng(fileOf(p[1]!, o), openWorld(p[1]!, o), o);
@@ -199,6 +214,6 @@ export const command: Command = {
       expectPositionals(p, ['write', 'FILE']);
       return runWorldWrite(fileOf(p[1]!, o), o);
     }
-    throw new UsageError(sub === undefined ? 'world needs a subcommand: info, ground, segment, move, write, export or png' : `unknown world subcommand ${JSON.stringify(sub)}`);
+    throw new UsageError(sub === undefined ? 'world needs a subcommand: info, ground, segment, move, write, export, png or map' : `unknown world subcommand ${JSON.stringify(sub)}`);
   },
 };
