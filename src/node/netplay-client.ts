@@ -5,8 +5,10 @@
  *
  * Building the room's simulation: a client opens its own world before joining (the config it offers if it
  * creates the room); once the relay answers with the room's config, a world that differs is opened then (a
- * built-in one by id, or the file given) and its identity checked against the room's, and the scenario must
- * be a built-in one, as for a replay.
+ * built-in one by id, or the file given) and its identity checked against the room's. The scenario is a
+ * built-in one, or the module file this client was given (`--scenario FILE`), whose module graph is compared
+ * with the room's before anything of it is imported, as for a replay: a seat whose module differs is refused
+ * at join, naming what changed.
  */
 import { performance } from 'node:perf_hooks';
 import { NetplaySession, type DesyncReport, type NetplayStats } from '../netplay/session.js';
@@ -18,6 +20,8 @@ import { RUNTIME_VERSION } from '../replay/format.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { OpenedWorld } from '../replay/world-identity.js';
 import { openBuiltinWorld, openNamedWorld } from './open-world.js';
+import { loadScenarioFile } from './scenario-file.js';
+import type { ScenarioDef } from '../sim/scenario.js';
 
 const FRAME_MS = 1000 / 60;
 /**
@@ -47,7 +51,12 @@ export class RoomBuilder {
   constructor(
     private readonly worldArg?: string,
     private readonly read?: (path: string) => Uint8Array,
+    /** The scenario module file this client was given (`--scenario FILE`), for a room that plays one. */
+    private readonly scenarioFile?: string,
   ) {}
+
+  /** The room's scenario: a built-in one (undefined), or this client's module, checked against the room's graph. */
+  private scenario: ScenarioDef | undefined;
 
   /** Opens the room's world once per simulation (a player builds two); throws a one-line reason. */
   async prepare(config: NetplayConfig, copies = 2): Promise<void> {
@@ -57,6 +66,20 @@ export class RoomBuilder {
       if (want.source.startsWith('builtin:')) return openBuiltinWorld(want.source.slice(8), this.read);
       throw new Error(`the room plays the world ${want.source} (${want.kind}, ${want.byteLength} bytes, content hash ${want.contentHash}), which is not built in: give --world FILE with the same bytes`);
     };
+    const rec = config.scenario;
+    const module = rec.source.startsWith('file:') || (rec.modules?.length ?? 0) > 0;
+    if (module) {
+      if (this.scenarioFile === undefined) {
+        throw new Error(`the room plays scenario ${JSON.stringify(rec.name)} ${rec.version} from the module ${rec.source.startsWith('file:') ? rec.source.slice(5) : rec.source} (module graph ${rec.contentHash}): give that module with --scenario FILE`);
+      }
+      try {
+        this.scenario = (await loadScenarioFile(this.scenarioFile, { recorded: rec, recordedBy: 'room' })).scenario;
+      } catch (e) {
+        throw new Error(`--scenario ${this.scenarioFile}: ${(e as Error).message}`);
+      }
+    } else if (this.scenarioFile !== undefined) {
+      throw new Error(`the room plays the built-in scenario ${JSON.stringify(rec.name)}; --scenario ${this.scenarioFile} is not it`);
+    }
     this.fresh.length = 0;
     for (let i = 0; i < copies; i++) {
       const opened = await open();
@@ -75,7 +98,7 @@ export class RoomBuilder {
     try {
       return replaySimulation(
         { formatVersion: 4, runtime: RUNTIME_VERSION, world: config.world, scenario: config.scenario, settings: config.settings, keyframeInterval: config.keyframeInterval, sections: [] },
-        { world },
+        { world, ...(this.scenario ? { scenario: this.scenario } : {}) },
       );
     } catch (e) {
       throw new Error(`cannot build the room's simulation: ${(e as Error).message}`);

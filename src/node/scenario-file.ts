@@ -40,6 +40,8 @@ export interface LoadScenarioOptions {
    * module is imported, and a module that differs is refused naming what changed.
    */
   recorded?: ScenarioIdentity;
+  /** What recorded `recorded`, for the refusal's words: a replay (the default) or a netplay room. */
+  recordedBy?: 'replay' | 'room';
   /** The module graph hash (64 hex digits) the module must have, checked before anything is imported. */
   graph?: string;
   /**
@@ -217,7 +219,7 @@ async function importScenarioGraph(path: string, o: LoadScenarioOptions): Promis
     if (!(e instanceof ModuleGraphError)) throw e;
     throw new FormatError(what, -1, `cannot be identified for a replay: ${e.message}`);
   }
-  if (o.recorded) checkRecordedGraph(o.recorded, graph, path);
+  if (o.recorded) checkRecordedGraph(o.recorded, graph, path, o.recordedBy);
   if (o.graph !== undefined && o.graph !== graph.hash) throw new GraphMismatchError(what, graph.hash, o.graph);
   registerHooks();
   let copy = o.fresh ? undefined : copies.get(graph.hash);

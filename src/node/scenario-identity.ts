@@ -55,10 +55,10 @@ export function registerGraphIdentities(def: ScenarioDef, graph: ModuleGraph, so
 }
 
 /**
- * Refuses, before anything of it is imported, a module whose graph is not the one a replay recorded: a
- * FormatError ("scenario module FILE", kind "scenario" in the CLI) naming the file and what differs.
+ * Refuses, before anything of it is imported, a module whose graph is not the one a replay recorded (or a
+ * netplay room plays: `by`): a FormatError ("scenario module FILE", kind "scenario" in the CLI) naming the file and what differs.
  */
-export function checkRecordedGraph(recorded: ScenarioIdentity, graph: ModuleGraph, path: string): void {
+export function checkRecordedGraph(recorded: ScenarioIdentity, graph: ModuleGraph, path: string, by: 'replay' | 'room' = 'replay'): void {
   const what = `scenario module ${path}`;
   const given: ScenarioIdentity = isGraph2(recorded)
     ? { name: recorded.name, version: recorded.version, source: `file:${path}`, contentHash: graph.contentHash, modules: graph.files.map((p, i) => ({ path: p, hash: graph.fileHashes[i]! })), packages: [...graph.packages] }
@@ -68,7 +68,7 @@ export function checkRecordedGraph(recorded: ScenarioIdentity, graph: ModuleGrap
   const e = new FormatError(
     what,
     -1,
-    `is not the module the replay was recorded with: the replay ran scenario ${JSON.stringify(recorded.name)} ${recorded.version} from ${recorded.source} with module graph ${recorded.contentHash}, this file's graph is ${given.contentHash}${changes.length ? ` (${describeChanges(changes)})` : ''}; nothing of it was run`,
+    `${by === 'replay' ? 'is not the module the replay was recorded with: the replay ran' : "is not the room's module: the room plays"} scenario ${JSON.stringify(recorded.name)} ${recorded.version} from ${recorded.source} with module graph ${recorded.contentHash}, this file's graph is ${given.contentHash}${changes.length ? ` (${describeChanges(changes)})` : ''}; nothing of it was run`,
   );
   e.file = path;
   throw e;

@@ -11,6 +11,9 @@ import { DEFAULT_KEYFRAME_INTERVAL } from '../../replay/format.js';
 import { DEFAULT_WORLD } from '../../worlds/builtin.js';
 import { createSimulation } from '../../scenarios/builtin.js';
 import { scenarioIdentity } from '../../scenarios/identity.js';
+import { BUILTIN_SCENARIOS } from '../../scenarios/builtin.js';
+import { loadScenarioFile } from '../../node/scenario-file.js';
+import { parseSets } from '../scenario-sets.js';
 import { encodeValueBytes } from '../../ecs/value-codec.js';
 import { MAX_PLAYERS, ROOM_PATTERN, type NetplayConfig } from '../../netplay/protocol.js';
 import { BOT_POLICIES, makeBot, type BotPolicy } from '../../netplay/bots.js';
@@ -42,6 +45,11 @@ options:
   --json            print one JSON line at the end: {frames, confirmedFrame, finalHash, rollbacks,
                     maxRollback, desyncs, player, waits, pingMs} (player -1 for a spectator)
   --name TEXT       a display name sent to the relay (up to 32 characters)
+  --scenario FILE   a scenario module of your own (as retrosim run --scenario): the creator's room plays it,
+                    with its module graph in the room's config; every joiner and spectator of such a room
+                    gives its own copy with --scenario, compared with the room's graph before anything of
+                    it runs (a seat with another module is refused at join, naming what changed). The
+                    scenario must allow the room's seats: its \`players\` is the most it takes (default 1)
 
 when this client creates the room (the first player):
   --world W         a built-in world (piney-default, rugrats-demo, llama-demo, gta-town, ...: see
@@ -49,6 +57,7 @@ when this client creates the room (the first player):
                     (default piney-default); a joiner given --world checks it against the room's
   --players N       seats in the room, 1..${MAX_PLAYERS} (default 2); the session starts when all are taken
   --agents N        wandering agents (default: the scenario's)
+  --set KEY=VALUE   a parameter of the --scenario module (repeatable), as retrosim run --set
   --input-delay F   frames of input delay, 0..30 (default 2)
 
 Progress goes to stderr every 5 s (without --json). Exit 0 when --frames was reached with no desync (or on
@@ -73,6 +82,8 @@ export const command: Command = {
       json: { type: 'flag' },
       name: { type: 'string' },
       world: { type: 'string' },
+      scenario: { type: 'string' },
+      set: { type: 'list' },
       players: { type: 'int', min: 1, max: MAX_PLAYERS },
       agents: { type: 'int', min: 0, max: MAX_AGENTS },
       'input-delay': { type: 'int', min: 0, max: 30 },
@@ -99,6 +110,8 @@ export const command: Command = {
     const frames = o['frames'] as number | undefined;
     const seed = (o['seed'] as number | undefined) ?? 1;
     const worldArg = o['world'] as string | undefined;
+    const scenarioArg = o['scenario'] as string | undefined;
+    if (scenarioArg !== undefined && BUILTIN_SCENARIOS.has(scenarioArg)) throw new UsageError(`--scenario ${scenarioArg}: a built-in scenario is the room's default for its world; --scenario is for a module file`);
 
     const { RoomBuilder, runNetplayClient } = await import('../../node/netplay-client.js');
     const { openBuiltinWorld, openNamedWorld } = await import('../../node/open-world.js');
@@ -113,7 +126,10 @@ export const command: Command = {
       const opened = worldArg !== undefined ? await openNamedWorld(worldArg, read) : await openBuiltinWorld(DEFAULT_WORLD, read);
       const players = (o['players'] as number | undefined) ?? 2;
       const agents = o['agents'] as number | undefined;
-      const sim = createSimulation(opened.world, { players, ...(agents !== undefined ? { agents } : {}) });
+      const scenario = scenarioArg !== undefined ? (await loadScenarioFile(scenarioArg)).scenario : undefined;
+      const params = scenario ? parseSets(scenario, (o['set'] as string[] | undefined) ?? []) : {};
+      if (!scenario && o['set'] !== undefined) throw new UsageError('--set is for a scenario module (--scenario FILE)');
+      const sim = createSimulation(opened.world, { players, ...(scenario ? { scenario, params } : {}), ...(agents !== undefined ? { agents } : {}) });
       config = {
         world: opened.identity,
         scenario: scenarioIdentity(sim.scenario),
@@ -122,8 +138,8 @@ export const command: Command = {
         checkInterval: 10,
         inputDelay: (o['input-delay'] as number | undefined) ?? 2,
       };
-      builder = new RoomBuilder(worldArg, read);
-    } else builder = new RoomBuilder(worldArg, read);
+      builder = new RoomBuilder(worldArg, read, scenarioArg);
+    } else builder = new RoomBuilder(worldArg, read, scenarioArg);
 
     const abort = new AbortController();
     const onSignal = () => abort.abort();

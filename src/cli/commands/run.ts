@@ -12,8 +12,8 @@ import { DEFAULT_WORLD } from '../../worlds/builtin.js';
 import { BUILTIN_SCENARIOS, createSimulation, defaultSettingsFor, scenarioForWorld, simulationFromSettings } from '../../scenarios/builtin.js';
 import { scenarioIdentity } from '../../scenarios/identity.js';
 import { loadScenarioFile, scenarioSealedUrl } from '../../node/scenario-file.js';
-import { ParamError, parseParamText } from '../../sim/params.js';
-import type { ParamValue } from '../../systems/system.js';
+import { parseSets } from '../scenario-sets.js';
+import { ParamError } from '../../sim/params.js';
 import { openBuiltinWorld, openNamedWorld } from '../../node/open-world.js';
 import { type OpenedWorldSource } from '../../node/open-world.js';
 import { autoThreads, MAX_SYSTEM_THREADS, SystemPool } from '../../node/system-pool.js';
@@ -190,21 +190,6 @@ async function resolveScenario(given: string | undefined, world: Simulation['wor
   if (BUILTIN_SCENARIOS.has(given)) return BUILTIN_SCENARIOS.get(given)!;
   if (!/[\\/.]/.test(given)) throw new UsageError(`--scenario ${given}: not a built-in scenario (${[...BUILTIN_SCENARIOS.keys()].join(', ')}) nor a module file path`);
   return (await loadScenarioFile(given)).scenario;
-}
-
-/** The scenario parameters of `--set key=value` options, read by their declared types. */
-export function parseSets(scenario: ScenarioDef, sets: readonly string[]): Record<string, ParamValue> {
-  const out: Record<string, ParamValue> = {};
-  for (const kv of sets) {
-    const eq = kv.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--set ${JSON.stringify(kv)}: expected KEY=VALUE`);
-    try {
-      out[kv.slice(0, eq)] = parseParamText(scenario.name, scenario.params ?? {}, kv.slice(0, eq), kv.slice(eq + 1));
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-  }
-  return out;
 }
 
 function round(v: number, digits: number): number {
