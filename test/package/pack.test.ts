@@ -10,7 +10,7 @@
  * tarballs, not the metadata that resolving a version range needs).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,33 @@ beforeAll(() => {
 });
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The installed packages under a node_modules folder (nested ones too), by folder. */
+function packagesIn(modules: string): string[] {
+  const out: string[] = [];
+  if (!existsSync(modules)) return out;
+  for (const name of readdirSync(modules)) {
+    if (name.startsWith('.')) continue;
+    const dirs = name.startsWith('@') ? readdirSync(join(modules, name)).map((n) => join(modules, name, n)) : [join(modules, name)];
+    for (const d of dirs) {
+      if (!existsSync(join(d, 'package.json'))) continue;
+      out.push(d);
+      out.push(...packagesIn(join(d, 'node_modules')));
+    }
+  }
+  return out;
+}
+
+/** The bytes of every file under a folder (symlinks not followed). */
+function bytesIn(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) n += bytesIn(p);
+    else if (e.isFile()) n += statSync(p).size;
+  }
+  return n;
+}
 
 describe('the npm package', () => {
   it('holds the built code, declarations, assets, bin, docs, examples, README, LICENSE and CHANGELOG, and nothing a user does not need', () => {
@@ -103,6 +130,26 @@ describe('the npm package', () => {
     const b = run(npm, ['exec', '--offline', '--', 'retrosim', 'bench', '--list']);
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('not part of the installed package');
+  });
+
+  it("the README's install figures are what an install measures: packages, and megabytes within 5 %", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const m = /A default install is about ([\d.]+) MB in (\d+) packages \(retrosim itself, about ([\d.]+) MB .*?an optional dependency of (\d+) more packages and about ([\d.]+) MB/.exec(readme);
+    expect(m, 'the README states the figures').not.toBeNull();
+    const [total, count, own, queueCount, queueMb] = m!.slice(1).map(Number) as [number, number, number, number, number];
+    const near = (measured: number, stated: number, what: string) => expect(Math.abs(measured - stated) / stated, `${what}: measured ${measured.toFixed(2)} MB, the README says ${stated}`).toBeLessThan(0.05);
+    const modules = join(app, 'node_modules');
+    expect(packagesIn(modules).length).toBe(count);
+    near(bytesIn(modules) / 1e6, total, 'the default install');
+    near(bytesIn(join(modules, 'retrosim')) / 1e6, own, 'retrosim itself');
+    // The queue client, in a copy of the project (the other tests use the default install).
+    const q = join(tmp, 'with-queue');
+    cpSync(app, q, { recursive: true });
+    const devDeps = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
+    const inst = run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `bullmq@${devDeps['bullmq']}`, `ioredis@${devDeps['ioredis']}`], q);
+    expect(inst.code, inst.stderr).toBe(0);
+    expect(packagesIn(join(q, 'node_modules')).length - count).toBe(queueCount);
+    near((bytesIn(join(q, 'node_modules')) - bytesIn(modules)) / 1e6, queueMb, 'the queue client');
   });
 
   it('a default install holds no queue client and no native add-on; the queue commands name what to install', () => {
