@@ -168,6 +168,8 @@ export class NetplaySession {
   private sentHi = 0;
   private pendingKeyframe: { f: number; hash: string; data: string } | null = null;
   private caughtUp = false;
+  /** Why the connection ended, while the messages that came before the end wait for the next tick. */
+  private closing: string | null = null;
   private early: Incoming[] = [];
   private checkSlots: RollbackSlot[] = new Array(CHECK_SLOTS).fill(undefined);
   private checkFrames: number[] = new Array(CHECK_SLOTS).fill(-1);
@@ -201,8 +203,15 @@ export class NetplaySession {
       this.inbox.push(text);
     });
     // The relay refuses by an error message and then closes; the close can arrive before the tick that reads
-    // the inbox, and the refusal is the reason worth reporting.
-    options.transport.onClose((reason) => this.shut(this.refusalWaiting() ?? `connection closed: ${reason}`));
+    // the inbox, and the refusal is the reason worth reporting. A running session's inbox may hold the last
+    // inputs of the session when the connection ends (a relay or a program closing it right after): the next
+    // tick handles them and runs every frame they confirm before it closes, so that every client ends on the
+    // same confirmed frame.
+    options.transport.onClose((reason) => {
+      const why = this.refusalWaiting() ?? `connection closed: ${reason}`;
+      if (this.state === 'running' && this.inbox.length > 0 && this.closing === null) this.closing = why;
+      else this.shut(why);
+    });
     const join: Record<string, unknown> = { t: 'join', v: 1, room: options.room, role: options.role };
     if (options.config && options.role === 'player') join.config = { ...options.config, checkInterval: options.config.checkInterval ?? options.checkInterval ?? 10, inputDelay: options.config.inputDelay ?? this.inputDelay };
     if (options.name !== undefined) join.name = options.name;
@@ -269,6 +278,11 @@ export class NetplaySession {
     this.ticks++;
     try {
       while (this.inbox.length > 0 && !this.isClosed()) this.handle(this.inbox.shift()!);
+      if (this.closing !== null) {
+        // The connection ended with messages still waiting: they are handled; run what they confirm, then close.
+        if (this.state === 'running' && this.csim && (this.o.role === 'player' || this.caughtUp)) this.advanceConfirmed(Number.POSITIVE_INFINITY);
+        return this.shut(this.closing);
+      }
       if (this.state !== 'running') return;
       if (this.o.role === 'spectator') {
         if (this.caughtUp) this.advanceConfirmed(this.o.catchupPerTick ?? 64);
