@@ -1,9 +1,9 @@
 /**
- * Nothing of a batch's scenario runs from the temporary folder: a module is imported from where its owner
- * keeps it, never from a copy under the system's temporary folder, so its bare imports resolve through the
- * owner's folders only. A package planted in `<tmp>/node_modules` (a folder any user can make) must never
- * load, on the local threads as on a worker. (Before, every pool thread wrote the module's bytes to a cache
- * under the temporary folder and imported that copy, whose bare imports then resolved through
+ * Nothing of a batch's scenario resolves through the system's temporary folder: a module is imported from a
+ * private copy of its whole module graph (its packages included, found through the owner's folders) in the
+ * user's cache folder, so a package planted in `<tmp>/node_modules` (a folder any user can make) must never
+ * load, on the local threads as on a worker. (Long ago, every pool thread wrote the module's bytes alone to a
+ * cache under the temporary folder and imported that copy, whose bare imports then resolved through
  * `<tmp>/node_modules`.)
  */
 import { randomBytes } from 'node:crypto';
