@@ -51,6 +51,12 @@ export class ModuleScanError extends Error {
 /** Node's modules that run or load code the module graph cannot follow (a process, a thread, a context). */
 export const REFUSED_BUILTINS: ReadonlySet<string> = new Set(['child_process', 'worker_threads', 'vm', 'cluster', 'inspector', 'inspector/promises', 'wasi', 'repl', 'trace_events']);
 
+/**
+ * What a module may take by name from a refused built-in: facts about the thread it runs on, which load no
+ * code (a Worker would).
+ */
+const HARMLESS_NAMES: Readonly<Record<string, ReadonlySet<string>>> = { worker_threads: new Set(['isMainThread', 'threadId']) };
+
 /** What a module may take from `node:module` (the rest can register loaders or load by computed names). */
 const MODULE_EXPORTS_ALLOWED = new Set(['createRequire', 'isBuiltin', 'builtinModules']);
 
@@ -77,7 +83,7 @@ export function isModuleBuiltin(spec: string): boolean {
 
 /** Why a built-in module is refused, or null when it may be imported. */
 export function refusedBuiltin(spec: string): string | null {
-  return REFUSED_BUILTINS.has(bare(spec)) ? `${spec} runs code of its own (a process, a thread or a context) that the module graph cannot follow` : null;
+  return REFUSED_BUILTINS.has(bare(spec)) ? `${spec}, which runs code of its own (a process, a thread or a context)` : null;
 }
 
 function parseText(text: string, format: ModuleFormat): N {
@@ -190,7 +196,9 @@ function scan(root: N, format: ModuleFormat, loads: ModuleLoad[], depth: number)
 
   const addImport = (n: N, specifier: string, json: boolean): void => {
     const why = refusedBuiltin(specifier);
-    if (why) refuse(n, `an import of ${why}`);
+    const harmless = HARMLESS_NAMES[bare(specifier)];
+    const onlyHarmless = n.type === 'ImportDeclaration' && harmless !== undefined && n.specifiers.length > 0 && (n.specifiers as N[]).every((x) => x.type === 'ImportSpecifier' && harmless.has(x.imported.name ?? x.imported.value));
+    if (why && !onlyHarmless) refuse(n, `an import of ${why}${harmless ? ` (only ${[...harmless].join(' and ')} may be imported from it by name)` : ''}`);
     loads.push({ kind: 'import', specifier, json, line: lineOf(n) });
   };
   const addRequire = (call: N, arg: N | undefined): void => {

@@ -133,7 +133,7 @@ describe('the same replay hashes the same on every frame in Node and Bun (JavaSc
     const node = await resimulateInNode(bytes);
     for (let f = 0; f < frames; f++) expect(node[f], `Node, frame ${f + 1}`).toBe(want[f]);
 
-    const b = inBun.get(source)!;
+    const b = inBun.get(rp.header.world.source)!; // keyed by what the replay records (a shipped world's bytes: its id)
     expect(b, `Bun printed nothing for ${source}`).toBeDefined();
     expect(b.initial, 'Bun, frame 0').toBe(hex64(rp.keyframes[0]!.hashHi, rp.keyframes[0]!.hashLo));
     // Bun runs dist/ (the build), Node here the sources: after a change to src/, rebuild before blaming the engine.

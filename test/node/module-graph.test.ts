@@ -105,9 +105,12 @@ describe('what a module loads, from its syntax tree', () => {
     expect(refusal(`const f = (0, eval);`)).toMatch(/eval/);
     expect(refusal(`new Function(code);`)).toMatch(/Function\(\) of something other than string literals/);
     expect(refusal(`process.binding('fs');`)).toMatch(/process\.binding/);
-    expect(refusal(`import { spawn } from 'node:child_process';`)).toMatch(/node:child_process runs code of its own/);
-    expect(refusal(`const { Worker } = require('worker_threads');`, 'cjs')).toMatch(/worker_threads runs code of its own/);
-    expect(refusal(`import vm from 'vm';`)).toMatch(/vm runs code of its own/);
+    expect(refusal(`import { spawn } from 'node:child_process';`)).toMatch(/node:child_process, which runs code of its own/);
+    expect(refusal(`const { Worker } = require('worker_threads');`, 'cjs')).toMatch(/worker_threads, which runs code of its own/);
+    expect(refusal(`import { Worker, isMainThread } from 'node:worker_threads';`)).toMatch(/only isMainThread and threadId may be imported from it by name/);
+    expect(refusal(`import * as wt from 'node:worker_threads';`)).toMatch(/worker_threads, which runs code of its own/);
+    expect(specs(`import { isMainThread, threadId } from 'node:worker_threads';`)).toEqual(['node:worker_threads']);
+    expect(refusal(`import vm from 'vm';`)).toMatch(/vm, which runs code of its own/);
     expect(refusal(`export default {`)).toMatch(/is not valid JavaScript/);
   });
 

@@ -82,7 +82,7 @@ describe('the README and the guide in a project that installed the package', () 
       // One byte more in a comment or a line: the code does the same, the module is another.
       writeFileSync(path, file === 'rules.mjs' ? `${before}// edited\n` : before.replace(from, to));
       try {
-        const cli = retrosim(['replay', 'verify', 'guards.replay', '--json'], dir);
+        const cli = retrosim(['replay', 'verify', 'guards.replay', '--scenario', './guards.mjs', '--json'], dir);
         expect(cli.code, cli.stdout + cli.stderr).not.toBe(0);
         const err = (JSON.parse(cli.stdout.trim().split('\n').pop()!) as { error?: { kind: string; message: string } }).error;
         expect(err?.kind, cli.stdout).toBe('scenario');
@@ -94,7 +94,7 @@ describe('the README and the guide in a project that installed the package', () 
         writeFileSync(path, before);
       }
     }
-    const again = retrosim(['replay', 'verify', 'guards.replay', '--json'], dir);
+    const again = retrosim(['replay', 'verify', 'guards.replay', '--scenario', './guards.mjs', '--json'], dir);
     expect(again.code, again.stdout + again.stderr).toBe(0);
   }, 600_000);
 
