@@ -10,10 +10,13 @@
  * out-of-memory) fails its job and is replaced; an aborted job's thread is terminated and replaced, and so
  * is the thread of a job that runs past its time limit (`maxSeconds`: wall time on this side, from when the
  * thread gets the job; the thread and the simulation never see a clock, so the limit cannot change a result).
+ * Threads start with the process's environment less the batch key's variables (auth.ts `threadEnv`): they
+ * run scenario modules, and never get the key.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { threadEnv } from './auth.js';
 import { payloadBlobs, type JobPayload } from './payload.js';
 import { DEFAULT_MAX_SECONDS } from './schema.js';
 
@@ -89,7 +92,8 @@ export class ThreadPool {
   }
 
   private spawn(slot: Slot): Worker {
-    const w = new Worker(this.url);
+    // Scenario code runs on the thread: it gets no batch key variable in its environment.
+    const w = new Worker(this.url, { env: threadEnv() });
     slot.blobs = new Set();
     slot.scenarios = new Set();
     w.on('message', (a: ThreadAnswer) => slot.settle?.(a));
