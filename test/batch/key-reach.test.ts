@@ -139,7 +139,7 @@ async function onQueue(queue: string, workerArgs: string[], workerEnv: NodeJS.Pr
   const w = run(['worker', '--redis', redis.url, '--queue', queue, '--name', queue, '--allow-scenario', join(tmp, queue, 'probe.mjs'), ...workerArgs], { ...env, ...workerEnv });
   const b = run(['batch', file, '--redis', redis.url, '--queue', queue, '--out', out, '--json', '--key-file', keyFile], env);
   expect(await ended(b), b.stderr()).toBe(0);
-  expect(JSON.parse(b.stdout().trim()) as Record<string, unknown>).toMatchObject({ done: 1, failed: 0, key: true });
+  expect(JSON.parse(b.stdout().trim()) as Record<string, unknown>).toMatchObject({ done: 1, failed: 0 });
   w.child.kill('SIGTERM');
   expect(await ended(w)).toBe(0);
   return { probe };
