@@ -44,8 +44,10 @@ ${keyUsage(23)}
   --insecure           take jobs from a Redis that is not on a loopback address without a key (refused
                        otherwise); a worker without a key says so first
 
-A worker runs only jobs planned by the same built runtime (the SHA-256 of its files, shown when it
-starts): a job of other code is put back on the queue for another worker, and its batch is told.
+A worker runs only jobs planned by the same runtime (the SHA-256 of its built files and of the packages
+they load, shown when it starts): a job of other code is put back on the queue for another worker, and its
+batch is told. With a key, it runs only jobs signed for its queue, by a batch run that is still going on,
+before their signature expires (docs/batch.md, Security model).
 `;
 
 export const command: Command = {
