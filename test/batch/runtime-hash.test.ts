@@ -6,7 +6,8 @@
  * counts, found where Node finds it (a nested copy before the top-level one); a symbolic link inside a
  * package is not followed; a package past the byte limit is refused by its size, unread. And against a real
  * redis-server, a worker whose seedrandom differs by one byte (the runtime's own files unchanged) puts the
- * jobs back as of other code, and a right worker finishes them.
+ * jobs back as of other code (with a key, its signed notes of them are told by the batch), and a right
+ * worker finishes them.
  */
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -171,8 +172,11 @@ describe('the runtime hash', { timeout: 600_000 }, () => {
     mkdirSync(dir, { recursive: true });
     cpSync(join(repoRoot, 'assets/worlds/rugrats/demo.col'), join(dir, 'level.col'));
     const file = writeBatch(dir, 'h', { batch: 1, name: 'h', retries: 0, sweep: { world: 'level.col', agents: [2, 3], frames: 60 } });
-    const b = cli(['batch', file, '--redis', redis.url, '--queue', 'h', '--out', join(dir, 'out', 'h.jsonl'), '--json']);
-    const child = spawn(process.execPath, [join(root, 'bin', 'retrosim.js'), 'worker', '--redis', redis.url, '--queue', 'h', '--name', 'patched', '--json'], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+    // With a key: the patched worker's notes of what it put back are signed for the queue and the run, and told.
+    const keyFile = join(tmp, 'batch.key');
+    writeFileSync(keyFile, `runtime-${'3d5f'.repeat(8)}`, { mode: 0o600 });
+    const b = cli(['batch', file, '--redis', redis.url, '--queue', 'h', '--out', join(dir, 'out', 'h.jsonl'), '--json', '--key-file', keyFile]);
+    const child = spawn(process.execPath, [join(root, 'bin', 'retrosim.js'), 'worker', '--redis', redis.url, '--queue', 'h', '--name', 'patched', '--json', '--key-file', keyFile], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr.resume();
@@ -186,10 +190,13 @@ describe('the runtime hash', { timeout: 600_000 }, () => {
     const ready = events().find((e) => e['event'] === 'ready')!;
     expect(ready['runtimeHash']).toBe(runtimeHashOf(root).hash);
     expect(refused[0]!['batchRuntimeHash']).toBe(real.hash);
-    const right: Proc = cli(['worker', '--redis', redis.url, '--queue', 'h', '--name', 'right']);
+    // The batch tells the (signed) refusal before a right worker comes.
+    await waitFor('the batch telling the refusal', () => /job \d+: refused by worker patched: runtime differs/.test(b.stderr()));
+    const right: Proc = cli(['worker', '--redis', redis.url, '--queue', 'h', '--name', 'right', '--key-file', keyFile]);
     expect(await b.exited).toBe(0);
-    expect(JSON.parse(b.stdout().trim()) as Record<string, unknown>).toMatchObject({ done: 2, failed: 0 });
-    expect(b.stderr()).toMatch(/refused by worker patched: runtime differs/);
+    const summary = JSON.parse(b.stdout().trim()) as Record<string, number>;
+    expect(summary).toMatchObject({ done: 2, failed: 0, key: true });
+    expect(summary['refusedByWorkers']).toBeGreaterThanOrEqual(1);
     child.kill('SIGTERM');
     expect(await closed).toBe(0);
     expect(events().find((e) => e['event'] === 'stopped')).toMatchObject({ done: 0, refused: 2 });
