@@ -7,7 +7,8 @@ import type { Queue } from 'bullmq';
 import type { Redis as RedisClient } from 'ioredis';
 import { closeClient, ConnectionReporter, redisClient, safeUrl, whenReady } from './redis-connection.js';
 import { closeWithin } from './redis-liveness.js';
-import { cancelKey, type RedisOptions } from './redis-queue.js';
+import { cancelKey } from './queue-keys.js';
+import type { RedisOptions } from './redis-queue.js';
 
 /** What `batch status` prints. */
 export interface QueueStatus {

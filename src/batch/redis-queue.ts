@@ -49,11 +49,11 @@ import type { PlannedJob } from './plan.js';
 import { closeClient, ConnectionReporter, isConnectionError, redisClient, safeUrl, whenReady } from './redis-connection.js';
 import { AnswerWatch, closeWithin, PROBE_MS } from './redis-liveness.js';
 import { checkKeptReplay, checkResultBody, checkWorkerReturn, ResultError } from './result-check.js';
+import { queuedStates } from './queue-states.js';
+import { BLOB_TTL_SECONDS, blobKey, cancelKey, HANDED_BACK_FIELD, holdersKey, jobId, MAX_RETURN_CHARS, refusalsKey, replayKey, resultMacInput } from './queue-keys.js';
 
 /** Jobs on the queue at once, per batch. */
 export const MAX_OUTSTANDING = 2000;
-/** How long inputs and kept replays stay in Redis unless refreshed, seconds. */
-export const BLOB_TTL_SECONDS = 7 * 24 * 3600;
 /** Finished jobs left behind (by a batch that stopped) are removed by BullMQ after this long, seconds. */
 export const FINISHED_JOB_AGE_SECONDS = 7 * 24 * 3600;
 /** Milliseconds between sweeps of the jobs a batch waits for. */
@@ -70,11 +70,6 @@ class Interrupted extends Error {}
  */
 export const REFUSED_RESUBMIT_DELAY_MS = 1000;
 
-export const blobKey = (queue: string, sha256: string) => `retrosim:${queue}:blob:${sha256}`;
-export const replayKey = (queue: string, jobKey: string) => `retrosim:${queue}:replay:${jobKey}`;
-export const cancelKey = (queue: string) => `retrosim:${queue}:cancel`;
-/** The set of batch runs that still need a replay to verify (see the module comment). */
-export const holdersKey = (queue: string, sha256: string) => `retrosim:${queue}:holders:${sha256}`;
 
 /** Sets a job's data (KEYS[1] its hash, ARGV[1] the data) when the job is still there. */
 const RESIGN_SCRIPT = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'data', ARGV[1]) return 1 end
@@ -86,70 +81,11 @@ if redis.call('SCARD', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end
 return 1`;
 
 /**
- * The longest return value the batch reads from a finished job, characters: a result body at its limit
- * (limits.batch.resultBytes) escaped in JSON, with room for the rest of a worker's answer.
- */
-export const MAX_RETURN_CHARS = 8 * DEFAULT_LIMITS.batch.resultBytes + 64 * 1024;
-
-/** A field of a job's BullMQ hash: how many times workers of other code took the job and put it back unrun. */
-export const HANDED_BACK_FIELD = 'retrosimHandedBack';
-
-/** A stream of jobs refused by workers of other code (fields job, worker, reason), for coordinators to tell. */
-export const refusalsKey = (queue: string) => `retrosim:${queue}:refusals`;
-/**
  * With a key: how many times a job refused by a worker as of a batch run that has ended is submitted again
  * without counting an attempt (see RedisExecutor's collect).
  */
 export const MAX_UNCOUNTED_REFUSALS = 3;
 
-/** A job's BullMQ id: its key with a letter in front (BullMQ refuses ids that read as integers). */
-export const jobId = (key: string) => `j${key}`;
-
-/** Where a job is, as far as a batch needs to know: finished (either way), on the queue still, or not there. */
-export type QueuedState = 'completed' | 'failed' | 'queued' | 'unknown';
-
-/**
- * The states of jobs by id, in one pipeline: each job's score in the queue's completed and failed sets
- * (BullMQ's sorted sets of finished job ids, `queue.keys`) and whether its hash exists. A job in neither
- * set whose hash exists is waiting, delayed or running: `queued`.
- */
-export async function queuedStates(client: RedisClient, queue: Queue, ids: string[]): Promise<QueuedState[]> {
-  if (ids.length === 0) return [];
-  const pipe = client.pipeline();
-  for (const id of ids) {
-    pipe.zscore(queue.keys['completed']!, id);
-    pipe.zscore(queue.keys['failed']!, id);
-    pipe.exists(queue.toKey(id));
-  }
-  const replies = (await pipe.exec()) ?? [];
-  return ids.map((_, i) => {
-    const [c, f, e] = [replies[3 * i], replies[3 * i + 1], replies[3 * i + 2]];
-    for (const r of [c, f, e]) if (!r || r[0]) throw r?.[0] ?? new Error('Redis gave no answer to a job state check');
-    if (c![1] !== null) return 'completed';
-    if (f![1] !== null) return 'failed';
-    return e![1] === 1 ? 'queued' : 'unknown';
-  });
-}
-
-/** What a worker returns for a job (the queue stores it as the job's return value). */
-export interface WorkerReturn {
-  body: string;
-  seconds: number;
-  framesPerSecond: number;
-  /** A kept replay, put in Redis under `replayKey`. */
-  replay: { sha256: string; bytes: number } | null;
-  worker: string;
-  /** With a key: the MAC of `resultMacInput` of this return value. */
-  mac?: string;
-}
-
-/**
- * What a worker's result MAC covers: the job's key (so a result cannot be moved to another job), the runtime
- * hash it was planned with, and every field of the return value the coordinator uses.
- */
-export function resultMacInput(key: string, runtimeHash: string, r: Omit<WorkerReturn, 'mac'>): Record<string, unknown> {
-  return { key, runtimeHash, body: r.body, replay: r.replay, worker: r.worker, seconds: r.seconds, framesPerSecond: r.framesPerSecond };
-}
 
 export interface RedisOptions {
   url: string;

@@ -42,7 +42,7 @@ import { checkPayload, payloadBlobs, PayloadError, type BlobRef } from './payloa
 import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
 import { AnswerWatch, exitWhenHeld } from './redis-liveness.js';
-import { BLOB_TTL_SECONDS, blobKey, cancelKey, HANDED_BACK_FIELD, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './redis-queue.js';
+import { BLOB_TTL_SECONDS, blobKey, cancelKey, HANDED_BACK_FIELD, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './queue-keys.js';
 import { sha256Hex } from './runner.js';
 import { notAllowedMessage, payloadModule, type AllowedScenario } from './scenario-allow.js';
 import { runtimeHash } from './runtime-hash.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queuedStates } from '../../src/batch/redis-queue.js';
+import { queuedStates } from '../../src/batch/queue-states.js';
 import { WORKER_PREFETCH } from '../../src/batch/redis-worker.js';
 import { cli, freePort, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
 
