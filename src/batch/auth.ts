@@ -1,16 +1,23 @@
 /**
- * A batch's shared secret: with one, the coordinator signs every job it puts on the queue and every worker
- * signs every result it returns (HMAC-SHA-256 over the canonical JSON of what is signed, with a prefix
- * saying whether it is a job or a result, so one cannot pass for the other). A worker with a key runs no
- * job that is not signed with it; a coordinator with a key takes no result that is not.
+ * A batch's shared secret: with one, the coordinator signs every job it puts on the queue (bound to the
+ * queue, the batch run and an expiry: job-grant.ts) and the record saying its run is live, and every worker
+ * signs every result it returns and every note of a job it put back (HMAC-SHA-256 over the canonical JSON of
+ * what is signed, with a prefix saying what it is, so one cannot pass for another). A worker with a key runs
+ * no job that is not signed with it; a coordinator with a key takes no result that is not.
  *
  * The key comes from a file (`--key-file FILE`, or the file named by RETROSIM_BATCH_KEY_FILE) or from
  * RETROSIM_BATCH_KEY; never from a command-line value, which any user of the machine can read in `ps`.
  * A key file is refused, as ssh refuses a private key, when it is a symbolic link, not a regular file, not
  * the user's own, or open to group or others; and when its key (trailing line breaks dropped) is shorter
  * than KEY_MIN_BYTES or longer than KEY_MAX_BYTES. Messages name the file, never the key.
+ *
+ * Where the key lives: read on the thread that signs and checks (the process's main thread), kept as a
+ * `KeyObject` (in the crypto library's memory, not on the JavaScript heap; the bytes read are zeroed), and
+ * never sent to a worker thread. RETROSIM_BATCH_KEY is removed from `process.env` when the key is read,
+ * whichever source is used, and the batch's threads get an environment without it (`threadEnv`): scenario
+ * code on them cannot find it there. What the process was started with stays in `/proc/self/environ`.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { canonicalJson } from './plan.js';
 
@@ -29,16 +36,19 @@ export class KeyError extends Error {
   override readonly name = 'KeyError';
 }
 
-/** What a MAC covers: a job's payload, a worker's result, or a worker's note that it put a job back. */
-export type Signed = 'job' | 'result' | 'refusal';
+/**
+ * What a MAC covers: a job's payload with its grant, a worker's result, a worker's note that it put a job
+ * back, or a coordinator's record that its batch run is live.
+ */
+export type Signed = 'job' | 'result' | 'refusal' | 'run';
 
 /** A shared secret, used only to sign and check (it is never printed: see toJSON and inspect). */
 export class BatchKey {
-  readonly #key: Buffer;
+  readonly #key: KeyObject;
 
   constructor(key: Uint8Array) {
     if (key.length < KEY_MIN_BYTES || key.length > KEY_MAX_BYTES) throw new KeyError(`a key has ${KEY_MIN_BYTES} to ${KEY_MAX_BYTES} bytes, not ${key.length}`);
-    this.#key = Buffer.from(key);
+    this.#key = createSecretKey(key);
   }
 
   /** The MAC of `value` (64 hex digits): HMAC-SHA-256 of "retrosim-<what>\n" and its canonical JSON. */
@@ -63,23 +73,33 @@ export class BatchKey {
 
 /**
  * The key to use: `--key-file FILE` when given, else the file named by RETROSIM_BATCH_KEY_FILE, else
- * RETROSIM_BATCH_KEY (removed from the environment once read, so threads and modules do not see it);
- * null when none is given. Throws KeyError for a key that cannot be used.
+ * RETROSIM_BATCH_KEY; null when none is given. RETROSIM_BATCH_KEY is removed from `env` in every case
+ * (read or not), so the threads and modules started after this do not see it. Throws KeyError for a key
+ * that cannot be used.
  */
 export function batchKeyFrom(keyFile: string | undefined, env: NodeJS.ProcessEnv = process.env): BatchKey | null {
+  const value = env[KEY_ENV];
+  delete env[KEY_ENV];
   if (keyFile !== undefined) return readKeyFile(keyFile, `--key-file ${keyFile}`);
   const file = env[KEY_FILE_ENV];
-  const value = env[KEY_ENV];
   if (file !== undefined && value !== undefined) throw new KeyError(`both ${KEY_FILE_ENV} and ${KEY_ENV} are set: give one`);
   if (file !== undefined) {
     if (file === '') throw new KeyError(`${KEY_FILE_ENV} is empty: name a key file`);
     return readKeyFile(file, `${KEY_FILE_ENV} ${file}`);
   }
-  if (value !== undefined) {
-    delete env[KEY_ENV];
-    return keyOf(Buffer.from(value, 'utf8'), KEY_ENV);
-  }
+  if (value !== undefined) return keyOf(Buffer.from(value, 'utf8'), KEY_ENV);
   return null;
+}
+
+/**
+ * The environment a batch thread is started with: `env` without RETROSIM_BATCH_KEY and
+ * RETROSIM_BATCH_KEY_FILE (a thread runs scenario modules, and needs neither).
+ */
+export function threadEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  delete out[KEY_ENV];
+  delete out[KEY_FILE_ENV];
+  return out;
 }
 
 /** A key file's key; `where` names it in errors. See the module comment for what is refused. */
@@ -113,7 +133,11 @@ export function readKeyFile(path: string, where = path): BatchKey {
       n += r;
       if (n > KEY_MAX_BYTES) throw new KeyError(`${where}: over the ${KEY_MAX_BYTES} bytes a key file may have`);
     }
-    return keyOf(buf.subarray(0, n), where);
+    try {
+      return keyOf(buf.subarray(0, n), where);
+    } finally {
+      buf.fill(0);
+    }
   } finally {
     closeSync(fd);
   }
@@ -131,5 +155,10 @@ function keyOf(bytes: Uint8Array, where: string): BatchKey {
   if (end === 0) throw new KeyError(`${where}: empty; a key has at least ${KEY_MIN_BYTES} bytes (e.g. openssl rand -hex 32)`);
   if (end < KEY_MIN_BYTES) throw new KeyError(`${where}: a key of ${end} bytes is too short; a key has at least ${KEY_MIN_BYTES} bytes (e.g. openssl rand -hex 32)`);
   if (end > KEY_MAX_BYTES) throw new KeyError(`${where}: a key of ${end} bytes is too long (at most ${KEY_MAX_BYTES})`);
-  return new BatchKey(bytes.subarray(0, end));
+  const key = Buffer.from(bytes.subarray(0, end));
+  try {
+    return new BatchKey(key);
+  } finally {
+    key.fill(0);
+  }
 }

@@ -47,6 +47,8 @@ export interface BatchSummary {
   refusedByWorkers: number;
   /** Verify jobs whose replay diverged. */
   diverged: number;
+  /** On a queue: whether its jobs and results were signed with a key (absent for local threads). */
+  key?: boolean;
   seconds: number;
   /** Jobs run now per second of wall time. */
   jobsPerSecond: number;
@@ -133,6 +135,7 @@ export async function runBatch(plan: BatchPlan, exec: Executor, o: BatchRunOptio
     refused: refusals.coordinator,
     refusedByWorkers: refusals.worker,
     diverged,
+    ...(exec.signed !== undefined ? { key: exec.signed } : {}),
     seconds: Math.round(seconds * 1000) / 1000,
     jobsPerSecond: seconds > 0 ? Math.round((ran / seconds) * 100) / 100 : 0,
     interrupted,

@@ -42,6 +42,8 @@ export interface Executor {
   readonly mode: string;
   /** Workers it runs on (threads, or worker processes seen). */
   workers(): number;
+  /** On a queue: whether jobs and results are signed with a key (undefined for local threads). */
+  readonly signed?: boolean;
   /**
    * Runs `jobs` (distinct keys), each up to `retries` + 1 attempts, reporting through `events`. Resolves
    * when every job has an outcome; rejects when it cannot go on (then the outcomes so far stand).

@@ -12,10 +12,13 @@
  * thread gets the job; the thread and the simulation never see a clock, so the limit cannot change a result).
  * A thread that asks to retire after a job (pool-thread.ts: its most scenario module instances made, or a
  * job that left a timer running) is replaced too.
+ * Threads start with the process's environment less the batch key's variables (auth.ts `threadEnv`): they
+ * run scenario modules, and never get the key.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { threadEnv } from './auth.js';
 import { payloadBlobs, type JobPayload } from './payload.js';
 import { DEFAULT_MAX_SECONDS } from './schema.js';
 
@@ -95,7 +98,8 @@ export class ThreadPool {
   }
 
   private spawn(slot: Slot): Worker {
-    const w = new Worker(this.url);
+    // Scenario code runs on the thread: it gets no batch key variable in its environment.
+    const w = new Worker(this.url, { env: threadEnv() });
     slot.blobs = new Set();
     slot.scenarios = new Set();
     // A thread the pool has let go of (replaced, terminated) settles nothing: its slot may already be running

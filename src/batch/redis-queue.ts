@@ -26,8 +26,15 @@
  * - A result is checked before it is taken (result-check.ts; with a key, its signature first: auth.ts). A
  *   refused one is counted and its job submitted again for another worker (a retry), up to the batch's
  *   retries; past them the job fails with the reason. So is a job a worker refused as not signed with its
- *   key. Jobs a worker of other code put back (`refusalsKey`) are noted once per job and worker; with a
- *   key, only notes signed with it (anyone who can reach the Redis can add one).
+ *   key, or as expired. Jobs a worker of other code put back (`refusalsKey`) are noted once per job and
+ *   worker; with a key, only notes signed with it for this queue and run (anyone who can reach the Redis
+ *   can add one).
+ * - With a key, each job is signed with its grant (job-grant.ts): this queue, this run's id and an expiry.
+ *   The run keeps its signed run record in Redis while it goes on and deletes it when it ends; it signs
+ *   again, in place, its jobs still on the queue when their signature is GRANT_RENEW_MS old, and the jobs
+ *   of its file an earlier run left on the queue (else the workers would refuse them as of a run that has
+ *   ended). A job refused by a worker as of another run (signed by a run that ended, or by another batch
+ *   sharing the job) is submitted again for this run without counting an attempt.
  */
 import { randomUUID } from 'node:crypto';
 import type { Job, Queue, QueueEvents } from 'bullmq';
@@ -36,16 +43,17 @@ import { DEFAULT_LIMITS } from '../index.js';
 import type { BatchKey } from './auth.js';
 import type { BlobStore } from './blobs.js';
 import type { Executor, ExecutorEvents, Outcome } from './executor.js';
+import { GRANT_RENEW_MS, GRANT_TTL_MS, RUN_LEASE_MS, RUN_REFRESH_MS, redisTimeMs, runRecord, runRecordKey, signedJobData, type JobGrant } from './job-grant.js';
 import { payloadBlobs, type JobPayload } from './payload.js';
 import type { PlannedJob } from './plan.js';
 import { closeClient, ConnectionReporter, isConnectionError, redisClient, safeUrl, whenReady } from './redis-connection.js';
 import { AnswerWatch, closeWithin, PROBE_MS } from './redis-liveness.js';
 import { checkKeptReplay, checkResultBody, checkWorkerReturn, ResultError } from './result-check.js';
+import { queuedStates } from './queue-states.js';
+import { BLOB_TTL_SECONDS, blobKey, cancelKey, HANDED_BACK_FIELD, holdersKey, jobId, MAX_RETURN_CHARS, refusalsKey, replayKey, resultMacInput } from './queue-keys.js';
 
 /** Jobs on the queue at once, per batch. */
 export const MAX_OUTSTANDING = 2000;
-/** How long inputs and kept replays stay in Redis unless refreshed, seconds. */
-export const BLOB_TTL_SECONDS = 7 * 24 * 3600;
 /** Finished jobs left behind (by a batch that stopped) are removed by BullMQ after this long, seconds. */
 export const FINISHED_JOB_AGE_SECONDS = 7 * 24 * 3600;
 /** Milliseconds between sweeps of the jobs a batch waits for. */
@@ -62,11 +70,10 @@ class Interrupted extends Error {}
  */
 export const REFUSED_RESUBMIT_DELAY_MS = 1000;
 
-export const blobKey = (queue: string, sha256: string) => `retrosim:${queue}:blob:${sha256}`;
-export const replayKey = (queue: string, jobKey: string) => `retrosim:${queue}:replay:${jobKey}`;
-export const cancelKey = (queue: string) => `retrosim:${queue}:cancel`;
-/** The set of batch runs that still need a replay to verify (see the module comment). */
-export const holdersKey = (queue: string, sha256: string) => `retrosim:${queue}:holders:${sha256}`;
+
+/** Sets a job's data (KEYS[1] its hash, ARGV[1] the data) when the job is still there. */
+const RESIGN_SCRIPT = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'data', ARGV[1]) return 1 end
+return 0`;
 
 /** Removes a holder (ARGV[1]) from a replay's holders (KEYS[1]), and the replay (KEYS[2]) when none is left. */
 const RELEASE_SCRIPT = `redis.call('SREM', KEYS[1], ARGV[1])
@@ -74,64 +81,11 @@ if redis.call('SCARD', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end
 return 1`;
 
 /**
- * The longest return value the batch reads from a finished job, characters: a result body at its limit
- * (limits.batch.resultBytes) escaped in JSON, with room for the rest of a worker's answer.
+ * With a key: how many times a job refused by a worker as of a batch run that has ended is submitted again
+ * without counting an attempt (see RedisExecutor's collect).
  */
-export const MAX_RETURN_CHARS = 8 * DEFAULT_LIMITS.batch.resultBytes + 64 * 1024;
+export const MAX_UNCOUNTED_REFUSALS = 3;
 
-/** A field of a job's BullMQ hash: how many times workers of other code took the job and put it back unrun. */
-export const HANDED_BACK_FIELD = 'retrosimHandedBack';
-
-/** A stream of jobs refused by workers of other code (fields job, worker, reason), for coordinators to tell. */
-export const refusalsKey = (queue: string) => `retrosim:${queue}:refusals`;
-/** A job's BullMQ id: its key with a letter in front (BullMQ refuses ids that read as integers). */
-export const jobId = (key: string) => `j${key}`;
-
-/** Where a job is, as far as a batch needs to know: finished (either way), on the queue still, or not there. */
-export type QueuedState = 'completed' | 'failed' | 'queued' | 'unknown';
-
-/**
- * The states of jobs by id, in one pipeline: each job's score in the queue's completed and failed sets
- * (BullMQ's sorted sets of finished job ids, `queue.keys`) and whether its hash exists. A job in neither
- * set whose hash exists is waiting, delayed or running: `queued`.
- */
-export async function queuedStates(client: RedisClient, queue: Queue, ids: string[]): Promise<QueuedState[]> {
-  if (ids.length === 0) return [];
-  const pipe = client.pipeline();
-  for (const id of ids) {
-    pipe.zscore(queue.keys['completed']!, id);
-    pipe.zscore(queue.keys['failed']!, id);
-    pipe.exists(queue.toKey(id));
-  }
-  const replies = (await pipe.exec()) ?? [];
-  return ids.map((_, i) => {
-    const [c, f, e] = [replies[3 * i], replies[3 * i + 1], replies[3 * i + 2]];
-    for (const r of [c, f, e]) if (!r || r[0]) throw r?.[0] ?? new Error('Redis gave no answer to a job state check');
-    if (c![1] !== null) return 'completed';
-    if (f![1] !== null) return 'failed';
-    return e![1] === 1 ? 'queued' : 'unknown';
-  });
-}
-
-/** What a worker returns for a job (the queue stores it as the job's return value). */
-export interface WorkerReturn {
-  body: string;
-  seconds: number;
-  framesPerSecond: number;
-  /** A kept replay, put in Redis under `replayKey`. */
-  replay: { sha256: string; bytes: number } | null;
-  worker: string;
-  /** With a key: the MAC of `resultMacInput` of this return value. */
-  mac?: string;
-}
-
-/**
- * What a worker's result MAC covers: the job's key (so a result cannot be moved to another job), the runtime
- * hash it was planned with, and every field of the return value the coordinator uses.
- */
-export function resultMacInput(key: string, runtimeHash: string, r: Omit<WorkerReturn, 'mac'>): Record<string, unknown> {
-  return { key, runtimeHash, body: r.body, replay: r.replay, worker: r.worker, seconds: r.seconds, framesPerSecond: r.framesPerSecond };
-}
 
 export interface RedisOptions {
   url: string;
@@ -162,10 +116,18 @@ export class RedisExecutor implements Executor {
   private queue: Queue | null = null;
   private events: QueueEvents | null = null;
   private watch: AnswerWatch | null = null;
-  /** This executor's name among the holders of the inputs it puts in Redis. */
-  private readonly runId = randomUUID();
+  /**
+   * The id of the run going on (a new one for each `run`): its name among the holders of the inputs it puts
+   * in Redis, and with a key, the run its jobs' signatures bind (job-grant.ts).
+   */
+  private runId = randomUUID();
 
   constructor(private readonly o: RedisOptions) {}
+
+  /** Whether the jobs and results are signed (the batch has a key). */
+  get signed(): boolean {
+    return this.o.key != null;
+  }
 
   workers(): number {
     return this.seen.size;
@@ -181,6 +143,7 @@ export class RedisExecutor implements Executor {
   }
 
   private async runOnce(jobs: PlannedJob[], blobs: BlobStore, retries: number, ev: ExecutorEvents, signal: AbortSignal): Promise<void> {
+    this.runId = randomUUID();
     const { Queue, QueueEvents } = await bull();
     const reporter = new ConnectionReporter(this.o.url, (l) => ev.note(l));
     const main = await redisClient(this.o.url, 'batch', reporter);
@@ -212,18 +175,64 @@ export class RedisExecutor implements Executor {
     const qe = (this.events = new QueueEvents(this.o.queue, { connection: evc }));
     qe.on('error', (e) => reporter.error(e));
     const q = this.o.queue;
-    const limits = DEFAULT_LIMITS.batch;
-    const refusals = refusalsKey(q);
     let cancelledAt: string | null;
     let refusalsFrom: string;
+    const key = this.o.key ?? null;
+    const run = this.runId;
+    let live = true;
+    /** Writes this run's record (with a key): live for RUN_LEASE_MS from now on the Redis server's clock. */
+    const writeRunRecord = async (): Promise<void> => {
+      if (!key) return;
+      const now = redisTimeMs(await main.time());
+      // Checked after the wait: once the run has ended, no write is sent (one sent before comes before the delete).
+      if (live) await main.set(runRecordKey(q, run), runRecord(key, q, run, now + RUN_LEASE_MS), 'PX', RUN_LEASE_MS);
+    };
     try {
       await guard(qe.waitUntilReady());
       cancelledAt = await guard(main.get(cancelKey(q)));
-      refusalsFrom = (await guard(main.xrevrange(refusals, '+', '-', 'COUNT', 1)))[0]?.[0] ?? '0-0';
+      refusalsFrom = (await guard(main.xrevrange(refusalsKey(q), '+', '-', 'COUNT', 1)))[0]?.[0] ?? '0-0';
+      await guard(writeRunRecord());
     } catch (e) {
       if (e instanceof Interrupted) return;
       throw e;
     }
+    // Written again on a timer of its own, so a long step of the loop below (inputs put in Redis) does not let it lapse.
+    const refresher = key ? setInterval(() => void writeRunRecord().catch(() => undefined), RUN_REFRESH_MS) : undefined;
+    try {
+      await this.runJobs(jobs, blobs, retries, ev, signal, { main, queue, qe, guard, gaveUp, cancelledAt, refusalsFrom, writeRunRecord });
+    } finally {
+      live = false;
+      clearInterval(refresher);
+      // The run has ended: its jobs still on the queue are refused by keyed workers from now on.
+      if (key) await Promise.race([main.del(runRecordKey(q, run)).catch(() => undefined), gaveUp.catch(() => undefined), new Promise((r) => setTimeout(r, STOP_CLEANUP_MS).unref())]);
+    }
+  }
+
+  private async runJobs(
+    jobs: PlannedJob[],
+    blobs: BlobStore,
+    retries: number,
+    ev: ExecutorEvents,
+    signal: AbortSignal,
+    c: {
+      main: RedisClient;
+      queue: Queue;
+      qe: QueueEvents;
+      /** Races a wait against Redis's silence and the signal. */
+      guard: <T>(p: Promise<T>) => Promise<T>;
+      gaveUp: Promise<never>;
+      cancelledAt: string | null;
+      refusalsFrom: string;
+      writeRunRecord: () => Promise<void>;
+    },
+  ): Promise<void> {
+    const { main, queue, qe, guard, gaveUp, writeRunRecord } = c;
+    let refusalsFrom = c.refusalsFrom;
+    const cancelledAt = c.cancelledAt;
+    const q = this.o.queue;
+    const limits = DEFAULT_LIMITS.batch;
+    const refusals = refusalsKey(q);
+    const run = this.runId;
 
     const byId = new Map<string, PlannedJob>();
     const pending = new Set<string>();
@@ -234,6 +243,20 @@ export class RedisExecutor implements Executor {
     /** Attempts of earlier submissions of a job whose answers were refused. */
     const prior = new Map<string, number>();
     const key = this.o.key ?? null;
+    /** Refusals of a job not counted as its attempts (see collect), at most MAX_UNCOUNTED_REFUSALS. */
+    const uncounted = new Map<string, number>();
+    /** With a key: when each job on the queue was last signed (Date.now()). */
+    const signedAt = new Map<string, number>();
+    const grant = (): JobGrant => ({ queue: q, run, expires: Date.now() + GRANT_TTL_MS });
+    const jobData = (j: PlannedJob): unknown => {
+      if (!key) return j.payload;
+      signedAt.set(jobId(j.key), Date.now());
+      return signedJobData(key, j.payload!, grant());
+    };
+    /** Signs a job on the queue again, in place, for this run with a new expiry (nothing when it is gone). */
+    const resign = async (j: PlannedJob): Promise<void> => {
+      await main.eval(RESIGN_SCRIPT, 1, queue.toKey(jobId(j.key)), JSON.stringify(jobData(j)));
+    };
     const told = new Set<string>();
     let next = 0;
     let failure: Error | null = null;
@@ -280,6 +303,8 @@ export class RedisExecutor implements Executor {
         if (st === 'failed' || (st === 'completed' && this.o.force === true && !again)) await queue.remove(id);
         else if (st !== 'unknown') {
           if (st === 'completed') found.push(id);
+          // Left by an earlier run (or shared with another batch): signed for this run, so keyed workers take it.
+          else if (key) await resign(j);
           continue;
         }
         const size = Buffer.byteLength(JSON.stringify(j.payload));
@@ -293,7 +318,7 @@ export class RedisExecutor implements Executor {
         await queue.addBulk(
           add.map((j) => ({
             name: j.kind,
-            data: key ? { ...j.payload, mac: key.sign('job', j.payload) } : j.payload,
+            data: jobData(j),
             opts: {
               jobId: jobId(j.key),
               ...(delayMs > 0 ? { delay: delayMs } : {}),
@@ -313,6 +338,7 @@ export class RedisExecutor implements Executor {
       if (!pending.delete(id)) return;
       const t = enqueuedAt.get(id);
       if (t !== undefined) this.latenciesMs.push(performance.now() - t);
+      signedAt.delete(id);
       ev.outcome(planned, o);
       await job.remove().catch(() => undefined);
       for (const r of payloadBlobs(planned.payload!)) {
@@ -358,8 +384,8 @@ export class RedisExecutor implements Executor {
         };
         const id = field('job');
         const planned = byId.get(id);
-        // With a key, a note not signed by a worker holding it is anyone's text: not told, not counted.
-        if (key && !key.verify('refusal', { job: id, worker: field('worker'), reason: field('reason') }, field('mac'))) continue;
+        // With a key, a note not signed by a worker holding it, for a job of this queue and run, is anyone's text: not told, not counted.
+        if (key && !key.verify('refusal', { queue: q, run, job: id, worker: field('worker'), reason: field('reason') }, field('mac'))) continue;
         const who = printable(field('worker'));
         if (!planned || !pending.has(id) || told.has(`${id} ${who}`)) continue;
         told.add(`${id} ${who}`);
@@ -426,6 +452,19 @@ export class RedisExecutor implements Executor {
           const reason = failureText(job.failedReason || 'failed');
           // A worker that would not run it (not signed with its key): another worker may.
           if (reason.startsWith('refused by worker ')) {
+            // Signed for another run that has ended (an earlier one, or another batch sharing the job), or this
+            // run's record lapsed (Redis silent past RUN_LEASE_MS): not an attempt of this run. Signed and
+            // submitted again, a few times at most.
+            const theirs = (job.data as { grant?: { run?: unknown } } | null)?.grant?.run;
+            const n = uncounted.get(id) ?? 0;
+            if (key && (theirs !== run || reason.includes(`its batch run ${run} has ended`)) && n < MAX_UNCOUNTED_REFUSALS) {
+              uncounted.set(id, n + 1);
+              ev.note(`job ${planned.index}: ${printable(reason)}; submitting it again, signed for this run`);
+              if (theirs === run) await writeRunRecord();
+              await job.remove();
+              await submit([planned], true);
+              return;
+            }
             await refuse(id, job, attempts, printable(reason), 'worker');
             return;
           }
@@ -455,9 +494,16 @@ export class RedisExecutor implements Executor {
       return true;
     };
 
+    /** With a key: the jobs on the queue signed GRANT_RENEW_MS ago or more are signed again. */
+    const renew = async (): Promise<void> => {
+      const due = Date.now() - GRANT_RENEW_MS;
+      for (const [id, at] of signedAt) if (at <= due && pending.has(id) && !collecting.has(id)) await resign(byId.get(id)!);
+    };
+
     const sweep = async (): Promise<void> => {
       if (await cancelled()) return;
       await readRefusals();
+      if (key) await renew();
       const ids = [...pending];
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
@@ -548,97 +594,4 @@ function failureText(s: string): string {
 function printable(s: string): string {
   const t = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
   return t.length > 300 ? `${t.slice(0, 300)}...` : t;
-}
-
-/** What `batch status` prints. */
-export interface QueueStatus {
-  redis: string;
-  queue: string;
-  queued: number;
-  active: number;
-  done: number;
-  failed: number;
-  /** Worker processes connected to the queue now. */
-  workers: { name: string; address: string }[];
-}
-
-/**
- * The queue for `batch status` and `batch cancel`: `answer` bounds each step by the timeout (a Redis that
- * stops answering gives a one-line error, not a wait), and `close` does not wait on Redis.
- */
-async function openQueue(o: RedisOptions): Promise<{ queue: Queue; client: RedisClient; answer: <T>(p: Promise<T>) => Promise<T>; close: () => Promise<void> }> {
-  const { Queue } = await bull();
-  const reporter = new ConnectionReporter(o.url, (l) => process.stderr.write(`${l}\n`));
-  const client = await redisClient(o.url, 'status', reporter);
-  try {
-    await whenReady(client, o.url, o.timeoutSeconds, reporter);
-  } catch (e) {
-    client.disconnect();
-    throw e;
-  }
-  const queue = new Queue(o.queue, { connection: client });
-  queue.on('error', (e) => reporter.error(e));
-  const answer = async <T>(p: Promise<T>): Promise<T> => {
-    let t: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      t = setTimeout(() => reject(new Error(`Redis at ${safeUrl(o.url)} has not answered for ${o.timeoutSeconds} s (${reporter.reason() || 'no answer'})`)), o.timeoutSeconds * 1000);
-    });
-    try {
-      return await Promise.race([p, late]);
-    } finally {
-      clearTimeout(t);
-    }
-  };
-  return {
-    queue,
-    client,
-    answer,
-    close: async () => {
-      await closeWithin(queue);
-      await closeClient(client);
-    },
-  };
-}
-
-export async function queueStatus(o: RedisOptions): Promise<QueueStatus> {
-  const { queue, answer, close } = await openQueue(o);
-  try {
-    const c = await answer(queue.getJobCounts('waiting', 'delayed', 'prioritized', 'waiting-children', 'active', 'completed', 'failed'));
-    const workers = (await answer(queue.getWorkers())).map((w) => {
-      const raw = String(w['rawname'] ?? w['name'] ?? '');
-      const i = raw.indexOf(':w:');
-      return { name: i >= 0 ? raw.slice(i + 3) : raw, address: String(w['addr'] ?? '') };
-    });
-    return {
-      redis: safeUrl(o.url),
-      queue: o.queue,
-      queued: (c['waiting'] ?? 0) + (c['delayed'] ?? 0) + (c['prioritized'] ?? 0) + (c['waiting-children'] ?? 0),
-      active: c['active'] ?? 0,
-      done: c['completed'] ?? 0,
-      failed: c['failed'] ?? 0,
-      workers: workers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    };
-  } finally {
-    await close();
-  }
-}
-
-/** What `batch cancel` did. */
-export interface CancelResult {
-  queue: string;
-  removed: number;
-  active: number;
-}
-
-export async function cancelQueue(o: RedisOptions): Promise<CancelResult> {
-  const { queue, client, answer, close } = await openQueue(o);
-  try {
-    const before = await answer(queue.getJobCounts('waiting', 'delayed', 'prioritized'));
-    await answer(queue.drain(true));
-    await answer(client.incr(cancelKey(o.queue)));
-    const active = (await answer(queue.getJobCounts('active')))['active'] ?? 0;
-    return { queue: o.queue, removed: (before['waiting'] ?? 0) + (before['delayed'] ?? 0) + (before['prioritized'] ?? 0), active };
-  } finally {
-    await close();
-  }
 }

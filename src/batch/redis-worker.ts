@@ -24,10 +24,14 @@
  * threads terminated) and fail as cancelled, without retries; a cancelled job is never released back to
  * the queue, not even by a second signal.
  *
- * Trust: with a key (auth.ts) a worker runs only jobs signed with it (others fail, refused, never run) and
- * signs its results. It runs only jobs planned for its own code (runtime-hash.ts): a job of another hash is
- * put back on the queue for RUNTIME_REFUSAL_DELAY_MS, for a worker of that code to take, said once per job
- * and reported to the coordinator (`refusalsKey`; signed with the key when it has one).
+ * Trust: with a key (auth.ts) a worker runs only jobs signed with it, for its own queue, before their
+ * expiry, of a batch run whose signed record says it is live (job-grant.ts); others fail, refused with the
+ * reason, never run. It signs its results. It runs only jobs planned for its own code (runtime-hash.ts): a
+ * job of another hash is put back on the queue for RUNTIME_REFUSAL_DELAY_MS, for a worker of that code to
+ * take, said once per job and reported to the coordinator (`refusalsKey`; with a key, signed for the
+ * queue and the job's run). Without a key it says so first, before it connects: it runs any job that
+ * anyone who can reach the Redis adds. The key stays on this thread: the job threads never get it, nor the
+ * key's environment variables (auth.ts `threadEnv`).
  */
 import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
@@ -38,10 +42,11 @@ import { checkPayload, payloadBlobs, PayloadError, type BlobRef } from './payloa
 import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
 import { AnswerWatch, exitWhenHeld } from './redis-liveness.js';
-import { BLOB_TTL_SECONDS, blobKey, cancelKey, HANDED_BACK_FIELD, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './redis-queue.js';
+import { BLOB_TTL_SECONDS, blobKey, cancelKey, HANDED_BACK_FIELD, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './queue-keys.js';
 import { sha256Hex } from './runner.js';
 import { notAllowedMessage, payloadModule, type AllowedScenario } from './scenario-allow.js';
 import { runtimeHash } from './runtime-hash.js';
+import { checkJobGrant, checkRun, type JobGrant, type JobRefusal } from './job-grant.js';
 
 /** How long a job of other code is put back for before a worker may take it again, ms. */
 export const RUNTIME_REFUSAL_DELAY_MS = 1000;
@@ -102,9 +107,10 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     if (o.json) process.stdout.write(JSON.stringify({ event, worker: o.name, ...extra, message: text }) + '\n');
     else process.stderr.write(`worker ${o.name}: ${text}\n`);
   };
+  const key = o.key ?? null;
+  if (!key) say('insecure', `no key: this worker runs any job that anyone who can reach ${safeUrl(o.url)} puts on queue ${o.queue} (give it the batch's --key-file to run only signed jobs)`, { key: false });
   const { Worker, WaitingError, UnrecoverableError, DelayedError } = await import('bullmq');
   const hash = runtimeHash();
-  const key = o.key ?? null;
   const reporter = new ConnectionReporter(o.url, (l) => say('connection', l));
   const store = await redisClient(o.url, 'worker-store', reporter);
   const conn = await redisClient(o.url, 'worker', reporter);
@@ -152,14 +158,17 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     const data: unknown = job.data;
     const id = shownId(job.id);
     const fields = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    let grant: JobGrant | null = null;
     if (key) {
-      const { mac, ...signed } = fields;
-      if (!key.verify('job', signed, mac)) {
+      const checked = checkJobGrant(key, fields, o.queue, Date.now());
+      const refusal: JobRefusal | null = 'reason' in checked ? checked : await checkRun(store, key, checked);
+      if (refusal) {
         refused++;
-        const why = `refused by worker ${o.name}: ${mac === undefined ? 'the job is not signed (this worker has a key: give the batch the same key)' : "the job's signature does not match this worker's key"}; not run`;
-        say('refused', `job ${id} ${why}`, { job: job.id, reason: 'signature' });
+        const why = `refused by worker ${o.name}: ${refusal.text}; not run`;
+        say('refused', `job ${id} ${why}`, { job: job.id, reason: refusal.reason });
         throw new UnrecoverableError(why);
       }
+      grant = checked as JobGrant;
     }
     if (typeof fields['runtimeHash'] === 'string' && fields['runtimeHash'] !== hash) {
       // Another worker's job: back on the queue (not failed), out of this worker's way for a while.
@@ -173,7 +182,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
         const k = refusalsKey(o.queue);
         await store
           .multi()
-          .xadd(k, 'MAXLEN', '~', String(REFUSALS_KEPT), '*', 'job', job.id!, 'worker', o.name, 'reason', text, ...(key ? ['mac', key.sign('refusal', { job: job.id!, worker: o.name, reason: text })] : []))
+          .xadd(k, 'MAXLEN', '~', String(REFUSALS_KEPT), '*', 'job', job.id!, 'worker', o.name, 'reason', text, ...(key && grant ? ['mac', key.sign('refusal', { queue: o.queue, run: grant.run, job: job.id!, worker: o.name, reason: text })] : []))
           .expire(k, BLOB_TTL_SECONDS)
           .exec()
           .catch(() => undefined);
@@ -286,7 +295,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   });
 
   const allowed = (o.scenarios ?? []).map((s) => `${s.file} (module graph ${s.graph.slice(0, 12)}…)`);
-  say('ready', `taking jobs from queue ${o.queue} on ${safeUrl(o.url)}, ${o.concurrency} at a time; runtime ${hash}; ${key ? 'jobs must be signed with its key' : 'no key'}; scenario modules: ${allowed.length ? allowed.join(', ') : 'none (built-in scenarios only)'}`, {
+  say('ready', `taking jobs from queue ${o.queue} on ${safeUrl(o.url)}, ${o.concurrency} at a time; runtime ${hash}; ${key ? 'jobs must be signed with its key' : 'no key: jobs are not checked'}; scenario modules: ${allowed.length ? allowed.join(', ') : 'none (built-in scenarios only)'}`, {
     queue: o.queue,
     concurrency: o.concurrency,
     runtimeHash: hash,

@@ -13,8 +13,9 @@ export function keyUsage(col: number): string {
     `  ${'--key-file FILE'.padEnd(col - 2)}a shared secret (at least 16 bytes, in a private file: chmod 600): jobs`,
     `${pad}are signed with it and workers run only jobs signed with it; results are signed and`,
     `${pad}checked the same way. Or name the file in RETROSIM_BATCH_KEY_FILE, or put the key in`,
-    `${pad}RETROSIM_BATCH_KEY. Without a key, anyone who can reach the Redis can add jobs that`,
-    `${pad}workers run and answer jobs with results of their own.`,
+    `${pad}RETROSIM_BATCH_KEY (which any code in the process can read: prefer the file). Without a`,
+    `${pad}key, anyone who can reach the Redis can add jobs that workers run and answer jobs with`,
+    `${pad}results of their own.`,
   ].join('\n');
 }
 

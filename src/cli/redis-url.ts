@@ -32,6 +32,41 @@ export function checkRedisUrl(url: string): string {
   return url;
 }
 
+/**
+ * Whether a checked `--redis` URL names this machine by a loopback address: `localhost`, 127.0.0.0/8 in
+ * dotted quads, `::1`, or an IPv4 loopback address mapped into IPv6. Any other name or form (a name that
+ * resolves to this machine, `127.1`), is not taken as loopback.
+ */
+export function isLoopbackRedis(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === 'localhost') return true;
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
+  if (host.startsWith('[') && host.endsWith(']')) {
+    const v6 = host.slice(1, -1);
+    if (v6 === '::1') return true;
+    // ::ffff:127.x.y.z, which the URL parser writes as ::ffff:7fxx:xxxx.
+    return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(v6);
+  }
+  return false;
+}
+
+/**
+ * The rule for a queue without a key: allowed on a loopback address (only this machine's users reach it);
+ * elsewhere only with `--insecure`, else a UsageError saying what is at stake and what to give.
+ */
+export function checkKeyless(url: string, keyed: boolean, insecure: boolean): void {
+  if (keyed || insecure || isLoopbackRedis(url)) return;
+  const shown = url.replace(/^(rediss?:\/\/)([^@/]*@)/, (_, scheme: string, auth: string) => `${scheme}${auth.includes(':') ? `${auth.split(':')[0]}:***@` : auth}`);
+  throw new UsageError(
+    `--redis ${shown} is not a loopback address and there is no key: anyone who can reach that Redis could run jobs on the workers and forge results; give --key-file FILE (or RETROSIM_BATCH_KEY_FILE), or --insecure to run without a key`,
+  );
+}
+
 function decodeSafe(s: string): string {
   try {
     return decodeURIComponent(s).slice(0, 64);

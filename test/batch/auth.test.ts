@@ -6,7 +6,10 @@
 import fc from 'fast-check';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { BatchKey, batchKeyFrom, KeyError } from '../../src/batch/auth.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BatchKey, batchKeyFrom, KeyError, threadEnv } from '../../src/batch/auth.js';
 
 const A = new BatchKey(Buffer.from('the-first-test-key-0123456789'));
 const B = new BatchKey(Buffer.from('the-other-test-key-0123456789'));
@@ -46,5 +49,26 @@ describe('batch keys', () => {
     expect(k.verify('job', 1, new BatchKey(Buffer.from('an-environment-key-123')).sign('job', 1))).toBe(true);
     expect(batchKeyFrom(undefined, {})).toBeNull();
     expect(() => batchKeyFrom(undefined, { RETROSIM_BATCH_KEY_FILE: '' })).toThrow(/empty: name a key file/);
+  });
+
+  it('the key variable is removed also when --key-file wins over it; threads get neither key variable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'retrosim-auth-'));
+    try {
+      const file = join(dir, 'k');
+      writeFileSync(file, 'a-key-from-a-file-0123456789', { mode: 0o600 });
+      const env: NodeJS.ProcessEnv = { RETROSIM_BATCH_KEY: 'an-environment-key-123', HOME: '/home/x' };
+      const k = batchKeyFrom(file, env)!;
+      expect(k.verify('job', 1, new BatchKey(Buffer.from('a-key-from-a-file-0123456789')).sign('job', 1))).toBe(true);
+      expect(env).toEqual({ HOME: '/home/x' });
+      // A key that cannot be used removes it too.
+      const bad: NodeJS.ProcessEnv = { RETROSIM_BATCH_KEY: 'short' };
+      expect(() => batchKeyFrom(undefined, bad)).toThrow(KeyError);
+      expect(bad).toEqual({});
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const env = { RETROSIM_BATCH_KEY: 'x'.repeat(20), RETROSIM_BATCH_KEY_FILE: '/k', PATH: '/bin', PROBE: '1' };
+    expect(threadEnv(env)).toEqual({ PATH: '/bin', PROBE: '1' });
+    expect(env.RETROSIM_BATCH_KEY).toBe('x'.repeat(20)); // the given object is not changed
   });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queuedStates } from '../../src/batch/redis-queue.js';
+import { queuedStates } from '../../src/batch/queue-states.js';
 import { WORKER_PREFETCH } from '../../src/batch/redis-worker.js';
 import { cli, freePort, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
 
@@ -292,7 +292,9 @@ describe('retrosim batch --redis with worker processes', { timeout: 600_000 }, (
     expect(r.code).toBe(1);
     noStack(r.stderr);
     const last = r.stderr.trim().split('\n');
-    expect(last[0]).toMatch(/^redis redis:\/\/127\.0\.0\.1:\d+: connection lost \(ECONNREFUSED\); retrying with backoff$/);
+    // (Its first line says it has no key; the connection is the next.)
+    expect(last[0]).toMatch(/^batch cmp: no key: /);
+    expect(last[1]).toMatch(/^redis redis:\/\/127\.0\.0\.1:\d+: connection lost \(ECONNREFUSED\); retrying with backoff$/);
     expect(last[last.length - 1]).toMatch(/^retrosim: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\) within 2 s$/);
   });
 });

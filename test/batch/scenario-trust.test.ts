@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobPayload } from '../../src/batch/payload.js';
 import { planSpec } from '../../src/batch/plan.js';
-import { blobKey } from '../../src/batch/redis-queue.js';
+import { blobKey } from '../../src/batch/queue-keys.js';
 import { runJob, sha256Hex } from '../../src/batch/runner.js';
 import { checkBatchFile } from '../../src/batch/schema.js';
 import { WorkerEnv } from '../../src/batch/worker-env.js';

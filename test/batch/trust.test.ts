@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchKey } from '../../src/batch/auth.js';
 import { planBatch } from '../../src/batch/plan.js';
-import { replayKey, type WorkerReturn } from '../../src/batch/redis-queue.js';
+import { replayKey, type WorkerReturn } from '../../src/batch/queue-keys.js';
 import { cli, copyRuntime, killAll, repoRoot, runCliAsync, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-batch-trust-'));

@@ -9,13 +9,14 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, UsageError, type ParsedArgs } from '../args.js';
 import { batchKeyOption, keyUsage } from '../batch-key.js';
-import { checkRedisUrl } from '../redis-url.js';
+import { checkKeyless, checkRedisUrl } from '../redis-url.js';
 import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
 import type { BatchSummary } from '../../batch/coordinator.js';
 import type { Executor } from '../../batch/executor.js';
 import { requireQueueClient } from '../queue-client.js';
-import type { CancelResult, QueueStatus, RedisOptions } from '../../batch/redis-queue.js';
+import type { RedisOptions } from '../../batch/redis-queue.js';
+import type { CancelResult, QueueStatus } from '../../batch/queue-admin.js';
 
 const usage = `usage: retrosim batch FILE [options]
        retrosim batch report RESULTS.jsonl [--x FIELD] [--y MEASURE] [--series FIELD] [--png FILE] [--json]
@@ -42,6 +43,8 @@ options:
   --json             print the summary as one JSON line
   with --redis:
 ${keyUsage(21)}
+  --insecure         run on a Redis that is not on a loopback address without a key (refused
+                     otherwise); a batch without a key says so on its first line and in its summary
 
 report: prints the summary table of a results file and draws a PNG chart of one measure (--y, e.g.
 los.pairsPerFrame) against one job field (--x, e.g. agents), one line per value of --series (e.g. world);
@@ -80,6 +83,7 @@ export const command: Command = {
       png: { type: 'string' },
       'allow-dir': { type: 'list' },
       'key-file': { type: 'string' },
+      insecure: { type: 'flag' },
     });
     const [first, ...rest] = positionals;
     if (first === undefined) throw new UsageError('batch needs a FILE (or report, status, cancel)');
@@ -110,7 +114,11 @@ const GAVE_UP_EXIT_MS = 300;
 async function runFile(file: string, o: ParsedArgs['options']): Promise<number> {
   if (o['workers'] !== undefined && o['redis'] !== undefined) throw new UsageError('--workers is for the local threads; with --redis, the workers are retrosim worker processes');
   if (o['key-file'] !== undefined && o['redis'] === undefined) throw new UsageError('--key-file is for a batch on a queue (--redis): local threads need no key');
+  if (o['insecure'] !== undefined && o['redis'] === undefined) throw new UsageError('--insecure is for a batch on a queue (--redis)');
   const key = o['redis'] !== undefined ? await batchKeyOption(o['key-file'] as string | undefined) : null;
+  if (o['redis'] !== undefined) checkKeyless(redisUrl(o), key !== null, o['insecure'] === true);
+  // Local threads need no key: a key in the environment goes before any scenario module is loaded.
+  else delete process.env['RETROSIM_BATCH_KEY'];
   const { planBatch } = await import('../../batch/plan.js');
   const { runBatch } = await import('../../batch/coordinator.js');
   const allowDirs = (o['allow-dir'] as string[] | undefined) ?? [];
@@ -122,6 +130,10 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
   const onRedis = o['redis'] !== undefined;
   if (onRedis) {
     await requireQueueClient('batch --redis');
+    if (key === null) {
+      const { safeUrl } = await import('../../batch/redis-connection.js');
+      process.stderr.write(`batch ${plan.name}: no key: its jobs and results on queue ${queueName(o)} at ${safeUrl(redisUrl(o))} are not signed; anyone who can reach that Redis can add jobs the workers run and answer jobs with false results (give --key-file FILE to sign them)\n`);
+    }
     const { RedisExecutor } = await import('../../batch/redis-queue.js');
     exec = new RedisExecutor({ url: redisUrl(o), queue: queueName(o), timeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 120, key });
   } else {
@@ -149,7 +161,7 @@ async function runFile(file: string, o: ParsedArgs['options']): Promise<number> 
   if (o['json']) printJson(s);
   else {
     const where = s.mode === 'local' ? `${s.workers} local thread${s.workers === 1 ? '' : 's'}` : `Redis (${s.workers} worker${s.workers === 1 ? '' : 's'} seen)`;
-    print(`batch ${s.name}: ${s.jobs} jobs (${s.ran} run, ${s.cached} from earlier results) on ${where} in ${s.seconds} s (${s.jobsPerSecond} jobs/s): ${s.done} done, ${s.failed} failed, ${s.retried} retried${s.refused ? `, ${s.refused} results refused` : ''}${s.refusedByWorkers ? `, ${s.refusedByWorkers} refusals by workers` : ''}${s.diverged ? `, ${s.diverged} replays diverged` : ''}`);
+    print(`batch ${s.name}: ${s.jobs} jobs (${s.ran} run, ${s.cached} from earlier results) on ${where} in ${s.seconds} s (${s.jobsPerSecond} jobs/s): ${s.done} done, ${s.failed} failed, ${s.retried} retried${s.refused ? `, ${s.refused} results refused` : ''}${s.refusedByWorkers ? `, ${s.refusedByWorkers} refusals by workers` : ''}${s.diverged ? `, ${s.diverged} replays diverged` : ''}${s.key === false ? '; no key: jobs and results were not signed' : ''}`);
     if (s.interrupted) print(`interrupted: the results so far are kept; run the batch again to go on`);
     else {
       print(`results  ${s.out.results}  (CSV ${s.out.csv}, timing ${s.out.timing})`);
@@ -175,7 +187,7 @@ function isDirectory(d: string): boolean {
 
 async function report(args: string[], o: ParsedArgs['options']): Promise<number> {
   if (args.length !== 1) throw new UsageError('batch report needs one RESULTS.jsonl file');
-  for (const k of ['redis', 'queue', 'workers', 'force', 'out', 'redis-timeout', 'allow-dir', 'key-file']) if (o[k] !== undefined) throw new UsageError(`--${k} is not an option of batch report`);
+  for (const k of ['redis', 'queue', 'workers', 'force', 'out', 'redis-timeout', 'allow-dir', 'key-file', 'insecure']) if (o[k] !== undefined) throw new UsageError(`--${k} is not an option of batch report`);
   const { reportResults } = await import('../../batch/report.js');
   const r = reportResults(args[0]!, {
     x: o['x'] as string | undefined,
@@ -195,7 +207,7 @@ async function report(args: string[], o: ParsedArgs['options']): Promise<number>
 async function queueCommand(which: 'status' | 'cancel', o: ParsedArgs['options']): Promise<number> {
   if (o['redis'] === undefined) throw new UsageError(`batch ${which} needs --redis URL`);
   await requireQueueClient(`batch ${which}`);
-  const { queueStatus, cancelQueue } = await import('../../batch/redis-queue.js');
+  const { queueStatus, cancelQueue } = await import('../../batch/queue-admin.js');
   const { exitWhenHeld } = await import('../../batch/redis-liveness.js');
   const opts = { url: redisUrl(o), queue: queueName(o), timeoutSeconds: (o['redis-timeout'] as number | undefined) ?? 15 };
   try {

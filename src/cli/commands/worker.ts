@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs, UsageError } from '../args.js';
 import { batchKeyOption, keyUsage } from '../batch-key.js';
-import { checkRedisUrl } from '../redis-url.js';
+import { checkKeyless, checkRedisUrl } from '../redis-url.js';
 import { requireQueueClient } from '../queue-client.js';
 import type { Command } from '../command.js';
 
@@ -41,9 +41,13 @@ options:
   --redis-timeout S    when stopping, give up on a Redis that has not answered for this long (default 5)
   --json               events as JSON lines on stdout instead of text on stderr
 ${keyUsage(23)}
+  --insecure           take jobs from a Redis that is not on a loopback address without a key (refused
+                       otherwise); a worker without a key says so first
 
-A worker runs only jobs planned by the same built runtime (the SHA-256 of its files, shown when it
-starts): a job of other code is put back on the queue for another worker, and its batch is told.
+A worker runs only jobs planned by the same runtime (the SHA-256 of its built files and of the packages
+they load, shown when it starts): a job of other code is put back on the queue for another worker, and its
+batch is told. With a key, it runs only jobs signed for its queue, by a batch run that is still going on,
+before their signature expires (docs/batch.md, Security model).
 `;
 
 export const command: Command = {
@@ -63,6 +67,7 @@ export const command: Command = {
       json: { type: 'flag' },
       'allow-scenario': { type: 'list' },
       'key-file': { type: 'string' },
+      insecure: { type: 'flag' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const url = o['redis'] as string | undefined;
@@ -73,6 +78,7 @@ export const command: Command = {
     const name = o['name'] as string | undefined;
     if (name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: 1 to 128 letters, digits, '.', '_', ':', '@' or '-'`);
     const key = await batchKeyOption(o['key-file'] as string | undefined);
+    checkKeyless(url, key !== null, o['insecure'] === true);
     await requireQueueClient('worker');
     const { runWorker, defaultWorkerName } = await import('../../batch/redis-worker.js');
     const { allowScenarios } = await import('../../batch/scenario-allow.js');
