@@ -52,10 +52,10 @@ export class ModuleScanError extends Error {
 export const REFUSED_BUILTINS: ReadonlySet<string> = new Set(['child_process', 'worker_threads', 'vm', 'cluster', 'inspector', 'inspector/promises', 'wasi', 'repl', 'trace_events']);
 
 /**
- * What a module may take by name from a refused built-in: facts about the thread it runs on, which load no
- * code (a Worker would).
+ * What a module may take by name from a refused built-in: facts about the thread it runs on and the data it
+ * was started with, which load no code (a Worker would).
  */
-const HARMLESS_NAMES: Readonly<Record<string, ReadonlySet<string>>> = { worker_threads: new Set(['isMainThread', 'threadId']) };
+const HARMLESS_NAMES: Readonly<Record<string, ReadonlySet<string>>> = { worker_threads: new Set(['isMainThread', 'threadId', 'workerData']) };
 
 /** What a module may take from `node:module` (the rest can register loaders or load by computed names). */
 const MODULE_EXPORTS_ALLOWED = new Set(['createRequire', 'isBuiltin', 'builtinModules']);
@@ -198,7 +198,7 @@ function scan(root: N, format: ModuleFormat, loads: ModuleLoad[], depth: number)
     const why = refusedBuiltin(specifier);
     const harmless = HARMLESS_NAMES[bare(specifier)];
     const onlyHarmless = n.type === 'ImportDeclaration' && harmless !== undefined && n.specifiers.length > 0 && (n.specifiers as N[]).every((x) => x.type === 'ImportSpecifier' && harmless.has(x.imported.name ?? x.imported.value));
-    if (why && !onlyHarmless) refuse(n, `an import of ${why}${harmless ? ` (only ${[...harmless].join(' and ')} may be imported from it by name)` : ''}`);
+    if (why && !onlyHarmless) refuse(n, `an import of ${why}${harmless ? ` (only ${[...harmless].join(', ').replace(/, ([^,]*)$/, ' and $1')} may be imported from it by name)` : ''}`);
     loads.push({ kind: 'import', specifier, json, line: lineOf(n) });
   };
   const addRequire = (call: N, arg: N | undefined): void => {

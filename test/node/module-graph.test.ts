@@ -107,7 +107,7 @@ describe('what a module loads, from its syntax tree', () => {
     expect(refusal(`process.binding('fs');`)).toMatch(/process\.binding/);
     expect(refusal(`import { spawn } from 'node:child_process';`)).toMatch(/node:child_process, which runs code of its own/);
     expect(refusal(`const { Worker } = require('worker_threads');`, 'cjs')).toMatch(/worker_threads, which runs code of its own/);
-    expect(refusal(`import { Worker, isMainThread } from 'node:worker_threads';`)).toMatch(/only isMainThread and threadId may be imported from it by name/);
+    expect(refusal(`import { Worker, isMainThread } from 'node:worker_threads';`)).toMatch(/only isMainThread, threadId and workerData may be imported from it by name/);
     expect(refusal(`import * as wt from 'node:worker_threads';`)).toMatch(/worker_threads, which runs code of its own/);
     expect(specs(`import { isMainThread, threadId } from 'node:worker_threads';`)).toEqual(['node:worker_threads']);
     expect(refusal(`import vm from 'vm';`)).toMatch(/vm, which runs code of its own/);
