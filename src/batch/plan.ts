@@ -258,7 +258,7 @@ class Planner {
     if (r.ccRandInit !== undefined) settings.ccRandInit = r.ccRandInit;
     if (r.capacity !== undefined) settings.capacity = r.capacity;
     const losEvery = r.measure.includes('los') ? r.losEvery : 0;
-    const body: Omit<RunPayload, 'key' | 'maxSeconds'> = { kind: 'run', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), world: w.input, scenario: sc.input, settings, frames: r.frames, input: r.input, measure: r.measure, losEvery: r.losEvery, keepReplay: r.keepReplay };
+    const body: Omit<RunPayload, 'key' | 'maxSeconds' | 'maxMemoryMiB'> = { kind: 'run', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), world: w.input, scenario: sc.input, settings, frames: r.frames, input: r.input, measure: r.measure, losEvery: r.losEvery, keepReplay: r.keepReplay };
     // The sampling interval matters only to a job that samples: without "los" it does not change the key.
     const key = jobKey({ ...body, losEvery });
     const job: Record<string, unknown> = { world: w.input.source, scenario: 'builtin' in sc.input ? `builtin:${sc.input.builtin}` : `file:${sc.input.source}` };
@@ -273,8 +273,8 @@ class Planner {
     job['measure'] = r.measure;
     if (losEvery) job['losEvery'] = losEvery;
     job['keepReplay'] = r.keepReplay;
-    // The time limit changes no result (only whether there is one): not part of the key.
-    return { index, key, kind: 'run', job, payload: { ...body, key, maxSeconds: r.maxSeconds }, frames: r.frames };
+    // The time and memory limits change no result (only whether there is one): not part of the key.
+    return { index, key, kind: 'run', job, payload: { ...body, key, maxSeconds: r.maxSeconds, maxMemoryMiB: r.maxMemoryMiB }, frames: r.frames };
   }
 
   async verify(v: VerifySpec, first: number, room: number): Promise<PlannedJob[]> {
@@ -345,9 +345,9 @@ class Planner {
       }
       job['world'] = world.source;
       job['scenario'] = scenario ? ('builtin' in scenario ? `builtin:${scenario.builtin}` : `file:${scenario.source}`) : header.scenario.source;
-      const body: Omit<VerifyPayload, 'key' | 'maxSeconds'> = { kind: 'verify', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), file, replay, world, scenario };
+      const body: Omit<VerifyPayload, 'key' | 'maxSeconds' | 'maxMemoryMiB'> = { kind: 'verify', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), file, replay, world, scenario };
       const key = jobKey(body);
-      out.push({ index, key, kind: 'verify', job, payload: { ...body, key, maxSeconds: v.maxSeconds }, frames });
+      out.push({ index, key, kind: 'verify', job, payload: { ...body, key, maxSeconds: v.maxSeconds, maxMemoryMiB: v.maxMemoryMiB }, frames });
     }
     return out;
   }

@@ -27,6 +27,7 @@ import type { BlobRef, WorldInput } from './payload.js';
 import type { RunnerEnv } from './runner.js';
 import { openWorldInput } from './runner.js';
 import { moduleGraph } from '../node/module-graph.js';
+import { checkThreadMemory } from './memory-limit.js';
 import { notAllowedMessage } from './scenario-allow.js';
 
 /** Worlds a worker keeps between jobs (the ones used last). */
@@ -48,6 +49,12 @@ export class WorkerEnv implements RunnerEnv {
   private readonly worlds = new Map<string, OpenedWorld>();
   /** The simulation kept alive between jobs (see the module comment); never read. */
   private kept: Simulation | null = null;
+  /** The running job's memory limit, MiB (its `maxMemoryMiB`), checked by `checkMemory`; null: none. */
+  memoryLimitMiB: number | null = null;
+
+  checkMemory(): void {
+    if (this.memoryLimitMiB !== null) checkThreadMemory(this.memoryLimitMiB);
+  }
 
   keep(sim: Simulation | null): void {
     this.kept = sim;
