@@ -200,7 +200,7 @@ async function verify(p: VerifyPayload, env: RunnerEnv): Promise<JobOutput> {
   const body: Record<string, unknown> = {
     replay: { file: p.file, bytes: p.replay.bytes, sha256: p.replay.sha256 },
     world: rp.header.world,
-    scenario: rp.header.scenario,
+    scenario: resultScenario(rp.header.scenario),
     settings: rp.header.settings,
     ok: v.ok,
     frames: v.frames,
