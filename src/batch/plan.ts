@@ -5,7 +5,9 @@
  * are named, its settings and measures), so equal keys mean equal results and a re-run can reuse them. A
  * scenario module is named by the hash of its module graph (node/module-graph.ts: the file and the local
  * modules it imports, and the versions of the packages they import), computed here from the files on disk;
- * its bytes are not sent.
+ * its bytes are not sent. To check a job's parameters and world up front, the module is also loaded, in a
+ * worker thread of its own within a time limit (scenario-facts.ts), so that a module whose top level never
+ * ends cannot hold the batch.
  *
  * Paths in a batch file are relative to the file's folder and are recorded as written, so results do not
  * depend on where the batch runs from. A batch file reaches only its own folder, and the folders its runner
@@ -23,14 +25,12 @@ import {
   BUILTIN_WORLDS,
   DEFAULT_LIMITS,
   detectWorldFile,
-  loadScenarioFile,
   packageRoot,
   readReplay,
   resolveParams,
   RUNTIME_VERSION,
   BUTTON_MASK,
   type Limits,
-  type ScenarioDef,
   type WorldKind,
 } from '../index.js';
 import { moduleGraph, ModuleGraphError } from '../node/module-graph.js';
@@ -42,6 +42,7 @@ import { gtaPlacementsPath, siblingWithExtension } from '../node/world-files.js'
 import { BlobStore } from './blobs.js';
 import { expandReplayPattern, GlobError } from './glob.js';
 import { runtimeHash } from './runtime-hash.js';
+import { factsOf, PLAN_MODULE_SECONDS, scenarioFacts, type ScenarioFacts } from './scenario-facts.js';
 import type { JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
 import { BatchFileError, checkBatchFile, type BatchSpec, type RunJobSpec, type VerifySpec } from './schema.js';
 
@@ -139,7 +140,7 @@ interface WorldFound {
 class Planner {
   readonly blobs = new BlobStore();
   private readonly worlds = new Map<string, WorldFound>();
-  private readonly modules = new Map<string, { def: ScenarioDef; graph: string }>();
+  private readonly modules = new Map<string, { def: ScenarioFacts; graph: string }>();
 
   constructor(
     private readonly dir: string,
@@ -214,23 +215,26 @@ class Planner {
     return found;
   }
 
-  /** A scenario by built-in name or module path; a module is loaded here too, to check parameters up front. */
-  async scenario(given: string | undefined, kind: WorldKind | null, where: string): Promise<{ input: ScenarioInput; def: ScenarioDef }> {
+  /**
+   * A scenario by built-in name or module path. A module is loaded here too, to check parameters up front:
+   * in a thread of its own, within `maxSeconds` (the job's) and at most PLAN_MODULE_SECONDS (scenario-facts.ts).
+   */
+  async scenario(given: string | undefined, kind: WorldKind | null, where: string, maxSeconds: number): Promise<{ input: ScenarioInput; def: ScenarioFacts }> {
     if (given === undefined) {
       const name = kind === 'piney' ? 'piney-field' : 'wander';
-      return { input: { builtin: name }, def: BUILTIN_SCENARIOS.get(name)! };
+      return { input: { builtin: name }, def: factsOf(BUILTIN_SCENARIOS.get(name)!) };
     }
     const builtin = BUILTIN_SCENARIOS.get(given);
-    if (builtin) return { input: { builtin: given }, def: builtin };
+    if (builtin) return { input: { builtin: given }, def: factsOf(builtin) };
     if (!/[\\/.]/.test(given)) this.fail(`${where}.scenario`, `${JSON.stringify(given)} is not a built-in scenario (${[...BUILTIN_SCENARIOS.keys()].join(', ')}) nor a module file path`);
     let m = this.modules.get(given);
     if (!m) {
       const path = this.confine(given, `${where}.scenario`);
       this.read(path, this.limits.scenarioBytes, `${where}.scenario`);
       const graph = this.moduleGraph(path, `${where}.scenario`);
-      let def: ScenarioDef;
+      let def: ScenarioFacts;
       try {
-        def = (await loadScenarioFile(path, given)).scenario;
+        def = await scenarioFacts(path, given, Math.min(maxSeconds, PLAN_MODULE_SECONDS));
       } catch (e) {
         return this.fail(`${where}.scenario`, (e as Error).message);
       }
@@ -242,7 +246,7 @@ class Planner {
 
   async run(r: RunJobSpec, index: number): Promise<PlannedJob> {
     const w = this.world(r.world, r.map, r.where);
-    const sc = await this.scenario(r.scenario, w.kind, r.where);
+    const sc = await this.scenario(r.scenario, w.kind, r.where, r.maxSeconds);
     if (sc.def.worldKinds && w.kind && !sc.def.worldKinds.includes(w.kind)) {
       this.fail(`${r.where}.scenario`, `${sc.def.name} runs on ${sc.def.worldKinds.join(', ')} worlds, not on ${r.world} (${w.kind})`);
     }
@@ -288,7 +292,7 @@ class Planner {
     if (files.length === 0) this.fail(`${v.where}.replays`, `${JSON.stringify(v.replays)} matches no file`);
     if (files.length > room) this.fail(`${v.where}.replays`, `matches ${files.length} files; with the other jobs that is over the limit of ${this.limits.batch.jobs} (limits.batch.jobs)`);
     const overrideWorld = v.world !== undefined ? this.world(v.world, v.map, v.where) : null;
-    const overrideScenario = v.scenario !== undefined ? await this.scenario(v.scenario, overrideWorld?.kind ?? null, v.where) : null;
+    const overrideScenario = v.scenario !== undefined ? await this.scenario(v.scenario, overrideWorld?.kind ?? null, v.where, v.maxSeconds) : null;
     const out: PlannedJob[] = [];
     for (const file of files) {
       const index = first + out.length;

@@ -16,11 +16,10 @@
  * (ArrayBuffers...) between frames and at the end (memory-limit.ts). A job over its limit, either way, fails
  * with JobMemoryLimitError and its thread is replaced, so that what it held is freed.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { payloadBlobs, type JobPayload } from './payload.js';
 import { DEFAULT_MAX_MEMORY_MIB, DEFAULT_MAX_SECONDS } from './schema.js';
+import { threadUrl } from './thread-url.js';
 
 /** What the pool sends a thread. */
 export interface ThreadRequest {
@@ -77,22 +76,12 @@ interface Slot {
   settle: ((a: ThreadAnswer | Error) => void) | null;
 }
 
-/** The compiled thread module beside this one; from the TypeScript sources (tests), the one in dist/. */
-export function threadUrl(): URL {
-  const here = new URL('./pool-thread.js', import.meta.url);
-  if (existsSync(fileURLToPath(here))) return here;
-  const path = fileURLToPath(here);
-  const compiled = path.replace(/([\\/])src([\\/]batch[\\/]pool-thread\.js)$/, '$1dist$1src$2');
-  if (compiled !== path && existsSync(compiled)) return pathToFileURL(compiled);
-  throw new Error(`the compiled batch thread is missing (${path}); build first: npx tsc -p tsconfig.build.json`);
-}
-
 export class ThreadPool {
   private readonly slots: Slot[] = [];
   private readonly queue: ((s: Slot) => void)[] = [];
   private nextId = 1;
   private closed = false;
-  private readonly url = threadUrl();
+  private readonly url = threadUrl('pool-thread.js');
   /** The scenario modules its threads may run: module graph hash -> absolute path (see the module comment). */
   readonly scenarios = new Map<string, string>();
 
