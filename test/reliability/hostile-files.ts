@@ -3,8 +3,10 @@
  * is written into a temporary folder by the test that needs it, never committed. Big files are written in
  * chunks, so the generator itself never holds one in memory.
  */
-import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { crc32 } from '../../src/binary/crc32.js';
+import { buildColFromDescription } from '../../src/worlds/gta/describe.js';
+import { writeColFile } from '../../src/worlds/gta/write.js';
 
 /**
  * A placements JSON of at least `bytes` bytes: one well-formed entry repeated (the shape a converter writes),
@@ -113,4 +115,18 @@ export function writeManyVerticesJson(path: string, count: number): void {
   for (; left >= 1 << 16; left -= 1 << 16) writeSync(fd, chunk);
   writeSync(fd, `${',[0,0,0]'.repeat(left)}]}}\n`);
   closeSync(fd);
+}
+
+/**
+ * A GTA COLL file of one model, `ball`, made of `spheres` small spheres, and `<stem>.placements.json` beside
+ * it placing that model `placements` times (a sphere exports as 168 triangles). Returns the two files' bytes.
+ */
+export function writeSphereTown(col: string, placementsPath: string, spheres: number, placements: number): number {
+  const model = { version: 1, name: 'ball', spheres: Array.from({ length: spheres }, (_, i) => ({ center: [i % 16, (i >> 4) % 16, i >> 8], radius: 0.5 })) };
+  const bytes = writeColFile(buildColFromDescription(model).models);
+  writeFileSync(col, bytes);
+  const list = Array.from({ length: placements }, (_, i) => `{"model":"ball","position":[${(i % 20) * 20},${Math.floor(i / 20) * 20},0]}`);
+  const text = `{"placements":[${list.join(',')}]}`;
+  writeFileSync(placementsPath, text);
+  return bytes.length + text.length;
 }
