@@ -79,8 +79,8 @@ function expectOver(error: string): void {
   const m = OVER.exec(error);
   expect(m, error).not.toBeNull();
   expect(Number(m![1])).toBeGreaterThan(LIMIT);
-  // The memory the module held was outside the heap: the heap limit alone would not have seen it.
-  expect(Number(m![2])).toBeGreaterThan(LIMIT - 32);
+  // Most of it was outside the heap (the module's ArrayBuffers): the heap limit alone would not have seen it.
+  expect(Number(m![2])).toBeGreaterThan(LIMIT / 2);
 }
 
 const hogJobs = [
