@@ -46,6 +46,19 @@ export interface Limits {
     /** Placed instances from a placements file (GTA San Andreas places well under 100,000 in its whole map).
      * A placements file may hold at most this many × 256 bytes, checked before it is read. */
     placements: number;
+    /** A model description (JSON or OBJ) that `col build` reads, bytes (OBJ text: characters). */
+    descriptionBytes: number;
+    /** JSON values in a description (numbers, strings, arrays, objects), counted before it is parsed. */
+    descriptionValues: number;
+    /**
+     * Elements of a description: JSON spheres, boxes, vertices and faces over all models; OBJ statements,
+     * and the triangles its faces are fanned into, each over the whole file.
+     */
+    descriptionElements: number;
+    /** Characters in one line of an OBJ description. */
+    objLineChars: number;
+    /** Vertices of one OBJ face (a polygon, fanned into triangles). */
+    objFaceVertices: number;
   };
   piney: {
     /** A field spec (a JSON of a few numbers). */
@@ -115,7 +128,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = deepFreeze({
   rugrats: { normals: 1 << 20, cellsAndTiles: 1 << 22 },
   llama: { models: 1 << 16, tiles: 1 << 20, gridCells: 1 << 22 },
   colbin: { floors: 1 << 22, walls: 1 << 22, gridCells: 1 << 22 },
-  gta: { models: 1 << 16, placements: 1 << 18 },
+  gta: { models: 1 << 16, placements: 1 << 18, descriptionBytes: 64 * 1024 * 1024, descriptionValues: 1 << 22, descriptionElements: 1 << 22, objLineChars: 1 << 16, objFaceVertices: 1024 },
   piney: { specBytes: 64 * 1024, tablesBytes: 4 * 1024 * 1024 },
   replay: {
     frames: 1 << 26,

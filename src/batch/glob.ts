@@ -3,8 +3,13 @@
  * `*` and `?` within a path segment and `**` for any number of folders. Matches come back sorted by path
  * (code-unit order), as written relative to the batch file's folder, with `/` between segments, so the
  * job order is the same on every machine.
+ *
+ * A wildcard segment (`*`, `?`, `**`) never enters a symlinked folder: a `loop -> .` link is not walked
+ * round. Folders named literally in the pattern are followed, symlinks or not (the caller confines where
+ * they lead, `allowDir`). A symlinked file matches like a file; the batch's planner then resolves it and
+ * refuses it when it leads outside the allowed folders.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 const MAGIC = /[*?]/;
@@ -62,7 +67,7 @@ export function expandReplayPattern(pattern: string, base: string, maxEntries: n
       if (!last) walk(rel, at + 1);
       for (const n of names) {
         const p = join(dir, n);
-        if (isDir(p)) walk([...rel, n], at);
+        if (isRealDir(p)) walk([...rel, n], at);
         else if (last && isFile(p)) found(n);
       }
       return;
@@ -72,7 +77,7 @@ export function expandReplayPattern(pattern: string, base: string, maxEntries: n
       const p = join(dir, n);
       if (last) {
         if (isFile(p)) found(n);
-      } else if (isDir(p)) walk([...rel, n], at + 1);
+      } else if (isRealDir(p)) walk([...rel, n], at + 1);
     }
   };
   walk([], 0);
@@ -86,9 +91,10 @@ function segmentMatcher(seg: string): RegExp | '**' {
   return new RegExp(`${re}$`);
 }
 
-function isDir(p: string): boolean {
+/** A folder that is not a symlink (a wildcard does not follow one). */
+function isRealDir(p: string): boolean {
   try {
-    return statSync(p).isDirectory();
+    return lstatSync(p).isDirectory();
   } catch {
     return false;
   }

@@ -3,12 +3,12 @@
  * as there are threads. The threads run the batch's own scenario modules (the owner's files, by their
  * module graph's hash) from where they are. A failed attempt is tried again up to the batch's retries, as a
  * queue would, and so is an answer whose result the coordinator refuses (result-check.ts); a job stopped at
- * its time limit is not (it would only take as long again).
+ * its time or memory limit is not (it would only take as long, or as much, again).
  */
 import type { BlobStore } from './blobs.js';
 import type { Executor, ExecutorEvents } from './executor.js';
 import type { PlannedJob } from './plan.js';
-import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
+import { JobAbortedError, JobMemoryLimitError, JobTimeLimitError, ThreadPool } from './pool.js';
 import { checkKeptReplay, checkResultBody, ResultError } from './result-check.js';
 
 export class LocalExecutor implements Executor {
@@ -44,7 +44,7 @@ export class LocalExecutor implements Executor {
             error = a.error;
           } catch (e) {
             if (e instanceof JobAbortedError) return;
-            if (e instanceof JobTimeLimitError) {
+            if (e instanceof JobTimeLimitError || e instanceof JobMemoryLimitError) {
               events.outcome(job, { status: 'failed', error: e.message, attempts, worker: 'local' });
               break;
             }

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_LIMITS, RUNTIME_VERSION, type Limits } from '../index.js';
 import type { ParamValue } from '../systems/system.js';
-import { DEFAULT_MAX_SECONDS, INPUTS, MAX_MAX_SECONDS, MEASURES, type InputMode, type Measure } from './schema.js';
+import { DEFAULT_MAX_MEMORY_MIB, DEFAULT_MAX_SECONDS, INPUTS, MAX_MAX_MEMORY_MIB, MAX_MAX_SECONDS, MEASURES, MIN_MAX_MEMORY_MIB, type InputMode, type Measure } from './schema.js';
 
 /** An input's bytes, named by their SHA-256 (64 lower-case hex digits). */
 export interface BlobRef {
@@ -64,6 +64,11 @@ export interface RunPayload {
    * part of the key: it changes no result, only whether there is one.
    */
   maxSeconds?: number;
+  /**
+   * MiB of memory its thread may use before it is stopped and fails (DEFAULT_MAX_MEMORY_MIB when absent);
+   * not part of the key either.
+   */
+  maxMemoryMiB?: number;
 }
 
 /** A replay to verify against its world and scenario. */
@@ -80,6 +85,8 @@ export interface VerifyPayload {
   scenario: ScenarioInput | null;
   /** As for a run job. */
   maxSeconds?: number;
+  /** As for a run job. */
+  maxMemoryMiB?: number;
 }
 
 export type JobPayload = RunPayload | VerifyPayload;
@@ -111,6 +118,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
   const runtimeHash = o['runtimeHash'] as string;
   const world = worldInput(o['world'], bad);
   const maxSeconds = o['maxSeconds'] === undefined ? DEFAULT_MAX_SECONDS : int(o['maxSeconds'], 'maxSeconds', 1, MAX_MAX_SECONDS, bad);
+  const maxMemoryMiB = o['maxMemoryMiB'] === undefined ? DEFAULT_MAX_MEMORY_MIB : int(o['maxMemoryMiB'], 'maxMemoryMiB', MIN_MAX_MEMORY_MIB, MAX_MAX_MEMORY_MIB, bad);
   if (o['kind'] === 'run') {
     const s = obj(o['settings'], 'settings', bad);
     const settings: RunSettings = { params: {} };
@@ -140,6 +148,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
       losEvery: int(o['losEvery'], 'losEvery', 1, limits.replay.frames, bad),
       keepReplay: o['keepReplay'] as boolean,
       maxSeconds,
+      maxMemoryMiB,
     };
   }
   if (o['kind'] === 'verify') {
@@ -153,6 +162,7 @@ export function checkPayload(v: unknown, limits: Readonly<Limits> = DEFAULT_LIMI
       world,
       scenario: o['scenario'] === null ? null : scenarioInput(o['scenario'], bad),
       maxSeconds,
+      maxMemoryMiB,
     };
   }
   return bad('kind must be "run" or "verify"');

@@ -5,7 +5,9 @@
  * are named, its settings and measures), so equal keys mean equal results and a re-run can reuse them. A
  * scenario module is named by the hash of its module graph (node/module-graph.ts: the file and the local
  * modules it imports, and the versions of the packages they import), computed here from the files on disk;
- * its bytes are not sent.
+ * its bytes are not sent. To check a job's parameters and world up front, the module is also loaded, in a
+ * worker thread of its own within a time limit (scenario-facts.ts), so that a module whose top level never
+ * ends cannot hold the batch.
  *
  * Paths in a batch file are relative to the file's folder and are recorded as written, so results do not
  * depend on where the batch runs from. A batch file reaches only its own folder, and the folders its runner
@@ -23,7 +25,6 @@ import {
   BUILTIN_WORLDS,
   DEFAULT_LIMITS,
   detectWorldFile,
-  loadScenarioFile,
   packageRoot,
   readReplay,
   resolveParams,
@@ -46,6 +47,7 @@ import { gtaPlacementsPath, siblingWithExtension } from '../node/world-files.js'
 import { BlobStore } from './blobs.js';
 import { expandReplayPattern, GlobError } from './glob.js';
 import { runtimeHash } from './runtime-hash.js';
+import { factsOf, PLAN_MODULE_SECONDS, scenarioFacts, type ScenarioFacts } from './scenario-facts.js';
 import type { JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
 import { BatchFileError, checkBatchFile, type BatchSpec, type RunJobSpec, type VerifySpec } from './schema.js';
 
@@ -143,7 +145,7 @@ interface WorldFound {
 class Planner {
   readonly blobs = new BlobStore();
   private readonly worlds = new Map<string, WorldFound>();
-  private readonly modules = new Map<string, { def: ScenarioDef; graph: ModuleGraph; path: string }>();
+  private readonly modules = new Map<string, { def: ScenarioFacts; graph: ModuleGraph; path: string }>();
 
   constructor(
     private readonly dir: string,
@@ -222,24 +224,27 @@ class Planner {
     return found;
   }
 
-  /** A scenario by built-in name or module path; a module is loaded here too, to check parameters up front. */
-  async scenario(given: string | undefined, kind: WorldKind | null, where: string): Promise<{ input: ScenarioInput; def: ScenarioDef; graph?: ModuleGraph; path?: string }> {
+  /**
+   * A scenario by built-in name or module path. A module is loaded here too, to check parameters up front:
+   * in a thread of its own, within `maxSeconds` (the job's) and at most PLAN_MODULE_SECONDS (scenario-facts.ts).
+   */
+  async scenario(given: string | undefined, kind: WorldKind | null, where: string, maxSeconds: number): Promise<{ input: ScenarioInput; def: ScenarioFacts; graph?: ModuleGraph; path?: string }> {
     if (given === undefined) {
       const name = kind === 'piney' ? 'piney-field' : 'wander';
-      return { input: { builtin: name }, def: BUILTIN_SCENARIOS.get(name)! };
+      return { input: { builtin: name }, def: factsOf(BUILTIN_SCENARIOS.get(name)!) };
     }
     const builtin = BUILTIN_SCENARIOS.get(given);
-    if (builtin) return { input: { builtin: given }, def: builtin };
+    if (builtin) return { input: { builtin: given }, def: factsOf(builtin) };
     if (!/[\\/.]/.test(given)) this.fail(`${where}.scenario`, `${JSON.stringify(given)} is not a built-in scenario (${[...BUILTIN_SCENARIOS.keys()].join(', ')}) nor a module file path`);
     let m = this.modules.get(given);
     if (!m) {
       const path = this.confine(given, `${where}.scenario`);
       this.read(path, this.limits.scenarioBytes, `${where}.scenario`);
       const graph = this.moduleGraph(path, `${where}.scenario`);
-      let def: ScenarioDef;
+      let def: ScenarioFacts;
       try {
-        // The graph just hashed is the one imported (from a sealed copy of those bytes).
-        def = (await loadScenarioFile(path, { source: given, graph: graph.hash })).scenario;
+        // The graph just hashed is the one imported (from a sealed copy of those bytes), in a thread of its own.
+        def = await scenarioFacts(path, given, Math.min(maxSeconds, PLAN_MODULE_SECONDS), graph.hash);
       } catch (e) {
         return this.fail(`${where}.scenario`, (e as Error).message);
       }
@@ -251,7 +256,7 @@ class Planner {
 
   async run(r: RunJobSpec, index: number): Promise<PlannedJob> {
     const w = this.world(r.world, r.map, r.where);
-    const sc = await this.scenario(r.scenario, w.kind, r.where);
+    const sc = await this.scenario(r.scenario, w.kind, r.where, r.maxSeconds);
     if (sc.def.worldKinds && w.kind && !sc.def.worldKinds.includes(w.kind)) {
       this.fail(`${r.where}.scenario`, `${sc.def.name} runs on ${sc.def.worldKinds.join(', ')} worlds, not on ${r.world} (${w.kind})`);
     }
@@ -267,7 +272,7 @@ class Planner {
     if (r.ccRandInit !== undefined) settings.ccRandInit = r.ccRandInit;
     if (r.capacity !== undefined) settings.capacity = r.capacity;
     const losEvery = r.measure.includes('los') ? r.losEvery : 0;
-    const body: Omit<RunPayload, 'key' | 'maxSeconds'> = { kind: 'run', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), world: w.input, scenario: sc.input, settings, frames: r.frames, input: r.input, measure: r.measure, losEvery: r.losEvery, keepReplay: r.keepReplay };
+    const body: Omit<RunPayload, 'key' | 'maxSeconds' | 'maxMemoryMiB'> = { kind: 'run', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), world: w.input, scenario: sc.input, settings, frames: r.frames, input: r.input, measure: r.measure, losEvery: r.losEvery, keepReplay: r.keepReplay };
     // The sampling interval matters only to a job that samples: without "los" it does not change the key.
     const key = jobKey({ ...body, losEvery });
     const job: Record<string, unknown> = { world: w.input.source, scenario: 'builtin' in sc.input ? `builtin:${sc.input.builtin}` : `file:${sc.input.source}` };
@@ -282,8 +287,8 @@ class Planner {
     job['measure'] = r.measure;
     if (losEvery) job['losEvery'] = losEvery;
     job['keepReplay'] = r.keepReplay;
-    // The time limit changes no result (only whether there is one): not part of the key.
-    return { index, key, kind: 'run', job, payload: { ...body, key, maxSeconds: r.maxSeconds }, frames: r.frames };
+    // The time and memory limits change no result (only whether there is one): not part of the key.
+    return { index, key, kind: 'run', job, payload: { ...body, key, maxSeconds: r.maxSeconds, maxMemoryMiB: r.maxMemoryMiB }, frames: r.frames };
   }
 
   async verify(v: VerifySpec, first: number, room: number): Promise<PlannedJob[]> {
@@ -297,7 +302,7 @@ class Planner {
     if (files.length === 0) this.fail(`${v.where}.replays`, `${JSON.stringify(v.replays)} matches no file`);
     if (files.length > room) this.fail(`${v.where}.replays`, `matches ${files.length} files; with the other jobs that is over the limit of ${this.limits.batch.jobs} (limits.batch.jobs)`);
     const overrideWorld = v.world !== undefined ? this.world(v.world, v.map, v.where) : null;
-    const overrideScenario = v.scenario !== undefined ? await this.scenario(v.scenario, overrideWorld?.kind ?? null, v.where) : null;
+    const overrideScenario = v.scenario !== undefined ? await this.scenario(v.scenario, overrideWorld?.kind ?? null, v.where, v.maxSeconds) : null;
     const out: PlannedJob[] = [];
     for (const file of files) {
       const index = first + out.length;
@@ -352,9 +357,9 @@ class Planner {
       }
       job['world'] = world.source;
       job['scenario'] = scenario ? ('builtin' in scenario ? `builtin:${scenario.builtin}` : `file:${scenario.source}`) : header.scenario.source;
-      const body: Omit<VerifyPayload, 'key' | 'maxSeconds'> = { kind: 'verify', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), file, replay, world, scenario };
+      const body: Omit<VerifyPayload, 'key' | 'maxSeconds' | 'maxMemoryMiB'> = { kind: 'verify', runtime: RUNTIME_VERSION, runtimeHash: runtimeHash(), file, replay, world, scenario };
       const key = jobKey(body);
-      out.push({ index, key, kind: 'verify', job, payload: { ...body, key, maxSeconds: v.maxSeconds }, frames });
+      out.push({ index, key, kind: 'verify', job, payload: { ...body, key, maxSeconds: v.maxSeconds, maxMemoryMiB: v.maxMemoryMiB }, frames });
     }
     return out;
   }

@@ -1,7 +1,9 @@
 /**
  * A batch worker thread (see pool.ts): keeps the inputs it is sent and the scenario modules it is allowed,
  * runs one job at a time with the runner, and answers with the result body as JSON text (checked against
- * limits.batch.resultBytes), the kept replay's bytes, and the timing.
+ * limits.batch.resultBytes), the kept replay's bytes, and the timing. The job's memory limit is checked by
+ * the runner between frames (through the env) and here once more when the job ends; a job over it is
+ * answered with `memory` set, and the pool replaces this thread.
  *
  * Nothing of one job reaches the next: each job's scenario module is a fresh instance (worker-env.ts); what
  * a job added to or changed on the global object is put back after it (thread-leftovers.ts); a job that
@@ -11,8 +13,10 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { DEFAULT_LIMITS } from '../index.js';
+import { checkThreadMemory, MemoryLimitError } from './memory-limit.js';
 import type { JobPayload } from './payload.js';
 import { runJob } from './runner.js';
+import { DEFAULT_MAX_MEMORY_MIB } from './schema.js';
 import { WorkerEnv } from './worker-env.js';
 import type { ThreadAnswer, ThreadRequest } from './pool.js';
 import { globalsNow, pendingTimers, restoreGlobals } from './thread-leftovers.js';
@@ -33,16 +37,19 @@ async function handle(m: ThreadRequest): Promise<void> {
   let answer: ThreadAnswer;
   const globals = globalsNow();
   const timers = pendingTimers();
+  const memoryMiB = m.payload.maxMemoryMiB ?? DEFAULT_MAX_MEMORY_MIB;
+  env.memoryLimitMiB = memoryMiB;
   try {
     const out = await runJob(m.payload as JobPayload, env);
     const body = JSON.stringify(out.body);
+    checkThreadMemory(memoryMiB);
     const limits = DEFAULT_LIMITS.batch;
     const size = Buffer.byteLength(body);
     if (size > limits.resultBytes) throw new Error(`the result is ${size} bytes, over the limit of ${limits.resultBytes} bytes (limits.batch.resultBytes)`);
     if (out.replay && out.replay.length > limits.replayBytes) throw new Error(`the replay is ${out.replay.length} bytes, over the limit of ${limits.replayBytes} bytes (limits.batch.replayBytes)`);
     answer = { id: m.id, ok: true, body, replay: out.replay, seconds: out.seconds, framesPerSecond: out.framesPerSecond };
   } catch (e) {
-    answer = { id: m.id, ok: false, error: errorText(e) };
+    answer = e instanceof MemoryLimitError ? { id: m.id, ok: false, error: errorText(e), memory: true } : { id: m.id, ok: false, error: errorText(e) };
   } finally {
     for (const sha of m.forget) env.blobs.delete(sha);
     env.dropCopies();

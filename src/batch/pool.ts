@@ -6,21 +6,24 @@
  * A thread is sent each input once (by SHA-256) and keeps it; a replay to verify, used by one job only,
  * is dropped after its job. A scenario module is not sent: a thread is told the path of the module a job
  * names, from the pool's allow-list (`scenarios`), and loads it from there; a job naming a module graph
- * not on the list fails in the thread with a message saying so. A thread that dies (a crash, an
- * out-of-memory) fails its job and is replaced; an aborted job's thread is terminated and replaced, and so
- * is the thread of a job that runs past its time limit (`maxSeconds`: wall time on this side, from when the
- * thread gets the job; the thread and the simulation never see a clock, so the limit cannot change a result).
+ * not on the list fails in the thread with a message saying so. A thread that dies (a crash) fails its job
+ * and is replaced; an aborted job's thread is terminated and replaced, and so is the thread of a job that
+ * runs past its time limit (`maxSeconds`: wall time on this side, from when the thread gets the job; the
+ * thread and the simulation never see a clock, so the limit cannot change a result).
+ *
+ * Memory (`maxMemoryMiB`): a thread is started with its job's limit as its V8 heap limit (`resourceLimits`;
+ * a job with another limit gets a new thread), and the thread checks its heap and the memory outside it
+ * (ArrayBuffers...) between frames and at the end (memory-limit.ts). A job over its limit, either way, fails
+ * with JobMemoryLimitError and its thread is replaced, so that what it held is freed.
  * A thread that asks to retire after a job (pool-thread.ts: its most scenario module instances made, or a
- * job that left a timer running) is replaced too.
- * Threads start with the process's environment less the batch key's variables (auth.ts `threadEnv`): they
- * run scenario modules, and never get the key.
+ * job that left a timer running) is replaced too. Threads start with the process's environment less the batch
+ * key's variables (auth.ts `threadEnv`): they run scenario modules, and never get the key.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { threadEnv } from './auth.js';
 import { payloadBlobs, type JobPayload } from './payload.js';
-import { DEFAULT_MAX_SECONDS } from './schema.js';
+import { DEFAULT_MAX_MEMORY_MIB, DEFAULT_MAX_SECONDS } from './schema.js';
+import { threadUrl } from './thread-url.js';
 
 /** What the pool sends a thread. */
 export interface ThreadRequest {
@@ -35,13 +38,14 @@ export interface ThreadRequest {
 }
 
 /**
- * What a thread answers: the result body as JSON text, or one line saying what failed. `retire` asks the
- * pool to replace the thread after this job (it has made its most scenario module instances, or a job left
- * something behind in it that could reach the next job).
+ * What a thread answers: the result body as JSON text, or one line saying what failed (`memory` when the
+ * job was over its memory limit: the pool replaces the thread). `retire` asks the pool to replace the thread
+ * after this job (it has made its most scenario module instances, or a job left something behind in it that
+ * could reach the next job).
  */
 export type ThreadAnswer =
   | { id: number; ok: true; body: string; replay: Uint8Array | null; seconds: number; framesPerSecond: number; retire?: string }
-  | { id: number; ok: false; error: string; retire?: string };
+  | { id: number; ok: false; error: string; memory?: true; retire?: string };
 
 /** Most threads a pool takes. */
 export const MAX_POOL_THREADS = 256;
@@ -59,8 +63,18 @@ export class JobTimeLimitError extends Error {
   }
 }
 
+/**
+ * A job stopped over its memory limit (`maxMemoryMiB`; its thread was replaced); not worth another attempt.
+ * The message gives the figure measured and the limit.
+ */
+export class JobMemoryLimitError extends Error {
+  override readonly name = 'JobMemoryLimitError';
+}
+
 interface Slot {
   worker: Worker | null;
+  /** The V8 heap limit its thread was started with, MiB (its jobs' `maxMemoryMiB`). */
+  memoryMiB: number;
   busy: boolean;
   blobs: Set<string>;
   /** Module graph hashes whose paths the thread has been told. */
@@ -68,28 +82,18 @@ interface Slot {
   settle: ((a: ThreadAnswer | Error) => void) | null;
 }
 
-/** The compiled thread module beside this one; from the TypeScript sources (tests), the one in dist/. */
-export function threadUrl(): URL {
-  const here = new URL('./pool-thread.js', import.meta.url);
-  if (existsSync(fileURLToPath(here))) return here;
-  const path = fileURLToPath(here);
-  const compiled = path.replace(/([\\/])src([\\/]batch[\\/]pool-thread\.js)$/, '$1dist$1src$2');
-  if (compiled !== path && existsSync(compiled)) return pathToFileURL(compiled);
-  throw new Error(`the compiled batch thread is missing (${path}); build first: npx tsc -p tsconfig.build.json`);
-}
-
 export class ThreadPool {
   private readonly slots: Slot[] = [];
   private readonly queue: ((s: Slot) => void)[] = [];
   private nextId = 1;
   private closed = false;
-  private readonly url = threadUrl();
+  private readonly url = threadUrl('pool-thread.js');
   /** The scenario modules its threads may run: module graph hash -> absolute path (see the module comment). */
   readonly scenarios = new Map<string, string>();
 
   constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_THREADS) throw new RangeError(`a pool has 1..${MAX_POOL_THREADS} threads, not ${size}`);
-    for (let i = 0; i < size; i++) this.slots.push({ worker: null, busy: false, blobs: new Set(), scenarios: new Set(), settle: null });
+    for (let i = 0; i < size; i++) this.slots.push({ worker: null, memoryMiB: 0, busy: false, blobs: new Set(), scenarios: new Set(), settle: null });
   }
 
   /** Jobs running now. */
@@ -97,20 +101,23 @@ export class ThreadPool {
     return this.slots.filter((s) => s.busy).length;
   }
 
-  private spawn(slot: Slot): Worker {
+  private spawn(slot: Slot, memoryMiB: number): Worker {
     // Scenario code runs on the thread: it gets no batch key variable in its environment.
-    const w = new Worker(this.url, { env: threadEnv() });
+    const w = new Worker(this.url, { env: threadEnv(), resourceLimits: { maxOldGenerationSizeMb: memoryMiB } });
     slot.blobs = new Set();
     slot.scenarios = new Set();
-    // A thread the pool has let go of (replaced, terminated) settles nothing: its slot may already be running
-    // the next job on a new thread.
+    slot.memoryMiB = memoryMiB;
     w.on('message', (a: ThreadAnswer) => {
       if (slot.worker === w) slot.settle?.(a);
     });
+    // Only the slot's current thread settles its job: one terminated and replaced (a time or memory limit, an
+    // abort) still sends its 'exit' later, when the slot may be running its next job on a new thread.
     w.on('error', (e) => {
       if (slot.worker !== w) return;
       slot.worker = null;
-      slot.settle?.(new Error(`the worker thread stopped: ${e.message.split('\n')[0]}`));
+      if ((e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        slot.settle?.(new JobMemoryLimitError(`stopped when its V8 heap reached its limit of ${memoryMiB} MiB (maxMemoryMiB)`));
+      } else slot.settle?.(new Error(`the worker thread stopped: ${e.message.split('\n')[0]}`));
     });
     w.on('exit', (code) => {
       if (slot.worker !== w) return;
@@ -141,15 +148,22 @@ export class ThreadPool {
    * Runs one attempt of a job on a free thread (waiting for one). `blob` gives an input's bytes by
    * SHA-256; `started` is called when a thread has been found for it (a job may wait for one). Resolves with
    * the thread's answer; rejects when the thread dies (an Error saying so), when `signal` aborts
-   * (JobAbortedError, after terminating the thread) or when the job runs past its `maxSeconds`
-   * (JobTimeLimitError, likewise).
+   * (JobAbortedError, after terminating the thread), when the job runs past its `maxSeconds`
+   * (JobTimeLimitError, likewise) or when it is over its `maxMemoryMiB` (JobMemoryLimitError, the thread
+   * replaced).
    */
   async run(payload: JobPayload, blob: (sha256: string) => Uint8Array, signal?: AbortSignal, started?: () => void): Promise<ThreadAnswer> {
     const slot = await this.acquire();
     try {
       if (signal?.aborted) throw new JobAbortedError('aborted before it started');
       started?.();
-      const w = slot.worker ?? this.spawn(slot);
+      const memoryMiB = payload.maxMemoryMiB ?? DEFAULT_MAX_MEMORY_MIB;
+      if (slot.worker && slot.memoryMiB !== memoryMiB) {
+        // A thread's heap limit is set when it starts: a job with another limit gets a new thread.
+        void slot.worker.terminate();
+        slot.worker = null;
+      }
+      const w = slot.worker ?? this.spawn(slot, memoryMiB);
       const once = payload.kind === 'verify' ? payload.replay.sha256 : null;
       const send: [string, Uint8Array][] = [];
       for (const ref of payloadBlobs(payload)) {
@@ -191,6 +205,12 @@ export class ThreadPool {
           void w.terminate();
         }
         throw answer;
+      }
+      if (!answer.ok && answer.memory) {
+        // What the job held (at module level too) goes with its thread.
+        if (slot.worker === w) slot.worker = null;
+        void w.terminate();
+        throw new JobMemoryLimitError(answer.error);
       }
       if (answer.retire !== undefined && slot.worker === w) {
         // A fresh thread for the next job: nothing of this one's modules or leftovers reaches it.

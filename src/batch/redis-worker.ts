@@ -39,7 +39,7 @@ import type { Redis as RedisClient } from 'ioredis';
 import type { BatchKey } from './auth.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { checkPayload, payloadBlobs, PayloadError, type BlobRef } from './payload.js';
-import { JobAbortedError, JobTimeLimitError, ThreadPool } from './pool.js';
+import { JobAbortedError, JobMemoryLimitError, JobTimeLimitError, ThreadPool } from './pool.js';
 import { closeClient, ConnectionReporter, redisClient, safeUrl } from './redis-connection.js';
 import { AnswerWatch, exitWhenHeld } from './redis-liveness.js';
 import { BLOB_TTL_SECONDS, blobKey, cancelKey, HANDED_BACK_FIELD, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './queue-keys.js';
@@ -226,7 +226,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
         await job.moveToWait(token);
         throw new WaitingError();
       }
-      if (e instanceof JobTimeLimitError) throw new UnrecoverableError(e.message);
+      // A job over its time or memory limit would only be so again: failed without retries.
+      if (e instanceof JobTimeLimitError || e instanceof JobMemoryLimitError) throw new UnrecoverableError(e.message);
       throw e;
     } finally {
       running.delete(job.id!);

@@ -31,6 +31,7 @@ import {
 } from '../index.js';
 import { parseGtaPlacements } from '../worlds/gta/index.js';
 import { LosStats } from './los-stats.js';
+import { MEMORY_CHECK_FRAMES } from './memory-limit.js';
 import type { BlobRef, JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
 
 /** What a job runs with: its inputs by content hash, the field tables, module loading, a clock for the timing. */
@@ -59,6 +60,11 @@ export interface RunnerEnv {
    * which keeps the compiled code of its systems alive for the next job. Nothing reads it.
    */
   keep?(sim: Simulation | null): void;
+  /**
+   * Throws when the job uses more memory than it may (a worker thread's limit: see memory-limit.ts).
+   * Called before the first frame, every MEMORY_CHECK_FRAMES frames and after the last; it only reads.
+   */
+  checkMemory?(): void;
 }
 
 /** Frames a run job runs before its env may let go of the previous job's simulation (RunnerEnv.keep). */
@@ -140,6 +146,7 @@ async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> 
   const los = measure.has('los') ? new LosStats(sim, p.losEvery) : null;
   const rec = p.keepReplay ? new ReplayRecorder(sim, opened.identity) : null;
   const release = Math.min(KEEP_PREVIOUS_FRAMES, p.frames);
+  env.checkMemory?.();
   const t0 = env.now();
   for (let f = 1; f <= p.frames; f++) {
     const b = p.input === 'demo' ? demoButtons(f) : 0;
@@ -147,6 +154,7 @@ async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> 
     else sim.step(b);
     los?.afterFrame(f);
     if (f === release) env.keep?.(null);
+    if (f % MEMORY_CHECK_FRAMES === 0) env.checkMemory?.();
   }
   const seconds = (env.now() - t0) / 1000;
   env.keep?.(sim);
@@ -186,8 +194,14 @@ async function verify(p: VerifyPayload, env: RunnerEnv): Promise<JobOutput> {
     throw new Error(`the replay ran scenario ${JSON.stringify(rp.header.scenario.name)} from a module (module graph ${rp.header.scenario.contentHash}), and the job names none: a module a replay names is never run on its own`);
   }
   const scenario = p.scenario ? await scenarioOf(p.scenario, env, recordsModule ? rp.header.scenario : undefined) : undefined;
+  // The memory limit, checked as for a run: before the first frame and every MEMORY_CHECK_FRAMES frames.
+  env.checkMemory?.();
+  let simulated = 0;
+  const onFrame = () => {
+    if (++simulated % MEMORY_CHECK_FRAMES === 0) env.checkMemory?.();
+  };
   const t0 = env.now();
-  const v = verifyReplay(rp, { world, ...(scenario ? { scenario } : {}) });
+  const v = verifyReplay(rp, { world, ...(scenario ? { scenario } : {}) }, env.checkMemory ? { onFrame } : {});
   const seconds = (env.now() - t0) / 1000;
   const body: Record<string, unknown> = {
     replay: { file: p.file, bytes: p.replay.bytes, sha256: p.replay.sha256 },

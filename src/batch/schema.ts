@@ -12,7 +12,7 @@
  *     "verify": [ { "replays": "folder or glob", "world"?, "map"?, "scenario"? } ] }
  *
  * Run fields: world, map, scenario, agents, seed, fieldSeed, ccRandInit, capacity, params, frames, input,
- * measure, losEvery, keepReplay, maxSeconds (a verify entry takes maxSeconds too). Sweep axes multiply in the order world, scenario, frames, input, agents,
+ * measure, losEvery, keepReplay, maxSeconds, maxMemoryMiB (a verify entry takes the two limits too). Sweep axes multiply in the order world, scenario, frames, input, agents,
  * fieldSeed, ccRandInit, params (in the order written), seed (innermost).
  */
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
@@ -45,6 +45,17 @@ export const MAX_AXIS_VALUES = 100_000;
 export const DEFAULT_MAX_SECONDS = 3600;
 /** The longest time limit a job may have (a week). */
 export const MAX_MAX_SECONDS = 7 * 24 * 3600;
+/**
+ * A job's memory limit when the batch file does not say (`maxMemoryMiB`), MiB: the memory its worker
+ * thread uses, V8 heap and memory outside it (ArrayBuffers, typed arrays, Buffers), measured between frames
+ * and at the end (see memory-limit.ts). Past it the job is stopped and fails with that reason. Like the time
+ * limit, it is not part of the job's key.
+ */
+export const DEFAULT_MAX_MEMORY_MIB = 2048;
+/** The smallest memory limit a job may have, MiB (a thread with a simulation uses about 20 to 30). */
+export const MIN_MAX_MEMORY_MIB = 16;
+/** The largest memory limit a job may have, MiB (64 GiB). */
+export const MAX_MAX_MEMORY_MIB = 65_536;
 
 /** One run job, every field settled (the settings left out take the world's and scenario's defaults). */
 export interface RunJobSpec {
@@ -69,6 +80,8 @@ export interface RunJobSpec {
   keepReplay: boolean;
   /** Seconds it may run before it is stopped and fails (DEFAULT_MAX_SECONDS when not given). */
   maxSeconds: number;
+  /** MiB of memory its thread may use before it is stopped and fails (DEFAULT_MAX_MEMORY_MIB when not given). */
+  maxMemoryMiB: number;
   /** Where in the batch file this job comes from ("sweep[1]", "jobs[3]"), for error messages. */
   where: string;
 }
@@ -84,6 +97,8 @@ export interface VerifySpec {
   scenario?: string;
   /** Seconds each of its jobs may run before it is stopped and fails. */
   maxSeconds: number;
+  /** MiB of memory the thread of each of its jobs may use before the job is stopped and fails. */
+  maxMemoryMiB: number;
   where: string;
 }
 
@@ -107,10 +122,10 @@ type Obj = Record<string, Json>;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const TOP_KEYS = ['batch', 'name', 'description', 'retries', 'defaults', 'sweep', 'jobs', 'verify'];
-const RUN_KEYS = ['world', 'map', 'scenario', 'agents', 'seed', 'fieldSeed', 'ccRandInit', 'capacity', 'params', 'frames', 'input', 'measure', 'losEvery', 'keepReplay', 'maxSeconds'];
+const RUN_KEYS = ['world', 'map', 'scenario', 'agents', 'seed', 'fieldSeed', 'ccRandInit', 'capacity', 'params', 'frames', 'input', 'measure', 'losEvery', 'keepReplay', 'maxSeconds', 'maxMemoryMiB'];
 /** Run fields a sweep may vary, outermost first (params sit before seed, which is innermost). */
 const AXES = ['world', 'scenario', 'frames', 'input', 'agents', 'fieldSeed', 'ccRandInit'] as const;
-const VERIFY_KEYS = ['replays', 'world', 'map', 'scenario', 'maxSeconds'];
+const VERIFY_KEYS = ['replays', 'world', 'map', 'scenario', 'maxSeconds', 'maxMemoryMiB'];
 const MAX_PATH = 4096;
 const MAX_STRING = 256;
 
@@ -170,7 +185,12 @@ export function checkBatchFile(value: Json, file: string, fallbackName: string, 
       if (!isObj(v)) fail(where, 'must be an object { "replays": "folder or glob" }');
       const o = v as Obj;
       unknownKeys(o, VERIFY_KEYS, where, fail);
-      const spec: VerifySpec = { replays: path(o['replays'], `${where}.replays`, fail), maxSeconds: int(o['maxSeconds'], `${where}.maxSeconds`, 1, MAX_MAX_SECONDS, fail, DEFAULT_MAX_SECONDS), where };
+      const spec: VerifySpec = {
+        replays: path(o['replays'], `${where}.replays`, fail),
+        maxSeconds: int(o['maxSeconds'], `${where}.maxSeconds`, 1, MAX_MAX_SECONDS, fail, DEFAULT_MAX_SECONDS),
+        maxMemoryMiB: int(o['maxMemoryMiB'], `${where}.maxMemoryMiB`, MIN_MAX_MEMORY_MIB, MAX_MAX_MEMORY_MIB, fail, DEFAULT_MAX_MEMORY_MIB),
+        where,
+      };
       for (const k of ['world', 'map', 'scenario'] as const) if (o[k] !== undefined) spec[k] = path(o[k], `${where}.${k}`, fail);
       verify.push(spec);
     });
@@ -271,6 +291,7 @@ function single(o: Obj, where: string, limits: Readonly<Limits>, fail: Fail, wor
     losEvery: int(o['losEvery'], at('losEvery'), 1, limits.replay.frames, fail, DEFAULT_LOS_EVERY),
     keepReplay: bool(o['keepReplay'], at('keepReplay'), fail, false),
     maxSeconds: int(o['maxSeconds'], at('maxSeconds'), 1, MAX_MAX_SECONDS, fail, DEFAULT_MAX_SECONDS),
+    maxMemoryMiB: int(o['maxMemoryMiB'], at('maxMemoryMiB'), MIN_MAX_MEMORY_MIB, MAX_MAX_MEMORY_MIB, fail, DEFAULT_MAX_MEMORY_MIB),
     where,
   };
   if (o['map'] !== undefined) job.map = path(o['map'], at('map'), fail);

@@ -27,6 +27,7 @@ import { defaultPineyTables, loadScenarioFile, type CollisionWorld, type OpenedW
 import type { BlobRef, WorldInput } from './payload.js';
 import type { RunnerEnv } from './runner.js';
 import { openWorldInput } from './runner.js';
+import { checkThreadMemory } from './memory-limit.js';
 import { notAllowedMessage } from './scenario-allow.js';
 import { dropSealedCopyOf, GraphMismatchError, scenarioSealedUrl } from '../node/scenario-file.js';
 
@@ -48,6 +49,12 @@ export class WorkerEnv implements RunnerEnv {
   private readonly worlds = new Map<string, OpenedWorld>();
   /** The simulation kept alive between jobs (see the module comment); never read. */
   private kept: Simulation | null = null;
+  /** The running job's memory limit, MiB (its `maxMemoryMiB`), checked by `checkMemory`; null: none. */
+  memoryLimitMiB: number | null = null;
+
+  checkMemory(): void {
+    if (this.memoryLimitMiB !== null) checkThreadMemory(this.memoryLimitMiB);
+  }
 
   keep(sim: Simulation | null): void {
     this.kept = sim;

@@ -61,6 +61,8 @@ export interface KeyframeCheckOptions {
   fresh: () => Simulation;
   /** The verified run's task trace of frame K + 1, for each keyframe K. */
   traces: ReadonlyMap<number, TaskTraceEntry[]>;
+  /** Called after each frame a simulation of the check runs (`VerifyOptions.onFrame`). */
+  onFrame?: () => void;
 }
 
 /** What the keyframe check found: a divergence, a reason it could not run, or neither. */
@@ -145,6 +147,7 @@ function run(rp: Replay, options: KeyframeCheckOptions): KeyframeCheckResult {
       const input = frameInputs(f, g - 1);
       if (g === k.frame + 1) firstTrace = traceStep(r, input);
       else r.step(input);
+      options.onFrame?.();
       const h = r.hash();
       const d = r.scheduler.drawCounts();
       const fields: string[] = [];
@@ -202,7 +205,10 @@ function compareTraces(main: TaskTraceEntry[] | null, restored: TaskTraceEntry[]
 function retrace(rp: Replay, from: number, g: number, restoredAt: { hi: number; lo: number }, options: KeyframeCheckOptions): { task: TaskTraceEntry | null; why: string } {
   const inputs = (i: number) => frameInputs(rp.frames, i);
   const c = options.fresh();
-  for (let x = 1; x < g; x++) c.step(inputs(x - 1));
+  for (let x = 1; x < g; x++) {
+    c.step(inputs(x - 1));
+    options.onFrame?.();
+  }
   if (!recordedHashIs(rp, c, g - 1)) {
     return { task: null, why: `a second run from frame 0 in this process no longer gives the recorded frame ${g - 1} (state kept outside the simulations, e.g. at module level, changed between runs)` };
   }
@@ -210,7 +216,10 @@ function retrace(rp: Replay, from: number, g: number, restoredAt: { hi: number; 
   if (!recordedHashIs(rp, c, g)) return { task: null, why: `a second run from frame 0 in this process no longer gives the recorded frame ${g} (state kept outside the simulations, e.g. at module level, changed between runs)` };
   const r = options.fresh();
   restoreKeyframe(r, rp.keyframes.find((k) => k.frame === from)!, { replay: rp, limits: options.limits });
-  for (let x = from + 1; x < g; x++) r.step(inputs(x - 1));
+  for (let x = from + 1; x < g; x++) {
+    r.step(inputs(x - 1));
+    options.onFrame?.();
+  }
   const b = traceStep(r, inputs(g - 1));
   const h = r.hash();
   if (h.hi !== restoredAt.hi || h.lo !== restoredAt.lo) return { task: null, why: `a second restore of the keyframe at frame ${from} does not give the first one's frame ${g} (state kept outside the simulations changed between runs)` };

@@ -105,6 +105,12 @@ export interface VerifyOptions {
    * built (tasks added by hand), or the check is skipped with a warning.
    */
   freshSimulation?: () => Simulation;
+  /**
+   * Called after each frame the verification simulates (the run from frame 0, then the keyframe check's),
+   * outside the simulation: it cannot change a result. An error it throws stops the verification and
+   * propagates (a batch worker stops a job over its memory limit this way).
+   */
+  onFrame?: () => void;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -205,6 +211,7 @@ export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | Re
     const buttons = frameInputs(f, i);
     if (traced.has(i)) traces.set(i, traceStep(sim, buttons));
     else sim.step(buttons);
+    options.onFrame?.();
     const h = sim.hash();
     const d = sim.scheduler.drawCounts();
     const fields: string[] = [];
@@ -235,7 +242,7 @@ export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | Re
   const dt = (performance.now() - t0) / 1000;
   if (restoreCheck) {
     const fresh = options.freshSimulation ?? (() => new Simulation(sim.world, sim.scenario, sim.settings, { events: createEventBus() }));
-    const found = checkKeyframes(rp, sim, { limits, fresh, traces });
+    const found = checkKeyframes(rp, sim, { limits, fresh, traces, ...(options.onFrame ? { onFrame: options.onFrame } : {}) });
     if (found && 'skipped' in found) warnings.push(found.skipped);
     else if (found) {
       const r = found.divergence;

@@ -64,4 +64,13 @@ describe('each job gets a fresh module instance', () => {
     expect(await signals(file, 3)).toEqual([1, 1, 1]);
   });
 
+  it('a job that leaves a timer pending fails, saying why; the next job runs on a fresh thread', async () => {
+    const file = batch('ticker', 'ticker.mjs', 2);
+    const out = join(dir, 'ticker.jsonl');
+    const r = await runCliAsync(['batch', file, '--workers', '1', '--out', out, '--json']);
+    expect(r.code).toBe(1);
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { error?: string });
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l.error).toMatch(/the job left 1 timer pending .*this thread is replaced/);
+  });
 });

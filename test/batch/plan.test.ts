@@ -4,7 +4,7 @@
  * a failed job rather than the end of the batch.
  */
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,29 @@ describe('replay globs', () => {
     expect(ex('nothing/*.replay')).toEqual([]);
     expect(() => ex('missing.replay')).toThrow(/cannot read missing.replay \(ENOENT\)/);
     expect(() => expandReplayPattern('**/*.replay', root, 5)).toThrow(/visits more than 5 folder entries \(limits.batch.globEntries\)/);
+  });
+
+  it('a wildcard never enters a symlinked folder (a loop is not walked); a folder named literally may be one; a symlinked file matches', () => {
+    const links = join(tmp, 'g-links');
+    for (const f of ['a.replay', 'sub/d.replay', 'sub/deep/e.replay']) {
+      mkdirSync(join(links, f, '..'), { recursive: true });
+      writeFileSync(join(links, f), f);
+    }
+    symlinkSync('.', join(links, 'loop'));
+    symlinkSync('..', join(links, 'sub', 'up'));
+    symlinkSync('sub', join(links, 'linked'));
+    symlinkSync('sub/d.replay', join(links, 'ln.replay'));
+    // 9 entries in all (5 at the top, 3 in sub, 1 in sub/deep; a ** lists a folder twice): following the
+    // links, the loops have no end and the walk went on to any entry limit.
+    const walk = (p: string) => expandReplayPattern(p, links, 100);
+    expect(walk('**/*.replay')).toEqual(['a.replay', 'ln.replay', 'sub/d.replay', 'sub/deep/e.replay']);
+    expect(walk('**')).toEqual(['a.replay', 'ln.replay', 'sub/d.replay', 'sub/deep/e.replay']);
+    expect(walk('*/*.replay')).toEqual(['sub/d.replay']);
+    expect(walk('*/**/*.replay')).toEqual(['sub/d.replay', 'sub/deep/e.replay']);
+    // Named literally, a symlinked folder is listed (a batch still confines where it leads: files.test.ts).
+    expect(walk('linked')).toEqual(['linked/d.replay']);
+    expect(walk('linked/*.replay')).toEqual(['linked/d.replay']);
+    expect(walk('sub/up/*.replay')).toEqual(['sub/up/a.replay', 'sub/up/ln.replay']);
   });
 
   it('a corrupt replay becomes a failed job with the reader\'s message; the others are planned', async () => {

@@ -3,8 +3,10 @@
  * is written into a temporary folder by the test that needs it, never committed. Big files are written in
  * chunks, so the generator itself never holds one in memory.
  */
-import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { crc32 } from '../../src/binary/crc32.js';
+import { buildColFromDescription } from '../../src/worlds/gta/describe.js';
+import { writeColFile } from '../../src/worlds/gta/write.js';
 
 /**
  * A placements JSON of at least `bytes` bytes: one well-formed entry repeated (the shape a converter writes),
@@ -77,4 +79,54 @@ export function pngBytes(width = 16, height = 16): Uint8Array {
   out.set([0x49, 0x45, 0x4e, 0x44], 37);
   o.setUint32(41, crc32(out, 37, 41) >>> 0);
   return out;
+}
+
+/**
+ * An OBJ of three vertices and one face line of `indices` vertex indices (`f 1 2 3 1 2 3 …`), written in
+ * chunks. Returns the face line's length in characters.
+ */
+export function writeOneFaceObj(path: string, indices: number): number {
+  const fd = openSync(path, 'w');
+  writeSync(fd, 'v 0 0 0\nv 1 0 0\nv 0 0 -1\nf');
+  const triple = ' 1 2 3';
+  const chunk = triple.repeat(1 << 16);
+  let left = indices;
+  for (; left >= (1 << 16) * 3; left -= (1 << 16) * 3) writeSync(fd, chunk);
+  const tail = triple.repeat(Math.floor(left / 3)) + ' 1 2 3'.slice(0, (left % 3) * 2);
+  writeSync(fd, `${tail}\n`);
+  closeSync(fd);
+  return 1 + indices * 2;
+}
+
+/** A file of exactly `bytes` bytes that starts with `head` and is sparse after: its size is all that counts. */
+export function writeSparseFile(path: string, head: string, bytes: number): void {
+  const fd = openSync(path, 'w');
+  writeSync(fd, head);
+  ftruncateSync(fd, bytes);
+  closeSync(fd);
+}
+
+/** A JSON model description whose mesh lists `count` vertices `[0,0,0]` (four JSON values each), in chunks. */
+export function writeManyVerticesJson(path: string, count: number): void {
+  const fd = openSync(path, 'w');
+  writeSync(fd, '{"version":1,"name":"many","mesh":{"faces":[],"vertices":[[0,0,0]');
+  const chunk = ',[0,0,0]'.repeat(1 << 16);
+  let left = count - 1;
+  for (; left >= 1 << 16; left -= 1 << 16) writeSync(fd, chunk);
+  writeSync(fd, `${',[0,0,0]'.repeat(left)}]}}\n`);
+  closeSync(fd);
+}
+
+/**
+ * A GTA COLL file of one model, `ball`, made of `spheres` small spheres, and `<stem>.placements.json` beside
+ * it placing that model `placements` times (a sphere exports as 168 triangles). Returns the two files' bytes.
+ */
+export function writeSphereTown(col: string, placementsPath: string, spheres: number, placements: number): number {
+  const model = { version: 1, name: 'ball', spheres: Array.from({ length: spheres }, (_, i) => ({ center: [i % 16, (i >> 4) % 16, i >> 8], radius: 0.5 })) };
+  const bytes = writeColFile(buildColFromDescription(model).models);
+  writeFileSync(col, bytes);
+  const list = Array.from({ length: placements }, (_, i) => `{"model":"ball","position":[${(i % 20) * 20},${Math.floor(i / 20) * 20},0]}`);
+  const text = `{"placements":[${list.join(',')}]}`;
+  writeFileSync(placementsPath, text);
+  return bytes.length + text.length;
 }

@@ -14,6 +14,8 @@ import { loadColbinWorld, parseColbin } from '../../src/worlds/colbin/index.js';
 import { loadPineyWorld, loadPineyTables } from '../../src/worlds/piney/index.js';
 import { loadGtaWorld, parseGtaPlacements } from '../../src/worlds/gta/collision-world.js';
 import { parseColFile } from '../../src/worlds/gta/parse.js';
+import { buildColFromJson } from '../../src/worlds/gta/describe.js';
+import { buildColFromObj } from '../../src/worlds/gta/describe-obj.js';
 import { loadWorldBytes } from '../../src/worlds/load.js';
 import { loadWorldFile } from '../../src/node/world-files.js';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +125,26 @@ describe('limits wired into the loaders', () => {
     expectLimitBites('gta.models', models, (v) => ({ gta: { models: v } }), load);
     expectLimitBites('gta.placements', placements.length, (v) => ({ gta: { placements: v } }), load);
     expectLimitBites('gta.placements', placements.length, (v) => ({ gta: { placements: v } }), (l) => parseGtaPlacements(text, l));
+  });
+
+  it('GTA descriptions (col build): bytes, JSON values, elements, OBJ line length, face vertices, objects', () => {
+    const crate = { models: [{ name: 'crate', boxes: [{ min: [-1, -1, 0], max: [1, 1, 2] }], mesh: { vertices: [[-4, -4, 0], [4, -4, 0], [4, 4, 0], [-4, 4, 0]], faces: [[0, 1, 2], [0, 2, 3]] } }] };
+    const json = new TextEncoder().encode(JSON.stringify(crate));
+    const values = JSON.stringify(crate).split(/[,:[{]/).length; // every value but the first follows one of these
+    const fromJson = (l: Limits) => buildColFromJson(json, l);
+    expectLimitBites('gta.descriptionBytes', json.length, (v) => ({ gta: { descriptionBytes: v } }), fromJson);
+    expectLimitBites('gta.descriptionValues', values, (v) => ({ gta: { descriptionValues: v } }), fromJson);
+    expectLimitBites('gta.descriptionElements', 1 + 4 + 2, (v) => ({ gta: { descriptionElements: v } }), fromJson);
+    const obj = ['o floor', 'v 0 0 0', 'v 4 0 0', 'v 4 0 -4', 'v 0 0 -4', 'f 1 2 3 4', 'o post', 'v 0 0 0', 'v 0 2 0', 'v 1 0 0', 'f -3 -2 -1'].join('\n');
+    const fromObj = (l: Limits) => buildColFromObj(obj, { limits: l });
+    expectLimitBites('gta.descriptionBytes', obj.length, (v) => ({ gta: { descriptionBytes: v } }), fromObj);
+    expectLimitBites('gta.objLineChars', Math.max(...obj.split('\n').map((l) => l.length)), (v) => ({ gta: { objLineChars: v } }), fromObj);
+    expectLimitBites('gta.objFaceVertices', 4, (v) => ({ gta: { objFaceVertices: v } }), fromObj);
+    expectLimitBites('gta.models', 2, (v) => ({ gta: { models: v } }), fromObj);
+    // 11 statements; 3 triangles (the quad fans into two) within them.
+    expectLimitBites('gta.descriptionElements', 11, (v) => ({ gta: { descriptionElements: v } }), fromObj);
+    const quads = ['v 0 0 0', 'v 4 0 0', 'v 4 0 -4', 'v 0 0 -4', ...Array.from({ length: 6 }, () => 'f 1 2 3 4')].join('\n');
+    expectLimitBites('gta.descriptionElements', 12, (v) => ({ gta: { descriptionElements: v } }), (l) => buildColFromObj(quads, { limits: l }));
   });
 
   it('Piney: spec bytes and tables bytes', () => {

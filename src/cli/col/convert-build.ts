@@ -6,10 +6,13 @@ import { extname } from 'node:path';
 import { parseColFile } from '../../worlds/gta/parse.js';
 import { writeColFile } from '../../worlds/gta/write.js';
 import { convertColModel, type ColTargetVersion, type ConvertedModel, type FaceGroupPolicy } from '../../worlds/gta/convert.js';
-import { buildColFromJson, buildColFromObj } from '../../worlds/gta/describe.js';
+import { buildColFromJson, COL_DESCRIPTION_FORMAT } from '../../worlds/gta/describe.js';
+import { buildColFromObj } from '../../worlds/gta/describe-obj.js';
+import { FormatError } from '../../binary/format-error.js';
+import { DEFAULT_LIMITS } from '../../limits.js';
 import { COL_FOURCC, type ColVersion } from '../../worlds/gta/model.js';
 import { UsageError, type ParsedArgs } from '../args.js';
-import { print, printJson, readInputFile, writeOutputFile } from '../io.js';
+import { inFile, print, printJson, readInputFile, writeOutputFile } from '../io.js';
 import { modelInfo } from './model-info.js';
 
 function versionArg(v: unknown, what: string): ColTargetVersion {
@@ -61,7 +64,11 @@ export function runConvert(file: string, o: ParsedArgs['options']): number {
 
 export function runBuild(file: string, o: ParsedArgs['options']): number {
   const out = outArg(o, 'build');
-  const bytesIn = readInputFile(file);
+  // A description is refused by its size before it is read (and by its count while it is read).
+  const max = DEFAULT_LIMITS.gta.descriptionBytes;
+  const bytesIn = readInputFile(file, undefined, (size) => {
+    if (size > max) throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `the description is ${size} bytes, over the limit of ${max} bytes (limits.gta.descriptionBytes)`);
+  });
   const obj = extname(file).toLowerCase() === '.obj';
   const up = (o['up'] as string | undefined) ?? 'y';
   if (up !== 'y' && up !== 'z') throw new UsageError(`--up must be y or z, got ${JSON.stringify(up)}`);
@@ -75,10 +82,10 @@ export function runBuild(file: string, o: ParsedArgs['options']): number {
     } catch {
       throw new UsageError(`${file}: not UTF-8 text`);
     }
-    built = buildColFromObj(text, { up, ...(version ? { version } : {}), ...(typeof o['name'] === 'string' ? { name: o['name'] } : {}) });
+    built = inFile(file, () => buildColFromObj(text, { up, ...(version ? { version } : {}), ...(typeof o['name'] === 'string' ? { name: o['name'] } : {}) }));
   } else {
     if (version !== undefined) throw new UsageError('--version is for OBJ input (a JSON description says its own "version")');
-    built = buildColFromJson(bytesIn);
+    built = inFile(file, () => buildColFromJson(bytesIn));
   }
   const bytes = writeColFile(built.models);
   writeOutputFile(out, bytes, file);

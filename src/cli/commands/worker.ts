@@ -22,7 +22,7 @@ is not done by then back to the queue, and exits 0; a second one releases them a
 is not waited for: the worker exits (1 when it held jobs: they go back to the queue when their locks
 expire).
 \`batch cancel\` stops the jobs it runs (they fail as cancelled); a job running past its batch's
-maxSeconds is stopped and fails.
+maxSeconds, or using more memory than its maxMemoryMiB, is stopped and fails (its thread replaced).
 
 options:
   --redis URL          the Redis holding the queue (redis://host:port)

@@ -25,7 +25,7 @@ const usage = `usage:
   retrosim world segment FILE x0 y0 z0 x1 y1 z1 [--json]
   retrosim world move FILE x y z dx dy dz [--radius R] [--height H] [--step S] [--steps N] [--json]
   retrosim world write FILE --out OUT [--keep-layout] [--trak FILE] [--json]
-  retrosim world export FILE --out OUT.glb|OUT.gltf|OUT.obj [--map FILE | --trak FILE] [--json]
+  retrosim world export FILE --out OUT.glb|OUT.gltf|OUT.obj [--max-triangles N] [--map FILE | --trak FILE] [--json]
   retrosim world png FILE --out OUT.png [--size N] [--agents N [--frames F]] [--json]
   retrosim world map FILE [--cells N] [--json]
 
@@ -45,7 +45,8 @@ Numbers are in the world's native units and axes (see "info": up, scale, integer
            Llama MAP is read with its TRAK: --trak, or the sibling with the same stem)
   export   the collision geometry as triangles for Blender: glTF (.glb, or .gltf with the buffer inside) or
            OBJ (+ OUT.mtl); metres, +Y up, one part per kind (floors, ceilings, walls, spheres, boxes, mesh,
-           shadow hidden, terrain, objects), named materials, and the id world ground reports as _FLOOR_ID
+           shadow hidden, terrain, objects), named materials, and the id world ground reports as _FLOOR_ID;
+           counted first: a world that would export more than --max-triangles (default 1048576) is refused
   png      a top-down picture: heights shaded, edges between surfaces and the format's walls, boxes and
            objects drawn, materials tinted as in the sandbox, a scale bar and a legend; --size pixels along
            the longer side (default 512); --agents N runs the world's default scenario with N agents for
@@ -78,6 +79,7 @@ const SPEC: Record<string, OptionSpec> = {
   frames: { type: 'int', min: 0, max: 100_000 },
   'keep-layout': { type: 'flag' },
   cells: { type: 'int', min: 1, max: 256 },
+  'max-triangles': { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
 };
 
 /** JSON has no NaN or Infinity: those become null. */
@@ -120,6 +122,7 @@ export const command: Command = {
     const { positionals: p, options: o } = parseArgs(argv, SPEC);
     const sub = p[0];
     const json = o['json'] === true;
+    if (o['max-triangles'] !== undefined && sub !== 'export') throw new UsageError('--max-triangles is an option of world export');
     if (sub === 'info') {
       expectPositionals(p, ['info', 'FILE']);
       const f = openWorld(p[1]!, o);

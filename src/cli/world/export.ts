@@ -1,6 +1,6 @@
 /**
- * `retrosim world export FILE --out OUT.glb|.gltf|.obj`: a world's collision geometry for Blender (an OBJ's
- * materials go to OUT.mtl beside it).
+ * `retrosim world export FILE --out OUT.glb|.gltf|.obj [--max-triangles N]`: a world's collision geometry for
+ * Blender (an OBJ's materials go to OUT.mtl beside it), refused past N triangles (counted before it is built).
  */
 import { basename, extname } from 'node:path';
 import { exportScene } from '../../worlds/export/worlds.js';
@@ -8,14 +8,16 @@ import { writeGlb, writeGltf } from '../../worlds/export/gltf.js';
 import { writeObj } from '../../worlds/export/obj.js';
 import type { OpenedWorldFile } from '../../node/world-files.js';
 import { UsageError, type ParsedArgs } from '../args.js';
-import { print, printJson, writeOutputFile } from '../io.js';
+import { inFile, print, printJson, writeOutputFile } from '../io.js';
 
 export function runWorldExport(file: string, opened: OpenedWorldFile, o: ParsedArgs['options']): number {
   const out = o['out'];
   if (typeof out !== 'string') throw new UsageError('world export needs --out OUT.glb, OUT.gltf or OUT.obj');
   const ext = extname(out).toLowerCase();
   if (ext !== '.glb' && ext !== '.gltf' && ext !== '.obj') throw new UsageError(`--out must end in .glb, .gltf or .obj, got ${JSON.stringify(out)}`);
-  const scene = exportScene(opened.world);
+  // Counted before it is built: over the limit, a FormatError naming the file, the count and the limit.
+  const maxTriangles = o['max-triangles'] as number | undefined;
+  const scene = inFile(file, () => exportScene(opened.world, maxTriangles === undefined ? {} : { maxTriangles }));
   const files = [out];
   if (ext === '.obj') {
     const mtlPath = out.slice(0, out.length - ext.length) + '.mtl';

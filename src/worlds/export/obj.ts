@@ -12,9 +12,13 @@ const num = (x: number): string => {
   return Object.is(r, -0) ? '0' : String(r);
 };
 
+/** Lines joined into one flat string at a time: a line held on its own costs several times its text. */
+const LINES_PER_CHUNK = 4096;
+
 /** The OBJ text and its MTL text; the OBJ names the MTL as `mtlName` (a file name beside it). */
 export function writeObj(scene: ExportScene, mtlName: string): { obj: string; mtl: string } {
-  const lines: string[] = [
+  const chunks: string[] = [];
+  let lines: string[] = [
     `# retrosim world export: ${scene.name} (${scene.kind}), metres, +Y up`,
     `# _FLOOR_ID: ${scene.idMeaning}`,
     `mtllib ${mtlName}`,
@@ -44,11 +48,16 @@ export function writeObj(scene: ExportScene, mtlName: string): { obj: string; mt
       }
       lines.push(`f ${vertex} ${vertex + 1} ${vertex + 2}`);
       vertex += 3;
+      if (lines.length >= LINES_PER_CHUNK) {
+        chunks.push(lines.join('\n') + '\n');
+        lines = [];
+      }
     }
   }
+  chunks.push(lines.join('\n') + '\n');
   const mtl: string[] = [`# retrosim world export: materials of ${scene.name}`];
   for (const m of scene.materials) {
     mtl.push(`newmtl ${m.name}`, `Kd ${num(m.rgb[0] / 255)} ${num(m.rgb[1] / 255)} ${num(m.rgb[2] / 255)}`, 'd 1', '');
   }
-  return { obj: lines.join('\n') + '\n', mtl: mtl.join('\n') };
+  return { obj: chunks.join(''), mtl: mtl.join('\n') };
 }

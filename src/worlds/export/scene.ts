@@ -42,21 +42,25 @@ export interface ExportScene {
   idMeaning: string;
 }
 
-/** Collects triangles for one part (growing typed arrays, no object per triangle). */
+/**
+ * Collects triangles for one part (growing typed arrays, no object per triangle). With `countOnly` it only
+ * counts them: nothing is kept, and its part's arrays are empty (how an export is counted before it is built).
+ */
 export class PartBuilder {
-  private pos = new Float32Array(9 * 64);
-  private id = new Float64Array(64);
-  private mat = new Uint16Array(64);
+  private pos = new Float32Array(0);
+  private id = new Float64Array(0);
+  private mat = new Uint16Array(0);
   count = 0;
 
   constructor(
     readonly group: string,
     readonly name: string,
     readonly hidden = false,
+    readonly countOnly = false,
   ) {}
 
   private grow(): void {
-    const n = this.id.length * 2;
+    const n = Math.max(64, this.id.length * 2);
     const p = new Float32Array(n * 9);
     p.set(this.pos);
     this.pos = p;
@@ -70,6 +74,10 @@ export class PartBuilder {
 
   /** Adds a triangle (corners already in metres, Y up). */
   tri(a: ArrayLike<number>, b: ArrayLike<number>, c: ArrayLike<number>, id: number, material: number): void {
+    if (this.countOnly) {
+      this.count++;
+      return;
+    }
     if (this.count === this.id.length) this.grow();
     const o = this.count * 9;
     const p = this.pos;

@@ -9,6 +9,7 @@
  * | GTA | (x, z, −y) (metres, z up) | per placement: spheres (tessellated), boxes, mesh, shadow (hidden) | the face, sphere or box index in its model |
  * | Piney | (x, z, −y) / 100 (z up) | terrain (80 × 80 cells, two triangles each, GetHeight's split), objects (each a box over its footprint up to its blocking height) | the triangle ((cell x · 80 + cell y) · 2 + t), the object's index |
  */
+import { FormatError } from '../../binary/format-error.js';
 import { detCos, detSin } from '../../numeric/det-math.js';
 import type { CollisionWorld } from '../world.js';
 import type { RugratsWorld } from '../rugrats/collision-world.js';
@@ -30,8 +31,64 @@ export const SPHERE_SEGMENTS = 12;
 /** Triangles per tessellated sphere. */
 export const SPHERE_TRIANGLES = 2 * SPHERE_SEGMENTS * (SPHERE_RINGS - 1);
 
-/** A world's collision geometry as parts (see the module comment for each world). */
-export function exportScene(world: CollisionWorld): ExportScene {
+/**
+ * Triangles an export of a world holds by default at most: 1,048,576 (a GLB of about 48 MiB). The shipped
+ * worlds export 2 to 14,084; one input can ask for far more (a GTA model of many spheres, 168 triangles
+ * each, placed many times; a Llama MAP naming one big model from every tile).
+ */
+export const DEFAULT_MAX_EXPORT_TRIANGLES = 1 << 20;
+
+/** Options of `exportScene`. */
+export interface ExportOptions {
+  /**
+   * The most triangles the export may hold (a positive integer; default DEFAULT_MAX_EXPORT_TRIANGLES): a
+   * world that would give more is refused, counted before anything is built.
+   */
+  maxTriangles?: number;
+}
+
+/**
+ * The triangles `exportScene` gives for a world, exactly, without building them: from the counts of its
+ * parts (GTA: every placement's spheres × SPHERE_TRIANGLES, boxes × 12, faces and shadow faces; COLBIN: its
+ * triangles and 12 per wall; Piney: 2 per terrain cell and 12 per object), or for Rugrats and Llama levels,
+ * whose walls and polygons take the export's own geometry to count, by running it without keeping a triangle.
+ */
+export function exportTriangleCount(world: CollisionWorld): number {
+  const sum = (scene: ExportScene) => scene.parts.reduce((n, p) => n + p.count, 0);
+  switch (world.kind) {
+    case 'rugrats':
+      return sum(rugratsScene(world as RugratsWorld, true));
+    case 'llama':
+      return sum(llamaScene(world as LlamaWorld, true));
+    case 'colbin': {
+      const f = (world as ColbinWorld).file;
+      return f.floorCount + 12 * f.wallCount;
+    }
+    case 'gta': {
+      const sc = (world as GtaWorld).scene;
+      let n = 0;
+      for (let inst = 0; inst < sc.instanceCount; inst++) {
+        const m = sc.models[sc.instModel[inst]!]!;
+        n += m.spheres.length * SPHERE_TRIANGLES + m.boxes.length * 12 + m.mesh.faceCount + (m.shadow?.faceCount ?? 0);
+      }
+      return n;
+    }
+    case 'piney':
+      return 2 * CELLS * CELLS + 12 * (world as PineyWorld).field.objects.length;
+  }
+}
+
+/**
+ * A world's collision geometry as parts (see the module comment for each world). Counted first
+ * (`exportTriangleCount`): a world whose export would hold more than `options.maxTriangles` triangles is
+ * refused with a FormatError giving the count and the limit, before any is built. A limit that is not a
+ * positive safe integer is a RangeError.
+ */
+export function exportScene(world: CollisionWorld, options: ExportOptions = {}): ExportScene {
+  const max = options.maxTriangles ?? DEFAULT_MAX_EXPORT_TRIANGLES;
+  if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`maxTriangles must be a positive integer, got ${String(max)}`);
+  const count = exportTriangleCount(world);
+  if (count > max) throw new FormatError(`${world.kind} world export`, -1, `${world.name} would export ${count} triangles, over the limit of ${max} (maxTriangles; --max-triangles N to change it)`);
   switch (world.kind) {
     case 'rugrats':
       return rugratsScene(world as RugratsWorld);
@@ -72,15 +129,16 @@ const HALF_CORNERS = [
   [[1, 0], [1, 1], [0, 1]],
 ] as const;
 
-export function rugratsScene(world: RugratsWorld): ExportScene {
+/** A Rugrats level's parts; with `countOnly`, its triangles counted, not kept (see PartBuilder). */
+export function rugratsScene(world: RugratsWorld, countOnly = false): ExportScene {
   const ix = world.index;
   const mats = new MaterialTable();
   const mFloor = mats.of('rugrats-floor', [150, 170, 120]);
   const mCeil = mats.of('rugrats-ceiling', [120, 130, 170]);
   const mWall = mats.of('rugrats-wall', [190, 140, 110]);
-  const floors = new PartBuilder('', 'floors');
-  const ceilings = new PartBuilder('', 'ceilings');
-  const walls = new PartBuilder('', 'walls');
+  const floors = new PartBuilder('', 'floors', false, countOnly);
+  const ceilings = new PartBuilder('', 'ceilings', false, countOnly);
+  const walls = new PartBuilder('', 'walls', false, countOnly);
   const s = 1 / 1024;
   const P = (x: number, y: number, z: number): [number, number, number] => [x * s, -y * s, -z * s];
   const stack = (first: number): number[] => {
@@ -187,12 +245,13 @@ function pseudoAngle(x: number, y: number): number {
   return y < 0 ? 3 + p : 1 - p;
 }
 
-export function llamaScene(world: LlamaWorld): ExportScene {
+/** A Llama level's parts; with `countOnly`, its triangles counted, not kept (see PartBuilder). */
+export function llamaScene(world: LlamaWorld, countOnly = false): ExportScene {
   const c = world.collision;
   const mats = new MaterialTable();
   const kinds = ['floors', 'ceilings', 'walls'];
-  const parts = kinds.map((k) => new PartBuilder('', k));
-  const swaps = new PartBuilder('', 'swaps', true);
+  const parts = kinds.map((k) => new PartBuilder('', k, false, countOnly));
+  const swaps = new PartBuilder('', 'swaps', true, countOnly);
   const k = 1 / world.scale;
   const matOf = (m: number): number => {
     const named = LLAMA_NAMED.get(m);

@@ -18,10 +18,15 @@
  * "light" and, for COLL, "flag" and "brightness" (bytes, default 0; a face without its own takes its mesh's).
  * COL2/COL3 mesh vertices are snapped to the 1/128 grid they store (rounded to nearest; the count is
  * reported) and must lie within −256 … 255.992.
+ *
+ * Bounded (`limits.gta`): a document's bytes (`descriptionBytes`) and its JSON values (`descriptionValues`,
+ * counted by one pass over the text) are checked before it is parsed, so what JSON.parse allocates is in
+ * proportion to a bound, not to the file; its elements (`descriptionElements`) as they are read. OBJ files:
+ * describe-obj.ts.
  */
 import { FormatError } from '../../binary/format-error.js';
-import { checkJsonDepth } from '../../binary/json-depth.js';
-import { DEFAULT_LIMITS } from '../../limits.js';
+import { checkJsonDepth, jsonValuesOver } from '../../binary/json-depth.js';
+import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 import type { Vec3 } from '../world.js';
 import { computeBounds, groupFaces, MAX_FACES_PER_GROUP, snap } from './build.js';
 import { canonicalFlags, COL_NAME_BYTES, encodeColName, emptyMesh, type ColMesh, type ColModel, type ColSurface, type ColVersion } from './model.js';
@@ -36,14 +41,18 @@ export interface BuiltCol {
   snapped: number;
 }
 
-/** Most elements one description may hold (faces, vertices, spheres, boxes over all models). */
-export const MAX_DESCRIPTION_ELEMENTS = 1 << 22;
+/**
+ * Most elements one description may hold by default (faces, vertices, spheres, boxes over all models; OBJ
+ * statements and triangles): `DEFAULT_LIMITS.gta.descriptionElements`.
+ */
+export const MAX_DESCRIPTION_ELEMENTS = DEFAULT_LIMITS.gta.descriptionElements;
 
 const MAX_PACKED = 32767 / 128;
 
 type Json = unknown;
 
-class Path {
+/** Where in a description a value is, as a JSON path (`$.models[0].mesh.faces[3][1]`). */
+export class Path {
   constructor(readonly text: string) {}
   key(k: string): Path {
     return new Path(`${this.text}.${k}`);
@@ -53,7 +62,8 @@ class Path {
   }
 }
 
-function fail(p: Path, detail: string): never {
+/** Throws the FormatError of a description naming the path. */
+export function fail(p: Path, detail: string): never {
   throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `${p.text}: ${detail}`);
 }
 
@@ -104,13 +114,33 @@ function surfaceOf(o: Record<string, Json>, p: Path, version: ColVersion, base: 
   return s;
 }
 
-/** Elements counted over a whole description, against MAX_DESCRIPTION_ELEMENTS. */
+/** Elements counted over a whole description, against limits.gta.descriptionElements. */
 class Budget {
   used = 0;
+  constructor(private readonly max: number) {}
   take(n: number, p: Path): void {
     this.used += n;
-    if (this.used > MAX_DESCRIPTION_ELEMENTS) fail(p, `the description holds more than ${MAX_DESCRIPTION_ELEMENTS} elements`);
+    if (this.used > this.max) fail(p, `the description holds more than ${this.max} elements (limits.gta.descriptionElements)`);
   }
+}
+
+/**
+ * Stores vertex `i` of a mesh (its coordinates already float32) as `version` keeps it: COL2/COL3 within
+ * −256 … 255.992, snapped to the 1/128 grid. Returns whether snapping moved it; `p` names the vertex in errors.
+ */
+export function storeVertex(out: Float32Array, i: number, c: readonly number[], version: ColVersion, p: Path): boolean {
+  let moved = false;
+  for (let k = 0; k < 3; k++) {
+    let value = c[k]!;
+    if (version >= 2) {
+      if (!(value >= -256 && value <= MAX_PACKED)) fail(p.index(k), `${value} is beyond COL${version}'s −256 … 255.992 (int16 × 1/128)`);
+      const s = snap(value);
+      if (s !== value) moved = true;
+      value = s;
+    }
+    out[i * 3 + k] = value;
+  }
+  return moved;
 }
 
 function meshOf(v: Json, p: Path, version: ColVersion, budget: Budget, snapped: { n: number }): ColMesh {
@@ -124,19 +154,7 @@ function meshOf(v: Json, p: Path, version: ColVersion, budget: Budget, snapped: 
   const vertices = new Float32Array(vs.length * 3);
   vs.forEach((x, i) => {
     const q = p.key('vertices').index(i);
-    const c = vec3(x, q);
-    let moved = false;
-    for (let k = 0; k < 3; k++) {
-      let value = c[k]!;
-      if (version >= 2) {
-        if (!(value >= -256 && value <= MAX_PACKED)) fail(q.index(k), `${value} is beyond COL${version}'s −256 … 255.992 (int16 × 1/128)`);
-        const s = snap(value);
-        if (s !== value) moved = true;
-        value = s;
-      }
-      vertices[i * 3 + k] = value;
-    }
-    if (moved) snapped.n++;
+    if (storeVertex(vertices, i, vec3(x, q), version, q)) snapped.n++;
   });
   const indices = new Uint32Array(fs.length * 3);
   const surfaces = new Uint8Array(fs.length * 4);
@@ -162,7 +180,7 @@ function meshOf(v: Json, p: Path, version: ColVersion, budget: Budget, snapped: 
 }
 
 /** Drops the vertices after the last one a face refers to (COL2+ stores no vertex count), keeping the order. */
-function compact(mesh: ColMesh): ColMesh {
+export function compact(mesh: ColMesh): ColMesh {
   let max = -1;
   for (let i = 0; i < mesh.faceCount * 3; i++) if (mesh.indices[i]! > max) max = mesh.indices[i]!;
   return { ...mesh, vertexCount: max + 1, vertices: mesh.vertices.slice(0, (max + 1) * 3) };
@@ -175,12 +193,7 @@ function modelOf(v: Json, p: Path, defaultVersion: ColVersion, budget: Budget, s
   const version = o.version === undefined ? defaultVersion : versionOf(o.version, p.key('version'));
   const name = o.name === undefined ? 'model' : o.name;
   if (typeof name !== 'string') fail(p.key('name'), 'must be a string');
-  let nameBytes: Uint8Array;
-  try {
-    nameBytes = encodeColName(name);
-  } catch {
-    return fail(p.key('name'), `must be at most ${COL_NAME_BYTES - 1} Latin-1 characters`);
-  }
+  const nameBytes = nameBytesOf(name, p.key('name'));
   const modelId = o.modelId === undefined ? 0 : int(o.modelId, p.key('modelId'), 0, 0xffff);
   const spheres = array(o.spheres ?? [], p.key('spheres')).map((s, i) => {
     const q = p.key('spheres').index(i);
@@ -199,7 +212,7 @@ function modelOf(v: Json, p: Path, defaultVersion: ColVersion, budget: Budget, s
   });
   budget.take(spheres.length + boxes.length, p);
   if (version >= 2 && (spheres.length > 0xffff || boxes.length > 0xffff)) fail(p, `COL${version} counts spheres and boxes in 16 bits`);
-  let mesh = o.mesh === undefined ? emptyMesh() : meshOf(o.mesh, p.key('mesh'), version, budget, snapped);
+  const mesh = o.mesh === undefined ? emptyMesh() : meshOf(o.mesh, p.key('mesh'), version, budget, snapped);
   let shadow: ColMesh | null = null;
   if (o.shadow !== undefined) {
     if (version < 3) fail(p.key('shadow'), `COL${version === 1 ? 'L' : '2'} has no shadow mesh (COL3 has)`);
@@ -209,6 +222,28 @@ function modelOf(v: Json, p: Path, defaultVersion: ColVersion, budget: Budget, s
   const fg = o.faceGroups ?? 'auto';
   if (fg !== 'auto' && fg !== true && fg !== false) fail(p.key('faceGroups'), 'must be "auto", true or false');
   if (fg === true && version === 1) fail(p.key('faceGroups'), 'COLL has no face groups');
+  return finishModel({ version, name, nameBytes, modelId, spheres, boxes, mesh, shadow }, fg);
+}
+
+/** A model name's bytes, refused naming `p` when it does not fit. */
+export function nameBytesOf(name: string, p: Path): Uint8Array {
+  try {
+    return encodeColName(name);
+  } catch {
+    return fail(p, `must be at most ${COL_NAME_BYTES - 1} Latin-1 characters`);
+  }
+}
+
+/**
+ * A model from its checked parts: face groups built for a COL2/COL3 mesh when `fg` asks (`"auto"`: over
+ * MAX_FACES_PER_GROUP faces), its bounds computed and its flags set.
+ */
+export function finishModel(
+  parts: Pick<ColModel, 'version' | 'name' | 'nameBytes' | 'modelId' | 'spheres' | 'boxes' | 'mesh' | 'shadow'>,
+  fg: 'auto' | boolean,
+): ColModel {
+  const { version } = parts;
+  let mesh = parts.mesh;
   let faceGroups: ColModel['faceGroups'] = null;
   if (version >= 2 && mesh.faceCount > 0 && (fg === true || (fg === 'auto' && mesh.faceCount > MAX_FACES_PER_GROUP))) {
     const g = groupFaces(mesh);
@@ -216,18 +251,21 @@ function modelOf(v: Json, p: Path, defaultVersion: ColVersion, budget: Budget, s
     faceGroups = g.groups;
   }
   const m: ColModel = {
-    version, name, nameBytes, modelId, bounds: { min: [0, 0, 0], max: [0, 0, 0], center: [0, 0, 0], radius: 0 }, flags: 0,
-    spheres, boxes, lines: new Float32Array(0), mesh, faceGroups, shadow, col4Unknown: 0,
+    version, name: parts.name, nameBytes: parts.nameBytes, modelId: parts.modelId, bounds: { min: [0, 0, 0], max: [0, 0, 0], center: [0, 0, 0], radius: 0 }, flags: 0,
+    spheres: parts.spheres, boxes: parts.boxes, lines: new Float32Array(0), mesh, faceGroups, shadow: parts.shadow, col4Unknown: 0,
   };
   m.bounds = computeBounds(m);
   m.flags = canonicalFlags(m);
   return m;
 }
 
-/** Builds models from a parsed JSON description (see the module comment). Throws FormatError naming the JSON path. */
-export function buildColFromDescription(doc: unknown): BuiltCol {
+/**
+ * Builds models from a parsed JSON description (see the module comment). Throws FormatError naming the JSON
+ * path; more elements than `limits.gta.descriptionElements` are refused as they are read.
+ */
+export function buildColFromDescription(doc: unknown, limits: Readonly<Limits> = DEFAULT_LIMITS): BuiltCol {
   const root = new Path('$');
-  const budget = new Budget();
+  const budget = new Budget(limits.gta.descriptionElements);
   const snapped = { n: 0 };
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail(root, 'must be an object');
   const o = doc as Record<string, Json>;
@@ -241,8 +279,14 @@ export function buildColFromDescription(doc: unknown): BuiltCol {
   return { models: [modelOf(doc, root, 3, budget, snapped)], snapped: snapped.n };
 }
 
-/** Builds models from a description's bytes (UTF-8 JSON). Throws FormatError. */
-export function buildColFromJson(bytes: Uint8Array): BuiltCol {
+/**
+ * Builds models from a description's bytes (UTF-8 JSON). Throws FormatError; bytes over
+ * `limits.gta.descriptionBytes`, more JSON values than `limits.gta.descriptionValues` and nesting deeper than
+ * `limits.jsonDepth` are refused before the text is parsed.
+ */
+export function buildColFromJson(bytes: Uint8Array, limits: Readonly<Limits> = DEFAULT_LIMITS): BuiltCol {
+  const maxBytes = limits.gta.descriptionBytes;
+  if (bytes.length > maxBytes) throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `the description is ${bytes.length} bytes, over the limit of ${maxBytes} bytes (limits.gta.descriptionBytes)`);
   let text: string;
   let doc: unknown;
   try {
@@ -250,164 +294,14 @@ export function buildColFromJson(bytes: Uint8Array): BuiltCol {
   } catch (e) {
     throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `not UTF-8 JSON (${(e as Error).message})`);
   }
-  checkJsonDepth(text, DEFAULT_LIMITS.jsonDepth, COL_DESCRIPTION_FORMAT);
+  const maxValues = limits.gta.descriptionValues;
+  const at = jsonValuesOver(text, maxValues);
+  if (at >= 0) throw new FormatError(COL_DESCRIPTION_FORMAT, at, `more than ${maxValues} JSON values (limits.gta.descriptionValues)`);
+  checkJsonDepth(text, limits.jsonDepth, COL_DESCRIPTION_FORMAT);
   try {
     doc = JSON.parse(text);
   } catch (e) {
     throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `not UTF-8 JSON (${(e as Error).message})`);
   }
-  return buildColFromDescription(doc);
-}
-
-/** Options of buildColFromObj. */
-export interface ObjBuildOptions {
-  /** The version of every model (default 3). */
-  version?: ColVersion;
-  /** The OBJ's up axis: "y" (default: what Blender's exporter and `retrosim world export` write) or "z" (GTA's own). */
-  up?: 'y' | 'z';
-  /** The name of a model before any `o` line (default "model"). */
-  name?: string;
-}
-
-/**
- * Builds models from an OBJ file: `v x y z` vertices, `f` faces (indices from 1, negative ones relative, `a/b/c`
- * forms read for the vertex; polygons fanned into triangles), `o NAME` starts a model, faces after `g shadow`
- * (a group named "shadow" or ending in "shadow") go to the model's shadow mesh, `usemtl NAME` sets the material
- * to the integer NAME ends with (`usemtl 4`, `usemtl gta-surface-4`). `vn`, `vt`, `s`, `mtllib` and comments are
- * ignored; any other statement is an error. With up "y" the OBJ (x, y, z) is GTA's (x, −z, y). Throws FormatError
- * naming the line.
- */
-export function buildColFromObj(text: string, options: ObjBuildOptions = {}): BuiltCol {
-  const version = options.version ?? 3;
-  const up = options.up ?? 'y';
-  const verts: number[] = [];
-  interface Part {
-    name: string;
-    line: number;
-    faces: number[];
-    mats: number[];
-    shadowFaces: number[];
-    shadowMats: number[];
-  }
-  const parts: Part[] = [];
-  let cur: Part | null = null;
-  let shadow = false;
-  let material = 0;
-  const lines = text.split(/\r?\n/);
-  const failAt = (n: number, detail: string): never => {
-    throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `OBJ line ${n}: ${detail}`);
-  };
-  const part = (n: number): Part => {
-    if (!cur) {
-      cur = { name: options.name ?? 'model', line: n, faces: [], mats: [], shadowFaces: [], shadowMats: [] };
-      parts.push(cur);
-    }
-    return cur;
-  };
-  let elements = 0;
-  for (let li = 0; li < lines.length; li++) {
-    const n = li + 1;
-    const line = lines[li]!.replace(/#.*/, '').trim();
-    if (line === '') continue;
-    const [kw, ...rest] = line.split(/\s+/);
-    if (++elements > MAX_DESCRIPTION_ELEMENTS) failAt(n, `more than ${MAX_DESCRIPTION_ELEMENTS} statements`);
-    switch (kw) {
-      case 'v': {
-        if (rest.length < 3 || rest.length > 4) failAt(n, 'a vertex is "v x y z"');
-        const c = rest.slice(0, 3).map((t) => {
-          const x = Number(t);
-          if (!Number.isFinite(x) || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) failAt(n, `${JSON.stringify(t)} is not a finite number`);
-          return x;
-        });
-        if (up === 'y') verts.push(c[0]!, -c[2]! + 0, c[1]!);
-        else verts.push(c[0]!, c[1]!, c[2]!);
-        break;
-      }
-      case 'f': {
-        if (rest.length < 3) failAt(n, 'a face needs at least 3 vertices');
-        const count = verts.length / 3;
-        const idx = rest.map((t) => {
-          const head = t.split('/')[0]!;
-          if (!/^-?\d+$/.test(head)) failAt(n, `${JSON.stringify(t)} is not a vertex index`);
-          const k = Number(head);
-          const abs = k < 0 ? count + k : k - 1;
-          if (k === 0 || abs < 0 || abs >= count) failAt(n, `vertex ${k} does not exist (${count} vertices so far)`);
-          return abs;
-        });
-        const p = part(n);
-        for (let k = 1; k + 1 < idx.length; k++) {
-          (shadow ? p.shadowFaces : p.faces).push(idx[0]!, idx[k]!, idx[k + 1]!);
-          (shadow ? p.shadowMats : p.mats).push(material);
-        }
-        break;
-      }
-      case 'o': {
-        const name = rest.join(' ');
-        if (name === '') failAt(n, 'an object needs a name');
-        cur = { name, line: n, faces: [], mats: [], shadowFaces: [], shadowMats: [] };
-        parts.push(cur);
-        shadow = false;
-        break;
-      }
-      case 'g':
-        shadow = /shadow$/i.test(rest.join(' '));
-        break;
-      case 'usemtl': {
-        const m = /(\d+)$/.exec(rest.join(' '));
-        if (!m) failAt(n, `material ${JSON.stringify(rest.join(' '))} does not end in its surface number (e.g. "usemtl 4" or "usemtl gta-surface-4")`);
-        const v = Number(m![1]);
-        if (v > 255) failAt(n, `surface ${v} is not a byte`);
-        material = v;
-        break;
-      }
-      case 'vn':
-      case 'vt':
-      case 'vp':
-      case 's':
-      case 'mtllib':
-        break;
-      default:
-        failAt(n, `unknown statement ${JSON.stringify(kw)}`);
-    }
-  }
-  const models: BuiltCol['models'] = [];
-  let snapped = 0;
-  const used = parts.filter((p) => p.faces.length + p.shadowFaces.length > 0);
-  if (used.length === 0) throw new FormatError(COL_DESCRIPTION_FORMAT, -1, 'OBJ: no faces');
-  for (const p of used) {
-    const mesh = (faces: number[], mats: number[]) => {
-      const map = new Map<number, number>();
-      const vertices: number[][] = [];
-      const fs = [];
-      for (let f = 0; f < faces.length / 3; f++) {
-        const v = [0, 1, 2].map((k) => {
-          const old = faces[f * 3 + k]!;
-          let nw = map.get(old);
-          if (nw === undefined) {
-            nw = vertices.length;
-            map.set(old, nw);
-            vertices.push([verts[old * 3]!, verts[old * 3 + 1]!, verts[old * 3 + 2]!]);
-          }
-          return nw;
-        });
-        fs.push({ v, material: mats[f]! });
-      }
-      return { vertices, faces: fs };
-    };
-    const doc: Record<string, unknown> = { name: p.name, version };
-    if (p.faces.length > 0) doc.mesh = mesh(p.faces, p.mats);
-    if (p.shadowFaces.length > 0) {
-      if (version < 3) throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `OBJ line ${p.line}: object ${JSON.stringify(p.name)} has a shadow group, but COL${version === 1 ? 'L' : '2'} has no shadow mesh`);
-      doc.shadow = mesh(p.shadowFaces, p.shadowMats);
-    }
-    try {
-      const b = buildColFromDescription(doc);
-      models.push(...b.models);
-      snapped += b.snapped;
-    } catch (e) {
-      if (e instanceof FormatError) throw new FormatError(COL_DESCRIPTION_FORMAT, -1, `OBJ object ${JSON.stringify(p.name)} (line ${p.line}): ${e.detail}`);
-      throw e;
-    }
-  }
-  return { models, snapped };
+  return buildColFromDescription(doc, limits);
 }

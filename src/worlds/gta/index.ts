@@ -50,7 +50,8 @@ export {
   type LayoutDifference,
 } from './layout.js';
 export { convertColModel, conversionLosses, faceGroupsValid, ColConvertError, type ColLoss, type ColTargetVersion, type ConvertOptions, type ConvertedModel, type FaceGroupPolicy } from './convert.js';
-export { buildColFromDescription, buildColFromJson, buildColFromObj, COL_DESCRIPTION_FORMAT, MAX_DESCRIPTION_ELEMENTS, type BuiltCol, type ObjBuildOptions } from './describe.js';
+export { buildColFromDescription, buildColFromJson, COL_DESCRIPTION_FORMAT, MAX_DESCRIPTION_ELEMENTS, type BuiltCol } from './describe.js';
+export { buildColFromObj, type ObjBuildOptions } from './describe-obj.js';
 export { MeshBuilder, computeBounds, groupFaces, withFaceGroups, solidSurface, MAX_FACES_PER_GROUP } from './build.js';
 export { BROAD_PHASE_MIN_PLACEMENTS, ColScene, newGtaHit, type ColSceneOptions, type GtaHit, type GtaHitKind, type GtaPlacement } from './query.js';
 export { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE } from './bvh.js';

@@ -9,7 +9,7 @@
  * parsed, and every entry is checked.
  */
 import { FormatError } from '../../binary/format-error.js';
-import { checkJsonDepth } from '../../binary/json-depth.js';
+import { checkJsonDepth, jsonValuesOver } from '../../binary/json-depth.js';
 import { checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
 import type { Vec3 } from '../world.js';
 import type { GtaPlacement } from './query.js';
@@ -51,35 +51,13 @@ export function checkGtaPlacementsSize(length: number, limits: Readonly<Limits> 
 }
 
 /**
- * An upper bound on the JSON values in `text` (every value but the first follows a comma, a colon or an
- * opening bracket outside a string), and the offset where the count passed `max` (-1 when it did not).
- */
-function valuesOver(text: string, max: number): number {
-  let n = 1;
-  let inString = false;
-  for (let i = 0, len = text.length; i < len; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x2c || c === 0x3a || c === 0x5b || c === 0x7b) {
-      if (++n > max) return i;
-    }
-  }
-  return -1;
-}
-
-/**
  * Reads placements from JSON text. Anything else than the shape above is a FormatError naming the entry; a
  * text over the byte bound or the value bound is refused before it is parsed.
  */
 export function parseGtaPlacements(text: string, limits: Readonly<Limits> = DEFAULT_LIMITS): GtaPlacement[] {
   checkGtaPlacementsSize(text.length, limits);
   const maxValues = limits.gta.placements * GTA_PLACEMENT_ENTRY_VALUES + 2;
-  const at = valuesOver(text, maxValues);
+  const at = jsonValuesOver(text, maxValues);
   if (at >= 0) {
     throw new FormatError(
       FORMAT,

@@ -1,12 +1,15 @@
 /**
  * Building collision models from a JSON description or an OBJ file: every version, bounds computed, face
- * groups built for big COL2/COL3 meshes, and strict errors naming the JSON path or the OBJ line.
+ * groups built for big COL2/COL3 meshes, and strict errors naming the JSON path or the OBJ line. An OBJ
+ * builds the models a JSON description of the same geometry builds (a property over random files).
  */
+import fc from 'fast-check';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildColFromDescription, buildColFromJson, buildColFromObj } from '../../../src/worlds/gta/describe.js';
+import { buildColFromDescription, buildColFromJson } from '../../../src/worlds/gta/describe.js';
+import { buildColFromObj } from '../../../src/worlds/gta/describe-obj.js';
 import { parseColFile } from '../../../src/worlds/gta/parse.js';
 import { writeColFile } from '../../../src/worlds/gta/write.js';
 import { ColScene } from '../../../src/worlds/gta/query.js';
@@ -102,6 +105,65 @@ describe('GTA models from a description', () => {
       ['v 0 0 0\nv 1 0 0\nv 0 1 0\ng shadow\nf 1 2 3', /has a shadow group, but COL2/],
       ['v 0 0 0', /no faces/],
     ] as const) expect(() => buildColFromObj(text, { version: text.includes('shadow') ? 2 : 3 })).toThrow(re);
+  });
+
+  it('an OBJ builds the models the JSON description of its geometry builds (every version, both up axes, fans, negative and a/b/c indices, shadows, materials)', () => {
+    const coord = fc.oneof(fc.integer({ min: -32000, max: 32000 }).map((i) => i / 128), fc.double({ min: -250, max: 250, noNaN: true }));
+    const face = (vertices: number) =>
+      fc.record({
+        v: fc.array(fc.nat(vertices - 1), { minLength: 3, maxLength: 6 }),
+        form: fc.array(fc.constantFrom('plain', 'negative', 'slashes'), { minLength: 6, maxLength: 6 }),
+        shadow: fc.boolean(),
+        material: fc.nat(255),
+      });
+    const file = fc.integer({ min: 3, max: 30 }).chain((n) =>
+      fc.record({
+        version: fc.constantFrom(1, 2, 3) as fc.Arbitrary<1 | 2 | 3>,
+        up: fc.constantFrom('y', 'z') as fc.Arbitrary<'y' | 'z'>,
+        vertices: fc.array(fc.tuple(coord, coord, coord), { minLength: n, maxLength: n }),
+        objects: fc.array(fc.array(face(n), { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 3 }),
+      }),
+    );
+    fc.assert(
+      fc.property(file, ({ version, up, vertices, objects }) => {
+        const lines = vertices.map((c) => `v ${c.map(String).join(' ')}`);
+        // What the file says, as a JSON description per object: polygons fanned, vertices in first-use order.
+        const written = vertices.map((c) => c.map((x) => Number(String(x))));
+        const gta = (c: number[]) => (up === 'y' ? [c[0]!, -c[2]! + 0, c[1]!] : c);
+        const docs = objects.map((faces, o) => {
+          lines.push(`o part${o}`, 'g main');
+          let inShadow = false;
+          const meshes = { mesh: { vertices: [] as number[][], faces: [] as { v: number[]; material: number }[], seen: new Map<number, number>() }, shadow: { vertices: [] as number[][], faces: [] as { v: number[]; material: number }[], seen: new Map<number, number>() } };
+          for (const f of faces) {
+            const shadow = version === 3 && f.shadow;
+            if (shadow !== inShadow) lines.push(shadow ? 'g part shadow' : 'g main');
+            inShadow = shadow;
+            lines.push(`usemtl gta-surface-${f.material}`);
+            lines.push(`f ${f.v.map((k, i) => (f.form[i] === 'negative' ? String(k - vertices.length) : f.form[i] === 'slashes' ? `${k + 1}/1/1` : String(k + 1))).join(' ')}`);
+            const m = shadow ? meshes.shadow : meshes.mesh;
+            const at = (k: number) => {
+              let nw = m.seen.get(k);
+              if (nw === undefined) {
+                nw = m.vertices.length;
+                m.seen.set(k, nw);
+                m.vertices.push(gta(written[k]!));
+              }
+              return nw;
+            };
+            for (let k = 1; k + 1 < f.v.length; k++) m.faces.push({ v: [at(f.v[0]!), at(f.v[k]!), at(f.v[k + 1]!)], material: f.material });
+          }
+          const doc: Record<string, unknown> = { name: `part${o}`, version };
+          if (meshes.mesh.faces.length) doc['mesh'] = { vertices: meshes.mesh.vertices, faces: meshes.mesh.faces };
+          if (meshes.shadow.faces.length) doc['shadow'] = { vertices: meshes.shadow.vertices, faces: meshes.shadow.faces };
+          return doc;
+        });
+        const fromObj = buildColFromObj(lines.join('\n'), { version, up });
+        const fromJson = docs.map((d) => buildColFromDescription(d));
+        expect(fromObj.models).toEqual(fromJson.map((b) => b.models[0]));
+        expect(fromObj.snapped).toBe(fromJson.reduce((n, b) => n + b.snapped, 0));
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('retrosim col build writes the file from JSON and from OBJ', () => {
