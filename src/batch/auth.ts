@@ -20,16 +20,15 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { canonicalJson } from './plan.js';
+import { KEY_ENV, KEY_FILE_ENV } from './key-env.js';
+
+export { KEY_ENV, KEY_FILE_ENV, threadEnv } from './key-env.js';
 
 /** Shortest key taken, bytes (128 bits). */
 export const KEY_MIN_BYTES = 16;
 /** Longest key file taken, bytes. */
 export const KEY_MAX_BYTES = 4096;
 
-/** The environment variable naming a key file. */
-export const KEY_FILE_ENV = 'RETROSIM_BATCH_KEY_FILE';
-/** The environment variable holding a key. */
-export const KEY_ENV = 'RETROSIM_BATCH_KEY';
 
 /** A key that cannot be used: the message names where it came from and what is wrong (never the key). */
 export class KeyError extends Error {
@@ -89,17 +88,6 @@ export function batchKeyFrom(keyFile: string | undefined, env: NodeJS.ProcessEnv
   }
   if (value !== undefined) return keyOf(Buffer.from(value, 'utf8'), KEY_ENV);
   return null;
-}
-
-/**
- * The environment a batch thread is started with: `env` without RETROSIM_BATCH_KEY and
- * RETROSIM_BATCH_KEY_FILE (a thread runs scenario modules, and needs neither).
- */
-export function threadEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env };
-  delete out[KEY_ENV];
-  delete out[KEY_FILE_ENV];
-  return out;
 }
 
 /** A key file's key; `where` names it in errors. See the module comment for what is refused. */

@@ -17,10 +17,10 @@
  * with JobMemoryLimitError and its thread is replaced, so that what it held is freed.
  * A thread that asks to retire after a job (pool-thread.ts: its most scenario module instances made, or a
  * job that left a timer running) is replaced too. Threads start with the process's environment less the batch
- * key's variables (auth.ts `threadEnv`): they run scenario modules, and never get the key.
+ * key's variables (key-env.ts `threadEnv`): they run scenario modules, and never get the key.
  */
 import { Worker } from 'node:worker_threads';
-import { threadEnv } from './auth.js';
+import { threadEnv } from './key-env.js';
 import { payloadBlobs, type JobPayload } from './payload.js';
 import { DEFAULT_MAX_MEMORY_MIB, DEFAULT_MAX_SECONDS } from './schema.js';
 import { threadUrl } from './thread-url.js';

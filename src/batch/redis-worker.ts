@@ -31,7 +31,7 @@
  * take, said once per job and reported to the coordinator (`refusalsKey`; with a key, signed for the
  * queue and the job's run). Without a key it says so first, before it connects: it runs any job that
  * anyone who can reach the Redis adds. The key stays on this thread: the job threads never get it, nor the
- * key's environment variables (auth.ts `threadEnv`).
+ * key's environment variables (key-env.ts `threadEnv`).
  */
 import { hostname } from 'node:os';
 import type { Job } from 'bullmq';

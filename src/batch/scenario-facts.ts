@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ParamSpecs, ScenarioDef, WorldKind } from '../index.js';
 import { threadUrl } from './thread-url.js';
+import { threadEnv } from './key-env.js';
 
 /** The most time a scenario module may take to load while planning, seconds (less when its job's maxSeconds is less). */
 export const PLAN_MODULE_SECONDS = 60;
@@ -44,7 +45,7 @@ export function factsOf(def: ScenarioDef): ScenarioFacts {
 export function scenarioFacts(path: string, source: string, seconds: number, graph?: string): Promise<ScenarioFacts> {
   return new Promise((resolve, reject) => {
     const request: ScenarioFactsRequest = { path, source, ...(graph !== undefined ? { graph } : {}) };
-    const w = new Worker(threadUrl('scenario-facts-thread.js'), { workerData: request });
+    const w = new Worker(threadUrl('scenario-facts-thread.js'), { workerData: request, env: threadEnv() });
     let settled = false;
     const settle = (f: () => void) => {
       if (settled) return;

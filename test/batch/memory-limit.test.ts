@@ -116,7 +116,7 @@ describe('a batch job over its memory limit (maxMemoryMiB)', () => {
     const b = batchIn('verify', { batch: 1, name: 'rec', jobs: [{ world: 'level.col', scenario: 'hog.mjs', agents: 5, params: { mib: 128 }, frames: 160, keepReplay: true }] });
     const rec = await runCliAsync(['batch', b.file, '--workers', '1', '--out', b.out]);
     expect(rec.code, rec.stderr).toBe(0);
-    const check = (maxMemoryMiB: number) => writeBatch(b.dir, `v${maxMemoryMiB}`, { batch: 1, name: `v${maxMemoryMiB}`, verify: { replays: 'out/replays', maxMemoryMiB } });
+    const check = (maxMemoryMiB: number) => writeBatch(b.dir, `v${maxMemoryMiB}`, { batch: 1, name: `v${maxMemoryMiB}`, verify: { replays: 'out/replays', scenario: 'hog.mjs', maxMemoryMiB } });
     const over = await runCliAsync(['batch', check(LIMIT), '--workers', '1', '--out', join(b.dir, 'out', 'v96.jsonl'), '--json']);
     expect(over.code).toBe(1);
     expect(json(over.stdout)).toMatchObject({ failed: 1, retried: 0 });
