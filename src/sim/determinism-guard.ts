@@ -115,6 +115,19 @@ function refuser(call: string, fn: (...args: unknown[]) => unknown): unknown {
 const ALWAYS: Slot[] = GUARDED.filter((p) => p.always === true).map((p) => new Slot(p));
 /** Replaced in a stretch that is not `runtimeCodeOnly`: the engine's maths, Date, process's clocks, the locale. */
 const MORE: Slot[] = GUARDED.filter((p) => p.always !== true).map((p) => new Slot(p));
+/** Set by `everyCheckEverywhere`: MORE in every stretch, the runtime's own included. */
+let everyCheck = false;
+
+/**
+ * For the tests that hold the runtime to never calling what MORE refuses: with `on`, every guarded stretch
+ * replaces every global, `runtimeCodeOnly` or not (a built-in scenario's steps then refuse the engine's maths
+ * too). Not while a stretch runs.
+ */
+export function everyCheckEverywhere(on: boolean): void {
+  if (running.length > 0) throw new Error('everyCheckEverywhere: called inside a guarded stretch');
+  everyCheck = on;
+}
+
 /** How many of the stretches now running need MORE (it is installed while this is above 0). */
 let moreDepth = 0;
 /** Per stretch, whether it counted in moreDepth. */
@@ -268,7 +281,7 @@ export function refusalFromThread(call: string, where: string): NondeterminismEr
  */
 export function enterGuard(subject: GuardSubject): void {
   const outermost = running.length === 0;
-  const more = subject.runtimeCodeOnly !== true;
+  const more = everyCheck || subject.runtimeCodeOnly !== true;
   if (outermost) install(ALWAYS);
   if (more && moreDepth === 0) {
     try {
