@@ -186,6 +186,7 @@ export const LOG_LO = new Float64Array(93);
 }
 
 const SQRT2 = 1.4142135623730951;
+const TWO_POW_60 = 1152921504606846976;
 const TWO_POW_54 = 18014398509481984;
 
 /**
@@ -274,6 +275,12 @@ export function detLog10(x: number): number {
 
 /** ln(1 + (wh + wl)) as a double-double into `dd`, for wh + wl > −1 finite (normalised). */
 export function log1pDD(wh: number, wl: number): void {
+  if (wh > TWO_POW_60) {
+    // 1 + w = w·(1 + 1/w): the 1/w is below the last bit of ln w (≥ 41)
+    logCore(wh);
+    normalise(lg.h, lg.l);
+    return;
+  }
   twoSum(1, wh);
   normalise(dd.hi, dd.lo + wl);
   const uh = dd.hi;

@@ -68,6 +68,8 @@ class Slot {
   readonly call: string;
   /** Makes the stand-in from the original: a function that refuses. */
   readonly make: (original: unknown) => unknown;
+  /** The stand-in is made by the property's own `standIn` (which may take an object). */
+  readonly ownStandIn: boolean;
   /** The original the stand-in was last made for, and that stand-in (made again only when the original changes). */
   original: unknown = undefined;
   standIn: unknown = undefined;
@@ -86,6 +88,7 @@ class Slot {
     this.set = p.set;
     this.call = p.call;
     const make = p.standIn;
+    this.ownStandIn = make !== undefined;
     this.make = (original) => (make ? make(original as (...args: unknown[]) => unknown, check) : refuser(p.call, original as (...args: unknown[]) => unknown));
   }
 }
@@ -200,7 +203,8 @@ function installSlot(s: Slot, holder: unknown): void {
   // A property that cannot be redefined (a frozen global) is left alone rather than half-guarded.
   if (!d.configurable && !(isData && d.writable)) return;
   const original = isData ? d.value : d.get?.call(holder);
-  if (typeof original !== 'function') return;
+  // A function, or an object whose stand-in is made its own way (Intl).
+  if (typeof original !== 'function' && !(s.ownStandIn && typeof original === 'object' && original !== null)) return;
   if (original !== s.original || s.standIn === undefined) {
     s.standIn = s.make(original);
     s.original = original;

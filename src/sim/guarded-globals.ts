@@ -40,7 +40,7 @@ export interface GuardedProperty {
   always?: boolean;
   /** Other calls its stand-in refuses (`Date()` beside `new Date()`), each with its advice and why. */
   more?: Readonly<Record<string, { advice: string; why?: string }>>;
-  /** The stand-in for `original`; by default a function that refuses `call` and otherwise does what the original does. */
+  /** The stand-in for `original` (a function; or an object, for Intl); by default a function that refuses `call` and otherwise does what the original does. */
   standIn?(original: (...args: unknown[]) => unknown, check: Check): unknown;
 }
 
