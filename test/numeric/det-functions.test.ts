@@ -63,8 +63,9 @@ const refCbrt = (x: B.Big) => (B.sign(x) < 0 ? B.neg(B.cbrt(B.neg(x))) : B.cbrt(
 /**
  * Each function: the reference, where its arguments are drawn from, and the largest error in ulps allowed
  * (what 100,000 samples per function measured, rounded up; docs/formats/ee-float.md lists the figures).
- * sin, cos, atan and atan2 are the older fdlibm-based ones (the built-in systems use them, so they stay bit
- * for bit as they were); the others round a double-double once and stay within half an ulp and a hair.
+ * sin, cos, atan and atan2 are the older fdlibm-based ones (the built-in systems and recorded replays use
+ * them, so they stay bit for bit as they were); the others round a double-double once and stay within half an
+ * ulp and a hair.
  */
 const CASES: { name: string; det: (x: number) => number; ref: (x: B.Big) => B.Big; gen: Gen; bound: number; min: number; max: number }[] = [
   { name: 'detExp', det: detExp, ref: B.exp, gen: either(uniform(-745.2, 709.8), scales(-1074, -1), uniform(-5, 5)), bound: 0.501, min: -746, max: 710 },
@@ -161,16 +162,18 @@ describe('each function against the 200-bit reference', () => {
     expect(worst.ulps, `detHypot(${worst.at.join(', ')})`).toBeLessThanOrEqual(0.501);
   });
 
-  it('detAtan2: within 0.99 ulp for points of every scale in all four quadrants (the older fdlibm-based one)', () => {
+  it('detAtan2: within 1.35 ulp for points of every scale in all four quadrants, and where x < 0 (the older fdlibm-based one)', () => {
+    // It rounds y/x before its atan, and for x < 0 takes π minus that: up to 1.28 ulp measured over 400,000
+    // points of quadrants II and III. Kept bit for bit (the built-in systems and recorded replays use it).
     const next = rng(9);
     let worst = { ulps: 0, at: [NaN, NaN] };
     for (let i = 0; i < SAMPLES; i++) {
-      const y = scales(-1074, 1024)(next);
-      const x = scales(-1074, 1024)(next);
+      const y = i % 2 ? scales(-1074, 1024)(next) : uniform(-4, 4)(next);
+      const x = i % 2 ? scales(-1074, 1024)(next) : uniform(-4, 0)(next);
       const e = B.ulpError(detAtan2(y, x), B.atan2(B.big(y), B.big(x)));
       if (e > worst.ulps) worst = { ulps: e, at: [y, x] };
     }
-    expect(worst.ulps, `detAtan2(${worst.at.join(', ')})`).toBeLessThanOrEqual(0.99);
+    expect(worst.ulps, `detAtan2(${worst.at.join(', ')})`).toBeLessThanOrEqual(1.35);
   });
 });
 

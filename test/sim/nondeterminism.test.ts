@@ -478,21 +478,21 @@ export default defineScenario({ name: 'clocked', version: '1', description: 'rea
 });
 
 describe('in Bun (JavaScriptCore)', () => {
-  it('a system calling Math.random or performance.now fails naming it, and the globals are the originals after', () => {
+  it('a system calling Math.random, performance.now, Math.exp, new Date() or Intl fails naming it, and the globals are the originals after', () => {
     // Bun is a devDependency: a missing binary fails here, naming where it looked (run npm ci).
     const bun = findBun().path;
     const script = `
 import { Simulation, defineScenario, defineSystem, DEFAULT_SYSTEMS, ScenarioError, openWorld } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/src/index.js')).href)};
-const before = [Math.random, Date.now, Date, performance.now, crypto.getRandomValues, setTimeout, setImmediate, queueMicrotask];
+const before = [Math.random, Math.exp, Math.hypot, Date.now, Date, Intl, performance.now, crypto.getRandomValues, setTimeout, setImmediate, queueMicrotask];
 const opened = await openWorld('rugrats-demo');
 const out = [];
-for (const [name, call] of [['Math.random()', () => Math.random()], ['performance.now()', () => performance.now()], ['Date.now()', () => Date.now()], ['setTimeout()', () => clearTimeout(setTimeout(() => {}, 0))]]) {
+for (const [name, call] of [['Math.random()', () => Math.random()], ['performance.now()', () => performance.now()], ['Date.now()', () => Date.now()], ['setTimeout()', () => clearTimeout(setTimeout(() => {}, 0))], ['Math.exp()', () => Math.exp(1)], ['Math.hypot()', () => Math.hypot(3, 4)], ['new Date()', () => new Date()], ['Intl.NumberFormat', () => new Intl.NumberFormat('en')]]) {
   const sys = defineSystem({ name: 'culprit', priority: 70, create: () => (ctx) => { if (ctx.frame === 3) call(); } });
   const sc = defineScenario({ name: 'culprit', version: '1', description: 'x', systems: [...DEFAULT_SYSTEMS, sys] });
   const sim = new Simulation(opened.world, sc, { scenario: 'culprit', agents: 4, fieldSeed: 1, ccRandInit: 0, streamSeed: 's', capacity: 64, params: {} });
   let got = null;
   for (let f = 1; f <= 5 && !got; f++) try { sim.step(0); } catch (e) { got = { f, scenario: e instanceof ScenarioError, message: e.message }; }
-  const after = [Math.random, Date.now, Date, performance.now, crypto.getRandomValues, setTimeout, setImmediate, queueMicrotask];
+  const after = [Math.random, Math.exp, Math.hypot, Date.now, Date, Intl, performance.now, crypto.getRandomValues, setTimeout, setImmediate, queueMicrotask];
   out.push({ name, got, same: after.every((v, i) => v === before[i]) });
 }
 console.log(JSON.stringify(out));
@@ -504,7 +504,7 @@ console.log(JSON.stringify(out));
       const r = spawnSync(bun, [file], { cwd: repoRoot, encoding: 'utf8', timeout: PROCESS_TIMEOUT_MS });
       expect(r.status, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { name: string; got: { f: number; scenario: boolean; message: string } | null; same: boolean }[];
-      expect(out).toHaveLength(4);
+      expect(out).toHaveLength(8);
       for (const o of out) {
         expect(o.got, o.name).toMatchObject({ f: 3, scenario: true });
         expect(o.got!.message).toContain(`system culprit (scenario culprit, frame 3) called ${o.name}`);
