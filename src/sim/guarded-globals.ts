@@ -53,7 +53,7 @@ const ZONE = 'build the date in UTC instead: new Date(Date.UTC(year, month, ...)
 const ZONE_WHY = "which reads the machine's time zone";
 const LOCALE = 'format outside the step (in an event listener or the program), or by hand';
 const LOCALE_WHY = "whose result depends on the machine's locale and the engine's locale data";
-const MATH_WHY = 'whose last bits ECMAScript leaves to each engine (a replay recorded in one engine can diverge in another)';
+const MATH_WHY = 'whose last bits ECMAScript leaves to each engine, so a replay recorded in one can diverge in another';
 
 /** The advice for `Math.<name>`: its replacement, exported by retrosim. */
 function mathAdvice(name: string): string {
