@@ -138,7 +138,7 @@ const CALLS: { call: string; run: () => unknown; advice: RegExp }[] = [
   ...ENGINE_MATHS.map((name) => ({
     call: `Math.${name}()`,
     run: () => (Math[name] as (...a: number[]) => number)(...MATH_ARGS[name]),
-    advice: new RegExp(`whose last bits ECMAScript leaves to each engine .*: use det${capitalised(name)} from retrosim instead`),
+    advice: new RegExp(`whose last bits ECMAScript leaves to each engine, so a replay recorded in one can diverge in another \\(refused while systems run\\): use det${capitalised(name)} from retrosim instead`),
   })),
   // the locale
   { call: 'Intl.NumberFormat', run: () => new Intl.NumberFormat('en').format(1.5), advice: LOCALE },
