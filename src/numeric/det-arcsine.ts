@@ -6,7 +6,10 @@
  */
 import { dd, normalise, twoProd, twoSum } from './double-double.js';
 
-/** ASIN_C[n − 1] = (2n)!/(4^n·(n!)²·(2n + 1)), the coefficient of x^(2n+1); 28 of them (|x| ≤ 1/2: the next is below 2^−62). */
+/**
+ * ASIN_C[n − 1] = (2n)!/(4^n·(n!)²·(2n + 1)), the coefficient of x^(2n+1); 28 of them (|x| ≤ 1/2: the next is
+ * below 2^−62).
+ */
 const ASIN_TERMS = 28;
 export const ASIN_C = new Float64Array(ASIN_TERMS);
 {
@@ -53,7 +56,10 @@ function sqrtDD(z: number): void {
   dd.lo = l;
 }
 
-/** asin x in [−π/2, π/2]; NaN beyond [−1, 1]; keeps −0. */
+/**
+ * Deterministic `Math.asin` (the same bits in every engine; within 0.53 ulp measured): asin x in [−π/2, π/2];
+ * NaN beyond [−1, 1]; keeps −0.
+ */
 export function detAsin(x: number): number {
   if (!(x >= -1 && x <= 1)) return NaN;
   const a = x < 0 ? -x : x;
@@ -87,7 +93,10 @@ function asinOfRoot(z: number): void {
   asinLo = dd.lo;
 }
 
-/** acos x in [0, π]; NaN beyond [−1, 1]; acos 1 = +0. */
+/**
+ * Deterministic `Math.acos` (the same bits in every engine; within 0.52 ulp measured): acos x in [0, π]; NaN
+ * beyond [−1, 1]; acos 1 = +0.
+ */
 export function detAcos(x: number): number {
   if (!(x >= -1 && x <= 1)) return NaN;
   const a = x < 0 ? -x : x;

@@ -29,7 +29,9 @@ export const INV_LN10_LO = 1.098319650216765e-17;
 // ---------------------------------------------------------------------------------------------------
 // exp
 
-/** EXP2_HI[j] + EXP2_LO[j] = 2^(j/256), j = 0..255 (double-double, built from √2 by repeated square roots). */
+/**
+ * EXP2_HI[j] + EXP2_LO[j] = 2^(j/256), j = 0..255 (double-double, built from √2 by repeated square roots).
+ */
 export const EXP2_HI = new Float64Array(256);
 export const EXP2_LO = new Float64Array(256);
 {
@@ -66,7 +68,8 @@ const C256 = LN2_C / 256;
 
 /**
  * What `expCore` found: e^(x) = 2^m·(h + l), h + l within [0.998, 2.003) (double-double, about 2^−70
- * relative), and p = ph + pl = e^r − 1 for the reduced argument (k = 0 when |x| < ln2/512, where e^x − 1 = p).
+ * relative), and p = ph + pl = e^r − 1 for the reduced argument (k = 0 when |x| < ln2/512, where e^x − 1 =
+ * p).
  */
 export const ex = { m: 0, k: 0, h: 0, l: 0, ph: 0, pl: 0 };
 
@@ -107,7 +110,10 @@ export function expCore(xh: number, xl: number): void {
 const EXP_OVERFLOW = 709.8; // e^x > MAX_VALUE above 709.7827...
 const EXP_UNDERFLOW = -745.2; // e^x < 2^−1075 below −745.1332...
 
-/** e^x, correctly rounded in all but the rarest cases (within 0.5 ulp and a hair); e^±0 = 1, e^−∞ = +0. */
+/**
+ * Deterministic `Math.exp` (the same bits in every engine): e^x, correctly rounded in all but the rarest
+ * cases (within 0.5 ulp and a hair); e^±0 = 1, e^−∞ = +0.
+ */
 export function detExp(x: number): number {
   if (!(x < EXP_OVERFLOW)) return x !== x ? NaN : Infinity;
   if (x < EXP_UNDERFLOW) return 0;
@@ -133,7 +139,10 @@ export function expm1DD(x: number): void {
   normalise(dd.hi, dd.lo + l);
 }
 
-/** e^x − 1, accurate for tiny x (within 0.5 ulp and a hair); keeps −0; −1 for x ≤ −38, +Infinity on overflow. */
+/**
+ * Deterministic `Math.expm1` (the same bits in every engine): e^x − 1, accurate for tiny x (within 0.5 ulp
+ * and a hair); keeps −0; −1 for x ≤ −38, +Infinity on overflow.
+ */
 export function detExpm1(x: number): number {
   if (!(x < EXP_OVERFLOW)) return x !== x ? NaN : Infinity;
   if (x === 0) return x;
@@ -243,7 +252,10 @@ export function logCore(x: number): void {
   lg.l = dd.lo;
 }
 
-/** ln x (within 0.5 ulp and a hair): NaN below 0, −Infinity at ±0, +0 at 1. */
+/**
+ * Deterministic `Math.log` (the same bits in every engine): ln x, within 0.5 ulp and a hair; NaN below 0,
+ * −Infinity at ±0, +0 at 1.
+ */
 export function detLog(x: number): number {
   if (!(x > 0)) return x === 0 ? -Infinity : NaN;
   if (x === Infinity) return x;
@@ -251,7 +263,10 @@ export function detLog(x: number): number {
   return lg.h + lg.l;
 }
 
-/** log₂ x (within 0.5 ulp and a hair; exact at powers of two): NaN below 0, −Infinity at ±0. */
+/**
+ * Deterministic `Math.log2` (the same bits in every engine): log₂ x, within 0.5 ulp and a hair, exact at
+ * powers of two; NaN below 0, −Infinity at ±0.
+ */
 export function detLog2(x: number): number {
   if (!(x > 0)) return x === 0 ? -Infinity : NaN;
   if (x === Infinity) return x;
@@ -264,7 +279,10 @@ export function detLog2(x: number): number {
   return dd.hi + (dd.lo + fl);
 }
 
-/** log₁₀ x (within 0.5 ulp and a hair; exact at powers of ten): NaN below 0, −Infinity at ±0. */
+/**
+ * Deterministic `Math.log10` (the same bits in every engine): log₁₀ x, within 0.5 ulp and a hair, exact at
+ * powers of ten; NaN below 0, −Infinity at ±0.
+ */
 export function detLog10(x: number): number {
   if (!(x > 0)) return x === 0 ? -Infinity : NaN;
   if (x === Infinity) return x;
@@ -295,7 +313,10 @@ export function log1pDD(wh: number, wl: number): void {
   normalise(dd.hi, dd.lo + lg.l + (ql - 0.5 * qh * qh));
 }
 
-/** ln(1 + x), accurate for tiny x (within 0.5 ulp and a hair); keeps −0; −Infinity at −1, NaN below. */
+/**
+ * Deterministic `Math.log1p` (the same bits in every engine): ln(1 + x), accurate for tiny x (within 0.5 ulp
+ * and a hair); keeps −0; −Infinity at −1, NaN below.
+ */
 export function detLog1p(x: number): number {
   if (!(x > -1)) return x === -1 ? -Infinity : NaN;
   if (x === Infinity) return x;
@@ -319,9 +340,10 @@ function integerKind(y: number): number {
 }
 
 /**
- * x^y, the `**` operator's (and Math.pow's) special cases as ECMAScript gives them (so x^±0 = 1 even for
- * NaN, and (±1)^±∞ = NaN), otherwise e^(y·ln|x|) with the logarithm and the product in double-double:
- * within 0.5 ulp and a hair, exact where the result is (2^10, 10^22, 4^0.5).
+ * Deterministic `Math.pow` and `**` (the same bits in every engine): x^y, with their special cases as
+ * ECMAScript gives them (so x^±0 = 1 even for NaN, and (±1)^±∞ = NaN), otherwise e^(y·ln|x|) with the
+ * logarithm and the product in double-double: within 0.5 ulp and a hair, exact where the result is (2^10,
+ * 10^22, 4^0.5).
  */
 export function detPow(x: number, y: number): number {
   if (y !== y) return NaN;

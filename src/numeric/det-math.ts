@@ -248,7 +248,10 @@ export function taylorSin(x: number, terms: number): number {
   return sum;
 }
 
-/** sin x; NaN for NaN and ±Infinity. */
+/**
+ * Deterministic `Math.sin` (the same bits in every engine; within 0.83 ulp measured): sin x; NaN for NaN and
+ * ±Infinity.
+ */
 export function detSin(x: number): number {
   if (x !== x || x === Infinity || x === -Infinity) return NaN;
   if (x <= 0.7853981633974483 && x >= -0.7853981633974483) return kernelSin(x, 0, false);
@@ -265,7 +268,10 @@ export function detSin(x: number): number {
   }
 }
 
-/** cos x; NaN for NaN and ±Infinity. */
+/**
+ * Deterministic `Math.cos` (the same bits in every engine; within 0.82 ulp measured): cos x; NaN for NaN and
+ * ±Infinity.
+ */
 export function detCos(x: number): number {
   if (x !== x || x === Infinity || x === -Infinity) return NaN;
   if (x <= 0.7853981633974483 && x >= -0.7853981633974483) return kernelCos(x, 0);
@@ -330,7 +336,10 @@ function kernelTan(rh: number, rl: number, inverse: boolean): number {
   return th + tl;
 }
 
-/** tan x; NaN for NaN and ±Infinity; keeps −0. Within 0.5 ulp and a hair (the tests measure it). */
+/**
+ * Deterministic `Math.tan` (the same bits in every engine; within 0.52 ulp measured): tan x; NaN for NaN and
+ * ±Infinity; keeps −0.
+ */
 export function detTan(x: number): number {
   if (x !== x || x === Infinity || x === -Infinity) return NaN;
   if (x < 7.450580596923828e-9 && x > -7.450580596923828e-9) return x; // |x| < 2^−27: tan x = x(1 + x²/3)
@@ -352,7 +361,10 @@ const AT = [
   4.97687799461593236017e-2, -3.6531572744216915527e-2, 1.62858201153657823623e-2,
 ];
 
-/** atan x (fdlibm s_atan.c): reduce to |t| < 7/16 around atan(0.5), atan(1), atan(1.5) or π/2. */
+/**
+ * Deterministic `Math.atan` (the same bits in every engine; within 0.75 ulp measured): fdlibm's s_atan.c,
+ * which reduces to |t| < 7/16 around atan(0.5), atan(1), atan(1.5) or π/2.
+ */
 export function detAtan(x: number): number {
   if (x !== x) return NaN;
   const negative = x < 0;
@@ -390,7 +402,11 @@ const PI_LO = 1.2246467991473531772e-16;
 const PI_O_2 = 1.570796326794896558;
 const PI_O_4 = 7.85398163397448279e-1;
 
-/** atan2(y, x) in (−π, π], with C's conventions for zeros and infinities (fdlibm e_atan2.c). */
+/**
+ * Deterministic `Math.atan2` (the same bits in every engine): atan2(y, x) in (−π, π], with C's conventions
+ * for zeros and infinities (fdlibm e_atan2.c). It rounds y/x first: within 1.28 ulp measured where x < 0,
+ * 0.75 elsewhere.
+ */
 export function detAtan2(y: number, x: number): number {
   if (x !== x || y !== y) return NaN;
   if (x === 1) return detAtan(y);

@@ -50,7 +50,9 @@ export function pow2(k: number): number {
   return POW2[k + 1074]!;
 }
 
-/** x·2^k for any integer k, exact while the result is normal (two steps, so 2^k itself need not be a double). */
+/**
+ * x·2^k for any integer k, exact while the result is normal (two steps, so 2^k itself need not be a double).
+ */
 export function scaleByPow2(x: number, k: number): number {
   if (k > 1023) return x * pow2(1023) * pow2(k - 1023 > 1023 ? 1023 : k - 1023);
   if (k < -1022) return x * pow2(-1022) * pow2(k + 1022 < -1074 ? -1074 : k + 1022);

@@ -18,7 +18,10 @@ export function twoSum(a: number, b: number): void {
   dd.lo = a - (s - bb) + (b - bb);
 }
 
-/** a·b exactly: hi = fl(a·b), lo the rounding error (Dekker's product; |a|, |b| < 2^995, no underflow in the error). */
+/**
+ * a·b exactly: hi = fl(a·b), lo the rounding error (Dekker's product; |a|, |b| < 2^995, no underflow in the
+ * error).
+ */
 export function twoProd(a: number, b: number): void {
   const p = a * b;
   const ca = SPLITTER * a;

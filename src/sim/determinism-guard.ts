@@ -14,7 +14,7 @@
  * The first group is replaced in every guarded stretch. The second only in a stretch whose subject is not
  * `runtimeCodeOnly`: a simulation whose every task is the runtime's own (the built-in scenarios) runs
  * without it, so its steps pay nothing for it; the runtime's code never calls those (a test runs the
- * built-in scenarios with every check on), and it costs about 1.5 µs a step (docs/benchmarks.md).
+ * built-in scenarios with every check on), and it costs 1.5 to 3 µs a step (docs/benchmarks.md).
  *
  * The globals are replaced when the outermost guarded stretch (that needs them) begins and put back,
  * descriptor for descriptor, when it ends, also when it ends by an error: between steps (the program, async

@@ -12,13 +12,15 @@
  * - the machine's locale and time zone: `Intl`'s constructors and functions, the `toLocaleString` family
  *   and `localeCompare`, and `new Date(y, m, ...)` (a date in local time).
  *
+ * Those marked `always` (randomness, `Date.now`, `performance.now`, the timers) are refused in every step;
+ * the others only in the steps of a simulation that runs code other than the runtime's own.
+ *
  * Each property's read and write are written out with its own name: on the global object and on
  * prototypes, such a store is many times cheaper than a keyed one, and the guard makes two per property per
  * step.
  */
 
 /** An object whose properties the guard reads and writes. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Obj = any;
 
 /** Throws the refusal of `call` when a guarded stretch is running (and returns otherwise). */
@@ -33,14 +35,23 @@ export interface GuardedProperty {
   set(o: Obj, v: unknown): void;
   /** The refused call as written, e.g. `Math.random()`. */
   call: string;
-  /** What to do instead, after the refusal; with `why`, what is wrong with the call (by default, that a replay cannot repeat it). */
+  /**
+   * What to do instead, after the refusal; with `why`, what is wrong with the call (by default, that a replay
+   * cannot repeat it).
+   */
   advice: string;
   why?: string;
-  /** Refused in every guarded stretch, the runtime's own included (else only while code other than the runtime's runs). */
+  /**
+   * Refused in every guarded stretch, the runtime's own included (else only while code other than the
+   * runtime's runs).
+   */
   always?: boolean;
   /** Other calls its stand-in refuses (`Date()` beside `new Date()`), each with its advice and why. */
   more?: Readonly<Record<string, { advice: string; why?: string }>>;
-  /** The stand-in for `original` (a function; or an object, for Intl); by default a function that refuses `call` and otherwise does what the original does. */
+  /**
+   * The stand-in for `original` (a function; or an object, for Intl); by default a function that refuses
+   * `call` and otherwise does what the original does.
+   */
   standIn?(original: (...args: unknown[]) => unknown, check: Check): unknown;
 }
 

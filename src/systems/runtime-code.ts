@@ -2,7 +2,7 @@
  * The runtime's own systems and task bodies (the built-in systems, the Piney field's tasks): code known not
  * to call what the determinism guard refuses beyond randomness, clocks and timers (the engine's maths,
  * `Date`, `process`'s clocks, the locale). A simulation whose every task is the runtime's own steps without
- * those checks, which cost about 1.5 µs a step; a test runs the built-in scenarios with every check on to
+ * those checks, which cost 1.5 to 3 µs a step; a test runs the built-in scenarios with every check on to
  * hold the runtime to it (test/sim/runtime-code-checks.test.ts).
  */
 const RUNTIME_CODE = new WeakSet<object>();
