@@ -27,7 +27,7 @@ import { findBun } from '../engines/bun.js';
 import { buttonsFor, makeSim, testSettings } from './helpers.js';
 import { repoRoot, runCli, PROCESS_TIMEOUT_MS } from '../cli/run-cli.js';
 // @ts-expect-error a plain JS module (the workers import it by path)
-import { everyRandomKernel, quietKernel, workerRandomKernel } from './fixtures/random-kernel.mjs';
+import { everyRandomKernel, quietKernel, workerExpKernel, workerRandomKernel } from './fixtures/random-kernel.mjs';
 
 const KERNEL_MODULE = fileURLToPath(new URL('./fixtures/random-kernel.mjs', import.meta.url));
 
@@ -418,7 +418,7 @@ describe('a range kernel on a system worker', () => {
     });
   const scenarioWith = (kernel: RangeKernel) => defineScenario({ name: 'rolls', version: '1', description: 'a kernel', systems: [...DEFAULT_SYSTEMS, systemWith(kernel)] });
 
-  it('calling Math.random on a 2-thread pool fails the step naming the system (from the worker, and from this thread)', async () => {
+  it('calling Math.random or Math.exp on a 2-thread pool fails the step naming the system (from the worker, and from this thread)', async () => {
     const opened = await openBuiltinWorld('rugrats-demo');
     const pool = await SystemPool.create(opened.source, 2, { minIdsPerThread: 1, kernelModules: [KERNEL_MODULE] });
     try {
@@ -437,6 +437,17 @@ describe('a range kernel on a system worker', () => {
         expect(m).toContain('system rolls (scenario rolls, frame 3) called Math.random()');
         expect(m).toMatch(where);
         expect(m).toContain('ctx.rng.streams');
+        expectOriginalGlobals();
+        sim.releaseThreads();
+      }
+      // The engine's maths on a worker: refused there (a worker checks everything), named after the system here.
+      {
+        const sim = simulationFromSettings(opened.world, settings, scenarioWith(workerExpKernel), undefined, pool);
+        const got = runUntilError(sim, 6);
+        expect(got?.frame, String(got?.error)).toBe(3);
+        const m = (got!.error as Error).message;
+        expect(m).toContain('system rolls (scenario rolls, frame 3) called Math.exp() (in its range kernel test:exp-on-worker, on system worker');
+        expect(m).toContain('use detExp from retrosim instead');
         expectOriginalGlobals();
         sim.releaseThreads();
       }
