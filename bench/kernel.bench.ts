@@ -1,7 +1,7 @@
 /**
  * Kernel benchmarks: the scheduler's overhead (its step under the determinism guard, as a Simulation runs
- * it) against a bare bitecs loop doing the same work, the state hash, and replay verification of the
- * default scenario.
+ * the built-in systems; and with every check, as it runs a scenario's own) against a bare bitecs loop doing
+ * the same work, the state hash, and replay verification of the default scenario.
  */
 import { readFileSync } from 'node:fs';
 import { addComponent, addEntity, commitRemovals, createWorld, registerQuery } from 'bitecs';
@@ -53,10 +53,16 @@ const plane: CollisionWorld = {
   },
 };
 
-/** A frame as a Simulation runs it: the scheduler's step under the determinism guard (its cost is part of the overhead). */
-const benchTask = { describe: () => 'a bench task' };
-function guardedStep(s: Scheduler): void {
-  enterGuard(benchTask);
+/**
+ * A frame as a Simulation runs the built-in systems: the scheduler's step under the determinism guard (its
+ * cost is part of the overhead), which refuses randomness, clocks and timers; the runtime's own tasks skip the
+ * further checks (src/systems/runtime-code.ts). `everyCheck`: as a scenario's own system runs, with the
+ * engine's maths, Date, process's clocks and the locale refused too.
+ */
+const builtinTask = { describe: () => 'a bench task', runtimeCodeOnly: true };
+const ownTask = { describe: () => "a scenario's own bench task" };
+function guardedStep(s: Scheduler, everyCheck = false): void {
+  enterGuard(everyCheck ? ownTask : builtinTask);
   try {
     s.step();
   } finally {
@@ -71,7 +77,7 @@ function makeRng() {
 }
 
 /** Integrating velocity: the scheduler with one task over an EcsWorld vs a bare bitecs query loop. */
-function integrateRatio(): Promise<{ bare: number; sched: number }> {
+function integrateRatio(): Promise<{ bare: number; sched: number; checked: number }> {
   // Bare: bitecs world, the same typed arrays, a plain loop per frame.
   const c0 = createComponents(ENTITIES + 2);
   const w0 = createWorld();
@@ -122,11 +128,15 @@ function integrateRatio(): Promise<{ bare: number; sched: number }> {
     for (let f = 0; f < FRAMES_PER_SAMPLE; f++) guardedStep(s);
     consume(c1.Position.x[1]!);
   };
-  return alternate(bare, sched);
+  const checked = () => {
+    for (let f = 0; f < FRAMES_PER_SAMPLE; f++) guardedStep(s, true);
+    consume(c1.Position.x[1]!);
+  };
+  return alternate(bare, sched, checked);
 }
 
 /** The real movement system (world.move per body) under the scheduler vs the same calls in a bare loop. */
-function movementRatio(): Promise<{ bare: number; sched: number }> {
+function movementRatio(): Promise<{ bare: number; sched: number; checked: number }> {
   const c0 = createComponents(ENTITIES + 2);
   const w0 = createWorld();
   for (let i = 0; i < ENTITIES; i++) {
@@ -169,16 +179,18 @@ function movementRatio(): Promise<{ bare: number; sched: number }> {
  * A warm-up, then a pause, lets V8's background compiler finish optimising both loops before timing (on a
  * loaded machine the optimised code can otherwise arrive in the middle of the measurement, for one side only).
  */
-async function alternate(a: () => void, b: () => void): Promise<{ bare: number; sched: number }> {
+async function alternate(a: () => void, b: () => void, c?: () => void): Promise<{ bare: number; sched: number; checked: number }> {
   for (let w = 0; w < 3; w++) {
     for (let i = 0; i < 40; i++) {
       a();
       b();
+      c?.();
     }
     await new Promise((r) => setTimeout(r, 200));
   }
   let ta = Infinity;
   let tb = Infinity;
+  let tc = Infinity;
   for (let round = 0; round < 150; round++) {
     let t0 = performance.now();
     a();
@@ -186,8 +198,13 @@ async function alternate(a: () => void, b: () => void): Promise<{ bare: number; 
     t0 = performance.now();
     b();
     tb = Math.min(tb, performance.now() - t0);
+    if (c) {
+      t0 = performance.now();
+      c();
+      tc = Math.min(tc, performance.now() - t0);
+    }
   }
-  return { bare: ta, sched: tb };
+  return { bare: ta, sched: tb, checked: tc };
 }
 
 export const benches: Bench[] = [
@@ -201,6 +218,8 @@ export const benches: Bench[] = [
         { name: 'integrate 10k: bare bitecs loop', value: fps(i.bare), unit: 'frames/s' },
         { name: 'integrate 10k: scheduler task', value: fps(i.sched), unit: 'frames/s' },
         { name: 'integrate 10k: scheduler / bare time', value: i.sched / i.bare, unit: 'ratio', goal: 1.25, better: 'lower' },
+        // A scenario's own task: the guard's further checks too (1.5 to 3 µs a step)
+        { name: 'integrate 10k: every check / bare time', value: i.checked / i.bare, unit: 'ratio' },
         { name: 'movement 10k: bare loop calling world.move', value: fps(m.bare), unit: 'frames/s' },
         { name: 'movement 10k: scheduler + movement system', value: fps(m.sched), unit: 'frames/s' },
         { name: 'movement 10k: scheduler / bare time', value: m.sched / m.bare, unit: 'ratio', goal: 1.25, better: 'lower' },

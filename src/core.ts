@@ -35,7 +35,13 @@ export { RandomStreams, type Arc4State, type RandomStream, type RandomStreamsSta
 // ---- deterministic maths for systems ----
 export { ANGLE_UNITS_PER_TURN } from './ecs/components.js';
 export { cosAngle, sinAngle, wrapAngle } from './ecs/angle.js';
-export { detAtan2, detCos, detHypot3, detSin, detSqrt } from './numeric/det-math.js';
+// One for each Math function whose last bits ECMAScript leaves to the engine (the determinism guard refuses
+// those while systems run, naming these), plus detHypot3 and detSqrt.
+export { detAtan, detAtan2, detCos, detHypot3, detSin, detSqrt, detTan } from './numeric/det-math.js';
+export { detExp, detExpm1, detLog, detLog1p, detLog2, detLog10, detPow } from './numeric/det-exp-log.js';
+export { detAcosh, detAsinh, detAtanh, detCosh, detSinh, detTanh } from './numeric/det-hyperbolic.js';
+export { detAcos, detAsin } from './numeric/det-arcsine.js';
+export { detCbrt, detHypot } from './numeric/det-roots.js';
 
 // ---- entities and components ----
 export {

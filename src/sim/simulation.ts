@@ -23,6 +23,7 @@ import { checkSettings, ScenarioError, SETTING_RANGES, type ScenarioDef, type Sc
 import { Saved, withPath } from '../binary/saved-value.js';
 import { enterGuard, leaveGuard, pauseGuardForListeners, type GuardSubject } from './determinism-guard.js';
 import { RollbackState } from './rollback.js';
+import { isRuntimeCode, markRuntimeCode } from '../systems/runtime-code.js';
 
 /** A world may keep run-time state (e.g. Llama tile swaps); these optional methods let it join hashes and snapshots. */
 interface StatefulWorld {
@@ -125,8 +126,11 @@ export class Simulation implements SystemHost, ScenarioHost {
   private seated = 0;
   private readonly hasher: SimulationHasher;
   private readonly ctx: SystemContext & { input: number; player: number };
-  /** Names the system or task running, for the determinism guard's refusals. */
-  private readonly running: GuardSubject;
+  /**
+   * Names the system or task running, for the determinism guard's refusals; `runtimeCodeOnly` while every
+   * task is the runtime's own (the guard's further checks are then skipped: see determinism-guard.ts).
+   */
+  private readonly running: GuardSubject & { runtimeCodeOnly: boolean };
 
   constructor(
     readonly world: CollisionWorld,
@@ -172,11 +176,26 @@ export class Simulation implements SystemHost, ScenarioHost {
     // Kernels staged by consecutive tasks run together on the threads (range-kernel.ts: stages).
     if (parallel.flush) this.scheduler.stage = { flush: () => parallel.flush!(), drop: () => parallel.dropStaged?.() };
     const systemTasks = new WeakSet<TaskHandle>();
-    this.running = {
+    const running = {
       describe: () => {
         const t = this.scheduler.current;
         return `${t === null ? 'a step' : `${systemTasks.has(t) ? 'system' : 'task'} ${t.name}`} (scenario ${scenario.name}, frame ${this.scheduler.frame})`;
       },
+      runtimeCodeOnly: true,
+    };
+    this.running = running;
+    // A task the runtime did not make (a system of the scenario's own, a task its setup or the program adds, a
+    // task factory's) turns the guard's further checks on for every step from then on.
+    const scheduler = this.scheduler;
+    const addTask = scheduler.addTask.bind(scheduler);
+    scheduler.addTask = (name, priority, body) => {
+      if (!isRuntimeCode(body)) running.runtimeCodeOnly = false;
+      return addTask(name, priority, body);
+    };
+    const registerTaskFactory = scheduler.registerTaskFactory.bind(scheduler);
+    scheduler.registerTaskFactory = (name, factory) => {
+      running.runtimeCodeOnly = false;
+      registerTaskFactory(name, factory);
     };
     // The scenario's own code that builds the state (place, each system's create, setup) is guarded as a step
     // is: what it places must be what a replay rebuilds.
@@ -194,7 +213,9 @@ export class Simulation implements SystemHost, ScenarioHost {
       this.ctx.player = this.player;
       for (const sys of scenario.systems) {
         phase = `system ${sys.name}'s create()`;
-        systemTasks.add(this.scheduler.addTask(sys.name, sys.priority, systemTask(sys, sys.create(this))));
+        const body = systemTask(sys, sys.create(this));
+        if (isRuntimeCode(sys)) markRuntimeCode(body);
+        systemTasks.add(this.scheduler.addTask(sys.name, sys.priority, body));
       }
       phase = 'setup()';
       scenario.setup?.(this);

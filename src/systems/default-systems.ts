@@ -13,6 +13,7 @@ import { movementSystem } from './movement.js';
 import { recordingSystem } from './recording.js';
 import { defaultTriggersSystem } from './triggers.js';
 import { wanderSystem } from './wander.js';
+import { markRuntimeCode } from './runtime-code.js';
 
 /**
  * Input 33 (the game's ccThGameCtrl slot), wander 48 (ccThAISystem), controller and gravity 49 (ccThPlayer's
@@ -30,5 +31,7 @@ export const DEFAULT_SYSTEMS: readonly SystemDef[] = [
   losSystem,
   recordingSystem,
 ];
+// The runtime's own code: a simulation of these alone skips the guard's further checks (runtime-code.ts).
+for (const s of DEFAULT_SYSTEMS) markRuntimeCode(s);
 
 export { controllerSystem, defaultTriggersSystem, gravitySystem, groundContactSystem, inputSystem, losSystem, movementSystem, recordingSystem, wanderSystem };

@@ -7,13 +7,20 @@
  *
  * The other direction (a replay recorded in the page, verified in Node) is in sandbox.test.ts. The same
  * replays (test/engines/determinism-cases.ts) are re-simulated in Bun, JavaScriptCore, by test/engines/bun.test.ts.
+ *
+ * And the deterministic maths: test/engines/det-math-bits.mjs, bundled with the runtime's numeric modules,
+ * runs in Node and in both pages, and every det* function's digest over the same 20,000-odd arguments is
+ * the same in all three (Node against Bun: test/engines/det-math-engines.test.ts).
  */
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { build } from 'vite';
 import type { Page as FirefoxPage } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hex64, readReplay } from '../../src/replay/format.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
 import { CASES, recordInNode, resimulateInNode } from '../engines/determinism-cases.js';
+import { ROOT } from '../engines/bun.js';
 import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
 
 /** Either browser's page: both drivers evaluate a function with one serialisable argument. */
@@ -86,6 +93,48 @@ describe('the same replay hashes the same on every frame in Node, Chromium and F
       const st = await evaluate(page, () => window.retrosim.state(), undefined);
       expect(st['source']).toBe(source);
       expect(st['desyncFrame']).toBe(-1);
+    }
+  });
+});
+
+/** What det-math-bits.mjs's `digests` returns. */
+interface Digests {
+  det: Record<string, string>;
+  engine: Record<string, string>;
+  powersOfTwoInexact: number;
+}
+
+/** det-math-bits.mjs with the runtime's numeric modules as one script that leaves `detMathBits` (its exports) behind. */
+async function detMathBundle(): Promise<string> {
+  const out = await build({
+    configFile: false,
+    logLevel: 'error',
+    root: ROOT,
+    resolve: { alias: { 'retrosim/core': join(ROOT, 'src', 'numeric', 'index.ts') } },
+    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'engines', 'det-math-bits.mjs'), formats: ['iife'], name: 'detMathBits' } },
+  });
+  const result = Array.isArray(out) ? out[0]! : out;
+  if (!('output' in result)) throw new Error('vite build gave no output');
+  return result.output[0].code;
+}
+
+describe('the deterministic maths gives the same bits in Node, Chromium and Firefox', () => {
+  test('every det* function, on the same arguments; 2 ** k exact', async () => {
+    const code = await detMathBundle();
+    const run = (c: string): Digests => {
+      const m = new Function(`${c}; return detMathBits;`)() as { digests(det: unknown, math: Math, count: number): Digests; det: unknown };
+      return m.digests(m.det, Math, 20000);
+    };
+    const inNode = run(code);
+    expect(Object.keys(inNode.det)).toHaveLength(22);
+    expect(inNode.powersOfTwoInexact).toBe(0);
+    for (const { name, page } of pages) {
+      const inPage = await evaluate(page, (c: string) => {
+        const m = new Function(`${c}; return detMathBits;`)() as { digests(det: unknown, math: Math, count: number): Digests; det: unknown };
+        return m.digests(m.det, Math, 20000);
+      }, code);
+      for (const f of Object.keys(inNode.det)) expect(inPage.det[f], `det ${f} in ${name}`).toBe(inNode.det[f]);
+      expect(inPage.powersOfTwoInexact, `2 ** k in ${name}`).toBe(0);
     }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Nondeterminism refused where it happens: a system (or a scheduler task) that calls Math.random, a clock
- * (Date.now, performance.now), crypto's randomness or a timer fails the step at once with a
- * ScenarioError naming it and the deterministic replacement, instead of recording a replay that fails
+ * (Date.now, performance.now, Date(), new Date(), process.hrtime, ...), crypto's randomness, a timer, one of
+ * the engine's own Math functions (Math.exp, ...) or the locale (Intl, toLocaleString) fails the step at once
+ * with a ScenarioError naming it and the deterministic replacement, instead of recording a replay that fails
  * later. Every guarded global is the engine's own again after each step, after each refusal and for the
  * next simulation; outside a step nothing is refused; a step inside a step keeps the guard; a range kernel
  * on a system worker is refused too, named after its system; the CLI reports it as a scenario error.
@@ -26,29 +27,46 @@ import { findBun } from '../engines/bun.js';
 import { buttonsFor, makeSim, testSettings } from './helpers.js';
 import { repoRoot, runCli, PROCESS_TIMEOUT_MS } from '../cli/run-cli.js';
 // @ts-expect-error a plain JS module (the workers import it by path)
-import { everyRandomKernel, quietKernel, workerRandomKernel } from './fixtures/random-kernel.mjs';
+import { everyRandomKernel, quietKernel, workerExpKernel, workerRandomKernel } from './fixtures/random-kernel.mjs';
 
 const KERNEL_MODULE = fileURLToPath(new URL('./fixtures/random-kernel.mjs', import.meta.url));
 
 const G = globalThis as Record<string, any>;
 
+/** The engine's Math functions the guard refuses (ECMAScript's implementation-approximated ones). */
+const ENGINE_MATHS = ['exp', 'expm1', 'log', 'log1p', 'log2', 'log10', 'pow', 'cbrt', 'hypot', 'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh', 'asinh', 'acosh', 'atanh'] as const;
+/** The Math functions that stay allowed (exact by the standard). */
+const EXACT_MATHS = ['sqrt', 'abs', 'floor', 'ceil', 'round', 'trunc', 'sign', 'fround', 'imul', 'clz32', 'min', 'max'] as const;
+const TYPED_ARRAY_PROTO = Object.getPrototypeOf(Uint8Array.prototype) as object;
+const LOCALE_PROTOS: [string, object, string[]][] = [
+  ['Number.prototype', Number.prototype, ['toLocaleString']],
+  ['BigInt.prototype', BigInt.prototype, ['toLocaleString']],
+  ['Array.prototype', Array.prototype, ['toLocaleString']],
+  ['TypedArray.prototype', TYPED_ARRAY_PROTO, ['toLocaleString']],
+  ['Date.prototype', Date.prototype, ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']],
+  ['String.prototype', String.prototype, ['localeCompare', 'toLocaleUpperCase', 'toLocaleLowerCase']],
+];
+
 /** Every guarded property, by where it lives: each object on the way to it with its own property descriptors. */
 function globalsNow(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const chain = (name: string, o: unknown) => {
+  const chain = (name: string, o: unknown, keys: readonly string[]) => {
     for (let i = 0; o !== null && (typeof o === 'object' || typeof o === 'function'); i++, o = Object.getPrototypeOf(o)) {
-      for (const k of ['random', 'now', 'getRandomValues', 'randomUUID']) {
+      for (const k of keys) {
         const d = Object.getOwnPropertyDescriptor(o, k);
         if (d) out[`${name}[${i}].${k}`] = d;
       }
       out[`${name}[${i}] own keys`] = Reflect.ownKeys(o as object).length;
     }
   };
-  chain('Math', Math);
-  chain('Date', Date);
-  chain('performance', G.performance);
-  chain('crypto', G.crypto);
-  for (const k of ['Date', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'Math', 'performance', 'crypto']) out[`globalThis.${k}`] = Object.getOwnPropertyDescriptor(globalThis, k);
+  chain('Math', Math, ['random', ...ENGINE_MATHS, ...EXACT_MATHS]);
+  chain('Date', Date, ['now']);
+  chain('performance', G.performance, ['now']);
+  chain('crypto', G.crypto, ['getRandomValues', 'randomUUID']);
+  chain('process', G.process, ['hrtime', 'uptime', 'cpuUsage', 'resourceUsage']);
+  chain('Intl', G.Intl, Object.getOwnPropertyNames(G.Intl));
+  for (const [name, proto, keys] of LOCALE_PROTOS) chain(name, proto, keys);
+  for (const k of ['Date', 'Intl', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'Math', 'performance', 'crypto', 'process']) out[`globalThis.${k}`] = Object.getOwnPropertyDescriptor(globalThis, k);
   return out;
 }
 
@@ -57,6 +75,7 @@ const ORIGINAL_FUNCTIONS = {
   random: Math.random,
   now: Date.now,
   Date: G.Date,
+  Intl: G.Intl,
   perfNow: G.performance.now,
   getRandomValues: G.crypto.getRandomValues,
   randomUUID: G.crypto.randomUUID,
@@ -64,6 +83,8 @@ const ORIGINAL_FUNCTIONS = {
   setInterval: G.setInterval,
   setImmediate: G.setImmediate,
   queueMicrotask: G.queueMicrotask,
+  hrtime: G.process.hrtime,
+  exp: Math.exp,
 };
 
 /** Every guarded global is the one from before any test (same function, same descriptor, no own property added). */
@@ -71,6 +92,7 @@ function expectOriginalGlobals(): void {
   expect(Math.random).toBe(ORIGINAL_FUNCTIONS.random);
   expect(Date.now).toBe(ORIGINAL_FUNCTIONS.now);
   expect(G.Date).toBe(ORIGINAL_FUNCTIONS.Date);
+  expect(G.Intl).toBe(ORIGINAL_FUNCTIONS.Intl);
   expect(G.performance.now).toBe(ORIGINAL_FUNCTIONS.perfNow);
   expect(G.crypto.getRandomValues).toBe(ORIGINAL_FUNCTIONS.getRandomValues);
   expect(G.crypto.randomUUID).toBe(ORIGINAL_FUNCTIONS.randomUUID);
@@ -78,20 +100,60 @@ function expectOriginalGlobals(): void {
   expect(G.setInterval).toBe(ORIGINAL_FUNCTIONS.setInterval);
   expect(G.setImmediate).toBe(ORIGINAL_FUNCTIONS.setImmediate);
   expect(G.queueMicrotask).toBe(ORIGINAL_FUNCTIONS.queueMicrotask);
+  expect(G.process.hrtime).toBe(ORIGINAL_FUNCTIONS.hrtime);
+  expect(Math.exp).toBe(ORIGINAL_FUNCTIONS.exp);
   expect(globalsNow()).toEqual(ORIGINAL);
 }
+
+const capitalised = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
+/** Arguments each engine Math function is called with in a culprit system. */
+const MATH_ARGS: Record<(typeof ENGINE_MATHS)[number], number[]> = {
+  exp: [0.5], expm1: [0.5], log: [2], log1p: [0.5], log2: [3], log10: [3], pow: [1.5, 2.5], cbrt: [3], hypot: [3, 4, 5], sin: [1], cos: [1], tan: [1],
+  asin: [0.5], acos: [0.5], atan: [1], atan2: [1, 2], sinh: [1], cosh: [1], tanh: [1], asinh: [1], acosh: [2], atanh: [0.5],
+};
+const CLOCK = /ctx\.frame/;
+const LOCALE = /depends on the machine's locale and the engine's locale data \(refused while systems run\): format outside the step/;
 
 /** The calls refused, each with what its message must point to. */
 const CALLS: { call: string; run: () => unknown; advice: RegExp }[] = [
   { call: 'Math.random()', run: () => Math.random(), advice: /ctx\.rng\.streams/ },
   { call: 'crypto.getRandomValues()', run: () => G.crypto.getRandomValues(new Uint8Array(4)), advice: /ctx\.rng\.streams/ },
   { call: 'crypto.randomUUID()', run: () => G.crypto.randomUUID(), advice: /ctx\.rng\.streams/ },
-  { call: 'Date.now()', run: () => Date.now(), advice: /ctx\.frame/ },
-  { call: 'performance.now()', run: () => performance.now(), advice: /ctx\.frame/ },
+  { call: 'Date.now()', run: () => Date.now(), advice: CLOCK },
+  { call: 'performance.now()', run: () => performance.now(), advice: CLOCK },
   { call: 'setTimeout()', run: () => clearTimeout(setTimeout(() => {}, 0)), advice: /later frame's run/ },
   { call: 'setInterval()', run: () => clearInterval(setInterval(() => {}, 1000)), advice: /later frame's run/ },
   { call: 'setImmediate()', run: () => clearImmediate(setImmediate(() => {})), advice: /later frame's run/ },
   { call: 'queueMicrotask()', run: () => queueMicrotask(() => {}), advice: /later frame's run/ },
+  // the wall clock and the time zone through Date, and process's clocks
+  { call: 'new Date()', run: () => new Date(), advice: /ctx\.frame .*new Date\(ms\) of a number the system computed is allowed/ },
+  { call: 'Date()', run: () => (Date as unknown as () => string)(), advice: CLOCK },
+  { call: 'new Date(year, month, ...)', run: () => new Date(2024, 0, 1), advice: /reads the machine's time zone .*Date\.UTC/ },
+  { call: 'process.hrtime()', run: () => process.hrtime(), advice: CLOCK },
+  { call: 'process.hrtime.bigint()', run: () => process.hrtime.bigint(), advice: CLOCK },
+  { call: 'process.uptime()', run: () => process.uptime(), advice: CLOCK },
+  { call: 'process.cpuUsage()', run: () => process.cpuUsage(), advice: CLOCK },
+  { call: 'process.resourceUsage()', run: () => process.resourceUsage(), advice: CLOCK },
+  // the engine's maths
+  ...ENGINE_MATHS.map((name) => ({
+    call: `Math.${name}()`,
+    run: () => (Math[name] as (...a: number[]) => number)(...MATH_ARGS[name]),
+    advice: new RegExp(`whose last bits ECMAScript leaves to each engine, so a replay recorded in one can diverge in another \\(refused while systems run\\): use det${capitalised(name)} from retrosim instead`),
+  })),
+  // the locale
+  { call: 'Intl.NumberFormat', run: () => new Intl.NumberFormat('en').format(1.5), advice: LOCALE },
+  { call: 'Intl.DateTimeFormat', run: () => new Intl.DateTimeFormat('en').format(0), advice: LOCALE },
+  { call: 'Intl.Collator', run: () => new Intl.Collator('en').compare('a', 'b'), advice: LOCALE },
+  { call: 'Number.prototype.toLocaleString()', run: () => (1234.5).toLocaleString(), advice: LOCALE },
+  { call: 'BigInt.prototype.toLocaleString()', run: () => (12n).toLocaleString(), advice: LOCALE },
+  { call: 'Array.prototype.toLocaleString()', run: () => [1, 2].toLocaleString(), advice: LOCALE },
+  { call: 'TypedArray.prototype.toLocaleString()', run: () => new Uint8Array(2).toLocaleString(), advice: LOCALE },
+  { call: 'Date.prototype.toLocaleString()', run: () => new Date(0).toLocaleString(), advice: LOCALE },
+  { call: 'Date.prototype.toLocaleDateString()', run: () => new Date(0).toLocaleDateString(), advice: LOCALE },
+  { call: 'Date.prototype.toLocaleTimeString()', run: () => new Date(0).toLocaleTimeString(), advice: LOCALE },
+  { call: 'String.prototype.localeCompare()', run: () => 'a'.localeCompare('b'), advice: LOCALE },
+  { call: 'String.prototype.toLocaleUpperCase()', run: () => 'i'.toLocaleUpperCase(), advice: LOCALE },
+  { call: 'String.prototype.toLocaleLowerCase()', run: () => 'I'.toLocaleLowerCase(), advice: LOCALE },
 ];
 
 /**
@@ -356,7 +418,7 @@ describe('a range kernel on a system worker', () => {
     });
   const scenarioWith = (kernel: RangeKernel) => defineScenario({ name: 'rolls', version: '1', description: 'a kernel', systems: [...DEFAULT_SYSTEMS, systemWith(kernel)] });
 
-  it('calling Math.random on a 2-thread pool fails the step naming the system (from the worker, and from this thread)', async () => {
+  it('calling Math.random or Math.exp on a 2-thread pool fails the step naming the system (from the worker, and from this thread)', async () => {
     const opened = await openBuiltinWorld('rugrats-demo');
     const pool = await SystemPool.create(opened.source, 2, { minIdsPerThread: 1, kernelModules: [KERNEL_MODULE] });
     try {
@@ -375,6 +437,17 @@ describe('a range kernel on a system worker', () => {
         expect(m).toContain('system rolls (scenario rolls, frame 3) called Math.random()');
         expect(m).toMatch(where);
         expect(m).toContain('ctx.rng.streams');
+        expectOriginalGlobals();
+        sim.releaseThreads();
+      }
+      // The engine's maths on a worker: refused there (a worker checks everything), named after the system here.
+      {
+        const sim = simulationFromSettings(opened.world, settings, scenarioWith(workerExpKernel), undefined, pool);
+        const got = runUntilError(sim, 6);
+        expect(got?.frame, String(got?.error)).toBe(3);
+        const m = (got!.error as Error).message;
+        expect(m).toContain('system rolls (scenario rolls, frame 3) called Math.exp() (in its range kernel test:exp-on-worker, on system worker');
+        expect(m).toContain('use detExp from retrosim instead');
         expectOriginalGlobals();
         sim.releaseThreads();
       }
@@ -416,21 +489,21 @@ export default defineScenario({ name: 'clocked', version: '1', description: 'rea
 });
 
 describe('in Bun (JavaScriptCore)', () => {
-  it('a system calling Math.random or performance.now fails naming it, and the globals are the originals after', () => {
+  it('a system calling Math.random, performance.now, Math.exp, new Date() or Intl fails naming it, and the globals are the originals after', () => {
     // Bun is a devDependency: a missing binary fails here, naming where it looked (run npm ci).
     const bun = findBun().path;
     const script = `
 import { Simulation, defineScenario, defineSystem, DEFAULT_SYSTEMS, ScenarioError, openWorld } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/src/index.js')).href)};
-const before = [Math.random, Date.now, Date, performance.now, crypto.getRandomValues, setTimeout, setImmediate, queueMicrotask];
+const before = [Math.random, Math.exp, Math.hypot, Date.now, Date, Intl, performance.now, crypto.getRandomValues, setTimeout, setImmediate, queueMicrotask];
 const opened = await openWorld('rugrats-demo');
 const out = [];
-for (const [name, call] of [['Math.random()', () => Math.random()], ['performance.now()', () => performance.now()], ['Date.now()', () => Date.now()], ['setTimeout()', () => clearTimeout(setTimeout(() => {}, 0))]]) {
+for (const [name, call] of [['Math.random()', () => Math.random()], ['performance.now()', () => performance.now()], ['Date.now()', () => Date.now()], ['setTimeout()', () => clearTimeout(setTimeout(() => {}, 0))], ['Math.exp()', () => Math.exp(1)], ['Math.hypot()', () => Math.hypot(3, 4)], ['new Date()', () => new Date()], ['Intl.NumberFormat', () => new Intl.NumberFormat('en')]]) {
   const sys = defineSystem({ name: 'culprit', priority: 70, create: () => (ctx) => { if (ctx.frame === 3) call(); } });
   const sc = defineScenario({ name: 'culprit', version: '1', description: 'x', systems: [...DEFAULT_SYSTEMS, sys] });
   const sim = new Simulation(opened.world, sc, { scenario: 'culprit', agents: 4, fieldSeed: 1, ccRandInit: 0, streamSeed: 's', capacity: 64, params: {} });
   let got = null;
   for (let f = 1; f <= 5 && !got; f++) try { sim.step(0); } catch (e) { got = { f, scenario: e instanceof ScenarioError, message: e.message }; }
-  const after = [Math.random, Date.now, Date, performance.now, crypto.getRandomValues, setTimeout, setImmediate, queueMicrotask];
+  const after = [Math.random, Math.exp, Math.hypot, Date.now, Date, Intl, performance.now, crypto.getRandomValues, setTimeout, setImmediate, queueMicrotask];
   out.push({ name, got, same: after.every((v, i) => v === before[i]) });
 }
 console.log(JSON.stringify(out));
@@ -442,7 +515,7 @@ console.log(JSON.stringify(out));
       const r = spawnSync(bun, [file], { cwd: repoRoot, encoding: 'utf8', timeout: PROCESS_TIMEOUT_MS });
       expect(r.status, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { name: string; got: { f: number; scenario: boolean; message: string } | null; same: boolean }[];
-      expect(out).toHaveLength(4);
+      expect(out).toHaveLength(8);
       for (const o of out) {
         expect(o.got, o.name).toMatchObject({ f: 3, scenario: true });
         expect(o.got!.message).toContain(`system culprit (scenario culprit, frame 3) called ${o.name}`);

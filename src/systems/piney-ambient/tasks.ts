@@ -19,6 +19,7 @@ import type { Walk, WalkState } from './walk.js';
 import { hashAmbient } from './hash.js';
 import { checkAmbientState, checkOps, checkPuffs, checkStatics, checkWalkState, SAVE_FORMAT } from './save-check.js';
 import { Saved, withPath } from '../../binary/saved-value.js';
+import { markRuntimeCode } from '../runtime-code.js';
 
 export const PRIORITY_ENTRY = 64;
 export const PRIORITY_EFFECT = 80;
@@ -258,7 +259,7 @@ export class AmbientRuntime {
 
 /** The five task bodies over a runtime. Only the display task carries the state (save, restore, hash). */
 export function fieldTaskBodies(rt: AmbientRuntime): { name: string; priority: number; body: TaskBody }[] {
-  return [
+  const tasks: { name: string; priority: number; body: TaskBody }[] = [
     { name: 'ccThEntryCtrl', priority: PRIORITY_ENTRY, body: { run: (ctx) => rt.runEntry(ctx) } },
     // The effect and skill tasks draw nothing of the weather; they hold the game's order for other systems.
     { name: 'ccThEffect', priority: PRIORITY_EFFECT, body: { run: () => {} } },
@@ -275,4 +276,7 @@ export function fieldTaskBodies(rt: AmbientRuntime): { name: string; priority: n
     },
     { name: 'ccThParticle', priority: PRIORITY_PARTICLE, body: { run: (ctx) => rt.runParticles(ctx) } },
   ];
+  // The runtime's own code: the guard's further checks are skipped for it (runtime-code.ts).
+  for (const t of tasks) markRuntimeCode(t.body);
+  return tasks;
 }
