@@ -137,10 +137,27 @@ export async function startFirefox(): Promise<FirefoxHarness> {
   return { browser: own.browser, context, close: () => own.close() };
 }
 
+/**
+ * Sets a Firefox page's viewport. Puppeteer's setViewport sends two BiDi commands together, the viewport and a
+ * screen-orientation override; Firefox ESR 140 does not know the second and rejects it, while the first is applied.
+ * So an "unknown command" for the orientation is tolerated, and the size is then waited for on the page itself,
+ * which fails the set-up if the viewport did not change either.
+ */
+export async function setFirefoxViewport(page: FirefoxPage, size: { width: number; height: number }): Promise<void> {
+  try {
+    await page.setViewport(size);
+    return;
+  } catch (e) {
+    const message = String((e as Error)?.message ?? e);
+    if (!(message.includes('unknown command') && message.includes('setScreenOrientationOverride'))) throw e;
+  }
+  await page.waitForFunction((w: number, h: number) => window.innerWidth === w && window.innerHeight === h, { timeout: 30_000 }, size.width, size.height);
+}
+
 /** Opens the sandbox in Firefox on a world and waits until the app is ready (errors on the page fail the wait). */
 export async function openSandboxInFirefox(ff: FirefoxHarness, url: string, query: Record<string, string>, size = { width: 1024, height: 720 }): Promise<FirefoxPage> {
   const page = await ff.context.newPage();
-  await page.setViewport(size);
+  await setFirefoxViewport(page, size);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   const q = new URLSearchParams({ mute: '1', ...query }).toString();

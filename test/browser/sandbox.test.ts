@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readReplay } from '../../src/replay/format.js';
-import { openBuiltinWorld, openWorldFile } from '../../src/node/open-world.js';
+import { openBuiltinWorld, openRecordedWorld, openWorldFile } from '../../src/node/open-world.js';
 import { verifyReplay } from '../../src/replay/verify.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
@@ -304,8 +304,9 @@ describe('the page controls', () => {
     await page.evaluate(() => window.retrosim.pause());
     const rp = readReplay(read(path), BUTTON_MASK);
     expect(rp.frames.count).toBeGreaterThanOrEqual(20);
-    const src = rp.header.world.source;
-    const opened = await openWorldFile(src.slice(5).split(';map:')[0]!, read, src.split(';map:')[1]);
+    // The page names a shipped world by its built-in id, so any program opens it by that id.
+    expect(rp.header.world.source).toBe('builtin:llama-demo');
+    const opened = await openRecordedWorld(rp.header.world, [process.cwd()], read);
     const v = verifyReplay(rp, simulationFromSettings(opened.world, rp.header.settings));
     expect(v.ok).toBe(true);
     expect(v.frames).toBe(rp.frames.count);

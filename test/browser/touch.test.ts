@@ -17,7 +17,7 @@
 import type { CDPSession, Page } from 'playwright-core';
 import type { Page as FirefoxPage } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
+import { openSandbox, openSandboxInFirefox, setFirefoxViewport, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
 
 type Point = [number, number];
 type Size = { width: number; height: number };
@@ -63,7 +63,7 @@ function firefoxDriver(page: FirefoxPage): Driver {
   return {
     evaluate: (fn, arg) => (page as unknown as { evaluate(f: unknown, a: unknown): Promise<never> }).evaluate(fn, arg),
     click: (s) => page.click(s),
-    setSize: (s) => page.setViewport(s),
+    setSize: (s) => setFirefoxViewport(page, s),
     async drag(path) {
       const t = await page.touchscreen.touchStart(...path[0]!);
       for (const p of path.slice(1)) await t.move(...p);
