@@ -27,8 +27,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../index.js';
-import { readBounded } from '../node/bounded-read.js';
+import { packageRoot } from './assets.js';
+import { readBounded } from './bounded-read.js';
 
 /** Most files the runtime hash reads (the runtime's own and its packages'). */
 export const RUNTIME_HASH_MAX_FILES = 50_000;
