@@ -184,6 +184,7 @@ export class Rooms {
     // a player may send keyframes and states from now on; a spectator only short messages
     this.ctx.setMessageLimit(c, m.role === 'player' ? MAX_PAYLOAD : MAX_UNJOINED_MESSAGE);
     sending.send(c, { t: 'joined', room: room.name, role: m.role, player: c.seat, players: room.players, config: room.config });
+    this.ctx.emit({ event: 'joined', room: room.name, client: c.id, message: `client ${c.id} (${c.address}) joined room ${quoted} as ${m.role === 'player' ? `player ${c.seat}` : 'a spectator'}` });
     if (m.role === 'player' && !room.seats.includes(null)) {
       room.started = true;
       room.advancedAt.fill(Date.now());

@@ -8,12 +8,12 @@ import type { Keyframe, NetplayConfig, Role, RuntimeIdentity } from '../netplay/
 /** One line of the relay's log. Every string in it is printable (what clients sent is escaped). */
 export interface RelayEvent {
   /**
-   * `limits` (at start: the descriptors and the connections they allow), `listening`, `room-open`,
-   * `room-start`, `room-close`, `refused` (a client closed for a broken rule, a deadline or a limit), `left`
+   * `limits` (at start: the descriptors and the connections they allow), `listening`, `room-open`, `joined`
+   * (a client seated as a player or a spectator), `room-start`, `room-close`, `refused` (a client closed for a broken rule, a deadline or a limit), `left`
    * (a player's seat idles), `keyframe-refused` (a keyframe not kept: a player's checksum of its frame differs),
    * `internal` (a fault of the relay's own, the client closed).
    */
-  event: 'limits' | 'listening' | 'room-open' | 'room-start' | 'room-close' | 'refused' | 'left' | 'keyframe-refused' | 'internal';
+  event: 'limits' | 'listening' | 'room-open' | 'joined' | 'room-start' | 'room-close' | 'refused' | 'left' | 'keyframe-refused' | 'internal';
   /** The line for people. */
   message: string;
   room?: string;
