@@ -83,6 +83,8 @@ export class NetplaySession {
   private sentHi = 0;
   private pendingKeyframe: { f: number; hash: string; data: string } | null = null;
   private caughtUp = false;
+  /** The frame a spectator's catch-up started after (its keyframe's), 0 when it simulated from frame 1. */
+  private caughtUpFrom = 0;
   /** Why the connection ended, while the messages that came before the end wait for the next tick. */
   private closing: string | null = null;
   private early: Incoming[] = [];
@@ -482,7 +484,8 @@ export class NetplaySession {
         if (m.p >= this.P || m.p === this.me) throw new Error(`relay says seat ${m.p} left (players ${this.P}, ours ${this.me})`);
         const q = this.queues[m.p]!;
         for (let i = 0; i < m.b.length; i++) q.put(m.f0 + i, m.b[i]!);
-        if (m.from <= this.csim!.frame) throw new Error(`relay says player ${m.p} left from frame ${m.from}, inside the confirmed frames (${this.csim!.frame})`);
+        // frames up to a catch-up's keyframe were never simulated here: a player may have left before it
+        if (m.from <= this.csim!.frame && m.from > this.caughtUpFrom) throw new Error(`relay says player ${m.p} left from frame ${m.from}, inside the confirmed frames (${this.csim!.frame})`);
         if (q.known < m.from - 1) throw new Error(`relay says player ${m.p} left from frame ${m.from} but its inputs from frame ${q.known + 1} never arrived`);
         q.leftFrom = m.from;
         this.events.emit('left', { player: m.p, from: m.from });
@@ -521,6 +524,7 @@ export class NetplaySession {
       const row = m.inputs[p]!;
       for (let i = 0; i < row.length; i++) if (q.put(m.from + i, row[i]!) === 'beyond') throw new Error('catchup holds more inputs than a spectator keeps');
     }
+    this.caughtUpFrom = m.from - 1;
     // a replay file starts at frame 0: a spectator that joins later checks frames but records none
     if (csim.frame === 0) this.rec = this.recorder(csim);
     this.caughtUp = true;
