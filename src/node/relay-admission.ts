@@ -118,8 +118,9 @@ export class Admission {
   }
 
   /**
-   * Counts what arrives on an upgraded socket against `count.limit` (listening before the WebSocket layer
-   * does, so the count runs ahead of what it has buffered); the count restarts at each whole message.
+   * Counts what arrives on an upgraded socket against `count.limit`; the owner restarts the count at each
+   * whole message. Listening after the WebSocket layer, a read that ends one message and begins the next is
+   * counted whole after the restart: the count runs ahead of the message by one read at most (MESSAGE_SLACK).
    */
   countInbound(socket: Socket, count: InboundCount): void {
     socket.on('data', (chunk: Buffer) => {

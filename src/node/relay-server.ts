@@ -245,10 +245,13 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
     server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
       if (!admission.upgraded(socket)) return void socket.destroy();
       socket.on('error', () => {});
-      // counted before the WebSocket layer reads: what it buffers never runs past the count
       const count: InboundCount = { bytes: 0, limit: MAX_UNJOINED_MESSAGE, over: null };
-      admission.countInbound(socket, count);
-      wss.handleUpgrade(req, socket, head, (ws) => connected(ws, socket, count));
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        // counted from here (the WebSocket layer has just begun to listen, `head` still unread): what it
+        // buffers of a message never runs past the count by more than one read
+        admission.countInbound(socket, count);
+        connected(ws, socket, count);
+      });
     });
     let listening = false;
     server.on('error', (e) => {
