@@ -86,11 +86,6 @@ export interface RelayOptions {
   inputTimeoutMs?: number;
   /** Most bytes of its own a client may leave unread before it is dropped (default 4 MiB). */
   maxUnreadBytes?: number;
-  /**
-   * Raise this process's soft limit of open descriptors to its hard limit at start (Linux, through the
-   * `prlimit` tool; default false: a program embedding the relay keeps its limits). `retrosim relay` does.
-   */
-  raiseDescriptorLimit?: boolean;
   /** Every message the relay sends is delayed by delayMs ± jitterMs, uniform (default 0). */
   delayMs?: number;
   jitterMs?: number;

@@ -21,7 +21,7 @@ import type { Socket } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { encodeRelayMessage, parseClientMessage, ProtocolError, RATE_BURST, RATE_PER_SECOND, type ClientMessage } from '../netplay/protocol.js';
 import { printable } from '../netplay/printable.js';
-import { descriptorLimits, raiseDescriptorLimit } from './fd-limit.js';
+import { descriptorLimits } from './fd-limit.js';
 import { Admission, type InboundCount } from './relay-admission.js';
 import { BYTES_BURST, BYTES_PER_SECOND, HEARTBEAT_MS, MAX_PAYLOAD, MAX_UNJOINED_MESSAGE, resolveLimits, seconds, type RelayOptions } from './relay-limits.js';
 import { Rooms } from './relay-rooms.js';
@@ -34,7 +34,7 @@ export type { RelayOptions } from './relay-limits.js';
 /** Starts a relay; resolves once it listens. */
 export function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const host = options.host ?? '127.0.0.1';
-  const raised = options.raiseDescriptorLimit ? raiseDescriptorLimit() : null;
+  // Node raised the soft limit to the hard one when it started; the connections are sized to what it is
   const fds = descriptorLimits();
   const limits = resolveLimits(options, fds ? Math.min(fds.soft, 1 << 30) : Number.MAX_SAFE_INTEGER);
   const delayMs = options.delayMs ?? 0;
@@ -287,8 +287,7 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
       const port = typeof a === 'object' && a ? a.port : 0;
       const url = `ws://${host.includes(':') ? `[${host}]` : host}:${port}`;
       const fdLine = fds ? `descriptors: soft limit ${fds.soft}, hard ${fds.hard}` : 'descriptors: limit unknown';
-      const raisedLine = raised ? (raised.failure ? ` (not raised: ${raised.failure})` : raised.before && raised.after && raised.after.soft > raised.before.soft ? ` (raised from ${raised.before.soft})` : '') : '';
-      emit({ event: 'limits', message: `${fdLine}${raisedLine}; at most ${limits.maxClients} connections, ${limits.maxHandshakes} handshakes, ${limits.maxPerAddress} sockets and ${limits.maxRoomsPerAddress} rooms per address, ${limits.maxRooms} rooms` });
+      emit({ event: 'limits', message: `${fdLine}; at most ${limits.maxClients} connections, ${limits.maxHandshakes} handshakes, ${limits.maxPerAddress} sockets and ${limits.maxRoomsPerAddress} rooms per address, ${limits.maxRooms} rooms` });
       emit({ event: 'listening', message: `listening on ${url}` });
       resolve({
         url,

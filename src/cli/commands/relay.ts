@@ -16,9 +16,9 @@ second, 4 MiB of its own unread, a WebSocket handshake within 5 s and a join wit
 players and 8 spectators a room, 16 sockets and 4 open rooms per remote address, 256 connections in all); a
 room must start within --start-timeout, a player that holds its room back without a new frame is dropped
 after --input-timeout, and a connection that answers no ping for 15-30 s is dropped. A client that breaks a
-rule gets {"t":"error","reason":...} and is closed, and the room goes on. At start the relay raises its soft
-limit of open descriptors to the hard one (Linux, with prlimit) and keeps 64 of them for itself. Runs until
-SIGINT or SIGTERM (exit 0).
+rule gets {"t":"error","reason":...} and is closed, and the room goes on. The relay runs with its soft limit
+of open descriptors raised to the hard one (Node does that as it starts), keeps 64 of them for itself and
+sizes its connections to the rest. Runs until SIGINT or SIGTERM (exit 0).
 
 options:
   --host HOST      address to listen on (default 127.0.0.1; 0.0.0.0 listens on every interface)
@@ -99,7 +99,6 @@ export const command: Command = {
         ...(o['max-rooms-per-address'] !== undefined ? { maxRoomsPerAddress: o['max-rooms-per-address'] as number } : {}),
         ...(o['start-timeout'] !== undefined ? { startTimeoutMs: (o['start-timeout'] as number) * 1000 } : {}),
         ...(o['input-timeout'] !== undefined ? { inputTimeoutMs: (o['input-timeout'] as number) * 1000 } : {}),
-        raiseDescriptorLimit: true,
         log: (e) => {
           // the relay escapes what clients sent; printed through printable once more all the same
           if (json) {
