@@ -33,7 +33,7 @@ export interface WsTransportOptions {
   /**
    * Milliseconds without anything from the relay (a message, a ping or a pong; the opening handshake too)
    * after which the connection is dropped as silent: default 20 000, 1 000–3 600 000. It must exceed any delay
-   * the relay adds to what it sends. The end comes within this time plus 2 s.
+   * the relay adds to what it sends. The end comes within this time and 2 s (the checks run every second).
    */
   silenceMs?: number;
 }

@@ -48,7 +48,7 @@ options:
                     maxRollback, desyncs, player, waits, pingMs} (player -1 for a spectator)
   --name TEXT       a display name sent to the relay (up to 32 characters)
   --timeout S       seconds the relay may stay silent (no message, no answer to pings) before this client
-                    ends, exit 1, within S + 2 s; also the longest a player that reached --frames waits for
+                    ends, exit 1, within S + 3 s; also the longest a player that reached --frames waits for
                     its peers to acknowledge its inputs (then it ends, naming them, exit 0); 1-3600
                     (default ${DEFAULT_SILENCE_TIMEOUT_MS / 1000}). It must exceed any delay the relay adds
   --scenario FILE   a scenario module of your own (as retrosim run --scenario): the creator's room plays it,
