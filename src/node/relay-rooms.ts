@@ -373,9 +373,4 @@ export class Rooms {
       }
     }
   }
-
-  /** Rooms opened from the address `key` that are open. */
-  heldBy(key: string): number {
-    return this.perAddress.get(key) ?? 0;
-  }
 }

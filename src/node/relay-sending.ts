@@ -38,8 +38,6 @@ export interface Sending {
   unread(c: Client): number;
 }
 
-const bytesOf = (p: Payload): number => (typeof p === 'string' ? Buffer.byteLength(p) : p.reduce((n, x) => n + x.bytes.length, 0));
-
 export function createSending(ctx: SendingContext): Sending {
   const unread = (c: Client): number => {
     const buffered = c.ws.bufferedAmount;
@@ -123,6 +121,3 @@ export function createSending(ctx: SendingContext): Sending {
     unread,
   };
 }
-
-/** Bytes a payload holds (for tests and logs). */
-export const payloadBytes = bytesOf;
