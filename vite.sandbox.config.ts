@@ -5,10 +5,43 @@
  * The simulation modules are the same ones Node runs: the page imports the runtime's core (no file access;
  * src/core.ts and below) and fetches the bytes itself, so nothing needs a stand-in for Node.
  */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The hash a page names as its runtime in a netplay room (src/render/sandbox/build-identity.ts): SHA-256 of
+ * every file under src/ (path, length, bytes, sorted by path) and of package-lock.json (the dependencies'
+ * versions and integrity hashes). Two builds of the same sources have the same hash.
+ */
+function buildHash(): string {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk(join(root, 'src'));
+  files.push(join(root, 'package-lock.json'));
+  const paths = files.map((p) => relative(root, p).split('\\').join('/')).sort();
+  const h = createHash('sha256');
+  h.update('retrosim-browser-build\n');
+  for (const rel of paths) {
+    const bytes = readFileSync(join(root, rel));
+    h.update(`${rel}\0${bytes.length}\0`);
+    h.update(bytes);
+  }
+  return h.digest('hex');
+}
+
 export default defineConfig({
+  define: { __RETROSIM_BUILD_HASH__: JSON.stringify(buildHash()) },
   root: fileURLToPath(new URL('./sandbox', import.meta.url)),
   publicDir: fileURLToPath(new URL('./assets', import.meta.url)),
   base: './',

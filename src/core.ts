@@ -138,7 +138,7 @@ export { MAX_LISTED_STATE_DIFFERENCES, type DesyncStateComparison } from './netp
 /** Seeded bots for netplay tests and demos: a player's buttons frame by frame, no Math.random. */
 export { makeBot, BOT_POLICIES, type Bot, type BotPolicy } from './netplay/bots.js';
 /**
- * The netplay wire protocol (version 1): one JSON object per WebSocket text message, its bounds, and parsers
+ * The netplay wire protocol (version 2): one JSON object per WebSocket text message, its bounds, and parsers
  * that refuse anything malformed with a `ProtocolError` naming the field (docs/netplay.md).
  */
 export {
@@ -154,6 +154,8 @@ export {
   type ClientMessage,
   type RelayMessage,
   type JoinMessage,
+  type RuntimeIdentity,
+  parseRuntimeIdentity,
   type InputMessage,
   type PingMessage,
   type KeyframeMessage,

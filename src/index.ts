@@ -12,6 +12,10 @@ export { SystemPool, MAX_SYSTEM_THREADS, MIN_IDS_PER_THREAD, SYSTEM_JOIN_TIMEOUT
 export { defaultPineyTables, packageRoot } from './node/assets.js';
 export { loadGtaTown } from './node/gta-town.js';
 export { LosPool, type MatrixAnswers, type WorldSource } from './node/los-pool.js';
-/** Netplay in Node: the relay (`retrosim relay` in a program) and a `ws` client as a `NetplayTransport`. */
+/**
+ * Netplay in Node: the relay (`retrosim relay` in a program), a `ws` client as a `NetplayTransport`, and this
+ * runtime's identity for a session's `join` (the relay seats only clients of the room's runtime).
+ */
 export { startRelay, type Relay, type RelayOptions, type RelayEvent, type RelayStats } from './node/relay-server.js';
-export { connectWsTransport } from './node/ws-transport.js';
+export { connectWsTransport, type WsTransportOptions } from './node/ws-transport.js';
+export { nodeRuntimeIdentity } from './node/runtime-hash.js';

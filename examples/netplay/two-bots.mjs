@@ -6,6 +6,7 @@ import {
   connectWsTransport,
   createSimulation,
   makeBot,
+  nodeRuntimeIdentity,
   openWorld,
   scenarioIdentity,
   simulationFromSettings,
@@ -41,6 +42,8 @@ async function client(role, hands) {
     room: 'example',
     ...(role === 'player' && hands === 0 ? { config } : {}),
     lastFrame: FRAMES,
+    // this runtime's version and the hash of its files: the relay seats only clients of the room's runtime
+    runtime: nodeRuntimeIdentity(),
   });
   session.on('desync', (r) => console.error(`desync at frame ${r.frame}, player ${r.players.join(', ')}`));
   return { session, bot: hands === null ? null : makeBot('wander', 7, hands) };

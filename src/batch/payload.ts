@@ -49,7 +49,7 @@ export interface RunPayload {
   key: string;
   /** The runtime the batch was planned with (`RUNTIME_VERSION`): a worker of another version refuses the job. */
   runtime: string;
-  /** The SHA-256 of the planning runtime's built files (runtime-hash.ts): a worker of other code puts the job back. */
+  /** The SHA-256 of the planning runtime's built files (src/node/runtime-hash.ts): a worker of other code puts the job back. */
   runtimeHash: string;
   world: WorldInput;
   scenario: ScenarioInput;

@@ -46,7 +46,7 @@ import { BoundedReadError, readBounded, readBoundedText } from '../node/bounded-
 import { gtaPlacementsPath, siblingWithExtension } from '../node/world-files.js';
 import { BlobStore } from './blobs.js';
 import { expandReplayPattern, GlobError } from './glob.js';
-import { runtimeHash } from './runtime-hash.js';
+import { runtimeHash } from '../node/runtime-hash.js';
 import { factsOf, PLAN_MODULE_SECONDS, scenarioFacts, type ScenarioFacts } from './scenario-facts.js';
 import type { JobPayload, RunPayload, ScenarioInput, VerifyPayload, WorldInput } from './payload.js';
 import { BatchFileError, checkBatchFile, type BatchSpec, type RunJobSpec, type VerifySpec } from './schema.js';

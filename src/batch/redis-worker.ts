@@ -26,7 +26,7 @@
  *
  * Trust: with a key (auth.ts) a worker runs only jobs signed with it, for its own queue, before their
  * expiry, of a batch run whose signed record says it is live (job-grant.ts); others fail, refused with the
- * reason, never run. It signs its results. It runs only jobs planned for its own code (runtime-hash.ts): a
+ * reason, never run. It signs its results. It runs only jobs planned for its own code (src/node/runtime-hash.ts): a
  * job of another hash is put back on the queue for RUNTIME_REFUSAL_DELAY_MS, for a worker of that code to
  * take, said once per job and reported to the coordinator (`refusalsKey`; with a key, signed for the
  * queue and the job's run). Without a key it says so first, before it connects: it runs any job that
@@ -45,7 +45,7 @@ import { AnswerWatch, exitWhenHeld } from './redis-liveness.js';
 import { BLOB_TTL_SECONDS, blobKey, cancelKey, HANDED_BACK_FIELD, refusalsKey, replayKey, resultMacInput, type WorkerReturn } from './queue-keys.js';
 import { sha256Hex } from './runner.js';
 import { notAllowedMessage, payloadModule, type AllowedScenario } from './scenario-allow.js';
-import { runtimeHash } from './runtime-hash.js';
+import { runtimeHash } from '../node/runtime-hash.js';
 import { checkJobGrant, checkRun, type JobGrant, type JobRefusal } from './job-grant.js';
 
 /** How long a job of other code is put back for before a worker may take it again, ms. */

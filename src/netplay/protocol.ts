@@ -1,5 +1,5 @@
 /**
- * The netplay wire protocol (version 1): one JSON object per WebSocket text message, between the relay and
+ * The netplay wire protocol (version 2): one JSON object per WebSocket text message, between the relay and
  * its clients (players and spectators). This module holds the message types, the bounds both sides enforce,
  * validating parsers and small encoders. It has no Node imports: browsers use it as they are.
  *
@@ -9,15 +9,21 @@
  * The parsers trust nothing: they check the size before `JSON.parse`, the nesting depth, then every field's
  * presence, type and range, and refuse unknown fields. A refusal is a `ProtocolError` whose message names the
  * field, e.g. `input.b[3]: expected an integer in 0..63, got 64`. What the parsers cannot know (a room's player
- * count, its confirmed frame) the relay checks.
+ * count, its confirmed frame) the relay checks. Every string a refusal quotes is made printable first (no
+ * control characters reach a log or a terminal through it).
+ *
+ * Version 2 added to version 1: the `join` names the client's runtime (`runtime`) and the scenario module graph
+ * it brings (`scenario`), which the relay compares with the room's; a config's keyframe interval is a multiple
+ * of its check interval (the relay keeps a keyframe only once every player's checksum of its frame agrees).
  */
 import { jsonTooDeepAt } from '../binary/json-depth.js';
 import type { WorldIdentity } from '../replay/format.js';
 import type { ScenarioIdentity, ScenarioSettings } from '../sim/scenario.js';
 import { BUTTON_MASK } from '../systems/input.js';
+import { printable } from './printable.js';
 
 /** The protocol version a `join` names (`v`). */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 /** Longest text message, in UTF-16 code units here and in bytes at the relay (a `keyframe` may be longer). */
 export const MAX_MESSAGE_LENGTH = 16 * 1024;
 /** Longest `keyframe` message. A message longer than MAX_MESSAGE_LENGTH must start with `{"t":"keyframe"`. */
@@ -75,6 +81,8 @@ export const INPUT_DELAY_RANGE = Object.freeze({ min: 0, max: 30 });
 export const MAX_STATES_PER_CLIENT = 4;
 /** Longest `error` reason. */
 export const MAX_REASON_LENGTH = 512;
+/** Longest runtime version a `join` names. */
+export const MAX_RUNTIME_VERSION_LENGTH = 64;
 export { BUTTON_MASK };
 
 /** A client's part in a room. */
@@ -100,12 +108,39 @@ export interface NetplayConfig {
   inputDelay: number;
 }
 
+/**
+ * The runtime a client runs, as its `join` names it. The relay seats a client only when its runtime is the
+ * room's: the same version, and, when both name a hash of the same kind, the same hash (a browser and a Node
+ * client, whose hashes are of different things, are compared by version only). It identifies code, it does
+ * not prove it: a client can name any runtime.
+ */
+export interface RuntimeIdentity {
+  /** The runtime's version, as a replay records it (`retrosim 1.2.3`): 1..MAX_RUNTIME_VERSION_LENGTH characters. */
+  version: string;
+  /**
+   * What `hash` is a hash of: `files`, the runtime's built files and the packages it loads (Node, from
+   * `nodeRuntimeIdentity`); `build`, the sources a browser bundle was built from (fixed at build time);
+   * `version`, nothing (no `hash`): a program that did not say.
+   */
+  kind: 'files' | 'build' | 'version';
+  /** SHA-256, 64 lower-case hex digits; absent for kind `version`. */
+  hash?: string;
+}
+
 /** Client → relay: the first message. A room's first player gives `config`; later clients adopt the room's. */
 export interface JoinMessage {
   t: 'join';
   v: number;
   room: string;
   role: Role;
+  /** The client's runtime: it must be the room's (see RuntimeIdentity). */
+  runtime: RuntimeIdentity;
+  /**
+   * The content hash of the scenario module graph the client brings ("0x" + 16 hex digits), absent when it
+   * plays built-in scenarios only. A room that plays a module seats only clients bringing its graph; a room
+   * that plays a built-in scenario, none that brings a module.
+   */
+  scenario?: string;
   config?: NetplayConfig;
   name?: string;
 }
@@ -247,13 +282,14 @@ export class ProtocolError extends Error {
 
 type Obj = Record<string, unknown>;
 
+/** A received value as a refusal quotes it: short, and printable (protocol strings are the senders'). */
 function show(v: unknown): string {
   let s: string;
   if (v === undefined) s = 'nothing';
   else if (Array.isArray(v)) s = `an array of ${v.length}`;
   else if (v !== null && typeof v === 'object') s = 'an object';
   else s = JSON.stringify(v) ?? String(v);
-  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+  return printable(s.length > 40 ? `${s.slice(0, 37)}...` : s);
 }
 
 function fail(where: string, expected: string, v: unknown): never {
@@ -315,6 +351,25 @@ function room(v: unknown, where: string): string {
   const s = str(v, where, MAX_ROOM_LENGTH);
   if (!ROOM_PATTERN.test(s)) fail(where, `a room name of 1..${MAX_ROOM_LENGTH} characters A-Z a-z 0-9 _ . -`, s);
   return s;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const VERSION = /^[0-9A-Za-z][0-9A-Za-z .+_-]*$/;
+
+/** Checks a `join`'s runtime identity (see RuntimeIdentity). */
+export function parseRuntimeIdentity(v: unknown, where = 'runtime'): RuntimeIdentity {
+  const o = object(v, where);
+  fields(o, where, ['version', 'kind'], ['hash']);
+  const version = str(o.version, `${where}.version`, MAX_RUNTIME_VERSION_LENGTH);
+  if (!VERSION.test(version)) fail(`${where}.version`, 'a version of letters, digits, spaces and . + _ -', version);
+  const kind = o.kind;
+  if (kind !== 'files' && kind !== 'build' && kind !== 'version') fail(`${where}.kind`, '"files", "build" or "version"', kind);
+  if (kind === 'version') {
+    if (o.hash !== undefined) throw new ProtocolError(`${where}.hash: a runtime of kind "version" names no hash`);
+    return { version, kind };
+  }
+  if (typeof o.hash !== 'string' || !SHA256.test(o.hash)) fail(`${where}.hash`, 'a SHA-256 (64 lower-case hex digits)', o.hash);
+  return { version, kind, hash: o.hash };
 }
 
 function role(v: unknown, where: string): Role {
@@ -384,12 +439,16 @@ export function parseConfig(v: unknown, where = 'config'): NetplayConfig {
   fields(o, where, ['world', 'scenario', 'settings', 'keyframeInterval', 'checkInterval', 'inputDelay']);
   const settings = object(o.settings, `${where}.settings`);
   const players = int(settings.players, `${where}.settings.players`, 1, MAX_PLAYERS);
+  const keyframeInterval = int(o.keyframeInterval, `${where}.keyframeInterval`, KEYFRAME_INTERVAL_RANGE.min, KEYFRAME_INTERVAL_RANGE.max);
+  const checkInterval = int(o.checkInterval, `${where}.checkInterval`, CHECK_INTERVAL_RANGE.min, CHECK_INTERVAL_RANGE.max);
+  // a keyframe's frame is then a check frame: the relay compares its hash with every player's checksum there
+  if (keyframeInterval % checkInterval !== 0) fail(`${where}.keyframeInterval`, `a multiple of the check interval ${checkInterval}`, keyframeInterval);
   return {
     world: worldIdentity(o.world, `${where}.world`),
     scenario: scenarioIdentity(o.scenario, `${where}.scenario`),
     settings: { ...(copyJson(settings) as ScenarioSettings), players },
-    keyframeInterval: int(o.keyframeInterval, `${where}.keyframeInterval`, KEYFRAME_INTERVAL_RANGE.min, KEYFRAME_INTERVAL_RANGE.max),
-    checkInterval: int(o.checkInterval, `${where}.checkInterval`, CHECK_INTERVAL_RANGE.min, CHECK_INTERVAL_RANGE.max),
+    keyframeInterval,
+    checkInterval,
     inputDelay: int(o.inputDelay, `${where}.inputDelay`, INPUT_DELAY_RANGE.min, INPUT_DELAY_RANGE.max),
   };
 }
@@ -443,9 +502,11 @@ export function parseClientMessage(text: string): ClientMessage {
   const { o, t } = parseEnvelope(text, { keyframe: MAX_KEYFRAME_LENGTH, state: MAX_KEYFRAME_LENGTH });
   switch (t) {
     case 'join': {
-      fields(o, 'join', ['t', 'v', 'room', 'role'], ['config', 'name']);
+      // the version first: a client of another version is told that, not what its join lacks
       if (o.v !== PROTOCOL_VERSION) fail('join.v', `protocol version ${PROTOCOL_VERSION}`, o.v);
-      const m: JoinMessage = { t, v: PROTOCOL_VERSION, room: room(o.room, 'join.room'), role: role(o.role, 'join.role') };
+      fields(o, 'join', ['t', 'v', 'room', 'role', 'runtime'], ['scenario', 'config', 'name']);
+      const m: JoinMessage = { t, v: PROTOCOL_VERSION, room: room(o.room, 'join.room'), role: role(o.role, 'join.role'), runtime: parseRuntimeIdentity(o.runtime, 'join.runtime') };
+      if (o.scenario !== undefined) m.scenario = hash(o.scenario, 'join.scenario');
       if (o.config !== undefined) m.config = parseConfig(o.config, 'join.config');
       if (o.name !== undefined) m.name = str(o.name, 'join.name', MAX_NAME_LENGTH);
       return m;

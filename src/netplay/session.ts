@@ -19,110 +19,24 @@ import { Emitter } from './emitter.js';
 import { InputQueue } from './input-queue.js';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
 import { loadState, recordPlayers, saveState, stepPlayers, type RollbackSlot } from './sim-calls.js';
-import { parseRelayMessage, type NetplayConfig, type RelayMessage as Incoming } from './protocol.js';
-import type { NetplayTransport } from './transport.js';
-import { compareStates, type DesyncStateComparison } from './desync-states.js';
-import { MAX_STATES_PER_CLIENT } from './protocol.js';
+import { MAX_INPUTS_PER_MESSAGE, parseRelayMessage, PROTOCOL_VERSION, type NetplayConfig, type RelayMessage as Incoming } from './protocol.js';
+import { DesyncReporter } from './desync-report.js';
+import { DEFAULT_SILENCE_TIMEOUT_MS, Heartbeat, PING_EVERY, SILENCE_TIMEOUT_RANGE } from './heartbeat.js';
+import { printable } from './printable.js';
+import { RUNTIME_VERSION } from '../replay/format.js';
+import type { DesyncReport, NetplayEvents, NetplaySessionOptions, NetplayStats } from './session-types.js';
 
 export type { NetplayConfig } from './protocol.js';
-
-/** Options of a NetplaySession. */
-export interface NetplaySessionOptions {
-  /** The pipe to the relay. */
-  transport: NetplayTransport;
-  /** Builds a fresh simulation of the room's config (called twice for a player, once for a spectator). */
-  build: (config: NetplayConfig) => Simulation;
-  /** A player sends inputs; a spectator only follows and checks. */
-  role: 'player' | 'spectator';
-  /** The room's name. */
-  room: string;
-  /** The room's config, given by the player that creates the room (later clients adopt the room's). */
-  config?: NetplayConfig;
-  /** Frames between setting a local input and the frame it applies to (default: the room's, else 2). */
-  inputDelay?: number;
-  /** Most frames simulated past the confirmed frame (default 8). */
-  maxPrediction?: number;
-  /** Frames between exchanged checksums when creating a room without `config.checkInterval` (default 10). */
-  checkInterval?: number;
-  /** A display name sent with `join` (≤ 32 characters). */
-  name?: string;
-  /** The session stops advancing at this frame (default: never). Lets every client end on the same frame. */
-  lastFrame?: number;
-  /** Most confirmed frames a spectator simulates in one tick while catching up (default 64). */
-  catchupPerTick?: number;
-  /** Milliseconds clock for ping and pacing (default `performance.now`); never read inside a step. */
-  now?: () => number;
-}
-
-/** What `session.stats` holds. */
-export interface NetplayStats {
-  /** The frame the session has simulated up to (for a spectator, the confirmed frame). */
-  frame: number;
-  /** The newest frame every player's input is known for (and simulated by the confirmed simulation). */
-  confirmedFrame: number;
-  rollbacks: number;
-  /** Frames re-simulated by the longest rollback. */
-  maxRollback: number;
-  /** How many frames this client is ahead of the slowest peer (estimated with half the ping). */
-  framesAhead: number;
-  /** Smoothed round trip to the relay, ms (0 before the first pong). */
-  pingMs: number;
-  inputDelay: number;
-  /** Ticks that simulated nothing: prediction window full, or time sync letting a slower peer catch up. */
-  waits: number;
-  desyncs: number;
-  /** This client's seat (−1 for a spectator or before `joined`). */
-  player: number;
-  players: number;
-  state: 'joining' | 'waiting' | 'running' | 'closed';
-  /** Why the session closed, once closed. */
-  closeReason?: string;
-}
-
-/** A desync: a confirmed frame where a peer's state (or its input history) differs from ours. */
-export interface DesyncReport {
-  frame: number;
-  /** The seats of the players that differ from us. */
-  players: number[];
-  /** What was found: a checksum mismatch, a relay `changed` notice, or an input that changed on resend. */
-  cause: 'checksum' | 'changed' | 'input';
-  /** Our hash of that frame ("0x" + 16 hex digits), when known. */
-  ours: string | null;
-  /** The peers' hashes of that frame, by seat. */
-  theirs: Record<number, string>;
-  /**
-   * The hash sections that differ from any peer whose state arrived (`states`); `['unknown']` until one does.
-   * Players send their state of a desynced check frame once, so the report fills in a moment after the event
-   * (the `desyncStates` event says when).
-   */
-  sections: string[];
-  /** Our snapshot at that frame (or the nearest kept, see its `frame`), for `replay`'s snapshot diff. */
-  snapshot: SimSnapshot | null;
-  /** Each peer's state at that frame compared with ours, by seat, as their `state` messages arrive. */
-  states: Record<number, DesyncStateComparison>;
-}
-
-/** The events of a NetplaySession. */
-export interface NetplayEvents {
-  desync: DesyncReport;
-  /** A peer's state for the reported desync arrived and was compared: the report now names the sections. */
-  desyncStates: { report: DesyncReport; player: number; comparison: DesyncStateComparison };
-  confirmed: { frame: number; hash: string };
-  left: { player: number; from: number };
-  state: NetplayStats['state'];
-  closed: { reason: string };
-}
+export type { DesyncReport, NetplayEvents, NetplaySessionOptions, NetplayStats } from './session-types.js';
 
 const WINDOW = 256;
 const SPECTATOR_WINDOW = 1 << 16;
 const INBOX_MAX = 4096;
-const PING_EVERY = 30;
-const MAX_PENDING_PINGS = 4;
 const FRAME_MS = 1000 / 60;
 const REDUNDANCY = 8;
+/** Most inputs in one `input` message (the protocol's MAX_INPUTS_PER_MESSAGE). */
+const MAX_INPUTS = MAX_INPUTS_PER_MESSAGE;
 const EARLY_MAX = 512;
-/** Confirmed states kept at check frames (reused buffers), for a desync report's snapshot. */
-const CHECK_SLOTS = 8;
 
 /**
  * A rollback netplay session. Call `setLocalInput` then `tick()` once per display frame.
@@ -168,21 +82,14 @@ export class NetplaySession {
   private sentHi = 0;
   private pendingKeyframe: { f: number; hash: string; data: string } | null = null;
   private caughtUp = false;
+  /** The frame a spectator's catch-up started after (its keyframe's), 0 when it simulated from frame 1. */
+  private caughtUpFrom = 0;
   /** Why the connection ended, while the messages that came before the end wait for the next tick. */
   private closing: string | null = null;
   private early: Incoming[] = [];
-  private checkSlots: RollbackSlot[] = new Array(CHECK_SLOTS).fill(undefined);
-  private checkFrames: number[] = new Array(CHECK_SLOTS).fill(-1);
-  private desyncReported = false;
-  private report: DesyncReport | null = null;
-  private statesSent = 0;
-  /** Peers' states that arrived before our own report of their frame (a peer may find a desync first). */
-  private earlyStates: Extract<Incoming, { t: 'state' }>[] = [];
-  private stateKeep: RollbackSlot | null = null;
-  private readonly desyncKeys = new Set<string>();
+  private readonly reporter: DesyncReporter;
 
-  private pingSeq = 0;
-  private readonly pings = new Map<number, number>();
+  private readonly heartbeat: Heartbeat;
   private ticks = 0;
   private lastSyncWait = -1000;
 
@@ -196,9 +103,20 @@ export class NetplaySession {
     if (options.checkInterval !== undefined) checkInt(options.checkInterval, 'checkInterval', 1, 600);
     this.lastFrame = options.lastFrame === undefined ? Number.POSITIVE_INFINITY : checkInt(options.lastFrame, 'lastFrame', 1, 1 << 30);
     if (options.role !== 'player' && options.role !== 'spectator') throw new RangeError(`role must be "player" or "spectator", not ${JSON.stringify(options.role)}`);
+    this.heartbeat = new Heartbeat(this.now, checkInt(options.silenceTimeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS, 'silenceTimeoutMs', SILENCE_TIMEOUT_RANGE.min, SILENCE_TIMEOUT_RANGE.max));
+    const runtime = options.runtime ?? { version: RUNTIME_VERSION, kind: 'version' };
+    this.reporter = new DesyncReporter({
+      csim: () => this.csim,
+      players: () => this.P,
+      me: () => this.me,
+      sendsStates: options.role === 'player',
+      send: (text: string) => this.o.transport.send(text),
+      emit: this.events,
+    });
 
     options.transport.onMessage((text) => {
       if (this.state === 'closed') return;
+      this.heartbeat.heard();
       if (this.inbox.length >= INBOX_MAX) return this.close(`more than ${INBOX_MAX} relay messages waiting for a tick`);
       this.inbox.push(text);
     });
@@ -212,7 +130,8 @@ export class NetplaySession {
       if (this.state === 'running' && this.inbox.length > 0 && this.closing === null) this.closing = why;
       else this.shut(why);
     });
-    const join: Record<string, unknown> = { t: 'join', v: 1, room: options.room, role: options.role };
+    const join: Record<string, unknown> = { t: 'join', v: PROTOCOL_VERSION, room: options.room, role: options.role, runtime };
+    if (options.scenarioGraph !== undefined) join.scenario = options.scenarioGraph;
     if (options.config && options.role === 'player') join.config = { ...options.config, checkInterval: options.config.checkInterval ?? options.checkInterval ?? 10, inputDelay: options.config.inputDelay ?? this.inputDelay };
     if (options.name !== undefined) join.name = options.name;
     options.transport.send(JSON.stringify(join));
@@ -283,6 +202,8 @@ export class NetplaySession {
         if (this.state === 'running' && this.csim && (this.o.role === 'player' || this.caughtUp)) this.advanceConfirmed(Number.POSITIVE_INFINITY);
         return this.shut(this.closing);
       }
+      if (this.state === 'joining') return;
+      if (this.beat()) return;
       if (this.state !== 'running') return;
       if (this.o.role === 'spectator') {
         if (this.caughtUp) this.advanceConfirmed(this.o.catchupPerTick ?? 64);
@@ -303,7 +224,7 @@ export class NetplaySession {
       early: this.early.length,
       checksums: this.ledger?.size ?? 0,
       confirmedHashes: this.confirmedHashes.size,
-      pings: this.pings.size,
+      pings: this.heartbeat.pending,
     };
   }
 
@@ -311,7 +232,6 @@ export class NetplaySession {
 
   private tickPlayer(): void {
     const sim = this.sim!;
-    if (this.ticks % PING_EVERY === 1) this.ping();
     this.rollbackIfNeeded();
     this.advanceConfirmed(Number.POSITIVE_INFINITY);
     if (this.isClosed()) return;
@@ -391,8 +311,11 @@ export class NetplaySession {
     // resend at least the last REDUNDANCY frames even when acked: spectators never ack, so this is what
     // lets them survive a lost message
     const F0 = Math.max(Math.min(oldestAck + 1, mine.known - REDUNDANCY + 1), mine.known - WINDOW + 1, 1);
-    const F = Math.min(F0, this.sentHi + 1);
-    const last = Math.min(mine.known, F + 31);
+    // Frames never sent go first: a peer that withholds its acks must not hold back what everyone else
+    // needs (the relay, the other players, the spectators). Unacked older frames fill the rest of the message.
+    const unsent = this.sentHi + 1;
+    const last = unsent <= mine.known ? Math.min(mine.known, unsent + MAX_INPUTS - 1) : mine.known;
+    const F = Math.max(Math.min(F0, unsent), last - MAX_INPUTS + 1);
     const b: number[] = [];
     for (let f = F; f <= last; f++) b.push(mine.get(f));
     this.sentHi = Math.max(this.sentHi, last);
@@ -405,11 +328,15 @@ export class NetplaySession {
     }
   }
 
-  private ping(): void {
-    const id = ++this.pingSeq;
-    this.pings.set(id, this.now());
-    while (this.pings.size > MAX_PENDING_PINGS) this.pings.delete(this.pings.keys().next().value as number);
-    this.o.transport.send(JSON.stringify({ t: 'ping', id }));
+  /** Pings the relay now and then; closes the session when the relay has been silent too long (true then). */
+  private beat(): boolean {
+    const quiet = this.heartbeat.silent();
+    if (quiet !== null) {
+      this.close(`the relay has been silent for ${Math.round(quiet / 1000)} s (no message and no answer to pings; the silence timeout is ${this.heartbeat.silenceMs / 1000} s)`);
+      return true;
+    }
+    if (this.ticks % PING_EVERY === 1) this.o.transport.send(JSON.stringify({ t: 'ping', id: this.heartbeat.ping() }));
+    return false;
   }
 
   // ---- the confirmed simulation ----
@@ -430,9 +357,7 @@ export class NetplaySession {
       for (const q of this.queues) q.floor = Math.max(q.floor, Math.min(f + 1, (this.sim?.frame ?? f) - this.maxPrediction - 1));
       this.events.emit('confirmed', { frame: f, hash });
       if (f % this.checkInterval === 0) {
-        const k = (f / this.checkInterval) % CHECK_SLOTS;
-        this.checkSlots[k] = saveState(csim, this.checkSlots[k]);
-        this.checkFrames[k] = f;
+        this.reporter.keepCheckState(csim, f, this.checkInterval);
         for (const m of this.ledger!.addOurs(f, hash)) this.desync('checksum', m.frame, [m], hash);
       }
       if (this.o.role === 'player' && f % this.keyframeInterval === 0 && this.isKeyframeSender()) {
@@ -447,74 +372,13 @@ export class NetplaySession {
   }
 
   private desync(cause: DesyncReport['cause'], frame: number, mismatches: ChecksumMismatch[], ours: string | null, players = mismatches.map((m) => m.player)): void {
-    // a peer repeats its checksums and resends: count each (cause, frame, players) once
-    const key = `${cause} ${frame} ${players.join(',')}`;
-    if (this.desyncKeys.has(key)) return;
-    this.desyncKeys.add(key);
-    if (this.desyncKeys.size > 64) this.desyncKeys.delete(this.desyncKeys.values().next().value as string);
-    this.st.desyncs++;
-    if (this.desyncReported) return;
-    this.desyncReported = true;
-    const theirs: Record<number, string> = {};
-    for (const m of mismatches) theirs[m.player] = m.theirs;
-    const snapshot = this.snapshotAt(frame);
-    this.report = { frame, players: [...new Set(players)], cause, ours, theirs, sections: ['unknown'], snapshot, states: {} };
-    this.events.emit('desync', this.report);
-    const early = this.earlyStates;
-    this.earlyStates = [];
-    for (const m of early) this.onState(m);
-    // Our state of that frame goes to the peers once, so each can name what differs.
-    if (this.o.role === 'player' && cause === 'checksum' && ours !== null && snapshot?.frame === frame && this.statesSent < MAX_STATES_PER_CLIENT) {
-      this.statesSent++;
-      this.o.transport.send(JSON.stringify({ t: 'state', f: frame, hash: ours, data: bytesToBase64(encodeValueBytes(snapshot)) }));
-    }
+    this.reporter.desync(cause, frame, mismatches, ours, players);
+    this.st.desyncs = this.reporter.count;
   }
 
   /** The first desync this session reported (filled in as peers' states arrive), or null. */
   get desyncReport(): DesyncReport | null {
-    return this.report;
-  }
-
-  private onState(m: Extract<Incoming, { t: 'state' }>): void {
-    if (m.p >= this.P || m.p === this.me) throw new Error(`relay forwarded a state of seat ${m.p} (players ${this.P}, ours ${this.me})`);
-    const r = this.report;
-    if (!r) {
-      // kept until we report that frame ourselves (the relay lets each peer send a few)
-      this.earlyStates.push(m);
-      if (this.earlyStates.length > MAX_STATES_PER_CLIENT * this.P) this.earlyStates.shift();
-      return;
-    }
-    // Only the reported frame's states are compared, once per peer.
-    if (r.frame !== m.f || r.snapshot?.frame !== m.f || Object.hasOwn(r.states, m.p)) return;
-    // Compared on the confirmed simulation, whose state is put back after: a session builds no third simulation
-    // (each has a world of its own, which a client opens ahead).
-    const csim = this.csim!;
-    const keep = saveState(csim, this.stateKeep ?? undefined);
-    this.stateKeep = keep;
-    let comparison: DesyncStateComparison;
-    try {
-      comparison = compareStates(csim, r.snapshot, m);
-    } finally {
-      loadState(csim, keep);
-    }
-    r.states[m.p] = comparison;
-    const names = new Set<string>();
-    for (const c of Object.values(r.states)) for (const n of c.sections) names.add(n);
-    r.sections = names.size > 0 || !comparison.error ? [...names] : ['unknown'];
-    this.events.emit('desyncStates', { report: r, player: m.p, comparison });
-  }
-
-  /** Our confirmed state at `frame` as a SimSnapshot: from the check-frame states kept, else the current one. */
-  private snapshotAt(frame: number): SimSnapshot | null {
-    const csim = this.csim;
-    if (!csim) return null;
-    const k = this.checkFrames.indexOf(frame);
-    if (k < 0 || frame === csim.frame) return csim.save();
-    const now = saveState(csim);
-    loadState(csim, this.checkSlots[k]);
-    const snap = csim.save();
-    loadState(csim, now);
-    return snap;
+    return this.reporter.report;
   }
 
   // ---- messages ----
@@ -543,14 +407,10 @@ export class NetplaySession {
         if (this.state === 'joining') throw new Error('relay sent start before joined');
         if (this.state === 'waiting') this.setState('running');
         return;
-      case 'pong': {
-        const sent = this.pings.get(m.id);
-        if (sent === undefined) return;
-        this.pings.delete(m.id);
-        const rtt = Math.max(0, this.now() - sent);
-        this.st.pingMs = this.st.pingMs === 0 ? rtt : this.st.pingMs * 0.75 + rtt * 0.25;
+      case 'pong':
+        this.heartbeat.pong(m.id);
+        this.st.pingMs = this.heartbeat.rttMs;
         return;
-      }
       default:
         if (this.state === 'joining') throw new Error(`relay sent ${m.t} before joined`);
         return this.onGame(m);
@@ -623,7 +483,8 @@ export class NetplaySession {
         if (m.p >= this.P || m.p === this.me) throw new Error(`relay says seat ${m.p} left (players ${this.P}, ours ${this.me})`);
         const q = this.queues[m.p]!;
         for (let i = 0; i < m.b.length; i++) q.put(m.f0 + i, m.b[i]!);
-        if (m.from <= this.csim!.frame) throw new Error(`relay says player ${m.p} left from frame ${m.from}, inside the confirmed frames (${this.csim!.frame})`);
+        // frames up to a catch-up's keyframe were never simulated here: a player may have left before it
+        if (m.from <= this.csim!.frame && m.from > this.caughtUpFrom) throw new Error(`relay says player ${m.p} left from frame ${m.from}, inside the confirmed frames (${this.csim!.frame})`);
         if (q.known < m.from - 1) throw new Error(`relay says player ${m.p} left from frame ${m.from} but its inputs from frame ${q.known + 1} never arrived`);
         q.leftFrom = m.from;
         this.events.emit('left', { player: m.p, from: m.from });
@@ -636,7 +497,7 @@ export class NetplaySession {
       case 'catchup':
         return this.onCatchup(m);
       case 'state':
-        return this.onState(m);
+        return this.reporter.onState(m);
     }
   }
 
@@ -662,6 +523,7 @@ export class NetplaySession {
       const row = m.inputs[p]!;
       for (let i = 0; i < row.length; i++) if (q.put(m.from + i, row[i]!) === 'beyond') throw new Error('catchup holds more inputs than a spectator keeps');
     }
+    this.caughtUpFrom = m.from - 1;
     // a replay file starts at frame 0: a spectator that joins later checks frames but records none
     if (csim.frame === 0) this.rec = this.recorder(csim);
     this.caughtUp = true;
@@ -679,8 +541,10 @@ export class NetplaySession {
     this.events.emit('state', s);
   }
 
-  private shut(reason: string): void {
+  private shut(why: string): void {
     if (this.state === 'closed') return;
+    // reasons quote what the relay, a room's config or a peer sent: never a control character to a terminal
+    const reason = printable(why);
     this.closeReason = reason;
     this.inbox.length = 0;
     this.setState('closed');

@@ -9,6 +9,10 @@
  * built-in one, or the module file this client was given (`--scenario FILE`), whose module graph is compared
  * with the room's before anything of it is imported, as for a replay: a seat whose module differs is refused
  * at join, naming what changed.
+ *
+ * Everything a room's config or the relay says is shown through `printable` (no control character of theirs
+ * reaches a terminal). The join names this runtime (`nodeRuntimeIdentity`) and the scenario module graph this
+ * client brings, which the relay compares with the room's before it seats the client.
  */
 import { performance } from 'node:perf_hooks';
 import { NetplaySession, type DesyncReport, type NetplayStats } from '../netplay/session.js';
@@ -22,6 +26,10 @@ import type { OpenedWorld } from '../replay/world-identity.js';
 import { openBuiltinWorld, openNamedWorld } from './open-world.js';
 import { loadScenarioFile } from './scenario-file.js';
 import type { ScenarioDef } from '../sim/scenario.js';
+import type { RuntimeIdentity } from '../netplay/protocol.js';
+import { printable } from '../netplay/printable.js';
+import { DEFAULT_SILENCE_TIMEOUT_MS } from '../netplay/heartbeat.js';
+import { nodeRuntimeIdentity } from './runtime-hash.js';
 
 const FRAME_MS = 1000 / 60;
 /**
@@ -64,28 +72,28 @@ export class RoomBuilder {
     const open = async (): Promise<OpenedWorld> => {
       if (this.worldArg !== undefined) return openNamedWorld(this.worldArg, this.read);
       if (want.source.startsWith('builtin:')) return openBuiltinWorld(want.source.slice(8), this.read);
-      throw new Error(`the room plays the world ${want.source} (${want.kind}, ${want.byteLength} bytes, content hash ${want.contentHash}), which is not built in: give --world FILE with the same bytes`);
+      throw new Error(`the room plays the world ${printable(want.source)} (${printable(want.kind)}, ${want.byteLength} bytes, content hash ${printable(want.contentHash)}), which is not built in: give --world FILE with the same bytes`);
     };
     const rec = config.scenario;
     const module = rec.source.startsWith('file:') || (rec.modules?.length ?? 0) > 0;
     if (module) {
       if (this.scenarioFile === undefined) {
-        throw new Error(`the room plays scenario ${JSON.stringify(rec.name)} ${rec.version} from the module ${rec.source.startsWith('file:') ? rec.source.slice(5) : rec.source} (module graph ${rec.contentHash}): give that module with --scenario FILE`);
+        throw new Error(`the room plays scenario ${printable(JSON.stringify(rec.name))} ${printable(rec.version)} from the module ${printable(rec.source.startsWith('file:') ? rec.source.slice(5) : rec.source)} (module graph ${printable(rec.contentHash)}): give that module with --scenario FILE`);
       }
       try {
         this.scenario = (await loadScenarioFile(this.scenarioFile, { recorded: rec, recordedBy: 'room' })).scenario;
       } catch (e) {
-        throw new Error(`--scenario ${this.scenarioFile}: ${(e as Error).message}`);
+        throw new Error(`--scenario ${this.scenarioFile}: ${printable((e as Error).message)}`);
       }
     } else if (this.scenarioFile !== undefined) {
-      throw new Error(`the room plays the built-in scenario ${JSON.stringify(rec.name)}; --scenario ${this.scenarioFile} is not it`);
+      throw new Error(`the room plays the built-in scenario ${printable(JSON.stringify(rec.name))}; --scenario ${this.scenarioFile} is not it`);
     }
     this.fresh.length = 0;
     for (let i = 0; i < copies; i++) {
       const opened = await open();
       if (!sameWorld(opened, config)) {
         const got = opened.identity;
-        throw new Error(`the room plays the world ${want.source} (${want.kind}, ${want.byteLength} bytes, content hash ${want.contentHash}); the world given, ${got.source}, is ${got.kind}, ${got.byteLength} bytes with content hash ${got.contentHash}`);
+        throw new Error(`the room plays the world ${printable(want.source)} (${printable(want.kind)}, ${want.byteLength} bytes, content hash ${printable(want.contentHash)}); the world given, ${got.source}, is ${got.kind}, ${got.byteLength} bytes with content hash ${got.contentHash}`);
       }
       this.fresh.push(opened);
     }
@@ -101,7 +109,7 @@ export class RoomBuilder {
         { world, ...(this.scenario ? { scenario: this.scenario } : {}) },
       );
     } catch (e) {
-      throw new Error(`cannot build the room's simulation: ${(e as Error).message}`);
+      throw new Error(`cannot build the room's simulation: ${printable((e as Error).message)}`);
     }
   }
 }
@@ -134,6 +142,16 @@ export interface NetplayClientOptions {
   onTick?: (tick: { cpuMs: number; rolledBack: boolean; advanced: boolean }) => void;
   /** Aborts the run (e.g. on SIGINT): the client closes and the result says so. */
   signal?: AbortSignal;
+  /** This client's runtime, named in its join (default `nodeRuntimeIdentity()`). */
+  runtime?: RuntimeIdentity;
+  /** The content hash of the scenario module graph this client brings (its `--scenario FILE`), named in its join. */
+  scenarioGraph?: string;
+  /**
+   * Milliseconds the relay may stay silent before the session ends (the session's `silenceTimeoutMs`; give the
+   * transport the same), and the longest a player that reached `lastFrame` waits for its peers' acks
+   * (default 20 000).
+   */
+  timeoutMs?: number;
 }
 
 /** How a client run ended. */
@@ -152,6 +170,11 @@ export interface NetplayClientResult {
   aborted: boolean;
   /** Wall-clock milliseconds from the first tick to the end. */
   wallMs: number;
+  /**
+   * The peers that had not acknowledged this player's inputs up to `lastFrame` when it stopped waiting for
+   * them (`timeoutMs` after it reached that frame); empty when every peer did, or left.
+   */
+  unacked: number[];
 }
 
 type Peeked = { t?: unknown; p?: unknown; ack?: unknown; player?: unknown; config?: unknown };
@@ -177,6 +200,7 @@ function cpuMs(): number {
  * still in the room has acknowledged its inputs up to that frame, so nobody is left without them.
  */
 export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClientResult> {
+  const timeoutMs = o.timeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS;
   let me = -1;
   const acked = new Map<number, number>();
   const gone = new Set<number>();
@@ -218,7 +242,7 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
           for (const h of held.splice(0)) deliver(h);
         },
         (e: Error) => {
-          error = e.message;
+          error = printable(e.message);
           holding = false;
           held.length = 0;
           session.close(e.message);
@@ -238,6 +262,9 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
     ...(o.inputDelay !== undefined ? { inputDelay: o.inputDelay } : {}),
     ...(o.lastFrame !== undefined ? { lastFrame: o.lastFrame } : {}),
     ...(o.name !== undefined ? { name: o.name } : {}),
+    runtime: o.runtime ?? nodeRuntimeIdentity(),
+    ...(o.scenarioGraph !== undefined ? { scenarioGraph: o.scenarioGraph } : {}),
+    silenceTimeoutMs: timeoutMs,
   });
   let desync: DesyncReport | null = null;
   let closing = false;
@@ -248,7 +275,7 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
   });
   session.on('left', ({ player }) => void gone.add(player));
   session.on('closed', ({ reason }) => {
-    if (!closing && error === null) error = reason;
+    if (!closing && error === null) error = printable(reason);
   });
 
   let bot: Bot | null = null;
@@ -272,6 +299,10 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
   let graceTicks = 0;
   let desyncAt = 0;
   const statesIn = (r: DesyncReport): boolean => r.cause !== 'checksum' || r.players.every((p) => Object.hasOwn(r.states, p));
+  // A player at its last frame waits for its peers' acks, but not for ever: a peer that withholds them is
+  // left behind after timeoutMs, and the result names it.
+  let ackWaitFrom: number | null = null;
+  let unacked: number[] = [];
   const done = (): boolean => {
     if (error !== null || session.stats.state === 'closed') return true;
     if (desync) return statesIn(desync) || (graceTicks >= DESYNC_GRACE_TICKS && performance.now() - desyncAt >= DESYNC_GRACE_MS);
@@ -279,7 +310,12 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
     const s = session.stats;
     if (s.confirmedFrame < o.lastFrame) return false;
     if (o.role === 'spectator') return true;
-    for (let p = 0; p < s.players; p++) if (p !== me && !gone.has(p) && (acked.get(p) ?? 0) < o.lastFrame) return false;
+    const waiting: number[] = [];
+    for (let p = 0; p < s.players; p++) if (p !== me && !gone.has(p) && (acked.get(p) ?? 0) < o.lastFrame) waiting.push(p);
+    if (waiting.length === 0) return true;
+    ackWaitFrom ??= performance.now();
+    if (performance.now() - ackWaitFrom < timeoutMs) return false;
+    unacked = waiting;
     return true;
   };
 
@@ -311,7 +347,7 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
         const finished = o.lastFrame !== undefined && stats.confirmedFrame >= o.lastFrame && desync === null && error === null;
         closing = true;
         session.close(finished ? 'finished' : aborted ? 'interrupted' : 'ended');
-        resolve({ session, stats: session.stats, finalHash: session.confirmedHash(), desync, error, finished, aborted, wallMs: performance.now() - t0 });
+        resolve({ session, stats: session.stats, finalHash: session.confirmedHash(), desync, error, finished, aborted, wallMs: performance.now() - t0, unacked });
         return;
       }
       setTimeout(loop, Math.max(0, t0 + n * FRAME_MS - performance.now()));

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runtimeHash, runtimeHashOf, RUNTIME_HASH_MAX_BYTES } from '../../src/batch/runtime-hash.js';
+import { runtimeHash, runtimeHashOf, RUNTIME_HASH_MAX_BYTES } from '../../src/node/runtime-hash.js';
 import { cli, killAll, repoRoot, startRedis, waitFor, writeBatch, type Proc, type RedisServer } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'retrosim-runtime-hash-'));

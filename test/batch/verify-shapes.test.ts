@@ -12,7 +12,7 @@ import { BlobStore } from '../../src/batch/blobs.js';
 import type { VerifyPayload } from '../../src/batch/payload.js';
 import { checkResultBody } from '../../src/batch/result-check.js';
 import { runJob } from '../../src/batch/runner.js';
-import { runtimeHash } from '../../src/batch/runtime-hash.js';
+import { runtimeHash } from '../../src/node/runtime-hash.js';
 import { WorkerEnv } from '../../src/batch/worker-env.js';
 import { createSimulation, demoButtons, loadScenarioFile, openWorld, readReplay, ReplayRecorder, RUNTIME_VERSION, type ScenarioDef } from '../../src/index.js';
 import { moduleGraph } from '../../src/node/module-graph.js';

@@ -1,8 +1,8 @@
 /**
  * A netplay room on a scenario module of one's own (`netplay join --scenario FILE`): the room's config
  * carries the module's graph; a joiner and a spectator with their own copy play to the same final hash; a
- * joiner without the module, or with one that differs by a byte, is refused at join with one line naming
- * what to give or what changed (nothing of a different module runs); and a module's parameters (--set) are
+ * joiner without the module, or with one that differs by a byte, is refused by the relay at join with one
+ * line naming what to give or the two graphs (nothing of a different module runs); and a module's parameters (--set) are
  * the room's. Real relay and `netplay join` processes on loopback.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -90,23 +90,25 @@ describe('netplay join --scenario', () => {
   });
 
   it('a joiner without the module, or with another, is refused at join with one line; a spectator\'s other module never runs', async () => {
-    // A room each: a refused joiner has taken its seat.
+    // A room each (the relay refuses before seating, but a room each keeps the cases apart).
     const a = join_('tag-2', ['--scenario', join(dir, 'a', 'tag.mjs'), '--world', 'rugrats-demo', '--agents', '2']);
     const a3 = join_('tag-3', ['--scenario', join(dir, 'a', 'tag.mjs'), '--world', 'rugrats-demo', '--agents', '2']);
     await roomOpen('tag-2');
     await roomOpen('tag-3');
     const none = await runCliAsync(['netplay', 'join', '--relay', url, '--room', 'tag-2', '--frames', '120', '--spectate']);
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/the room plays scenario "tag" 1\.0\.0 from the module .*tag\.mjs \(module graph 0x[0-9a-f]{16}\): give that module with --scenario FILE/);
+    // the relay refuses it at join: the room's scenario is a module, and this spectator brings none
+    expect(none.stderr).toMatch(/relay refused: join\.scenario: the room plays scenario "tag" 1\.0\.0 from the module .*tag\.mjs \(module graph 0x[0-9a-f]{16}\); this client brings none: give that module with --scenario FILE/);
+    expect(none.stderr.trim().split('\n').filter((l) => !l.startsWith('netplay: '))).toHaveLength(1);
     const other = await runCliAsync(['netplay', 'join', '--relay', url, '--room', 'tag-3', '--frames', '120', '--scenario', join(dir, 'd', 'tag.mjs')]);
     expect(other.code).toBe(1);
-    expect(other.stderr).toMatch(/is not the room's module: the room plays scenario "tag" .*tag\.mjs changed .*nothing of it was run/);
+    expect(other.stderr).toMatch(/relay refused: join\.scenario: the room plays scenario "tag" 1\.0\.0 from the module .*tag\.mjs with module graph (0x[0-9a-f]{16}); this client's module graph is (?!\1)0x[0-9a-f]{16}/);
     // A player imports its own module first (the room it offers, should it be the first); a spectator offers
     // nothing, so its module is compared with the room's before any of it runs.
     rmSync(join(dir, 'd', 'ran'), { force: true });
     const watcher = await runCliAsync(['netplay', 'join', '--relay', url, '--room', 'tag-2', '--frames', '120', '--spectate', '--scenario', join(dir, 'd', 'tag.mjs')]);
     expect(watcher.code).toBe(1);
-    expect(watcher.stderr).toMatch(/is not the room's module/);
+    expect(watcher.stderr).toMatch(/relay refused: join\.scenario: .*this client's module graph is 0x[0-9a-f]{16}/);
     expect(() => readFileSync(join(dir, 'd', 'ran'))).toThrow();
     a.child.kill('SIGKILL');
     a3.child.kill('SIGKILL');

@@ -33,7 +33,8 @@ let relay: Proc;
 let url: string;
 
 beforeAll(async () => {
-  relay = cli(['relay', '--json', '--delay', '80', '--jitter', '30', '--loss', '0.05']);
+  // every client of these tests comes from 127.0.0.1: the per-address limits are raised for them
+  relay = cli(['relay', '--json', '--delay', '80', '--jitter', '30', '--loss', '0.05', '--max-per-address', '256', '--max-rooms-per-address', '64']);
   const first = await waitFor('the relay\'s first line', () => {
     if (relay.child.exitCode !== null) throw new Error(`relay exited: ${relay.stderr()}`);
     const nl = relay.stdout().indexOf('\n');

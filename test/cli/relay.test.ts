@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, killAll, runCliAsync, waitFor, type Proc } from '../batch/helpers.js';
-import { connect, input, join, testConfig, type TestClient } from '../netplay/relay-client.js';
+import { connect, input, join, joinMessage, testConfig, type TestClient } from '../netplay/relay-client.js';
 
 const clients: TestClient[] = [];
 afterAll(async () => {
@@ -70,7 +70,7 @@ describe('retrosim relay', () => {
     await b!.next('changed');
     const other = await connect(url);
     clients.push(other);
-    other.send({ t: 'join', v: 1, room: 'other', role: 'player', config: testConfig(1) });
+    other.send(joinMessage('other', 'player', testConfig(1)));
     expect((await other.next('error')).reason).toBe('join: the relay holds its most rooms (1)');
     a!.close();
     await b!.next('left');

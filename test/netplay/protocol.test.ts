@@ -18,7 +18,9 @@ import {
   type ClientMessage,
   type NetplayConfig,
   type RelayMessage,
+  type RuntimeIdentity,
 } from '../../src/netplay/protocol.js';
+import { isPrintable } from '../../src/netplay/printable.js';
 
 const hex16 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }).map((n) => '0x' + n.toString(16).padStart(16, '0'));
 const frameNo = fc.integer({ min: 0, max: 0x7fffffff });
@@ -50,10 +52,16 @@ const config: fc.Arbitrary<NetplayConfig> = fc.record({
     params: fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.boolean()), { maxKeys: 3 }),
     players: fc.integer({ min: 1, max: 4 }),
   }),
-  keyframeInterval: fc.integer({ min: 1, max: 100_000 }),
   checkInterval: fc.integer({ min: 1, max: 600 }),
+  keyframeFactor: fc.integer({ min: 1, max: 166 }),
   inputDelay: fc.integer({ min: 0, max: 30 }),
-});
+}).map(({ keyframeFactor, ...c }) => ({ ...c, keyframeInterval: c.checkInterval * keyframeFactor }));
+
+const sha256 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
+const runtime: fc.Arbitrary<RuntimeIdentity> = fc.oneof(
+  fc.record({ version: fc.stringMatching(/^[0-9A-Za-z][0-9A-Za-z .+_-]{0,63}$/), kind: fc.constantFrom('files' as const, 'build' as const), hash: sha256 }),
+  fc.record({ version: fc.constantFrom('retrosim 1.0.0', '2'), kind: fc.constant('version' as const) }),
+);
 
 const inputBody = fc.record({
   f: fc.integer({ min: 1, max: 0x7fffffff }),
@@ -65,8 +73,8 @@ const inputBody = fc.record({
 
 const clientMessage: fc.Arbitrary<ClientMessage> = fc.oneof(
   fc.record(
-    { t: fc.constant('join' as const), v: fc.constant(1), room: roomName, role: fc.constantFrom('player' as const, 'spectator' as const), config, name: fc.string({ maxLength: 32 }) },
-    { requiredKeys: ['t', 'v', 'room', 'role'] },
+    { t: fc.constant('join' as const), v: fc.constant(2), room: roomName, role: fc.constantFrom('player' as const, 'spectator' as const), runtime, scenario: hex16, config, name: fc.string({ maxLength: 32 }) },
+    { requiredKeys: ['t', 'v', 'room', 'role', 'runtime'] },
   ),
   inputBody.map((b) => ({ t: 'input' as const, ...b })),
   fc.record({ t: fc.constant('ping' as const), id: fc.nat() }),
@@ -158,6 +166,7 @@ describe('the netplay protocol', () => {
         expect(e).toBeInstanceOf(ProtocolError);
         expect((e as Error).message).toMatch(/^[a-z]+[\w.[\]]*: /);
         expect((e as Error).message).not.toContain('\n');
+        expect(isPrintable((e as Error).message)).toBe(true);
         return;
       }
       expect(parse(encode(m as never))).toEqual(m);
@@ -176,9 +185,15 @@ describe('the netplay protocol', () => {
     expect(refusal(() => parseClientMessage(JSON.stringify({ t: 'input', f: 1, b: [1], ack: [0], at: 0 }))).message).toBe('input.c: missing');
     expect(refusal(() => parseClientMessage(JSON.stringify({ ...input, b: [1], c: [[10, '0xABCDEF0123456789']] }))).message).toMatch(/^input\.c\[0\]\[1\]: expected a hash/);
     expect(refusal(() => parseClientMessage('{"t":"teleport"}')).message).toBe('message.t: unknown message type "teleport"');
-    expect(refusal(() => parseClientMessage('{"t":"join","v":2,"room":"a","role":"player"}')).message).toBe('join.v: expected protocol version 1, got 2');
-    expect(refusal(() => parseClientMessage('{"t":"join","v":1,"room":"a b","role":"player"}')).message).toMatch(/^join\.room: expected a room name/);
-    expect(refusal(() => parseClientMessage('{"t":"join","v":1,"room":"a","role":"referee"}')).message).toBe('join.role: expected "player" or "spectator", got "referee"');
+    const rt = '"runtime":{"version":"retrosim 1.0.0","kind":"version"}';
+    expect(refusal(() => parseClientMessage('{"t":"join","v":1,"room":"a","role":"player"}')).message).toBe('join.v: expected protocol version 2, got 1');
+    expect(refusal(() => parseClientMessage(`{"t":"join","v":2,"room":"a b","role":"player",${rt}}`)).message).toMatch(/^join\.room: expected a room name/);
+    expect(refusal(() => parseClientMessage(`{"t":"join","v":2,"room":"a","role":"referee",${rt}}`)).message).toBe('join.role: expected "player" or "spectator", got "referee"');
+    expect(refusal(() => parseClientMessage('{"t":"join","v":2,"room":"a","role":"player"}')).message).toBe('join.runtime: missing');
+    expect(refusal(() => parseClientMessage('{"t":"join","v":2,"room":"a","role":"player","runtime":{"version":"retrosim 1","kind":"files"}}')).message).toBe('join.runtime.hash: expected a SHA-256 (64 lower-case hex digits), got nothing');
+    expect(refusal(() => parseClientMessage(`{"t":"join","v":2,"room":"a","role":"player","runtime":{"version":"retrosim 1","kind":"version","hash":"${'0'.repeat(64)}"}}`)).message).toBe('join.runtime.hash: a runtime of kind "version" names no hash');
+    expect(refusal(() => parseClientMessage('{"t":"join","v":2,"room":"a","role":"player","runtime":{"version":"\\u001b[2J","kind":"version"}}')).message).toBe('join.runtime.version: expected a version of letters, digits, spaces and . + _ -, got "\\u001b[2J"');
+    expect(refusal(() => parseClientMessage(`{"t":"join","v":2,"room":"a","role":"player",${rt},"scenario":"tag"}`)).message).toBe('join.scenario: expected a hash ("0x" + 16 lower-case hex digits), got "tag"');
     expect(refusal(() => parseClientMessage('{"t":"keyframe","f":600,"hash":"0x0000000000000000","data":"a*=="}')).message).toMatch(/^keyframe\.data: expected non-empty base64/);
     expect(refusal(() => parseClientMessage('not json')).message).toBe('message: not JSON');
     expect(refusal(() => parseClientMessage('[1]')).message).toBe('message: expected an object, got an array of 1');
@@ -195,15 +210,32 @@ describe('the netplay protocol', () => {
       checkInterval: 10,
       inputDelay: 2,
     };
-    const join = (config: unknown) => JSON.stringify({ t: 'join', v: 1, room: 'r', role: 'player', config });
+    const join = (config: unknown) => JSON.stringify({ t: 'join', v: 2, room: 'r', role: 'player', runtime: { version: 'retrosim 1.0.0', kind: 'version' }, config });
     expect((parseClientMessage(join(c)) as { config: NetplayConfig }).config).toEqual(c);
     expect(refusal(() => parseClientMessage(join({ ...c, settings: { ...c.settings, players: 5 } }))).message).toBe('join.config.settings.players: expected an integer in 1..4, got 5');
     expect(refusal(() => parseClientMessage(join({ ...c, settings: { ...c.settings, players: undefined } }))).message).toBe('join.config.settings.players: expected an integer in 1..4, got nothing');
     expect(refusal(() => parseClientMessage(join({ ...c, checkInterval: 601 }))).message).toBe('join.config.checkInterval: expected an integer in 1..600, got 601');
+    // a keyframe is of a check frame, so that the relay can compare it with every player's checksum
+    expect(refusal(() => parseClientMessage(join({ ...c, keyframeInterval: 25 }))).message).toBe('join.config.keyframeInterval: expected a multiple of the check interval 10, got 25');
     expect(refusal(() => parseClientMessage(join({ ...c, world: { ...c.world, name: 3 } }))).message).toBe('join.config.world.name: expected a string, got 3');
     expect(refusal(() => parseClientMessage(join({ ...c, scenario: 'wander' }))).message).toBe('join.config.scenario: expected an object, got "wander"');
     const big = { ...c, settings: { ...c.settings, streamSeed: 'x'.repeat(MAX_CONFIG_LENGTH) } };
     expect(refusal(() => parseClientMessage(join(big))).message).toMatch(/^join\.config: longer than 8192 characters as JSON/);
+  });
+
+  it('a refusal quotes what was sent with every control character escaped (property)', () => {
+    const controls = fc.array(fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }), fc.constantFrom(0x202e, 0x2066, 0x2028, 0x200f)), { minLength: 1, maxLength: 8 }).map((cs) => String.fromCharCode(...cs));
+    fc.assert(
+      fc.property(controls, fc.string({ maxLength: 10 }), (bad, text) => {
+        for (const m of [{ t: 'ping', id: text + bad }, { t: 'join', v: 2, room: bad + text, role: 'player', runtime: { version: 'retrosim 1', kind: 'version' } }, { t: bad }]) {
+          const e = refusal(() => parseClientMessage(JSON.stringify(m)));
+          expect(isPrintable(e.message), e.message).toBe(true);
+        }
+        expect(isPrintable(refusal(() => parseRelayMessage(JSON.stringify({ t: 'start', [bad]: 1 }))).message)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    expect(refusal(() => parseClientMessage('{"t":"\u009b31m"}')).message).toBe('message.t: unknown message type "\\x9b31m"');
   });
 
   it('size is checked before parsing: only a keyframe may pass 16 KiB, and not 8 MiB', () => {

@@ -3,7 +3,8 @@
  * own parser (a malformed message from the relay fails the test), and waits on conditions, never on time.
  */
 import WebSocket from 'ws';
-import { encodeClientMessage, parseRelayMessage, type ClientMessage, type NetplayConfig, type RelayMessage } from '../../src/netplay/protocol.js';
+import { encodeClientMessage, parseRelayMessage, PROTOCOL_VERSION, type ClientMessage, type JoinMessage, type NetplayConfig, type RelayMessage, type RuntimeIdentity } from '../../src/netplay/protocol.js';
+import { RUNTIME_VERSION } from '../../src/replay/format.js';
 import { waitFor } from '../batch/helpers.js';
 
 export interface TestClient {
@@ -21,6 +22,14 @@ export interface TestClient {
   close(): void;
 }
 
+/** The runtime test clients name: this version, no hash (any room of this version seats them). */
+export const TEST_RUNTIME: RuntimeIdentity = { version: RUNTIME_VERSION, kind: 'version' };
+
+/** A `join` of this protocol's version, naming TEST_RUNTIME unless `over` says otherwise. */
+export function joinMessage(room: string, role: 'player' | 'spectator', config?: NetplayConfig, over: Partial<JoinMessage> = {}): JoinMessage {
+  return { t: 'join', v: PROTOCOL_VERSION, room, role, runtime: TEST_RUNTIME, ...(config ? { config } : {}), ...over };
+}
+
 export function testConfig(players: number, over: Partial<NetplayConfig> = {}): NetplayConfig {
   return {
     world: { kind: 'rugrats', name: 'test', source: 'builtin:test', contentHash: '0x0000000000000001', byteLength: 1 },
@@ -33,8 +42,9 @@ export function testConfig(players: number, over: Partial<NetplayConfig> = {}): 
   };
 }
 
-export async function connect(url: string): Promise<TestClient> {
-  const ws = new WebSocket(url, { maxPayload: 16 * 1024 * 1024 });
+/** A connection to the relay; `localAddress` picks the loopback address it comes from (127.0.0.2, ...). */
+export async function connect(url: string, localAddress?: string): Promise<TestClient> {
+  const ws = new WebSocket(url, { maxPayload: 16 * 1024 * 1024, ...(localAddress ? { localAddress } : {}) });
   const c: TestClient = {
     ws,
     messages: [],
@@ -69,10 +79,10 @@ export async function connect(url: string): Promise<TestClient> {
   return c;
 }
 
-/** Connects and joins; waits for `joined`. */
-export async function join(url: string, room: string, role: 'player' | 'spectator', config?: NetplayConfig): Promise<TestClient> {
-  const c = await connect(url);
-  c.send({ t: 'join', v: 1, room, role, ...(config ? { config } : {}) });
+/** Connects (from `localAddress`, if given) and joins; waits for `joined`. */
+export async function join(url: string, room: string, role: 'player' | 'spectator', config?: NetplayConfig, localAddress?: string): Promise<TestClient> {
+  const c = await connect(url, localAddress);
+  c.send(joinMessage(room, role, config));
   await c.next('joined');
   return c;
 }

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startRelay, type Relay, type RelayEvent, type RelayOptions } from '../../src/node/relay-server.js';
 import { JOIN_TIMEOUT_MS, MAX_KEYFRAME_LENGTH, MAX_LEFT_INPUTS, MAX_SPECTATORS, MAX_STATES_PER_CLIENT, type RelayMessage } from '../../src/netplay/protocol.js';
 import { waitFor } from '../batch/helpers.js';
-import { connect, input, join, testConfig, type TestClient } from '../netplay/relay-client.js';
+import { connect, input, join, joinMessage, testConfig, type TestClient } from '../netplay/relay-client.js';
 
 const relays: Relay[] = [];
 const clients: TestClient[] = [];
@@ -107,13 +107,18 @@ describe('the netplay relay', () => {
   it('a spectator joining after a keyframe starts from it with the inputs since', async () => {
     const { url } = await relay();
     const [a, b] = await room(url, 'kf', 2, testConfig(2, { keyframeInterval: 20 }));
+    const kf = { f: 20, hash: '0x00000000000000ab', data: 'AAECAw==' };
     for (let f = 1; f <= 30; f += 10) {
       a!.send(input(f, Array.from({ length: 10 }, (_, i) => (f + i) & 63), 2));
       b!.send(input(f, new Array<number>(10).fill(1), 2));
     }
     await a!.next('input', (m) => m.f === 21);
     await b!.next('input', (m) => m.f === 21);
-    const kf = { f: 20, hash: '0x00000000000000ab', data: 'AAECAw==' };
+    // the keyframe is kept once every connected player's checksum of its frame agrees with it (sent with a resend)
+    a!.send(input(30, [30], 2, [[20, kf.hash]]));
+    b!.send(input(30, [1], 2, [[20, kf.hash]]));
+    await a!.next('input', (m) => m.f === 30);
+    await b!.next('input', (m) => m.f === 30);
     b!.send({ t: 'keyframe', ...kf }); // from player 1 while player 0 is here: refused
     expect((await b!.next('error')).reason).toBe("keyframe: sent by player 1, but player 0 is the room's lowest-numbered player");
     a!.send({ t: 'keyframe', ...kf });
@@ -137,7 +142,7 @@ describe('the netplay relay', () => {
     await a!.next('input');
     b!.close();
     await a!.next('left');
-    for (let f = 1; f <= 200; f += 20) a!.send(input(f, new Array<number>(20).fill(1), 2));
+    for (let f = 1; f <= 200; f += 20) a!.send(input(f, new Array<number>(20).fill(1), 2, f === 181 ? [[200, '0x0000000000000200']] : []));
     a!.send({ t: 'keyframe', f: 200, hash: '0x0000000000000200', data: 'AAAA' });
     a!.send({ t: 'ping', id: 1 });
     await a!.next('pong');
@@ -234,7 +239,7 @@ describe('the netplay relay', () => {
     const { url } = await relay();
     const s = await connect(url);
     clients.push(s);
-    s.send({ t: 'join', v: 1, room: 'nowhere', role: 'spectator' });
+    s.send(joinMessage('nowhere', 'spectator'));
     expect((await s.next('error')).reason).toBe('join: no room "nowhere" to watch');
     const p = await connect(url);
     clients.push(p);
@@ -243,7 +248,7 @@ describe('the netplay relay', () => {
     await room(url, 'full', 1);
     const late = await connect(url);
     clients.push(late);
-    late.send({ t: 'join', v: 1, room: 'full', role: 'player' });
+    late.send(joinMessage('full', 'player'));
     expect((await late.next('error')).reason).toBe('join: room "full" has started; join it as a spectator');
   });
 
@@ -295,15 +300,15 @@ describe('the netplay relay', () => {
     await room(url, 'one', 2 - 1);
     const c = await connect(url);
     clients.push(c);
-    c.send({ t: 'join', v: 1, room: 'two', role: 'player', config: testConfig(1) });
+    c.send(joinMessage('two', 'player', testConfig(1)));
     expect((await c.next('error')).reason).toBe('join: the relay holds its most rooms (1)');
     expect((await c.waitClosed()).code).toBe(1008);
   });
 
   it('a keyframe may pass 16 KiB and reaches a late spectator in its catchup; one over 8 MiB is refused with 1009', async () => {
     const { url } = await relay();
-    const [a] = await room(url, 'big', 1, testConfig(1, { keyframeInterval: 1 }));
-    a!.send(input(1, [1], 1));
+    const [a] = await room(url, 'big', 1, testConfig(1, { keyframeInterval: 1, checkInterval: 1 }));
+    a!.send(input(1, [1], 1, [[1, '0x0000000000000001']]));
     const data = 'QUJD'.repeat(64 * 1024); // 256 KiB
     a!.send({ t: 'keyframe', f: 1, hash: '0x0000000000000001', data });
     a!.send({ t: 'ping', id: 1 });
@@ -317,7 +322,7 @@ describe('the netplay relay', () => {
 
   it('bounds the bytes a client sends: keyframes without end are refused', async () => {
     const { url } = await relay();
-    const [a] = await room(url, 'bytes', 1, testConfig(1, { keyframeInterval: 1 }));
+    const [a] = await room(url, 'bytes', 1, testConfig(1, { keyframeInterval: 1, checkInterval: 1 }));
     a!.send(input(1, [1], 1));
     const text = `{"t":"keyframe","f":1,"hash":"0x0000000000000001","data":"${'A'.repeat(6 * 1024 * 1024)}"}`;
     for (let i = 0; i < 6; i++) a!.sendRaw(text); // 36 MiB: refused unless the relay took over 10 s to read them
@@ -330,7 +335,7 @@ describe('the netplay relay', () => {
     for (let i = 0; i < MAX_SPECTATORS; i++) clients.push(await join(url, 'watched', 'spectator'));
     const ninth = await connect(url);
     clients.push(ninth);
-    ninth.send({ t: 'join', v: 1, room: 'watched', role: 'spectator' });
+    ninth.send(joinMessage('watched', 'spectator'));
     expect((await ninth.next('error')).reason).toBe(`join: room "watched" has its most spectators (${MAX_SPECTATORS})`);
     await ninth.waitClosed();
     const full = await connect(url);
@@ -340,11 +345,12 @@ describe('the netplay relay', () => {
     expect((await other.next('error')).reason).toBe(`relay: full (${2 + MAX_SPECTATORS} connections)`);
   });
 
-  it(`closes a connection that has not joined within ${JOIN_TIMEOUT_MS / 1000} s`, async () => {
-    const { url } = await relay();
+  it(`closes a connection that has not joined within its deadline (${JOIN_TIMEOUT_MS / 1000} s by default)`, async () => {
+    expect(JOIN_TIMEOUT_MS).toBe(10_000);
+    const { url } = await relay({ joinTimeoutMs: 300 });
     const c = await connect(url);
     clients.push(c);
-    expect((await c.next('error')).reason).toBe('join: none within 10 s of connecting');
+    expect((await c.next('error')).reason).toBe('join: none within 0.3 s of connecting');
     expect((await c.waitClosed()).code).toBe(1008);
   });
 

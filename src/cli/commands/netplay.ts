@@ -18,6 +18,8 @@ import { encodeValueBytes } from '../../ecs/value-codec.js';
 import { MAX_PLAYERS, ROOM_PATTERN, type NetplayConfig } from '../../netplay/protocol.js';
 import { BOT_POLICIES, makeBot, type BotPolicy } from '../../netplay/bots.js';
 import type { DesyncReport } from '../../netplay/session.js';
+import { printable } from '../../netplay/printable.js';
+import { DEFAULT_SILENCE_TIMEOUT_MS } from '../../netplay/heartbeat.js';
 import { MAX_AGENTS } from '../../sim/scenario.js';
 
 const usage = `usage: retrosim netplay join --relay URL --room NAME [options]
@@ -45,6 +47,10 @@ options:
   --json            print one JSON line at the end: {frames, confirmedFrame, finalHash, rollbacks,
                     maxRollback, desyncs, player, waits, pingMs} (player -1 for a spectator)
   --name TEXT       a display name sent to the relay (up to 32 characters)
+  --timeout S       seconds the relay may stay silent (no message, no answer to pings) before this client
+                    ends, exit 1, within S + 3 s; also the longest a player that reached --frames waits for
+                    its peers to acknowledge its inputs (then it ends, naming them, exit 0); 1-3600
+                    (default ${DEFAULT_SILENCE_TIMEOUT_MS / 1000}). It must exceed any delay the relay adds
   --scenario FILE   a scenario module of your own (as retrosim run --scenario): the creator's room plays it,
                     with its module graph in the room's config; every joiner and spectator of such a room
                     gives its own copy with --scenario, compared with the room's graph before anything of
@@ -62,7 +68,9 @@ when this client creates the room (the first player):
 
 Progress goes to stderr every 5 s (without --json). Exit 0 when --frames was reached with no desync (or on
 SIGINT without --frames), 1 on a desync (the report on stderr: frame, player(s), cause), when the relay
-refuses or the connection ends, 2 on bad arguments.
+refuses, the connection ends or the relay falls silent (--timeout), 2 on bad arguments. The relay seats a
+client only in a room of the same runtime (version and built files) and scenario module graph. Whatever
+the relay or the room's config says is printed with its control characters escaped.
 `;
 
 export const command: Command = {
@@ -87,6 +95,7 @@ export const command: Command = {
       players: { type: 'int', min: 1, max: MAX_PLAYERS },
       agents: { type: 'int', min: 0, max: MAX_AGENTS },
       'input-delay': { type: 'int', min: 0, max: 30 },
+      timeout: { type: 'int', min: 1, max: 3600 },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const url = o['relay'] as string | undefined;
@@ -111,22 +120,29 @@ export const command: Command = {
     const seed = (o['seed'] as number | undefined) ?? 1;
     const worldArg = o['world'] as string | undefined;
     const scenarioArg = o['scenario'] as string | undefined;
+    const timeoutMs = ((o['timeout'] as number | undefined) ?? DEFAULT_SILENCE_TIMEOUT_MS / 1000) * 1000;
     if (scenarioArg !== undefined && BUILTIN_SCENARIOS.has(scenarioArg)) throw new UsageError(`--scenario ${scenarioArg}: a built-in scenario is the room's default for its world; --scenario is for a module file`);
 
     const { RoomBuilder, runNetplayClient } = await import('../../node/netplay-client.js');
     const { openBuiltinWorld, openNamedWorld } = await import('../../node/open-world.js');
     const { connectWsTransport } = await import('../../node/ws-transport.js');
     const { replaceFile } = await import('../../node/replace-file.js');
+    const { nodeRuntimeIdentity } = await import('../../node/runtime-hash.js');
+    const runtime = nodeRuntimeIdentity();
 
     // A player opens its world first: the config it offers if it creates the room.
     let config: NetplayConfig | undefined;
     const read = (p: string) => readInputFile(p);
     let builder: InstanceType<typeof RoomBuilder>;
+    // The module graph this client brings: the relay seats it only in a room that plays that graph.
+    let scenarioGraph: string | undefined;
     if (!spectate) {
       const opened = worldArg !== undefined ? await openNamedWorld(worldArg, read) : await openBuiltinWorld(DEFAULT_WORLD, read);
       const players = (o['players'] as number | undefined) ?? 2;
       const agents = o['agents'] as number | undefined;
-      const scenario = scenarioArg !== undefined ? (await loadScenarioFile(scenarioArg)).scenario : undefined;
+      const loaded = scenarioArg !== undefined ? await loadScenarioFile(scenarioArg) : undefined;
+      const scenario = loaded?.scenario;
+      scenarioGraph = loaded?.identity.contentHash;
       const params = scenario ? parseSets(scenario, (o['set'] as string[] | undefined) ?? []) : {};
       if (!scenario && o['set'] !== undefined) throw new UsageError('--set is for a scenario module (--scenario FILE)');
       const sim = createSimulation(opened.world, { players, ...(scenario ? { scenario, params } : {}), ...(agents !== undefined ? { agents } : {}) });
@@ -139,7 +155,18 @@ export const command: Command = {
         inputDelay: (o['input-delay'] as number | undefined) ?? 2,
       };
       builder = new RoomBuilder(worldArg, read, scenarioArg);
-    } else builder = new RoomBuilder(worldArg, read, scenarioArg);
+    } else {
+      // a spectator imports nothing of its module before the room's graph is compared with it: hashed only
+      if (scenarioArg !== undefined) {
+        const { moduleGraph } = await import('../../node/module-graph.js');
+        try {
+          scenarioGraph = moduleGraph(scenarioArg).contentHash;
+        } catch (e) {
+          throw new Error(`--scenario ${scenarioArg}: ${(e as Error).message}`);
+        }
+      }
+      builder = new RoomBuilder(worldArg, read, scenarioArg);
+    }
 
     const abort = new AbortController();
     const onSignal = () => abort.abort();
@@ -149,7 +176,10 @@ export const command: Command = {
     let result;
     try {
       result = await runNetplayClient({
-        transport: connectWsTransport(url),
+        transport: connectWsTransport(url, { silenceMs: timeoutMs }),
+        runtime,
+        ...(scenarioGraph !== undefined ? { scenarioGraph } : {}),
+        timeoutMs,
         room,
         role: spectate ? 'spectator' : 'player',
         ...(config ? { config } : {}),
@@ -186,7 +216,8 @@ export const command: Command = {
       process.stderr.write(`retrosim: netplay: DESYNC at frame ${r.frame}: player${r.players.length === 1 ? '' : 's'} ${r.players.join(', ') || '?'} (${describeCause(r)})\n`);
       for (const [k, c] of Object.entries(r.states)) {
         const what = c.error ? `could not be compared: ${c.error}` : c.sections.length === 0 ? 'equals ours (its checksum did not)' : `differs in ${c.sections.join(', ')}: ${c.differences.slice(0, 3).join('; ')}${c.totalDifferences > 3 ? ` (${c.totalDifferences} values in all)` : ''}`;
-        process.stderr.write(`retrosim: netplay: player ${k}'s state of frame ${r.frame} ${what}\n`);
+        // a peer's state is the peer's: what it holds is shown printable
+        process.stderr.write(`retrosim: netplay: player ${k}'s state of frame ${r.frame} ${printable(what)}\n`);
       }
       if (out !== undefined) {
         writeDesync(out, r, room, summary.player, replaceFile);
@@ -200,7 +231,11 @@ export const command: Command = {
       if (json) printJson(summary);
       return 1;
     }
-    if (result.error !== null && !result.finished) throw new Error(`netplay: ${result.error}`);
+    if (result.error !== null && !result.finished) throw new Error(`netplay: ${printable(result.error)}`);
+    if (result.unacked.length > 0) {
+      const who = result.unacked.length === 1 ? `player ${result.unacked[0]} has` : `players ${result.unacked.join(', ')} have`;
+      process.stderr.write(`retrosim: netplay: ${who} not acknowledged this player's inputs up to frame ${frames} within ${timeoutMs / 1000} s: ending without waiting longer\n`);
+    }
     if (frames !== undefined && !result.finished && !result.aborted) throw new Error(`netplay: the session ended at confirmed frame ${s.confirmedFrame}, before frame ${frames}`);
     if (out !== undefined) {
       let bytes: Uint8Array;

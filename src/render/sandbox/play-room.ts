@@ -12,6 +12,7 @@ import type { NetplayTransport } from '../../netplay/transport.js';
 import type { OpenedWorld } from '../../replay/world-identity.js';
 import type { Simulation } from '../../sim/simulation.js';
 import { buildRoomSimulation } from './room-config.js';
+import { pageRuntime } from './build-identity.js';
 
 /** Confirmed hashes kept for reading back (an hour at 60 Hz); older ones are dropped. */
 export const MAX_KEPT_HASHES = 216_000;
@@ -72,6 +73,7 @@ export class PlayRoom {
       ...(o.config ? { config: o.config } : {}),
       ...(o.lastFrame !== undefined ? { lastFrame: o.lastFrame } : {}),
       ...(o.now ? { now: o.now } : {}),
+      runtime: pageRuntime(),
     });
     this.session.on('confirmed', ({ frame, hash }) => {
       if (frame !== this.hashOffset + this.hashes.length + 1) return;

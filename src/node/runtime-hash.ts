@@ -27,8 +27,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../index.js';
-import { readBounded } from '../node/bounded-read.js';
+import { packageRoot } from './assets.js';
+import { readBounded } from './bounded-read.js';
+import { RUNTIME_VERSION } from '../replay/format.js';
+import type { RuntimeIdentity } from '../netplay/protocol.js';
 
 /** Most files the runtime hash reads (the runtime's own and its packages'). */
 export const RUNTIME_HASH_MAX_FILES = 50_000;
@@ -79,6 +81,14 @@ export function runtimeHash(): string {
   if (cached !== undefined) return cached;
   const built = runtimeDir();
   return (cached = runtimeHashOf(dirname(dirname(built)), built).hash);
+}
+
+/**
+ * This runtime as a netplay `join` names it: its version and the hash of its built files and the packages
+ * it loads (kind "files"). The relay seats a client only in a room of the same runtime.
+ */
+export function nodeRuntimeIdentity(): RuntimeIdentity {
+  return { version: RUNTIME_VERSION, kind: 'files', hash: runtimeHash() };
 }
 
 /**
