@@ -20,9 +20,9 @@ export const CASES = [
   // The default scenario: the default Piney field with its weather and ambient tasks, 300 agents.
   { label: 'default scenario (piney-default)', source: 'builtin:piney-default', agents: undefined, frames: 600 },
   { label: 'rugrats demo', source: 'builtin:rugrats-demo', agents: 60, frames: 300 },
-  { label: 'llama demo', source: 'file:assets/worlds/llama/demo.trak;map:assets/worlds/llama/demo.map', agents: 40, frames: 300 },
-  { label: 'colbin demo', source: 'file:assets/worlds/colbin/demo.colbin', agents: 60, frames: 300 },
-  { label: 'gta town', source: 'file:assets/worlds/gta/town.col', agents: 40, frames: 300 },
+  { label: 'llama demo', source: 'builtin:llama-demo', agents: 40, frames: 300 },
+  { label: 'colbin demo', source: 'builtin:colbin-demo', agents: 60, frames: 300 },
+  { label: 'gta town', source: 'builtin:gta-town', agents: 40, frames: 300 },
 ] as const;
 
 /** Opens a world by the source a replay records (paths relative to the repository root, the tests' folder). */
