@@ -25,7 +25,8 @@ import {
 import { printable } from '../netplay/printable.js';
 import { MAX_CHANGED_FRAMES, MAX_PAYLOAD, MAX_UNJOINED_MESSAGE, seconds, type RelayLimits } from './relay-limits.js';
 import type { Sending } from './relay-sending.js';
-import type { Client, RelayEvent, Room } from './relay-types.js';
+import type { RelayEvent } from './relay-types.js';
+import type { Client, Room } from './relay-state.js';
 
 /** Keyframe frames whose players' checksums are kept while a keyframe may still come for them. */
 const CHECKED_FRAMES_KEPT = 4;

@@ -8,7 +8,7 @@
  */
 import { encodeRelayMessage, MAX_MESSAGE_LENGTH, type RelayMessage } from '../netplay/protocol.js';
 import { MAX_DELAYED_MESSAGES } from './relay-limits.js';
-import type { Client, KeptKeyframe, Part, Payload, Room } from './relay-types.js';
+import type { Client, KeptKeyframe, Part, Payload, Room } from './relay-state.js';
 
 /** What sending needs from the relay. */
 export interface SendingContext {

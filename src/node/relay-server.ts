@@ -26,7 +26,8 @@ import { Admission, type InboundCount } from './relay-admission.js';
 import { BYTES_BURST, BYTES_PER_SECOND, HEARTBEAT_MS, MAX_PAYLOAD, MAX_UNJOINED_MESSAGE, resolveLimits, seconds, type RelayOptions } from './relay-limits.js';
 import { Rooms } from './relay-rooms.js';
 import { createSending } from './relay-sending.js';
-import type { Client, Relay, RelayEvent } from './relay-types.js';
+import type { Relay, RelayEvent } from './relay-types.js';
+import type { Client } from './relay-state.js';
 
 export type { Relay, RelayEvent, RelayStats } from './relay-types.js';
 export type { RelayOptions } from './relay-limits.js';
