@@ -35,9 +35,10 @@ export function cliOf(root: string, args: string[], env: NodeJS.ProcessEnv = {})
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  // 'close', not 'exit': a process's last output can still be in its pipes when it has exited.
   const exited = new Promise<number>((resolve) => {
-    child.on('exit', (code, signal) => {
-      live.delete(child);
+    child.on('exit', () => live.delete(child));
+    child.on('close', (code, signal) => {
       resolve(code ?? (signal === 'SIGKILL' ? 137 : signal === 'SIGTERM' ? 143 : -1));
     });
   });
