@@ -82,6 +82,9 @@ export class SidePanels {
     this.overview.draw(v.camera.visibleRect(), v.playerPosition());
     if (s.mode === 'replay' && s.replay) {
       this.timeline.update({ length: s.replayLength, keyframes: s.replay.keyframes.map((k) => k.frame), divergence: s.divergence, checked: s.check?.frame ?? 0 });
-    } else this.timeline.update(null);
+    } else {
+      const t = s.timeline;
+      this.timeline.update(t ? { length: t.end, keyframes: t.keyframes, divergence: -1, checked: 0, live: true } : null);
+    }
   }
 }

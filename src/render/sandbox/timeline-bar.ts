@@ -1,6 +1,8 @@
 /**
- * The replay timeline above the scrubber: frame-number labels, a tick per keyframe, how far the replay has
- * been checked ahead of playback, and the first divergent frame in red (scene/timeline.ts does the numbers).
+ * The timeline above the scrubber: frame-number labels, a tick per keyframe, how far a replay has been checked
+ * ahead of playback, and the first divergent frame in red (scene/timeline.ts does the numbers). A live run's
+ * timeline grows every frame: its marks are drawn again when it has grown by a two-hundredth, so the page
+ * does not rebuild them (nor lay the page out) every frame.
  */
 import { timelineMarks } from '../scene/timeline.js';
 import { el } from './dom.js';
@@ -12,27 +14,36 @@ export interface TimelineInput {
   divergence: number;
   /** Frames checked ahead so far. */
   checked: number;
+  /** A live run's record (growing; nothing to check ahead). */
+  live?: boolean;
 }
 
 export class TimelineBar {
   private key = '';
+  private coarse = '';
 
   constructor(private readonly marks: HTMLElement) {}
 
-  /** Draws the marks when something changed; `null` clears them (live mode). */
+  /** Draws the marks when something changed; `null` clears them (no timeline). */
   update(input: TimelineInput | null): void {
-    // Live (null) needs no width: reading it would make the browser lay the page out again every frame.
+    // Nothing shown (null) needs no width: reading it would make the browser lay the page out again every
+    // frame. A live run's marks are drawn at a length rounded up to a two-hundredth of it.
+    const length = input?.live ? liveSpan(input.length) : (input?.length ?? 0);
+    const coarse = input ? `${length}:${input.divergence}:${input.checked}` : '';
+    if (input?.live && coarse === this.coarse) return;
+    this.coarse = coarse;
     const width = input ? this.marks.clientWidth : 0;
-    const key = input ? `${width}:${input.length}:${input.keyframes.length}:${input.divergence}:${input.checked}` : '';
+    const key = input ? `${width}:${coarse}:${input.keyframes.length}` : '';
     if (key === this.key) return;
     this.key = key;
+    if (input && input.live) input = { ...input, length };
     this.marks.replaceChildren();
     if (!input || width <= 0) return;
     const m = timelineMarks(input.length, input.keyframes, input.divergence, width);
     const checked = el('div', 'checked');
     checked.style.width = `${input.length > 0 ? (Math.min(input.checked, input.length) / input.length) * width : 0}px`;
     checked.title = `${input.checked} of ${input.length} frames checked`;
-    this.marks.append(checked);
+    if (!input.live) this.marks.append(checked);
     for (const k of m.keyframes) {
       const t = el('div', 'tick');
       t.style.left = `${k.x}px`;
@@ -54,4 +65,10 @@ export class TimelineBar {
       this.marks.append(d);
     }
   }
+}
+
+/** The length a live timeline's marks are drawn at: `length` rounded up to a step of about a two-hundredth of it. */
+export function liveSpan(length: number): number {
+  const step = Math.max(1, 10 ** Math.floor(Math.log10(Math.max(1, length / 200))));
+  return Math.ceil(Math.max(1, length) / step) * step;
 }
