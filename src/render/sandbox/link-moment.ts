@@ -89,7 +89,7 @@ export function momentOutcome(m: PendingMoment, frame: number, hash: string): Mo
     return {
       ...base,
       matches: false,
-      note: `This link was copied from a view steered with the keys, and its keys were too many for a link: it restores the world, the settings and frame ${frame} of the run without keys, so the state differs (hash ${hash} here, ${m.hash} in the view copied). To share a steered run that long exactly, save its replay (Save) and share the file.`,
+      note: `This link was copied from a view steered with the keys, and carries none of them (a run with too many keys for a link goes without them): it restores the world, the settings and frame ${frame} of the run without keys, so the state differs (hash ${hash} here, ${m.hash} in the view copied). To share such a run exactly, save its replay (Save) and share the file.`,
       isError: false,
     };
   return { ...base, matches: false, note: `the state at frame ${frame} has hash ${hash}, not the link's ${m.hash}: this page does not reproduce the view the link was copied from`, isError: true };
