@@ -5,11 +5,17 @@
  * go on differently from there, and written as a replay file at any time (the same bytes a ReplayRecorder of
  * the same run writes).
  *
+ * A keyframe is taken as the simulation's rollback copy (`Simulation.saveInto`, a copy into typed arrays, a
+ * fraction of a millisecond), not as an encoded snapshot (`save` and the value codec, tens of milliseconds with
+ * 1,000 agents): a live frame stays cheap. The snapshot's bytes are made when a replay file is written, by
+ * putting each copy back and saving it, and kept.
+ *
  * The record is bounded: past a memory budget the oldest blocks are dropped, but never so many that less than
  * `minFrames` frames remain. A record that dropped its start can still be sought and scrubbed; it can no longer
  * be written as a replay file (a replay starts at frame 0).
  */
 import { encodeValueBytes } from '../ecs/value-codec.js';
+import { RollbackState } from '../sim/rollback.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { ScenarioIdentity } from '../sim/scenario.js';
 import { scenarioIdentity } from '../scenarios/identity.js';
@@ -39,7 +45,10 @@ interface Block {
   frame: number;
   hashHi: number;
   hashLo: number;
-  snapshot: Uint8Array;
+  /** The state at `frame` as the simulation's own copy (null: only the snapshot's bytes, from a replay). */
+  state: RollbackState | null;
+  /** The snapshot's encoded bytes (null: not made yet, see `replayBytes`). */
+  snapshot: Uint8Array | null;
   /** Frames recorded in the block (frames frame+1 .. frame+n). */
   n: number;
   inputs: Uint32Array;
@@ -128,7 +137,7 @@ export class LiveRecord {
     const P = r.P;
     for (const k of rp.keyframes) {
       if (k.frame > frame) break;
-      const b = r.newBlock(k.frame, k.hashHi, k.hashLo, k.snapshot);
+      const b = r.newBlock(k.frame, k.hashHi, k.hashLo, null, k.snapshot);
       const n = Math.min(K, frame - k.frame);
       b.n = n;
       b.inputs.set(f.inputs.subarray(k.frame * P, (k.frame + n) * P));
@@ -168,12 +177,13 @@ export class LiveRecord {
     return this.blocks.map((b) => b.frame);
   }
 
-  private newBlock(frame: number, hashHi: number, hashLo: number, snapshot: Uint8Array): Block {
+  private newBlock(frame: number, hashHi: number, hashLo: number, state: RollbackState | null, snapshot: Uint8Array | null): Block {
     const K = this.keyframeInterval;
     const b: Block = {
       frame,
       hashHi,
       hashLo,
+      state,
       snapshot,
       n: 0,
       inputs: new Uint32Array(K * this.P),
@@ -190,7 +200,7 @@ export class LiveRecord {
 
   private keyframe(): void {
     const h = this.sim.hash();
-    this.newBlock(this.sim.frame, h.hi, h.lo, encodeValueBytes(this.sim.save()));
+    this.newBlock(this.sim.frame, h.hi, h.lo, this.sim.saveInto(new RollbackState()), null);
   }
 
   /** Drops the oldest blocks while over the budget and more than `minFrames` would remain. */
@@ -269,7 +279,10 @@ export class LiveRecord {
     const sim = this.sim;
     const K = this.keyframeInterval;
     const b = this.blocks[Math.min(this.blocks.length - 1, Math.floor((frame - this.start) / K))]!;
-    if (!(sim.frame >= b.frame && sim.frame <= frame)) restoreKeyframe(sim, { frame: b.frame, hashHi: b.hashHi, hashLo: b.hashLo, snapshot: b.snapshot, offset: -1 });
+    if (!(sim.frame >= b.frame && sim.frame <= frame)) {
+      if (b.state) sim.restoreFrom(b.state);
+      else restoreKeyframe(sim, { frame: b.frame, hashHi: b.hashHi, hashLo: b.hashLo, snapshot: b.snapshot!, offset: -1 });
+    }
     while (sim.frame < frame) sim.step(this.P === 1 ? this.input(sim.frame + 1) : this.frameInputs(sim.frame + 1));
     const hash = sim.hashHex();
     return { frame, hash, verified: hash === this.hashAt(frame) };
@@ -290,15 +303,37 @@ export class LiveRecord {
     b.n = frame - b.frame;
   }
 
+  /**
+   * Makes the snapshot bytes of the keyframes that have none yet: each rollback copy put back and saved as
+   * `Simulation.save` and the value codec do, then the simulation put back where it stood.
+   */
+  private encodeSnapshots(): void {
+    const todo = this.blocks.filter((b) => !b.snapshot);
+    if (!todo.length) return;
+    const sim = this.sim;
+    const now = sim.saveInto(new RollbackState());
+    try {
+      for (const b of todo) {
+        sim.restoreFrom(b.state!);
+        this.held -= blockBytes(b);
+        b.snapshot = encodeValueBytes(sim.save());
+        this.held += blockBytes(b);
+      }
+    } finally {
+      sim.restoreFrom(now);
+    }
+  }
+
   /** The replay file of the run held, frame 0 to the head (the bytes a ReplayRecorder of the same run writes). */
   replayBytes(): Uint8Array {
     if (!this.complete) throw new Error(`the live record no longer holds frame 0 (it holds frames ${this.start}..${this.head}, the last ${this.minFrames} at least): a replay file starts at frame 0`);
+    this.encodeSnapshots();
     const w = new ReplayWriter();
     w.header(this.header);
     let hi = 0;
     let lo = 0;
     for (const b of this.blocks) {
-      w.keyframe(b.frame, b.hashHi, b.hashLo, b.snapshot);
+      w.keyframe(b.frame, b.hashHi, b.hashLo, b.snapshot!);
       if (b.n > 0) {
         w.frames(b.frame + 1, b.n, { inputs: b.inputs, hashHi: b.hashHi_, hashLo: b.hashLo_, fieldrand: b.fieldrand, ccrand: b.ccrand, sections: b.sections }, this.S);
         hi = b.hashHi_[b.n - 1]!;
@@ -309,6 +344,15 @@ export class LiveRecord {
   }
 }
 
+/** Bytes of the typed arrays an object holds (a rollback copy's buffers), a few levels down. */
+function typedBytes(v: unknown, depth = 0): number {
+  if (ArrayBuffer.isView(v)) return v.byteLength;
+  if (v === null || typeof v !== 'object' || depth > 4) return 0;
+  let n = 0;
+  for (const k of Object.keys(v)) if (k !== 'owner') n += typedBytes((v as Record<string, unknown>)[k], depth + 1);
+  return n;
+}
+
 function blockBytes(b: Block): number {
-  return b.snapshot.byteLength + b.inputs.byteLength + b.hashHi_.byteLength + b.hashLo_.byteLength + b.fieldrand.byteLength + b.ccrand.byteLength + b.sections.byteLength;
+  return (b.snapshot?.byteLength ?? 0) + (b.state ? typedBytes(b.state) : 0) + b.inputs.byteLength + b.hashHi_.byteLength + b.hashLo_.byteLength + b.fieldrand.byteLength + b.ccrand.byteLength + b.sections.byteLength;
 }

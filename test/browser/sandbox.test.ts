@@ -293,6 +293,7 @@ describe('the page controls', () => {
   test('Save downloads the run so far, from frame 0 (the page always records): the replay verifies in Node', async () => {
     await open('llama-demo', 5);
     expect((await state())['recording']).toBe(true);
+    await page.evaluate(() => window.retrosim.resume());
     await page.keyboard.down('ArrowUp');
     await page.waitForFunction(() => (window.retrosim.state()['frame'] as number) >= 20, null, { timeout: 300_000 });
     await page.keyboard.up('ArrowUp');

@@ -12,6 +12,7 @@ import { openRecordedWorld } from '../../src/node/open-world.js';
 import { verifyReplay } from '../../src/replay/verify.js';
 import { simulationFromSettings } from '../../src/scenarios/builtin.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
+import { liveSpan } from '../../src/render/scene/timeline.js';
 import { readFileSync } from 'node:fs';
 import { openSandbox, openSandboxInFirefox, setFirefoxViewport, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
 
@@ -119,7 +120,8 @@ describe.each(BROWSERS)('%s', (b) => {
       const scrub = document.getElementById('scrub') as HTMLInputElement;
       return { hidden: document.getElementById('replay-bar')!.hidden, disabled: scrub.disabled, max: scrub.max, back: (document.getElementById('step-back') as HTMLButtonElement).disabled, label: document.getElementById('frame-label')!.textContent };
     }, undefined);
-    expect(bar).toEqual({ hidden: false, disabled: false, max: String(end), back: false, label: `${end} / ${end}` });
+    // The bar spans a round length past the last frame.
+    expect(bar).toEqual({ hidden: false, disabled: false, max: String(liveSpan(end)), back: false, label: `${end} / ${end}` });
     const marks = (await evaluate(p, () => window.retrosim.timeline(), undefined)) as { dom: { cls: string }[] };
     expect(marks.dom.some((d) => d.cls === 'label')).toBe(true);
     // One frame back, by the button.

@@ -7,6 +7,7 @@
  */
 import { $ } from './dom.js';
 import { MAX_LINK_INPUT_CHARS } from '../scene/link-inputs.js';
+import { liveSpan } from '../scene/timeline.js';
 import type { PageAction } from './shortcuts.js';
 
 /**
@@ -97,7 +98,8 @@ export class ReplayControls {
     const t = s.timeline;
     scrub.disabled = !t;
     if (t) {
-      const max = String(t.end);
+      // A live run's bar spans a round length past its last frame (the marks' span); seeking past it stops there.
+      const max = String(s.mode === 'live' ? liveSpan(t.end) : t.end);
       if (scrub.max !== max) scrub.max = max;
       // Not while the user drags it.
       if (document.activeElement !== scrub) scrub.value = String(s.frame);

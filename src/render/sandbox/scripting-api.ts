@@ -5,7 +5,7 @@
  * legend, and measure the page's own cost.
  */
 import { hex64 } from '../../replay/format.js';
-import { speedLabel, timelineMarks } from '../scene/timeline.js';
+import { liveSpan, speedLabel, timelineMarks } from '../scene/timeline.js';
 import type { RayDensity } from '../scene/view-link.js';
 import { weatherCounts } from '../scene/weather-look.js';
 import type { BannerMessages } from './banner-state.js';
@@ -171,7 +171,7 @@ function timelineState(p: ScriptedPage): Record<string, unknown> {
   const s = p.session();
   const marks = $('marks');
   const t = s?.timeline;
-  const m = t ? timelineMarks(t.end, t.keyframes, s!.divergence, marks.clientWidth) : null;
+  const m = t ? timelineMarks(s!.mode === 'live' ? liveSpan(t.end) : t.end, t.keyframes, s!.divergence, marks.clientWidth) : null;
   const dom = Array.from(marks.children).map((c) => ({ cls: (c as HTMLElement).className, frame: (c as HTMLElement).dataset['frame'] ?? null, text: c.textContent ?? '' }));
   const speed = p.loop.clock.speed;
   return { marks: m, dom, speed, speedLabel: speedLabel(speed), frameLabel: $('frame-label').textContent };

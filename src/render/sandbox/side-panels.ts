@@ -51,6 +51,7 @@ export class SidePanels {
   /** A new view, or the panel's width changed: the inset is drawn again for it. */
   showWorld(v: WorldView): void {
     this.overview.setWorld(v.raster, v.rect, insetSize(this.el.side.clientWidth));
+    this.timeline.invalidate();
   }
 
   /** The legend is listed again on the next update (what it lists may have changed). */

@@ -1,10 +1,11 @@
 /**
  * The timeline above the scrubber: frame-number labels, a tick per keyframe, how far a replay has been checked
  * ahead of playback, and the first divergent frame in red (scene/timeline.ts does the numbers). A live run's
- * timeline grows every frame: its marks are drawn again when it has grown by a two-hundredth, so the page
- * does not rebuild them (nor lay the page out) every frame.
+ * timeline grows every frame: its bar spans a round length a little past the last frame, and its marks are
+ * drawn again when that span or the keyframes change, so the page does not rebuild them (nor lay the page
+ * out) every frame.
  */
-import { timelineMarks } from '../scene/timeline.js';
+import { liveSpan, timelineMarks } from '../scene/timeline.js';
 import { el } from './dom.js';
 
 export interface TimelineInput {
@@ -24,16 +25,23 @@ export class TimelineBar {
 
   constructor(private readonly marks: HTMLElement) {}
 
+  /** The marks are drawn again on the next update (the bar's width may have changed). */
+  invalidate(): void {
+    this.key = '';
+    this.coarse = '';
+  }
+
   /** Draws the marks when something changed; `null` clears them (no timeline). */
   update(input: TimelineInput | null): void {
     // Nothing shown (null) needs no width: reading it would make the browser lay the page out again every
-    // frame. A live run's marks are drawn at a length rounded up to a two-hundredth of it.
+    // frame. A live run's bar spans a round length past its last frame (`liveSpan`), so its marks are drawn
+    // again only when that span or its keyframes change, not every frame.
     const length = input?.live ? liveSpan(input.length) : (input?.length ?? 0);
-    const coarse = input ? `${length}:${input.divergence}:${input.checked}` : '';
+    const coarse = input ? `${length}:${input.keyframes.length}:${input.divergence}:${input.checked}` : '';
     if (input?.live && coarse === this.coarse) return;
     this.coarse = coarse;
     const width = input ? this.marks.clientWidth : 0;
-    const key = input ? `${width}:${coarse}:${input.keyframes.length}` : '';
+    const key = input ? `${width}:${coarse}` : '';
     if (key === this.key) return;
     this.key = key;
     if (input && input.live) input = { ...input, length };
@@ -65,10 +73,4 @@ export class TimelineBar {
       this.marks.append(d);
     }
   }
-}
-
-/** The length a live timeline's marks are drawn at: `length` rounded up to a step of about a two-hundredth of it. */
-export function liveSpan(length: number): number {
-  const step = Math.max(1, 10 ** Math.floor(Math.log10(Math.max(1, length / 200))));
-  return Math.ceil(Math.max(1, length) / step) * step;
 }

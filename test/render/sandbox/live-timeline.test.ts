@@ -15,6 +15,7 @@ import { LinkState, type ViewSnapshot } from '../../../src/render/sandbox/link-s
 import { linkInputsNote } from '../../../src/render/sandbox/replay-controls.js';
 import { decodeInputs, encodeInputs, MAX_LINK_INPUT_CHARS } from '../../../src/render/scene/link-inputs.js';
 import { formatViewLink, linkBounds, parseViewLink } from '../../../src/render/scene/view-link.js';
+import { liveSpan } from '../../../src/render/scene/timeline.js';
 import { simulationFromSettings } from '../../../src/scenarios/builtin.js';
 import { BUTTON_MASK, Buttons } from '../../../src/systems/input.js';
 import { opener } from '../helpers.js';
@@ -100,6 +101,22 @@ describe('the live run is a timeline', () => {
     expect(linkInputsNote(text)).toContain('Save the replay');
     expect(linkInputsNote(encodeInputs([1, 1, 2]))).toBe('');
     expect(linkInputsNote('')).toBe('');
+  });
+});
+
+describe("a live run's bar", () => {
+  test('spans a round length past the last frame, the last frame at 75% of it or more, growing with the run', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1e8 }), fc.integer({ min: 0, max: 1e6 }), (n, more) => {
+        const s = liveSpan(n);
+        expect(s).toBeGreaterThan(n);
+        if (n >= 100) expect(n / s).toBeGreaterThanOrEqual(0.75);
+        const p = 10 ** Math.floor(Math.log10(s));
+        expect([1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8]).toContain(s / p);
+        expect(liveSpan(n + more)).toBeGreaterThanOrEqual(s);
+      }),
+    );
+    expect([0, 99, 100, 124, 125, 899, 900, 36_000].map(liveSpan)).toEqual([100, 100, 125, 125, 150, 1000, 1000, 40_000]);
   });
 });
 

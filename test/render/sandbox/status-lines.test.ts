@@ -82,7 +82,7 @@ describe('status lines', () => {
   });
 
   test('the session line: replays say whether every frame matches, and where the first desync is', () => {
-    expect(sessionLine({ mode: 'live', recording: true, divergence: -1, check: null, replayLength: 0 })).toBe('recording');
+    expect(sessionLine({ mode: 'live', recording: true, divergence: -1, check: null, replayLength: 0 })).toBe('live');
     expect(sessionLine({ mode: 'replay', recording: false, divergence: -1, check: { frame: 40, done: false }, replayLength: 600 })).toBe('replay: every frame matches (checked 40 of 600)');
     expect(sessionLine({ mode: 'replay', recording: false, divergence: -1, check: { frame: 600, done: true }, replayLength: 600 })).toBe('replay: every frame matches');
     expect(sessionLine({ mode: 'replay', recording: false, divergence: 77, check: { frame: 77, done: true }, replayLength: 600 })).toBe('replay: DESYNC at frame 77');
