@@ -11,6 +11,7 @@ import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ENTITY_COLOURS, WEATHER_COLOURS } from '../../src/render/scene/palette.js';
+import { liveSpan } from '../../src/render/scene/timeline.js';
 import { tamperHash } from '../render/helpers.js';
 import { openSandbox, useDrivenSandbox } from './harness.js';
 import { countColour, decodePng, type Image } from './pixels.js';
@@ -201,15 +202,47 @@ describe('the pictures of docs/sandbox.md', () => {
     await page.evaluate(() => window.retrosim.goLive());
   });
 
+  test('sandbox-live-scrubbed: a live run scrubbed back, its timeline from the first frame', async () => {
+    await open('rugrats-demo', 10);
+    await page.evaluate(() => window.retrosim.startRecording());
+    await page.keyboard.down('ArrowUp');
+    await page.evaluate(() => window.retrosim.advance(400));
+    await page.keyboard.down('ArrowLeft');
+    await page.evaluate(() => window.retrosim.advance(250));
+    await page.keyboard.up('ArrowLeft');
+    await page.keyboard.up('ArrowUp');
+    await page.evaluate(() => window.retrosim.advance(250));
+    const hashes = (await page.evaluate(() => window.retrosim.recordedHashes())) as string[];
+    expect(hashes.length).toBe(900);
+    // Scrubbed back by the scrubber, as a user drags it.
+    await page.evaluate(() => {
+      const scrub = document.getElementById('scrub') as HTMLInputElement;
+      scrub.value = '420';
+      scrub.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.evaluate(() => window.retrosim.render());
+    const s = await state();
+    expect([s['mode'], s['frame'], s['hash'], s['paused']]).toEqual(['live', 420, hashes[419], true]);
+    expect(s['timeline']).toEqual({ start: 0, end: 900 });
+    const t = (await page.evaluate(() => window.retrosim.timeline())) as { frameLabel: string; dom: { cls: string; frame: string | null }[] };
+    expect(t.frameLabel).toBe('420 / 900');
+    expect(t.dom.filter((d) => d.cls === 'tick').map((d) => Number(d.frame))).toEqual([0, 300, 600, 900]);
+    await docShot('sandbox-live-scrubbed');
+    await page.locator('#live').click();
+    expect((await state())['frame']).toBe(900);
+    await page.evaluate(() => window.retrosim.pause());
+  });
+
   test('sandbox-help: the help overlay on ?', async () => {
     await open('llama-demo', null);
     await page.locator('#map').focus();
     await page.keyboard.press('?');
     expect((await state())['helpShown']).toBe(true);
     expect(await page.locator('#help-overlay').innerText()).toContain('heat map');
-    // Live on a new world after a replay: the scrubber is back at the start, disabled.
-    expect(await page.locator('#scrub').inputValue()).toBe('0');
-    expect(await page.locator('#scrub').isDisabled()).toBe(true);
+    // Live on a new world after a replay: its own timeline, from its first frame to the frame shown.
+    const f = String((await state())['frame']);
+    expect([await page.locator('#scrub').inputValue(), await page.locator('#scrub').getAttribute('max')]).toEqual([f, String(liveSpan(Number(f)))]);
+    expect(await page.locator('#scrub').isDisabled()).toBe(false);
     await docShot('sandbox-help');
     await page.keyboard.press('Escape');
     expect((await state())['helpShown']).toBe(false);

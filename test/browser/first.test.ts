@@ -141,7 +141,7 @@ describe.each(['Chromium', 'Firefox'])('%s', (browser) => {
     await p.evaluate(() => window.retrosim.startRecording(), undefined);
     // Long enough that the playback below does not reach its end (which pauses).
     await p.evaluate(() => window.retrosim.advance(300), undefined);
-    expect(await p.evaluate(() => document.getElementById('record')!.textContent, undefined)).toBe('Stop');
+    expect(await p.evaluate(() => document.getElementById('record')!.textContent, undefined)).toBe('Save');
     expect(await rows()).toMatchObject({ rows: 1 });
     const bytes = await p.evaluate(() => window.retrosim.finishRecording(), undefined);
     await p.evaluate(() => window.retrosim.render(), undefined);
@@ -162,8 +162,8 @@ describe.each(['Chromium', 'Firefox'])('%s', (browser) => {
       window.retrosim.goLive();
       window.retrosim.render();
     }, undefined);
-    // Live again: the timeline is only for replays.
-    expect(await shown(p, '#replay-bar')).toBe(false);
+    // Live again: the live run's own timeline.
+    expect(await shown(p, '#replay-bar')).toBe(true);
   });
 
   test('the determinism numbers are one click away: the hash there is the page state\'s, frame by frame', async () => {

@@ -53,6 +53,8 @@ export function measureFrames(map: MapCanvas, n: number, step: () => void, draw:
     medianRenderMs: median(renders),
     medianFrameMs: median(frames),
     p90FrameMs: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))] ?? NaN,
+    maxFrameMs: sorted[sorted.length - 1] ?? NaN,
+    maxStepMs: steps.reduce((a, b) => Math.max(a, b), 0),
     fps: 1000 / mean(frames),
     renderer: map.rendererName,
   };

@@ -3,12 +3,13 @@
  * simulation to the link's frame (in slices, so that the page can show its progress and stay responsive) and
  * compares the state hash there with the one in the link.
  *
- * What a link can restore: the simulation is deterministic given its settings and its inputs, and a link
- * carries the settings but no inputs. The page steps with no keys held, so a view that nobody steered (no key
- * held since frame 0) comes back exactly, with the same hash; a view steered with the keys comes back as the
- * same world and settings at the same frame without keys, and the page says so, with both hashes. A hash that
- * differs is never shown as if it matched. (A replay's link restores its frame from the replay file, which
- * holds the inputs.)
+ * What a link can restore: the simulation is deterministic given its settings and its inputs. A link carries
+ * the settings, and for a view steered with the keys the buttons of every frame up to its own (compressed in
+ * its fragment, see link-inputs.ts): the page steps with them (or with no keys held, when the link carries
+ * none), so the view comes back exactly, with the same hash. A steered run too long for a link is linked
+ * without its inputs: it comes back as the same world and settings at the same frame without keys, and the
+ * page says so, with both hashes. A hash that differs is never shown as if it matched. (A replay's link
+ * restores its frame from the replay file, which holds the inputs.)
  *
  * No DOM here: Node tests run it on real sessions.
  */
@@ -37,15 +38,17 @@ export interface FastForwardPacing {
 export const SLICE_MS = 40;
 
 /**
- * Steps `s` with no keys until its frame is `target` (or `stopped()`); resolves to the frame reached. Progress
- * is reported after each slice that leaves frames to go, so a short fast-forward shows none.
+ * Steps `s` until its frame is `target` (or `stopped()`), with the buttons `inputs` gives for each frame
+ * (`inputs[f − 1]` for frame f; none: no keys); resolves to the frame reached. Progress is reported after each
+ * slice that leaves frames to go, so a short fast-forward shows none.
  */
-export async function fastForward(s: SteppedSession, target: number, p: FastForwardPacing): Promise<number> {
+export async function fastForward(s: SteppedSession, target: number, p: FastForwardPacing, inputs?: ArrayLike<number>): Promise<number> {
   const start = s.frame;
+  const buttons = (f: number): number => (inputs && f < inputs.length ? inputs[f]! : 0);
   while (s.frame < target) {
     if (p.stopped()) return s.frame;
     const t0 = p.now();
-    do s.stepLive(0);
+    do s.stepLive(buttons(s.frame));
     while (s.frame < target && p.now() - t0 < SLICE_MS);
     if (s.frame < target) {
       p.progress(s.frame - start, target - start);
@@ -80,12 +83,13 @@ export function momentOutcome(m: PendingMoment, frame: number, hash: string): Mo
   const base = { frame, hash, linkHash: m.hash ?? null };
   if (frame !== m.frame) return { ...base, matches: null, note: `Stopped at frame ${frame}, before the link's frame ${m.frame}.`, isError: false };
   if (m.hash === undefined) return { ...base, matches: null, note: `Opened at frame ${frame}, paused (the link gives no hash to check it against).`, isError: false };
-  if (m.hash === hash) return { ...base, matches: true, note: `Opened at frame ${frame}, paused: the state hash ${hash} is the link's.`, isError: false };
-  if (m.keys)
+  if (m.hash === hash)
+    return { ...base, matches: true, note: `Opened at frame ${frame}, paused: the state hash ${hash} is the link's${m.inputs ? ' (the keys held in that run came with the link)' : ''}.`, isError: false };
+  if (m.keys && !m.inputs)
     return {
       ...base,
       matches: false,
-      note: `This link was copied from a view steered with the keys, and a link carries no keys: it restores the world, the settings and frame ${frame} of the run without keys, so the state differs (hash ${hash} here, ${m.hash} in the view copied). To share a steered run exactly, record it and share the replay.`,
+      note: `This link was copied from a view steered with the keys, and carries none of them (a run with too many keys for a link goes without them): it restores the world, the settings and frame ${frame} of the run without keys, so the state differs (hash ${hash} here, ${m.hash} in the view copied). To share such a run exactly, save its replay (Save) and share the file.`,
       isError: false,
     };
   return { ...base, matches: false, note: `the state at frame ${frame} has hash ${hash}, not the link's ${m.hash}: this page does not reproduce the view the link was copied from`, isError: true };

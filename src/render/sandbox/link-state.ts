@@ -15,6 +15,8 @@ import type { CollisionWorld } from '../../worlds/world.js';
 import type { MapPlane } from '../scene/projection.js';
 import type { RayDensity, ViewLink } from '../scene/view-link.js';
 import { autoAgents } from './world-catalog.js';
+import { decodeInputs, MAX_LINK_INPUT_CHARS } from '../scene/link-inputs.js';
+import { BUTTON_MASK } from '../../systems/input.js';
 
 /** The camera as the link records it (map units; `framed`: showing the whole world). */
 export interface CameraSnapshot {
@@ -36,8 +38,12 @@ export interface ViewSnapshot {
   selectedEntity: number | null;
   /** In replay mode: the replay's file name (null: not loaded from a file) and the frame shown. */
   replay: { name: string | null; frame: number } | null;
-  /** In live mode: the frame shown, its state hash, and whether keys steered the run (see `SandboxSession.steered`). */
-  live?: { frame: number; hash: string; steered: boolean } | null;
+  /**
+   * In live mode: the frame shown, its state hash, whether keys steered the run (see `SandboxSession.steered`),
+   * and the buttons of frames 1..frame encoded for the link (`SandboxSession.linkInputs`: '' none held, null
+   * unknown).
+   */
+  live?: { frame: number; hash: string; steered: boolean; inputs?: string | null } | null;
   /** A world the user gave as a file: its name (undefined for a catalog world). */
   file?: string | undefined;
   speed: number;
@@ -63,6 +69,8 @@ export interface PendingMoment {
   hash: string | undefined;
   /** Keys steered the run the link was copied from. */
   keys: boolean;
+  /** The buttons of frames 1..frame the link carries (undefined: none, the page steps with no keys). */
+  inputs?: Uint32Array;
 }
 
 /** The world's native units per metre, which turn the camera's zoom into the link's pixels per metre; 1 for a world that gives none. */
@@ -110,7 +118,10 @@ export class LinkState {
     this.params = { ...link.params };
     this.pendingView = link;
     this.pendingFrame = link.frame !== undefined && link.replay !== undefined ? { replay: link.replay, frame: link.frame } : null;
-    this.pendingMoment = link.frame !== undefined && link.replay === undefined ? { frame: link.frame, hash: link.hash, keys: link.keys === true } : null;
+    this.pendingMoment =
+      link.frame !== undefined && link.replay === undefined
+        ? { frame: link.frame, hash: link.hash, keys: link.keys === true, ...(link.inputs !== undefined ? { inputs: decodeInputs(link.inputs, link.frame, BUTTON_MASK) } : {}) }
+        : null;
   }
 
   /** The file the link's view was of (undefined: a catalog world's link). */
@@ -218,7 +229,9 @@ export class LinkState {
     } else if (v.live && v.live.frame > 0) {
       l.frame = v.live.frame;
       l.hash = v.live.hash;
-      if (v.live.steered) l.keys = true;
+      const inputs = v.live.inputs;
+      if (v.live.steered && inputs !== '') l.keys = true;
+      if (inputs && inputs.length <= MAX_LINK_INPUT_CHARS) l.inputs = inputs;
     }
     if (v.speed !== 1) l.speed = v.speed;
     if (v.heat) l.heat = true;

@@ -34,7 +34,7 @@ import { PageView } from './page-view.js';
 import { PlacementsBanner } from './placements-banner.js';
 import { openPlayPanel, type PlayPanel } from './play-panel.js';
 import { placementsMissingText } from './placements-offer.js';
-import { ReplayControls } from './replay-controls.js';
+import { linkInputsNote, ReplayControls } from './replay-controls.js';
 import { RoomControl } from './room-control.js';
 import { roomHost } from './room-host.js';
 import { parseRoomLink } from './room-link.js';
@@ -57,7 +57,7 @@ export { SIM_HZ };
 
 // The room's parameters (relay=, room=, players=, frames=) are the panel's; the view link reads the rest.
 const roomLink = parseRoomLink(location.search);
-const parsed = parseViewLink(roomLink.rest, { worlds: CATALOG.map((e) => e.id), bounds: linkBounds() });
+const parsed = parseViewLink(roomLink.rest, { worlds: CATALOG.map((e) => e.id), bounds: linkBounds() }, location.hash);
 const base = new URL('./', location.href).href;
 const fetchBytes = publicFolder(base);
 const swallow = (p: Promise<unknown>): void => void p.catch(() => undefined); // the banner already says why
@@ -129,7 +129,7 @@ async function reachMomentOf(s: SandboxSession, m: PendingMoment): Promise<void>
       banner.show();
     },
     stopped: () => shown.session !== s,
-  });
+  }, m.inputs);
   if (shown.session !== s) return;
   reaching = null; // the link now says this frame
   moment = momentOutcome(m, reached, s.hash);
@@ -193,9 +193,9 @@ function setSpeed(speed: number): void {
   replayControls.showSpeed(speed);
 }
 
-/** Back to frame 0 on a fresh world, recording (paused or running as before). */
+/** Back to frame 0 on a fresh world (paused or running as before); the record starts again there. */
 async function startRecording(): Promise<void> {
-  await shown.session!.restart(true);
+  await shown.session!.restart();
   loop.clock.reset();
   pageView.show(shown.session!, false);
 }
@@ -211,7 +211,7 @@ function viewSnapshot(): ViewSnapshot {
     selectedEntity: sel?.kind === 'entity' ? sel.id : null,
     replay: s?.mode === 'replay' ? { name: shown.replayName, frame: s.sim.frame } : null,
     // While the link's frame is being reached, the link still says the link's moment, not a frame on the way.
-    live: s?.mode === 'live' && reaching !== s ? { frame: s.sim.frame, hash: s.hash, steered: s.steered } : null,
+    live: s?.mode === 'live' && reaching !== s ? { frame: s.sim.frame, hash: s.hash, steered: s.steered, inputs: s.steered ? s.linkInputs() : '' } : null,
     file: shownFile() ?? undefined,
     speed: loop.clock.speed,
     ...viewControls.linkPart(),
@@ -222,7 +222,10 @@ function viewSnapshot(): ViewSnapshot {
 /** Writes the view's link into the address bar (when it changed). */
 function syncUrl(): string {
   // In a room the address is the room's link (what the others open), not a view of a moment.
-  return address.write(rooms.active ? new URL(rooms.link).search : formatViewLink(link.linkOf(viewSnapshot())));
+  if (rooms.active) return address.write(new URL(rooms.link).search);
+  const snap = viewSnapshot();
+  replayControls?.showLinkNote(linkInputsNote(snap.live?.inputs));
+  return address.write(formatViewLink(link.linkOf(snap)));
 }
 
 const actions: ActionHost = {
@@ -241,7 +244,10 @@ const actions: ActionHost = {
     loop.stepOnce();
     pageView.draw();
   },
-  replay: () => (shown.session?.mode === 'replay' ? { frame: shown.session.sim.frame, length: shown.session.replayLength } : null),
+  replay: () => {
+    const t = shown.session?.timeline;
+    return t ? { frame: shown.session!.sim.frame, length: t.end } : null;
+  },
   seek: (f) => pageView.seek(f),
   speed: () => loop.clock.speed,
   setSpeed,
@@ -274,26 +280,26 @@ async function start(): Promise<void> {
       if (shown.source) swallow(shown.openSource(shown.source));
     },
     openFiles,
-    restart: () => void shown.session?.restart(false).then(() => pageView.show(shown.session!, false)),
+    restart: () => void shown.session?.restart().then(() => pageView.show(shown.session!, false)),
     downloadSpec: () => shown.downloadSpec(),
     focusMap,
   });
   viewControls = new ViewControls({ heat: parsed.link.heat ?? false, rays: parsed.link.rays ?? 'few', muted: sound.isMuted }, { view, setMuted: (on) => sound.setMuted(on), action: act, focusMap, syncUrl });
   replayControls = new ReplayControls({
     record: () => {
-      if (shown.session?.recording) {
+      try {
         shown.finishRecording();
         shown.downloadReplay();
-      } else
-        void startRecording().then(() => {
-          loop.paused = false;
-        });
+      } catch (e) {
+        banner.setError(`cannot save the replay: ${(e as Error).message}`);
+      }
     },
     downloadReplay: () => shown.downloadReplay(),
     action: act,
     setSpeed,
     goLive: () => {
-      shown.goLive();
+      if (shown.session?.mode === 'live') pageView.seek(shown.session.timeline?.end ?? shown.session.frame);
+      else shown.goLive();
       loop.paused = false;
       syncUrl();
     },

@@ -28,9 +28,9 @@ export interface ActionHost {
   paused: boolean;
   /** Steps one frame (paused) and draws it. */
   stepForward(): void;
-  /** In replay mode, the frame shown and the replay's length; null live. */
+  /** The frame shown and the end of the timeline (a replay's length, or the live run's last frame); null with no timeline. */
   replay(): { frame: number; length: number } | null;
-  /** Shows a replay frame. */
+  /** Shows a frame of the timeline (a replay's, or the live run's record). */
   seek(frame: number): void;
   speed(): number;
   setSpeed(speed: number): void;

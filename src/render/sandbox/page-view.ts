@@ -107,10 +107,10 @@ export class PageView {
     p.selectionChanged();
   }
 
-  /** Shows a frame of the loaded replay (nothing live). */
+  /** Shows a frame of the loaded replay, or of the live run's record. */
   seek(frame: number): void {
     const s = this.p.session();
-    if (!s || s.mode !== 'replay') return;
+    if (!s || !s.timeline) return;
     s.seek(frame);
     this.view?.heat.reset();
     this.draw();
@@ -123,6 +123,6 @@ export class PageView {
   private updateStatus(s: SandboxSession): void {
     const p = this.p;
     p.status.show(s, this.view, p.loop);
-    p.replayControls.update({ mode: s.mode, frame: s.sim.frame, replayLength: s.replayLength, recording: s.recording, paused: p.loop.paused, recorded: p.recorded() });
+    p.replayControls.update({ mode: s.mode, frame: s.sim.frame, timeline: s.timeline, recording: s.recording, paused: p.loop.paused, recorded: p.recorded() });
   }
 }

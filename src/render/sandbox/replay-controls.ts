@@ -1,15 +1,28 @@
 /**
- * The replay controls: in the top bar's replay group, Record (and stop and download), Download replay (once
- * there is one), Play/Pause, one frame back and forward, the speed; below the bar, shown only while a replay
- * is loaded, Go live and the scrubber with its frame label. It shows the session's state it is given and
- * passes the user's choices on; the page decides what they do.
+ * The replay controls: in the top bar's replay group, Save (the live run so far as a replay file), Download
+ * replay (the one last saved), Play/Pause, one frame back and forward, the speed; below the bar, the timeline
+ * of the live run (the page always records it) or of the replay loaded: Go live and the scrubber with its
+ * frame label, and a note when the link cannot carry a steered run's keys. It shows the session's state it is
+ * given and passes the user's choices on; the page decides what they do.
  */
 import { $ } from './dom.js';
+import { MAX_LINK_INPUT_CHARS } from '../scene/link-inputs.js';
+import { liveSpan } from '../scene/timeline.js';
 import type { PageAction } from './shortcuts.js';
+
+/**
+ * The note shown when a steered run's keys are too many for its link (`inputs`: the encoded keys, '' none,
+ * null unknown): the link then reopens the run without them, and the replay file is the way to share it.
+ */
+export function linkInputsNote(inputs: string | null | undefined): string {
+  if (inputs === null) return 'The link cannot carry the keys of this run (the page no longer holds its start): it reopens the run without them.';
+  if (!inputs || inputs.length <= MAX_LINK_INPUT_CHARS) return '';
+  return `This run's keys are too many for a link (${inputs.length} characters, the most is ${MAX_LINK_INPUT_CHARS}): the link reopens the run without them. Save the replay to share it exactly.`;
+}
 
 /** What the replay bar asks of the page. */
 export interface ReplayControlsHost {
-  /** Record pressed: start recording, or stop and download. */
+  /** Save pressed: the live run so far as a replay file, downloaded. */
   record(): void;
   downloadReplay(): void;
   action(a: PageAction): void;
@@ -25,7 +38,9 @@ export interface ReplayControlsHost {
 export interface ReplayBarState {
   mode: 'live' | 'replay';
   frame: number;
-  replayLength: number;
+  /** What the timeline spans (null: none, e.g. a room's session): the oldest frame held and the last. */
+  timeline: { start: number; end: number } | null;
+  /** The live run is recorded (Save can write it). */
   recording: boolean;
   paused: boolean;
   /** A recording is ready to download. */
@@ -42,6 +57,8 @@ export class ReplayControls {
   private readonly playButton = $<HTMLButtonElement>('play');
   private readonly downloadButton = $<HTMLButtonElement>('download-replay');
   private readonly bar = $('replay-bar');
+  private readonly live = $<HTMLButtonElement>('live');
+  private readonly linkNote = $('link-note');
 
   constructor(host: ReplayControlsHost) {
     this.recordButton.addEventListener('click', () => host.record());
@@ -70,20 +87,32 @@ export class ReplayControls {
     this.scrub.value = '0';
   }
 
+  /** The note under the link ('' none): see `linkInputsNote`. */
+  showLinkNote(text: string): void {
+    if (this.linkNote.textContent !== text) this.linkNote.textContent = text;
+    if (this.linkNote.hidden === (text !== '')) this.linkNote.hidden = text === '';
+  }
+
   update(s: ReplayBarState): void {
     const scrub = this.scrub;
-    scrub.disabled = s.mode !== 'replay';
-    if (s.mode === 'replay') {
+    const t = s.timeline;
+    scrub.disabled = !t;
+    if (t) {
+      // A live run's bar spans a round length past its last frame (the marks' span); seeking past it stops there.
+      const max = String(s.mode === 'live' ? liveSpan(t.end) : t.end);
+      if (scrub.max !== max) scrub.max = max;
       // Not while the user drags it.
       if (document.activeElement !== scrub) scrub.value = String(s.frame);
     } else scrub.value = '0';
-    this.frameLabel.textContent = s.mode === 'replay' ? `${s.frame} / ${s.replayLength}` : `frame ${s.frame}`;
-    this.stepBack.disabled = s.mode !== 'replay' || s.frame === 0;
-    const rec = s.recording ? 'Stop' : 'Record';
-    if (this.recordLabel.textContent !== rec) {
-      this.recordLabel.textContent = rec;
-      this.recordButton.title = s.recording ? 'stop recording and download the replay' : 'record a replay from frame 0';
-      this.recordButton.classList.toggle('recording', s.recording);
+    const label = t ? `${s.frame} / ${t.end}` : `frame ${s.frame}`;
+    if (this.frameLabel.textContent !== label) this.frameLabel.textContent = label;
+    this.stepBack.disabled = !t || s.frame <= t.start;
+    // Go live: leaves a replay, or brings a live run scrubbed back to its last frame.
+    this.live.disabled = s.mode === 'live' && (!t || s.frame >= t.end);
+    const save = s.mode === 'live' && s.recording;
+    if (this.recordButton.disabled === save) {
+      this.recordButton.disabled = !save;
+      this.recordButton.classList.toggle('recording', save);
     }
     // The button shows what a press does: play while paused, pause while running.
     const play = s.paused ? 'Play' : 'Pause';
@@ -92,9 +121,8 @@ export class ReplayControls {
       this.playButton.classList.toggle('is-paused', s.paused);
     }
     this.downloadButton.disabled = !s.recorded;
-    // Shown only when they do something: the bar one row, the timeline only for a replay.
-    const replay = s.mode === 'replay';
+    // Shown only when they do something: the bar one row, the timeline when there is one.
     if (this.downloadButton.hidden === s.recorded) this.downloadButton.hidden = !s.recorded;
-    if (this.bar.hidden === replay) this.bar.hidden = !replay;
+    if (this.bar.hidden === !!t) this.bar.hidden = !t;
   }
 }

@@ -5,7 +5,7 @@
  * legend, and measure the page's own cost.
  */
 import { hex64 } from '../../replay/format.js';
-import { speedLabel, timelineMarks } from '../scene/timeline.js';
+import { liveSpan, speedLabel, timelineMarks } from '../scene/timeline.js';
 import type { RayDensity } from '../scene/view-link.js';
 import { weatherCounts } from '../scene/weather-look.js';
 import type { BannerMessages } from './banner-state.js';
@@ -158,6 +158,9 @@ function state(p: ScriptedPage): Record<string, unknown> {
     helpShown: vc.helpShown,
     layout: p.layout(),
     url: location.search,
+    fragment: location.hash,
+    timeline: s.timeline ? { start: s.timeline.start, end: s.timeline.end } : null,
+    record: s.liveRecord ? { start: s.liveRecord.start, head: s.liveRecord.head, bytes: s.liveRecord.bytes, keyframes: s.liveRecord.keyframes().length, complete: s.liveRecord.complete } : null,
     moment: p.moment?.() ?? null,
     placementsMissing: p.placementsMissing?.() ?? false,
   };
@@ -167,7 +170,8 @@ function state(p: ScriptedPage): Record<string, unknown> {
 function timelineState(p: ScriptedPage): Record<string, unknown> {
   const s = p.session();
   const marks = $('marks');
-  const m = s?.replay ? timelineMarks(s.replayLength, s.replay.keyframes.map((k) => k.frame), s.divergence, marks.clientWidth) : null;
+  const t = s?.timeline;
+  const m = t ? timelineMarks(s!.mode === 'live' ? liveSpan(t.end) : t.end, t.keyframes, s!.divergence, marks.clientWidth) : null;
   const dom = Array.from(marks.children).map((c) => ({ cls: (c as HTMLElement).className, frame: (c as HTMLElement).dataset['frame'] ?? null, text: c.textContent ?? '' }));
   const speed = p.loop.clock.speed;
   return { marks: m, dom, speed, speedLabel: speedLabel(speed), frameLabel: $('frame-label').textContent };
@@ -228,6 +232,17 @@ export function scriptingApi(ready: Promise<void>, p: ScriptedPage) {
     setRays: (d: RayDensity) => p.viewControls().setRays(d),
     setSpeed: (s: number) => p.setSpeed(s),
     startRecording: () => p.startRecording(),
+    /**
+     * Keeps the live run as a timeline (on, the page's default) or not, from frame 0 again on the same world (the
+     * frame-time benchmark measures both).
+     */
+    keepTimeline: async (on: boolean) => {
+      const s = p.session();
+      if (!s) return;
+      s.keepTimeline = on;
+      await p.startRecording();
+      p.pageView().show(s, false);
+    },
     finishRecording: () => Array.from(p.finishRecording()),
     recordedHashes: () => [...(p.session()?.recordedHashes ?? [])],
     loadReplay: (bytes: number[], name?: string) => p.loadReplay(Uint8Array.from(bytes), name),

@@ -1,7 +1,12 @@
 /**
  * The sandbox's simulation session, without any drawing: one Simulation built exactly as Node builds it (the
- * world's default settings and scenario), stepped with the keyboard's buttons, recorded to a replay, or
- * driven by a loaded replay (play, pause, step, seek), with the recorded hash checked on every frame.
+ * world's default settings and scenario), stepped with the keyboard's buttons, or driven by a loaded replay
+ * (play, pause, step, seek), with the recorded hash checked on every frame.
+ *
+ * The live run is always recorded (a LiveRecord: every frame's inputs and hash, a keyframe every 5 seconds,
+ * within its memory budget), so it is a timeline as a replay is: seek back, step back, play on from there with
+ * the recorded inputs (keys held there cut the record and the run goes on differently), and write what already
+ * happened as a replay file at any time.
  *
  * The session only calls the simulation's public API (`step`, `hash`, `save`/`restore` through the replay
  * functions); the renderer reads the state it exposes and never writes it. No pixi.js or DOM here, so Node
@@ -9,10 +14,11 @@
  */
 import { frameInputs, hex64, readReplay, type Replay } from '../../replay/format.js';
 import type { OpenedWorld } from '../../replay/world-identity.js';
+import { encodeInputs } from '../scene/link-inputs.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../scenarios/builtin.js';
 import { BUTTON_MASK } from '../../systems/input.js';
 import { checkReplaySettings, replaySimulation } from '../../replay/rebuild.js';
-import { ReplayRecorder } from '../../replay/recorder.js';
+import { LiveRecord } from '../../replay/live-record.js';
 import { seekReplay } from '../../replay/seek.js';
 import type { ScenarioSettings } from '../../sim/scenario.js';
 import { Simulation } from '../../sim/simulation.js';
@@ -41,11 +47,15 @@ export class SandboxSession {
   replay: Replay | null = null;
   /** The first frame whose hash disagreed with the replay's, or -1. */
   desyncFrame = -1;
-  private recorder: ReplayRecorder | null = null;
+  /** The live run's record (null: a replay is shown, the session is a room's, or `keepTimeline` is off). */
+  private record: LiveRecord | null = null;
+  /**
+   * Whether a live run is recorded as a timeline (on; the frame-time benchmark turns it off to measure what
+   * it costs). Takes effect at the next world, restart or return to live.
+   */
+  keepTimeline = true;
   /** The loaded replay checked ahead of playback on a second simulation (see `checkAhead`). */
   check: ReplayCheck | null = null;
-  /** Hashes of the frames recorded so far (index f − 1 for frame f), for checks and tests. */
-  readonly recordedHashes: string[] = [];
   private lastHash = '';
   /**
    * Some frame since frame 0 ran with buttons held (keys, or a replay's inputs before going live): a link,
@@ -82,14 +92,39 @@ export class SandboxSession {
     this.opened = opened;
     this.sim = simulationFromSettings(opened.world, settings);
     this.lastHash = this.sim.hashHex();
+    this.record = this.keepTimeline ? new LiveRecord(this.sim, opened.identity, { keyframeInterval: SANDBOX_KEYFRAME_INTERVAL }) : null;
   }
 
   get frame(): number {
     return this.sim.frame;
   }
 
+  /** Whether the live run is being recorded (always, in live mode, unless `keepTimeline` is off). */
   get recording(): boolean {
-    return this.recorder !== null;
+    return this.record !== null;
+  }
+
+  /** The live record (null: none, see `record`), for its figures: frames held, bytes, keyframes. */
+  get liveRecord(): LiveRecord | null {
+    return this.record;
+  }
+
+  /** Hashes of the live frames recorded (index f − 1 − start for frame f), for checks and tests. */
+  get recordedHashes(): string[] {
+    const r = this.record;
+    const out: string[] = [];
+    if (r) for (let f = r.start + 1; f <= r.head; f++) out.push(r.hashAt(f));
+    return out;
+  }
+
+  /**
+   * What the timeline spans: a replay's frames 0..length, or the live run's record from its oldest frame held
+   * to its last frame (null: nothing to scrub, a room's session or recording off).
+   */
+  get timeline(): { start: number; end: number; keyframes: number[] } | null {
+    if (this.replay) return { start: 0, end: this.replay.frames.count, keyframes: this.replay.keyframes.map((k) => k.frame) };
+    const r = this.record;
+    return r ? { start: r.start, end: r.head, keyframes: r.keyframes() } : null;
   }
 
   /** The state hash after the last frame (or of the initial state). */
@@ -97,29 +132,41 @@ export class SandboxSession {
     return this.lastHash;
   }
 
-  /** Back to frame 0 on a fresh world, in live mode; records from frame 0 when `record` is set. */
-  async restart(record = false): Promise<void> {
+  /**
+   * Back to frame 0 on a fresh world, in live mode (the record starts again from there). `_record` is what
+   * callers once passed to start a recording: the live run is now always recorded.
+   */
+  async restart(_record?: boolean): Promise<void> {
     this.install(await this.open(), this.settings);
     this.mode = 'live';
     this.replay = null;
     this.desyncFrame = -1;
-    this.recorder = null;
     this.check = null;
-    this.recordedHashes.length = 0;
     this.steered = false;
-    if (record) this.recorder = new ReplayRecorder(this.sim, this.opened.identity, SANDBOX_KEYFRAME_INTERVAL);
   }
 
-  /** One live frame with the given buttons (recorded when recording). */
+  /**
+   * One live frame with the given buttons, recorded. Behind the record's last frame (after seeking back), a
+   * frame with no buttons plays the recorded one (`matches` says whether its hash is the recorded one); a
+   * frame with buttons cuts the record there and the run goes on from it.
+   */
   stepLive(buttons: number): FrameCheck {
     if (this.mode !== 'live') throw new Error('stepLive in replay mode: leave the replay first');
     const b = buttons & BUTTON_MASK;
+    const r = this.record;
+    if (r && this.sim.frame < r.head) {
+      if (b === 0) {
+        const f = this.sim.frame + 1;
+        this.sim.step(r.input(f));
+        this.lastHash = this.sim.hashHex();
+        return { frame: f, hash: this.lastHash, matches: this.lastHash === r.hashAt(f) };
+      }
+      r.cut(this.sim.frame);
+    }
     if (b !== 0) this.steered = true;
-    if (this.recorder) {
-      this.recorder.step(b);
-      const h = this.recorder.lastHash;
-      this.lastHash = hex64(h.hi, h.lo);
-      this.recordedHashes.push(this.lastHash);
+    if (r) {
+      r.step(b);
+      this.lastHash = r.hashAt(r.head);
     } else {
       this.sim.step(b);
       this.lastHash = this.sim.hashHex();
@@ -127,12 +174,25 @@ export class SandboxSession {
     return { frame: this.sim.frame, hash: this.lastHash, matches: null };
   }
 
-  /** Ends the recording: the replay file's bytes. The session goes on live, unrecorded. */
+  /**
+   * The replay file of the live run so far: frame 0 to the record's last frame (also when the view stands
+   * further back). The run goes on, still recorded. Throws when nothing is recorded, or when the record no
+   * longer holds frame 0 (a run longer than its memory budget keeps).
+   */
   finishRecording(): Uint8Array {
-    if (!this.recorder) throw new Error('not recording');
-    const bytes = this.recorder.finish();
-    this.recorder = null;
-    return bytes;
+    if (!this.record) throw new Error(this.mode === 'replay' ? 'a replay is shown: its file is the replay itself' : 'this run is not recorded');
+    return this.record.replayBytes();
+  }
+
+  /**
+   * The live run's buttons, frames 1..`frame` (default the frame shown), encoded for a link when any is held
+   * (see link-inputs.ts); '' when none is, null when the record cannot say (not recorded, or it no longer holds
+   * frame 0).
+   */
+  linkInputs(frame = this.sim.frame): string | null {
+    const inputs = this.record?.inputs(frame) ?? null;
+    if (!inputs || inputs.length < frame) return null;
+    return inputs.some((b) => b !== 0) ? encodeInputs(inputs) : '';
   }
 
   /**
@@ -159,7 +219,7 @@ export class SandboxSession {
     this.replay = rp;
     this.desyncFrame = -1;
     this.steered = false;
-    this.recorder = null;
+    this.record = null;
     this.check = new ReplayCheck(rp, replaySimulation(rp.header, { world: await this.open() }));
     return rp;
   }
@@ -199,9 +259,19 @@ export class SandboxSession {
     return { frame: f + 1, hash: this.lastHash, matches };
   }
 
-  /** Restores the nearest keyframe at or before `frame` and steps to it (the replay's seek). */
+  /**
+   * Restores the nearest keyframe at or before `frame` and steps to it: the replay's seek, or in live mode the
+   * record's (clamped to the frames it holds).
+   */
   seek(frame: number): FrameCheck {
     const rp = this.replay;
+    const rec = this.record;
+    if (!rp && rec && this.mode === 'live') {
+      const target = Math.max(rec.start, Math.min(rec.head, Math.floor(frame)));
+      const got = rec.seek(target);
+      this.lastHash = got.hash;
+      return { frame: target, hash: got.hash, matches: got.verified };
+    }
     if (!rp) throw new Error('no replay loaded');
     const target = Math.max(0, Math.min(rp.frames.count, Math.floor(frame)));
     const r = seekReplay(rp, this.sim, target);
@@ -216,10 +286,14 @@ export class SandboxSession {
     return rp && this.sim.frame < rp.frames.count ? rp.frames.inputs[this.sim.frame * rp.frames.players]! : 0;
   }
 
-  /** Leaves the replay: live from where it stands (unrecorded). */
+  /**
+   * Leaves the replay: live from where it stands, the replay's frames up to there kept as the live record
+   * (so the timeline, the links and the replay file go on from frame 0).
+   */
   goLive(): void {
     const rp = this.replay;
     if (rp) for (let f = 0; f < this.sim.frame * rp.frames.players && f < rp.frames.inputs.length && !this.steered; f++) if (rp.frames.inputs[f] !== 0) this.steered = true;
+    if (rp && this.keepTimeline) this.record = LiveRecord.fromReplay(rp, this.sim, this.sim.frame);
     this.mode = 'live';
     this.replay = null;
     this.check = null;

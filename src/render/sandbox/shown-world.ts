@@ -39,7 +39,7 @@ export class ShownWorld {
   fileSource: WorldSource | null = null;
   /** The name of the replay loaded (for the link). */
   replayName: string | null = null;
-  /** The replay last recorded. */
+  /** The replay last saved from the live run. */
   lastReplay: Uint8Array | null = null;
   /** The Piney field tables (fetched once at start). */
   tables: PineyTables | null = null;
@@ -118,7 +118,7 @@ export class ShownWorld {
     }
   }
 
-  /** Ends the recording; its bytes. */
+  /** The live run so far as a replay file (the session goes on recording); its bytes, kept to download. */
   finishRecording(): Uint8Array {
     this.lastReplay = this.session!.finishRecording();
     return this.lastReplay;

@@ -51,6 +51,7 @@ export class SidePanels {
   /** A new view, or the panel's width changed: the inset is drawn again for it. */
   showWorld(v: WorldView): void {
     this.overview.setWorld(v.raster, v.rect, insetSize(this.el.side.clientWidth));
+    this.timeline.invalidate();
   }
 
   /** The legend is listed again on the next update (what it lists may have changed). */
@@ -82,6 +83,9 @@ export class SidePanels {
     this.overview.draw(v.camera.visibleRect(), v.playerPosition());
     if (s.mode === 'replay' && s.replay) {
       this.timeline.update({ length: s.replayLength, keyframes: s.replay.keyframes.map((k) => k.frame), divergence: s.divergence, checked: s.check?.frame ?? 0 });
-    } else this.timeline.update(null);
+    } else {
+      const t = s.timeline;
+      this.timeline.update(t ? { length: t.end, keyframes: t.keyframes, divergence: -1, checked: 0, live: true } : null);
+    }
   }
 }

@@ -54,13 +54,16 @@ export function behindNote(paused: boolean, speed: number, rep: ClockReport): st
   return `running at ${rateLabel(rep.ratio * speed)}${asked} — the machine cannot keep up`;
 }
 
-/** What the session does: a replay (every frame matches, or where it desyncs), recording, or live. */
+/**
+ * What the session does: a replay (every frame matches, or where it desyncs), or live (the page always records
+ * the live run, so "recording" would say nothing).
+ */
 export function sessionLine(s: Pick<StatusInput, 'mode' | 'recording' | 'divergence' | 'check' | 'replayLength'>): string {
   if (s.mode === 'replay') {
     if (s.divergence >= 0) return `replay: DESYNC at frame ${s.divergence}`;
     return `replay: every frame matches${s.check && !s.check.done ? ` (checked ${s.check.frame} of ${s.replayLength})` : ''}`;
   }
-  return s.recording ? 'recording' : 'live';
+  return 'live';
 }
 
 /** The world shown, and its weather and time of day when it has them. */

@@ -24,6 +24,21 @@ export function speedLabel(speed: number): string {
   return `${speed}×`;
 }
 
+/** The round lengths a live run's bar spans: these times a power of ten. */
+const LIVE_STEPS = [1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
+
+/**
+ * What a live run's bar spans when the run has `length` frames: the least round length (1, 1.25, 1.5, 2, 2.5, 3,
+ * 4, 5, 6 or 8 times a power of ten, at least 100) above it, so that the last frame sits at 75% of the bar or
+ * more and the marks change only when it passes such a length.
+ */
+export function liveSpan(length: number): number {
+  const n = Math.max(100, Math.floor(length) + 1);
+  const p = 10 ** Math.floor(Math.log10(n));
+  for (const m of LIVE_STEPS) if (m * p >= n) return m * p;
+  return 10 * p;
+}
+
 /** The x of frame `f` on a bar `width` pixels wide for a replay of `length` frames (frame 0 at x 0). */
 export function frameToX(f: number, length: number, width: number): number {
   if (!(length > 0)) return 0;

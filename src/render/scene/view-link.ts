@@ -15,6 +15,8 @@
  */
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 import { DEFAULT_SETTINGS, SETTING_RANGES } from '../../sim/scenario.js';
+import { BUTTON_MASK } from '../../systems/input.js';
+import { decodeInputs } from './link-inputs.js';
 
 /** How many sight rays the view draws for the agents that are not selected. */
 export const RAY_DENSITIES = ['off', 'few', 'many', 'all'] as const;
@@ -51,8 +53,13 @@ export interface ViewLink {
   frame?: number;
   /** The state hash at `frame` in the view the link was copied from ("0x" + 16 hex digits). */
   hash?: string;
-  /** The view was steered with the keys: a link carries no inputs, so its frame is that of the run without keys. */
+  /** The view was steered with the keys (without `inputs`, the link reopens the run without keys). */
   keys?: boolean;
+  /**
+   * The buttons of frames 1..`frame` of a steered live run, encoded (link-inputs.ts), carried in the link's
+   * fragment (`#in=...`): the page opening the link steps with them and reaches the same state hash.
+   */
+  inputs?: string;
   /** A world the user gave as a file: its name (opening the link asks for the file). */
   file?: string;
   speed?: number;
@@ -130,8 +137,11 @@ const SEED = /^[A-Za-z0-9_.:-]{1,64}$/;
 const PARAM = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const FLAG: Readonly<Record<string, boolean>> = { '1': true, '0': false, true: true, false: false, on: true, off: false };
 
-/** Reads a query string (with or without the leading "?"). */
-export function parseViewLink(search: string, rules: LinkRules): ParsedLink {
+/**
+ * Reads a query string (with or without the leading "?"), and the fragment (with or without its "#"), which
+ * may carry a steered run's inputs (`in=`).
+ */
+export function parseViewLink(search: string, rules: LinkRules, fragment = ''): ParsedLink {
   const q = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
   const link: ViewLink = { params: {} };
   const errors: string[] = [];
@@ -260,6 +270,18 @@ export function parseViewLink(search: string, rules: LinkRules): ParsedLink {
         errors.push(`unknown link parameter ${JSON.stringify(name)}: ignored`);
     }
   }
+  const inputs = new URLSearchParams(fragment.startsWith('#') ? fragment.slice(1) : fragment).get('in');
+  if (inputs !== null) {
+    if (link.frame === undefined || link.replay !== undefined) errors.push('bad link inputs #in=...: they go with a live frame (frame= without replay=); ignored');
+    else {
+      try {
+        decodeInputs(inputs, link.frame, BUTTON_MASK);
+        link.inputs = inputs;
+      } catch (e) {
+        errors.push(`bad link inputs #in=...: ${(e as Error).message}; the run is opened without keys`);
+      }
+    }
+  }
   return { link, errors };
 }
 
@@ -297,5 +319,6 @@ export function formatViewLink(l: ViewLink): string {
   if (l.mute) q.set('mute', '1');
   if (l.aa) q.set('aa', '1');
   const s = q.toString();
-  return s ? `?${s}` : '';
+  // The inputs go in the fragment: never sent to a server, and a long one does not crowd the query.
+  return (s ? `?${s}` : '') + (l.inputs !== undefined && l.frame !== undefined ? `#in=${l.inputs}` : '');
 }

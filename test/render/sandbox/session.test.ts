@@ -22,7 +22,8 @@ describe('sandbox session', () => {
     for (let f = 0; f < 650; f++) live.push(s.stepLive(pattern(f)).hash);
     expect(s.recordedHashes).toEqual(live);
     const bytes = s.finishRecording();
-    expect(s.recording).toBe(false);
+    // Saving leaves the live run recorded: it goes on.
+    expect(s.recording).toBe(true);
     const rp = readReplay(bytes);
     expect(rp.frames.count).toBe(650);
     expect(rp.keyframes.map((k) => k.frame)).toEqual([0, 300, 600]);

@@ -2,7 +2,7 @@
  * The status: the summary in plain words (the world, what the session does; a desync is the one alarm), the
  * determinism panel's rows (frame, hash, draws, then pace and costs), the pace (paused, the speed kept, or by
  * how much the machine falls behind) and the behind indicator's quiet note; the session line says live,
- * recording, or whether every replay frame matches (and how far it is checked).
+ * live, or whether every replay frame matches (and how far it is checked).
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -36,7 +36,7 @@ const input: StatusInput = {
 describe('status lines', () => {
   test('a live world: the summary in plain words, the numbers in the determinism rows, in order', () => {
     expect(statusSummary(input)).toEqual({ world: 'piney · default · rain, night', session: 'live', alarm: false });
-    expect(statusSummary({ ...input, paused: true, recording: true }).session).toBe('recording · paused');
+    expect(statusSummary({ ...input, paused: true, recording: true }).session).toBe('live · paused');
     const rows = determinismRows(input);
     expect(rows.map((r) => [r.label, r.value])).toEqual([
       ['frame', '120'],
@@ -82,7 +82,7 @@ describe('status lines', () => {
   });
 
   test('the session line: replays say whether every frame matches, and where the first desync is', () => {
-    expect(sessionLine({ mode: 'live', recording: true, divergence: -1, check: null, replayLength: 0 })).toBe('recording');
+    expect(sessionLine({ mode: 'live', recording: true, divergence: -1, check: null, replayLength: 0 })).toBe('live');
     expect(sessionLine({ mode: 'replay', recording: false, divergence: -1, check: { frame: 40, done: false }, replayLength: 600 })).toBe('replay: every frame matches (checked 40 of 600)');
     expect(sessionLine({ mode: 'replay', recording: false, divergence: -1, check: { frame: 600, done: true }, replayLength: 600 })).toBe('replay: every frame matches');
     expect(sessionLine({ mode: 'replay', recording: false, divergence: 77, check: { frame: 77, done: true }, replayLength: 600 })).toBe('replay: DESYNC at frame 77');
