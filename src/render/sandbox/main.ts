@@ -12,7 +12,7 @@
 import type { GtaWorld } from '../../worlds/gta/collision-world.js';
 import { loadPineyTables } from '../../worlds/piney/tables.js';
 import { SIM_HZ } from '../scene/sim-clock.js';
-import { formatViewLink, linkBounds, parseViewLink } from '../scene/view-link.js';
+import { DEFAULT_RAYS, formatViewLink, linkBounds, parseViewLink } from '../scene/view-link.js';
 import { AddressBar } from './address-bar.js';
 import { Banner } from './banner.js';
 import { BannerMessages } from './banner-state.js';
@@ -49,7 +49,7 @@ import { StatusPanel } from './status-panel.js';
 import { ViewControls } from './view-controls.js';
 import { Welcome } from './welcome.js';
 import { WorldControls } from './world-controls.js';
-import { baseName, CATALOG, PINEY_TABLES_FILE } from './world-catalog.js';
+import { baseName, CATALOG, FIRST_WORLD, PINEY_TABLES_FILE } from './world-catalog.js';
 import { publicFolder } from './world-sources.js';
 import { WorldStage } from './world-stage.js';
 
@@ -278,7 +278,7 @@ async function start(): Promise<void> {
     downloadSpec: () => shown.downloadSpec(),
     focusMap,
   });
-  viewControls = new ViewControls({ heat: parsed.link.heat ?? false, rays: parsed.link.rays ?? 'few', muted: sound.isMuted }, { view, setMuted: (on) => sound.setMuted(on), action: act, focusMap, syncUrl });
+  viewControls = new ViewControls({ heat: parsed.link.heat ?? false, rays: parsed.link.rays ?? DEFAULT_RAYS, muted: sound.isMuted }, { view, setMuted: (on) => sound.setMuted(on), action: act, focusMap, syncUrl });
   replayControls = new ReplayControls({
     record: () => {
       if (shown.session?.recording) {
@@ -340,8 +340,8 @@ async function start(): Promise<void> {
   window.addEventListener('resize', () => pageView.resize());
   await openFirstWorld(
     { open: (id) => shown.openCatalog(id), dropLinkSettings: () => link.dropSettings(), report: (line) => messages.reportLink(line) },
-    parsed.link.world ?? CATALOG[0]!.id,
-    CATALOG[0]!.id,
+    parsed.link.world ?? FIRST_WORLD,
+    FIRST_WORLD,
   );
   await fastForwarding;
   playPanel = openPlayPanel(rooms, roomLink.room, focusMap);
