@@ -3,7 +3,7 @@
  * kept on whole device pixels as the box and the device pixel ratio change, and given the keyboard back after
  * a control took it.
  */
-import { Application } from 'pixi.js';
+import { Application, UPDATE_PRIORITY } from 'pixi.js';
 import { chooseRenderer, fitToDevicePixels } from './renderer-choice.js';
 
 /** The GPU's name as WebGL reports it ("" when there is no WebGL). */
@@ -76,6 +76,16 @@ export class MapCanvas {
     }
     if (this.app.screen.width !== f.width || this.app.screen.height !== f.height || this.app.renderer.resolution !== dpr) this.app.renderer.resize(f.width, f.height, dpr);
     return { width: f.width, height: f.height, dpr };
+  }
+
+  /**
+   * Times each render of the application's ticker (its CPU side: building and submitting the frame), calling
+   * `done` with the milliseconds: a listener just before the ticker's render and one just after it.
+   */
+  measureRender(done: (ms: number) => void): void {
+    let t0 = 0;
+    this.app.ticker.add(() => (t0 = performance.now()), undefined, UPDATE_PRIORITY.LOW + 1);
+    this.app.ticker.add(() => done(performance.now() - t0), undefined, UPDATE_PRIORITY.LOW - 1);
   }
 
   /** Renders the stage now. */

@@ -7,7 +7,7 @@
 import type { WorldView } from '../pixi/world-view.js';
 import type { RunLoop } from './run-loop.js';
 import type { SandboxSession } from './session.js';
-import { behindNote, determinismRows, statusSummary, type StatusInput } from './status-lines.js';
+import { behindCause, behindNote, determinismRows, statusSummary, type StatusInput } from './status-lines.js';
 
 /** The status panel's numbers now. */
 export function statusInput(s: SandboxSession, v: WorldView | null, loop: RunLoop): StatusInput {
@@ -23,6 +23,7 @@ export function statusInput(s: SandboxSession, v: WorldView | null, loop: RunLoo
     fps: loop.fps,
     stepMs: loop.stepMs,
     drawMs: v?.lastDrawMs ?? 0,
+    renderMs: loop.renderMs,
     paused: loop.paused,
     speed: loop.clock.speed,
     clock: loop.clock.report(),
@@ -88,7 +89,7 @@ export class StatusPanel {
       if (cell.textContent !== r.value) cell.textContent = r.value;
       if (tr.classList.contains('alarm') !== !!r.alarm) tr.classList.toggle('alarm', !!r.alarm);
     });
-    const note = behindNote(input.paused, input.speed, input.clock);
+    const note = behindNote(input.paused, input.speed, input.clock, input.clock.behind ? behindCause(input) : undefined);
     once(paceDot, note ?? '', () => {
       paceDot.hidden = note === null;
       paceDot.title = note ?? '';

@@ -16,6 +16,8 @@ export const ENTITY_COLOURS = {
   other: 0xffffff,
   /** The ring around the selected entity. */
   selection: 0xffd54f,
+  /** The ring around the entity the keyboard points at (N), before Enter inspects it: the page's keyboard focus colour. */
+  pointed: 0xffab40,
   /** A watcher's line to the player it sees. */
   sightLine: 0x76ff03,
   /** A ray along an agent's facing, stopped where the world blocks it. */
