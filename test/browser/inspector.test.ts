@@ -274,9 +274,9 @@ describe('legend and help', () => {
   test.each([
     ['rugrats-demo', ['missing cell (in the grid, no tiles)', 'the 1024-unit tile grid', 'the diagonal of a halved cell', 'a stack of floors (larger: deeper)']],
     ['rugrats-hand', ['the 1024-unit tile grid']],
-    ['llama-demo', ['the cell grid', 'material 16: exit floor']],
+    ['llama-demo', ['the cell grid', 'exit floor']],
     ['colbin-demo', ['floor triangle edges', 'a wall box (its footprint)', 'the wall grid']],
-    ['gta-town', ["placements' mesh faces", 'collision spheres', 'collision boxes']],
+    ['gta-town', ["placements' mesh faces", 'collision spheres', 'collision boxes', 'grass', 'tarmac']],
     ['piney-default', ['the 40 × 40 chip grid', 'object: entrance', 'object: lake', 'the lake water']],
     ['piney-storm', ['night (the background row\'s time): the ground is tinted', 'rain drops', 'splashes']],
     ['piney-snow', ['snow']],
