@@ -47,7 +47,7 @@ describe('ground raster', () => {
         expect(R).toBeGreaterThan(G);
       } else if (r.materials[k] === 30) {
         deaths++;
-        expect(R).toBeGreaterThan(G + 40);
+        expect(R).toBeGreaterThan(G + 20);
         expect(B).toBeGreaterThan(G);
       }
     }
