@@ -43,7 +43,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { group: 'play', keys: 'W / ↑', does: "walk forward, the way the player faces (not up the screen; G for that)", match: [] },
   { group: 'play', keys: 'S / ↓', does: 'walk back, away from where the player faces', match: [] },
   { group: 'play', keys: 'A / ←, D / →', does: 'turn left, right', match: [] },
-  { group: 'play', keys: 'G', does: 'walk relative to the screen on or off: ↑ up the screen, ← left, and so on (the "↑ screen" chip)', match: ['g', 'G'], action: 'walk-mode' },
+  { group: 'play', keys: 'G', does: 'walk relative to the screen on or off: ↑ up the screen, ← left, and so on (the chip with an arrow on a screen, in the bar)', match: ['g', 'G'], action: 'walk-mode' },
   { group: 'play', keys: 'Space', does: 'Action', match: [] },
   { group: 'play', keys: 'J', does: 'Jump', match: [] },
   { group: 'play', keys: 'P', does: 'pause or play (live and replays)', match: ['p', 'P'], action: 'pause' },

@@ -111,8 +111,11 @@ export interface DeterminismRow {
   alarm?: true;
 }
 
-/** The determinism panel's rows: the numbers of the run, then its pace and the page's costs. */
-export function determinismRows(s: StatusInput): DeterminismRow[] {
+/**
+ * The determinism panel's rows: the numbers of the run, then its pace (with why it is behind: `cause`, or
+ * `behindCause` of these figures) and the page's costs.
+ */
+export function determinismRows(s: StatusInput, cause?: string): DeterminismRow[] {
   const rows: DeterminismRow[] = [
     { label: 'frame', value: `${s.frame}${s.mode === 'replay' ? ` / ${s.replayLength}` : ''}` },
     { label: 'hash', value: s.hash },
@@ -123,7 +126,7 @@ export function determinismRows(s: StatusInput): DeterminismRow[] {
   const session: DeterminismRow = { label: 'session', value: sessionLine(s) };
   if (s.mode === 'replay' && s.divergence >= 0) session.alarm = true;
   rows.push(session);
-  rows.push({ label: 'pace', value: paceLine(s.paused, s.speed, s.clock, s.clock.behind ? behindCause(s) : undefined) });
+  rows.push({ label: 'pace', value: paceLine(s.paused, s.speed, s.clock, s.clock.behind ? (cause ?? behindCause(s)) : undefined) });
   rows.push({ label: 'page', value: `${s.fps.toFixed(0)} fps · step ${s.stepMs.toFixed(1)} ms · draw ${s.drawMs.toFixed(1)} ms · render ${s.renderMs.toFixed(1)} ms` });
   const weather = s.weather ? weatherCounts(s.weather).map((w) => `${w.label} ×${w.count}`).join(', ') : '';
   if (weather) rows.push({ label: 'weather drawn', value: weather });

@@ -9,8 +9,6 @@
  */
 import { NARROW_QUERY } from './compact-layout.js';
 
-/** What to do, with keys and a mouse. */
-export const KEYS_TEXT = 'Walk with WASD or the arrows (↑ walks the way the player faces), click anything to inspect it, ? for every key.';
 /** What to do, on a touch screen. */
 export const TOUCH_TEXT = 'Walk with the arrows at the bottom left, tap anything to inspect it, drag to pan, pinch to zoom.';
 
