@@ -34,6 +34,9 @@ export class MapCanvas {
     this.dpr = dpr;
   }
 
+  /** Told each render's milliseconds (measureRender). */
+  private rendered: ((ms: number) => void) | null = null;
+
   /** The application, its canvas (id "map", focusable) first in `host`. */
   static async create(host: HTMLElement, o: MapCanvasOptions): Promise<MapCanvas> {
     const preference = chooseRenderer(o.renderer, webglRendererName);
@@ -83,14 +86,17 @@ export class MapCanvas {
    * `done` with the milliseconds: a listener just before the ticker's render and one just after it.
    */
   measureRender(done: (ms: number) => void): void {
+    this.rendered = done;
     let t0 = 0;
     this.app.ticker.add(() => (t0 = performance.now()), undefined, UPDATE_PRIORITY.LOW + 1);
     this.app.ticker.add(() => done(performance.now() - t0), undefined, UPDATE_PRIORITY.LOW - 1);
   }
 
-  /** Renders the stage now. */
+  /** Renders the stage now (timed too, when `measureRender` asked). */
   render(): void {
+    const t0 = performance.now();
     this.app.renderer.render(this.app.stage);
+    this.rendered?.(performance.now() - t0);
   }
 
   /** Gives the keyboard back to the map (after a menu or a button took it). */
