@@ -158,6 +158,9 @@ describe.each(['Chromium', 'Firefox'])('%s', (browser) => {
   test('no link: the world that reads fastest (measured), no rays drawn, sight and legend one click away; no 404 on load', async () => {
     const s = await state(p);
     expect(s['menu']).toBe(FIRST_WORLD);
+    // The page gave the keys to the map as it opened: no outline for that (Tab draws one, below).
+    expect(s['focus']).toBe('map');
+    expect(await p.evaluate(() => getComputedStyle(document.getElementById('map')!).outlineStyle, undefined)).toBe('none');
     expect(s['rays']).toBe('off');
     await p.evaluate(() => window.retrosim.advance(30), undefined);
     expect((await state(p))['linesDrawn']).toBe(0);

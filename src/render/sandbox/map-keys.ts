@@ -34,7 +34,23 @@ export interface MapKeysHost {
   draw(): void;
 }
 
+/** The class the map has while Tab brought the keys to it (the page's CSS outlines it then). */
+export const TABBED_CLASS = 'tabbed';
+
 export function bindMapKeys(canvas: HTMLElement, host: MapKeysHost): void {
+  // The outline says "the keys are here" when Tab brought them, not each time the page gives them back.
+  let tabbing = false;
+  window.addEventListener('keydown', (e) => {
+    if (e.key === 'Tab') tabbing = true;
+  }, { capture: true });
+  window.addEventListener('pointerdown', () => {
+    tabbing = false;
+  }, { capture: true });
+  canvas.addEventListener('focus', () => {
+    canvas.classList.toggle(TABBED_CLASS, tabbing);
+    tabbing = false;
+  });
+  canvas.addEventListener('blur', () => canvas.classList.remove(TABBED_CLASS));
   canvas.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const v = host.view();
