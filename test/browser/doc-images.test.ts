@@ -77,7 +77,8 @@ describe('the first screen and the opening views', () => {
         window.retrosim.advance(30);
       });
       const s = await first.evaluate(() => window.retrosim.state());
-      expect(s['kind']).toBe('piney');
+      expect(s['kind']).toBe('rugrats');
+      expect(s['rays']).toBe('off');
       expect(s['error']).toBe('');
       const path = join(OUT, 'sandbox-first-screen.png');
       await first.screenshot({ path });
@@ -85,6 +86,30 @@ describe('the first screen and the opening views', () => {
       if (REFRESH) keepDocImage(path, 'sandbox-first-screen');
     } finally {
       await first.close();
+    }
+  });
+
+  test('sandbox-first-screen-phone: the page as it opens on a 390 × 844 phone, after a first touch', async () => {
+    const phone = await openSandbox(sandbox.harness, {}, { width: 390, height: 844 });
+    try {
+      await phone.evaluate(() => {
+        window.retrosim.ticker(false);
+        window.retrosim.pause();
+        window.retrosim.advance(30);
+      });
+      // A finger on the map (a real touch, as a phone sends it) brings the pad.
+      const cdp = await phone.context().newCDPSession(phone);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 195, y: 600, id: 1 }] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await phone.evaluate(() => window.retrosim.render());
+      expect(await phone.locator('#intro').isVisible()).toBe(true);
+      expect(await phone.locator('#pad-arrows').isVisible()).toBe(true);
+      const path = join(OUT, 'sandbox-first-screen-phone.png');
+      await phone.screenshot({ path });
+      expect(decodePng(new Uint8Array(readFileSync(path))).width).toBe(390);
+      if (REFRESH) keepDocImage(path, 'sandbox-first-screen-phone');
+    } finally {
+      await phone.close();
     }
   });
 

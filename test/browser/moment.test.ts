@@ -155,7 +155,7 @@ describe.each(BROWSERS)('%s', (b) => {
     expect(want['url']).toBe(link);
     const p = await openPage(b, link);
     const waiting = await state(p);
-    expect(waiting['kind']).toBe('piney');
+    expect(waiting['kind']).toBe('rugrats');
     expect(waiting['info']).toBe(`This view was of your file town.col: drop it here to open it at frame ${want['frame']}.`);
     expect(await text(p, '#banner-text')).toContain('drop it here');
     await drop(p, [COL, PLACEMENTS]);

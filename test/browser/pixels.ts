@@ -88,3 +88,36 @@ export function countColour(img: Image, c: number, tol: number, x = 0, y = 0, r 
   }
   return n;
 }
+
+/**
+ * The share of an image covered by distinct structure: pixels in flat patches (the same colour, within 4 per
+ * channel, as the pixels right of and below them) whose colour is neither the page's background nor the
+ * image's most common colour (the plain floor), by more than 24 in some channel. Flat blocks of a few colours
+ * (walls, raised floors, slopes) count; a smooth gradient, noise and thin lines do not.
+ */
+export function structureShare(img: Image, background: readonly [number, number, number] = [16, 20, 26]): number {
+  const d = img.data;
+  const w = img.width;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < d.length; i += 4) {
+    const key = ((d[i]! >> 3) << 10) | ((d[i + 1]! >> 3) << 5) | (d[i + 2]! >> 3);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  let common = 0;
+  let most = -1;
+  for (const [k, n] of counts) {
+    const c = [(k >> 10) << 3, ((k >> 5) & 31) << 3, (k & 31) << 3];
+    if (Math.max(Math.abs(c[0]! - background[0]), Math.abs(c[1]! - background[1]), Math.abs(c[2]! - background[2])) <= 8) continue;
+    if (n > most) [common, most] = [k, n];
+  }
+  const floor = [(common >> 10) << 3, ((common >> 5) & 31) << 3, (common & 31) << 3];
+  const far = (i: number, c: readonly number[], t: number) => Math.max(Math.abs(d[i]! - c[0]!), Math.abs(d[i + 1]! - c[1]!), Math.abs(d[i + 2]! - c[2]!)) > t;
+  const same = (i: number, j: number) => Math.max(Math.abs(d[i]! - d[j]!), Math.abs(d[i + 1]! - d[j + 1]!), Math.abs(d[i + 2]! - d[j + 2]!)) <= 4;
+  let n = 0;
+  for (let y = 0; y + 1 < img.height; y++)
+    for (let x = 0; x + 1 < w; x++) {
+      const i = (y * w + x) * 4;
+      if (same(i, i + 4) && same(i, i + w * 4) && far(i, background, 12) && far(i, floor, 24)) n++;
+    }
+  return n / (img.width * img.height);
+}

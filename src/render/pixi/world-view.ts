@@ -196,6 +196,10 @@ export class WorldView {
   heatOn = false;
   /** The selection the page set. */
   state: ViewState = { selected: -1, highlights: [] };
+  /** The entity the keyboard points at (−1 none): ringed in the keyboard's colour until Enter inspects it. */
+  pointed = -1;
+  /** The other agents' sight lines and facing rays the last draw drew. */
+  linesDrawn = 0;
   /** The last drawn weather frame (for the HUD and tests). */
   lastAmbient: AmbientFrame | null = null;
   /** Every weather kind drawn since the view was made (for the legend). */
@@ -648,6 +652,11 @@ export class WorldView {
       const r = (this.entityPixels(e.radius[si]!, sel === player) * 0.9 + 4) / zoom;
       ring.circle(e.x[si]!, e.y[si]!, r).stroke({ color: ENTITY_COLOURS.selection, alpha: 1, width: 2.5 / zoom });
     }
+    const pi = this.pointed >= 0 && this.pointed < this.indexOfId.length && this.pointed !== sel ? this.indexOfId[this.pointed]! : -1;
+    if (pi >= 0) {
+      const r = (this.entityPixels(e.radius[pi]!, this.pointed === player) * 0.9 + 7) / zoom;
+      ring.circle(e.x[pi]!, e.y[pi]!, r).stroke({ color: ENTITY_COLOURS.pointed, alpha: 1, width: 2 / zoom });
+    }
   }
 
   private drawSight(e: EntityFrame): void {
@@ -699,6 +708,7 @@ export class WorldView {
       if (any) g.stroke({ color: ENTITY_COLOURS.stopMark, alpha: 1, width: 2 * px });
     }
     const budget = this.showSight ? RAYS_BY_DENSITY[this.rays] : 0;
+    this.linesDrawn = 0;
     if (budget === 0) return;
     const [vx0, vy0, vx1, vy1] = this.camera.visibleRect();
     const inView = (i: number) => e.x[i]! >= vx0 && e.x[i]! <= vx1 && e.y[i]! >= vy0 && e.y[i]! <= vy1;
@@ -713,6 +723,7 @@ export class WorldView {
       n++;
     }
     if (n > 0) g.stroke({ color: ENTITY_COLOURS.sightLine, alpha: 0.45, width: px });
+    this.linesDrawn = n;
     // Rays along the facing of agents in view, stopped where the world blocks them.
     const world = this.sim.world;
     const plane = this.plane;
@@ -737,6 +748,7 @@ export class WorldView {
       m++;
     }
     if (m === 0) return;
+    this.linesDrawn += m;
     losBatch(world, this.raySegments, this.rayOut, 0, m);
     const R = this.rect;
     for (let r = 0; r < m; r++) {

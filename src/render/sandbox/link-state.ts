@@ -13,7 +13,7 @@ import { scenarioForWorld } from '../../scenarios/builtin.js';
 import type { ParamValue } from '../../systems/system.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import type { MapPlane } from '../scene/projection.js';
-import type { RayDensity, ViewLink } from '../scene/view-link.js';
+import { DEFAULT_RAYS, type RayDensity, type ViewLink } from '../scene/view-link.js';
 import { autoAgents } from './world-catalog.js';
 import { decodeInputs, MAX_LINK_INPUT_CHARS } from '../scene/link-inputs.js';
 import { BUTTON_MASK } from '../../systems/input.js';
@@ -235,7 +235,7 @@ export class LinkState {
     }
     if (v.speed !== 1) l.speed = v.speed;
     if (v.heat) l.heat = true;
-    if (v.rays !== 'few') l.rays = v.rays;
+    if (v.rays !== DEFAULT_RAYS) l.rays = v.rays;
     if (!v.overlay) l.overlay = false;
     if (!v.sight) l.sight = false;
     if (!v.legend) l.legend = false;

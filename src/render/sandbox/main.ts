@@ -12,7 +12,7 @@
 import type { GtaWorld } from '../../worlds/gta/collision-world.js';
 import { loadPineyTables } from '../../worlds/piney/tables.js';
 import { SIM_HZ } from '../scene/sim-clock.js';
-import { formatViewLink, linkBounds, parseViewLink } from '../scene/view-link.js';
+import { DEFAULT_RAYS, formatViewLink, linkBounds, parseViewLink } from '../scene/view-link.js';
 import { AddressBar } from './address-bar.js';
 import { Banner } from './banner.js';
 import { BannerMessages } from './banner-state.js';
@@ -27,6 +27,7 @@ import { cameraOf, LinkState, type PendingMoment, type ViewSnapshot } from './li
 import { applyLinkView } from './link-view.js';
 import { fastForward, fileWaitText, momentOutcome, progressText, type MomentOutcome } from './link-moment.js';
 import { MapCanvas } from './map-canvas.js';
+import { bindMapKeys } from './map-keys.js';
 import { bindMapPointer, bindOverviewPointer } from './map-pointer.js';
 import { runAction, type ActionHost } from './page-actions.js';
 import { bindPageKeys, returnKeysToMap } from './page-keys.js';
@@ -42,14 +43,16 @@ import { RunLoop } from './run-loop.js';
 import { installScriptingApi } from './scripting-api.js';
 import type { SandboxSession } from './session.js';
 import type { PageAction } from './shortcuts.js';
+import { walkButtons } from './screen-walk.js';
 import { ShownWorld } from './shown-world.js';
+import { TouchPad } from './touch-pad.js';
 import { SidePanels } from './side-panels.js';
 import { SoundPlayer } from './sound.js';
 import { StatusPanel } from './status-panel.js';
 import { ViewControls } from './view-controls.js';
 import { Welcome } from './welcome.js';
 import { WorldControls } from './world-controls.js';
-import { baseName, CATALOG, PINEY_TABLES_FILE } from './world-catalog.js';
+import { baseName, CATALOG, FIRST_WORLD, PINEY_TABLES_FILE } from './world-catalog.js';
 import { publicFolder } from './world-sources.js';
 import { WorldStage } from './world-stage.js';
 
@@ -74,7 +77,7 @@ const address = new AddressBar();
 /** A room's session while the page plays together (null: the page's own world). */
 let roomShown: SandboxSession | null = null;
 const current = () => roomShown ?? shown.session;
-const loop = new RunLoop({ session: current, buttons: () => keys.buttons, footstep: () => sound.footstep(), draw: () => (pageView?.draw(), playPanel?.show(rooms.view())), roomStep: (b) => rooms.step(b), inRoom: () => rooms.active });
+const loop = new RunLoop({ session: current, buttons: () => walkButtons(keys.buttons | (touchPad?.buttons ?? 0), viewControls?.screenWalk ?? false, current(), view()?.plane), footstep: () => sound.footstep(), draw: () => (pageView?.draw(), playPanel?.show(rooms.view())), roomStep: (b) => rooms.step(b), inRoom: () => rooms.active });
 const shown = new ShownWorld(fetchBytes, {
   settingsFor: (world) => link.settingsFor(world, (line) => messages.reportLink(line)),
   install,
@@ -96,6 +99,7 @@ let viewControls!: ViewControls;
 let replayControls!: ReplayControls;
 let layout!: LayoutToggles;
 let welcome!: Welcome;
+let touchPad: TouchPad | undefined;
 let playPanel: PlayPanel | undefined;
 const rooms = new RoomControl(roomHost({ shown, showRoom, view: () => view() }), roomLink.room.frames);
 /** Replay controls and speed are the page's own; in a room every player runs the same frames at 60 Hz. */
@@ -284,7 +288,7 @@ async function start(): Promise<void> {
     downloadSpec: () => shown.downloadSpec(),
     focusMap,
   });
-  viewControls = new ViewControls({ heat: parsed.link.heat ?? false, rays: parsed.link.rays ?? 'few', muted: sound.isMuted }, { view, setMuted: (on) => sound.setMuted(on), action: act, focusMap, syncUrl });
+  viewControls = new ViewControls({ heat: parsed.link.heat ?? false, rays: parsed.link.rays ?? DEFAULT_RAYS, muted: sound.isMuted }, { view, setMuted: (on) => sound.setMuted(on), action: act, focusMap, syncUrl });
   replayControls = new ReplayControls({
     record: () => {
       try {
@@ -326,9 +330,11 @@ async function start(): Promise<void> {
       if (address.frameDrawn()) syncUrl();
     },
   });
-  welcome = new Welcome({ box: $('welcome'), open: $('welcome-open'), close: $('welcome-close') }, () => worldControls.pickFiles());
+  welcome = new Welcome({ box: $('welcome'), open: $('welcome-open'), close: $('welcome-close'), keys: $('welcome-keys'), side: $('side'), view: host }, () => worldControls.pickFiles());
+  touchPad = new TouchPad({ box: $('touch-pad'), pause: $('pad-pause'), step: $('pad-step') }, { pause: () => act('pause'), step: () => act('step-forward') });
   returnKeysToMap([document.querySelector('header')!, $('replay-bar'), $('welcome')], focusMap);
   bindFileDrop(window, openFiles, $('drop-cue'));
+  bindMapKeys(m.canvas, { view, select: (sel) => pageView.select(sel), draw: () => pageView.draw() });
   bindMapPointer(m.canvas, { camera: () => view()?.camera ?? null, hover: (x, y) => pageView.hoverAt(x, y), leave: () => inspection.leave(), click: (x, y) => pageView.clickAt(x, y) });
   bindOverviewPointer($<HTMLCanvasElement>('minimap'), {
     mapAt: (x, y) => panels.overview.mapAt(x, y),
@@ -346,14 +352,15 @@ async function start(): Promise<void> {
   window.addEventListener('resize', () => pageView.resize());
   await openFirstWorld(
     { open: (id) => shown.openCatalog(id), dropLinkSettings: () => link.dropSettings(), report: (line) => messages.reportLink(line) },
-    parsed.link.world ?? CATALOG[0]!.id,
-    CATALOG[0]!.id,
+    parsed.link.world ?? FIRST_WORLD,
+    FIRST_WORLD,
   );
   await fastForwarding;
   playPanel = openPlayPanel(rooms, roomLink.room, focusMap);
   if (link.file !== undefined && shownFile() === null) messages.info = fileWaitText(link.file, link.waitingMoment);
   banner.show();
   m.app.ticker.add(() => loop.tick());
+  m.measureRender((ms) => (loop.renderMs = ms));
   m.canvas.focus();
 }
 

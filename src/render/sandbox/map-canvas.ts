@@ -3,7 +3,7 @@
  * kept on whole device pixels as the box and the device pixel ratio change, and given the keyboard back after
  * a control took it.
  */
-import { Application } from 'pixi.js';
+import { Application, UPDATE_PRIORITY } from 'pixi.js';
 import { chooseRenderer, fitToDevicePixels } from './renderer-choice.js';
 
 /** The GPU's name as WebGL reports it ("" when there is no WebGL). */
@@ -33,6 +33,9 @@ export class MapCanvas {
   ) {
     this.dpr = dpr;
   }
+
+  /** Told each render's milliseconds (measureRender). */
+  private rendered: ((ms: number) => void) | null = null;
 
   /** The application, its canvas (id "map", focusable) first in `host`. */
   static async create(host: HTMLElement, o: MapCanvasOptions): Promise<MapCanvas> {
@@ -78,9 +81,22 @@ export class MapCanvas {
     return { width: f.width, height: f.height, dpr };
   }
 
-  /** Renders the stage now. */
+  /**
+   * Times each render of the application's ticker (its CPU side: building and submitting the frame), calling
+   * `done` with the milliseconds: a listener just before the ticker's render and one just after it.
+   */
+  measureRender(done: (ms: number) => void): void {
+    this.rendered = done;
+    let t0 = 0;
+    this.app.ticker.add(() => (t0 = performance.now()), undefined, UPDATE_PRIORITY.LOW + 1);
+    this.app.ticker.add(() => done(performance.now() - t0), undefined, UPDATE_PRIORITY.LOW - 1);
+  }
+
+  /** Renders the stage now (timed too, when `measureRender` asked). */
   render(): void {
+    const t0 = performance.now();
     this.app.renderer.render(this.app.stage);
+    this.rendered?.(performance.now() - t0);
   }
 
   /** Gives the keyboard back to the map (after a menu or a button took it). */

@@ -19,6 +19,9 @@ export interface ViewToggles {
   readonly overlay: boolean;
   setOverlay(on: boolean): void;
   toggleMute(): void;
+  /** Walking relative to the screen (absent: the page offers none). */
+  readonly screenWalk?: boolean;
+  setScreenWalk?(on: boolean): void;
 }
 
 /** What the actions need of the page. */
@@ -112,6 +115,9 @@ export function runAction(a: PageAction, host: ActionHost): void {
       break;
     case 'mute':
       t.toggleMute();
+      break;
+    case 'walk-mode':
+      t.setScreenWalk?.(!t.screenWalk);
       break;
   }
   host.syncUrl();

@@ -37,6 +37,8 @@ export class RunLoop {
   fps = 0;
   /** The last simulation step's cost, milliseconds. */
   stepMs = 0;
+  /** The last render's cost on the CPU, milliseconds (the page sets it: MapCanvas.measureRender). */
+  renderMs = 0;
   private last = 0;
   private fpsFrames = 0;
   private fpsStart = 0;

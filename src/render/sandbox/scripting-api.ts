@@ -37,7 +37,7 @@ export interface ScriptedPage {
   panels: SidePanels;
   session(): SandboxSession | null;
   pageView(): PageView;
-  worldMenu(): { value: string; label: string };
+  worldMenu(): { value: string; label: string; browsing: boolean };
   /** What the layout shows: narrow window, side panels, every control. */
   layout(): LayoutShown;
   viewControls(): ViewControls;
@@ -137,6 +137,7 @@ function state(p: ScriptedPage): Record<string, unknown> {
     clock: p.loop.clock.report(),
     menu: p.worldMenu().value,
     menuLabel: p.worldMenu().label,
+    menuBrowsing: p.worldMenu().browsing,
     camera: cam ? { cx: cam.cx, cy: cam.cy, zoom: cam.zoom, width: cam.width, height: cam.height, framed: cam.framed, following: cam.following, fitZoom: cam.fitZoom } : null,
     worldRect: v ? { ...v.rect } : null,
     worldOnScreen: v ? [...v.toScreen(v.rect.x, v.rect.y), ...v.toScreen(v.rect.x + v.rect.width, v.rect.y + v.rect.height)] : null,
@@ -146,6 +147,8 @@ function state(p: ScriptedPage): Record<string, unknown> {
     hover: ins.hover,
     hoverAt: ins.hoverAt,
     selection: sel,
+    pointed: v?.pointed ?? -1,
+    linesDrawn: v?.linesDrawn ?? 0,
     tile: ins.tile,
     entity: ins.entity,
     sees: v && sel?.kind === 'entity' && v.probe.from === sel.id ? v.probe.lists() : null,

@@ -23,7 +23,8 @@ export type PageAction =
   | 'heat'
   | 'rays'
   | 'overlay'
-  | 'mute';
+  | 'mute'
+  | 'walk-mode';
 
 export interface Shortcut {
   /** The keys as shown. */
@@ -39,9 +40,10 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
-  { group: 'play', keys: 'W / ↑', does: 'walk forward', match: [] },
-  { group: 'play', keys: 'S / ↓', does: 'walk back', match: [] },
+  { group: 'play', keys: 'W / ↑', does: "walk forward, the way the player faces (not up the screen; G for that)", match: [] },
+  { group: 'play', keys: 'S / ↓', does: 'walk back, away from where the player faces', match: [] },
   { group: 'play', keys: 'A / ←, D / →', does: 'turn left, right', match: [] },
+  { group: 'play', keys: 'G', does: 'walk relative to the screen on or off: ↑ up the screen, ← left, and so on (the chip with an arrow on a screen, in the bar)', match: ['g', 'G'], action: 'walk-mode' },
   { group: 'play', keys: 'Space', does: 'Action', match: [] },
   { group: 'play', keys: 'J', does: 'Jump', match: [] },
   { group: 'play', keys: 'P', does: 'pause or play (live and replays)', match: ['p', 'P'], action: 'pause' },
@@ -61,6 +63,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { group: 'view', keys: 'V', does: 'the visibility heat map on or off', match: ['v', 'V'], action: 'heat' },
   { group: 'view', keys: 'R', does: 'sight rays: off, few, many, all', match: ['r', 'R'], action: 'rays' },
   { group: 'view', keys: 'O', does: 'the overlay on or off', match: ['o', 'O'], action: 'overlay' },
+  { group: 'view', keys: 'N / Shift+N', does: 'point at the next / previous entity in view (an orange ring; the map has the keys: Tab to it)', match: [] },
+  { group: 'view', keys: 'Enter', does: 'inspect the entity pointed at', match: [] },
   { group: 'page', keys: 'L', does: 'the legend on or off', match: ['l', 'L'], action: 'legend' },
   { group: 'page', keys: 'M', does: 'sound on or off', match: ['m', 'M'], action: 'mute' },
   { group: 'page', keys: '? / H', does: 'this help', match: ['?', 'h', 'H'], action: 'help' },

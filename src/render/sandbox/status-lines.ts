@@ -21,6 +21,8 @@ export interface StatusInput {
   fps: number;
   stepMs: number;
   drawMs: number;
+  /** The last render's cost on the CPU (the renderer's submission of the frame), milliseconds. */
+  renderMs: number;
   paused: boolean;
   speed: number;
   clock: ClockReport;
@@ -39,19 +41,41 @@ export function rateLabel(rate: number): string {
   return `${Number(Math.max(0, rate).toFixed(2))}×`;
 }
 
-/** How the game keeps pace: paused, at its speed, or slower than asked (with how far). */
-export function paceLine(paused: boolean, speed: number, rep: ClockReport): string {
+/** Below this share of the time between animation frames, the page's own work is not why it falls behind. */
+export const OWN_WORK_SHARE = 0.5;
+
+/**
+ * Why the game falls behind, in words: the part of the page's work per animation frame that costs most (the
+ * simulation's steps, building the picture, rendering it), or, when all of its work takes under half the time
+ * between animation frames, the browser, which gives the page too few of them.
+ */
+export function behindCause(s: Pick<StatusInput, 'stepMs' | 'drawMs' | 'renderMs' | 'clock'>): string {
+  const steps = s.stepMs * Math.max(1, s.clock.ranPerFrame);
+  const parts: [string, number][] = [
+    ['the simulation', steps],
+    ['drawing the picture', s.drawMs],
+    ['rendering it', s.renderMs],
+  ];
+  const work = parts.reduce((a, [, ms]) => a + ms, 0);
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  if (!(work >= OWN_WORK_SHARE * s.clock.frameMs)) return `the browser gives the page a frame only every ${ms(s.clock.frameMs)} (the page's own work takes ${ms(work)}: a busy machine, or a tab in the background)`;
+  const [what, most] = parts.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return `${what} takes ${ms(most)} of each ${ms(s.clock.frameMs)} frame`;
+}
+
+/** How the game keeps pace: paused, at its speed, or slower than asked (with how far, and why when `cause` is given). */
+export function paceLine(paused: boolean, speed: number, rep: ClockReport, cause?: string): string {
   const s = speedLabel(speed);
   if (paused) return 'paused';
-  if (rep.behind) return `running at ${rateLabel(rep.ratio * speed)} of ${s} (${rep.achieved.toFixed(0)} of ${rep.target.toFixed(0)} frames/s)`;
+  if (rep.behind) return `running at ${rateLabel(rep.ratio * speed)} of ${s} (${rep.achieved.toFixed(0)} of ${rep.target.toFixed(0)} frames/s)${cause ? `: ${cause}` : ''}`;
   return `game speed ${s} (${rep.achieved.toFixed(0)} frames/s)`;
 }
 
-/** The behind indicator's tooltip when the machine cannot keep the asked speed; null when it keeps up (or is paused). */
-export function behindNote(paused: boolean, speed: number, rep: ClockReport): string | null {
+/** The behind indicator's tooltip when the machine cannot keep the asked speed (with why, when `cause` is given); null when it keeps up (or is paused). */
+export function behindNote(paused: boolean, speed: number, rep: ClockReport, cause?: string): string | null {
   if (paused || !rep.behind) return null;
   const asked = speed === 1 ? '' : ` (asked ${speedLabel(speed)})`;
-  return `running at ${rateLabel(rep.ratio * speed)}${asked} — the machine cannot keep up`;
+  return `running at ${rateLabel(rep.ratio * speed)}${asked} — the machine cannot keep up${cause ? `: ${cause}` : ''}`;
 }
 
 /**
@@ -90,8 +114,11 @@ export interface DeterminismRow {
   alarm?: true;
 }
 
-/** The determinism panel's rows: the numbers of the run, then its pace and the page's costs. */
-export function determinismRows(s: StatusInput): DeterminismRow[] {
+/**
+ * The determinism panel's rows: the numbers of the run, then its pace (with why it is behind: `cause`, or
+ * `behindCause` of these figures) and the page's costs.
+ */
+export function determinismRows(s: StatusInput, cause?: string): DeterminismRow[] {
   const rows: DeterminismRow[] = [
     { label: 'frame', value: `${s.frame}${s.mode === 'replay' ? ` / ${s.replayLength}` : ''}` },
     { label: 'hash', value: s.hash },
@@ -102,8 +129,8 @@ export function determinismRows(s: StatusInput): DeterminismRow[] {
   const session: DeterminismRow = { label: 'session', value: sessionLine(s) };
   if (s.mode === 'replay' && s.divergence >= 0) session.alarm = true;
   rows.push(session);
-  rows.push({ label: 'pace', value: paceLine(s.paused, s.speed, s.clock) });
-  rows.push({ label: 'page', value: `${s.fps.toFixed(0)} fps · step ${s.stepMs.toFixed(1)} ms · draw ${s.drawMs.toFixed(1)} ms` });
+  rows.push({ label: 'pace', value: paceLine(s.paused, s.speed, s.clock, s.clock.behind ? (cause ?? behindCause(s)) : undefined) });
+  rows.push({ label: 'page', value: `${s.fps.toFixed(0)} fps · step ${s.stepMs.toFixed(1)} ms · draw ${s.drawMs.toFixed(1)} ms · render ${s.renderMs.toFixed(1)} ms` });
   const weather = s.weather ? weatherCounts(s.weather).map((w) => `${w.label} ×${w.count}`).join(', ') : '';
   if (weather) rows.push({ label: 'weather drawn', value: weather });
   return rows;

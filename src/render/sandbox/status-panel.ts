@@ -7,7 +7,7 @@
 import type { WorldView } from '../pixi/world-view.js';
 import type { RunLoop } from './run-loop.js';
 import type { SandboxSession } from './session.js';
-import { behindNote, determinismRows, statusSummary, type StatusInput } from './status-lines.js';
+import { behindCause, behindNote, determinismRows, statusSummary, type StatusInput } from './status-lines.js';
 
 /** The status panel's numbers now. */
 export function statusInput(s: SandboxSession, v: WorldView | null, loop: RunLoop): StatusInput {
@@ -23,6 +23,7 @@ export function statusInput(s: SandboxSession, v: WorldView | null, loop: RunLoo
     fps: loop.fps,
     stepMs: loop.stepMs,
     drawMs: v?.lastDrawMs ?? 0,
+    renderMs: loop.renderMs,
     paused: loop.paused,
     speed: loop.clock.speed,
     clock: loop.clock.report(),
@@ -52,7 +53,13 @@ function once(el: HTMLElement, key: string, fill: () => void): void {
   fill();
 }
 
+/** The weight of the newest frame in the costs the behind note's cause is judged on (a moving average). */
+export const COST_WEIGHT = 0.25;
+
 export class StatusPanel {
+  /** The page's costs averaged over the last frames: one slow frame (a world just opened) is not the cause. */
+  private readonly cost = { stepMs: NaN, drawMs: NaN, renderMs: NaN };
+
   constructor(private readonly el: StatusElements) {}
 
   /** Shows the status of `s` (its view `v`, run by `loop`). */
@@ -68,7 +75,10 @@ export class StatusPanel {
       session.textContent = sum.session;
       session.classList.toggle('alarm', sum.alarm);
     });
-    const rows = determinismRows(input);
+    const c = this.cost;
+    for (const k of ['stepMs', 'drawMs', 'renderMs'] as const) c[k] = Number.isFinite(c[k]) ? c[k] + COST_WEIGHT * (input[k] - c[k]) : input[k];
+    const cause = input.clock.behind ? behindCause({ ...c, clock: input.clock }) : undefined;
+    const rows = determinismRows(input, cause);
     // The table is made again only when its rows change; each frame only sets the values that changed.
     once(numbers, rows.map((r) => r.label).join('\n'), () => {
       const t = document.createElement('table');
@@ -88,7 +98,7 @@ export class StatusPanel {
       if (cell.textContent !== r.value) cell.textContent = r.value;
       if (tr.classList.contains('alarm') !== !!r.alarm) tr.classList.toggle('alarm', !!r.alarm);
     });
-    const note = behindNote(input.paused, input.speed, input.clock);
+    const note = behindNote(input.paused, input.speed, input.clock, cause);
     once(paceDot, note ?? '', () => {
       paceDot.hidden = note === null;
       paceDot.title = note ?? '';

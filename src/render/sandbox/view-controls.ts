@@ -33,6 +33,7 @@ export class ViewControls implements ViewToggles {
   private readonly sightBox = checkbox('sight');
   private readonly legendBox = checkbox('legend-on');
   private readonly muteBox = checkbox('mute');
+  private readonly screenWalkBox = checkbox('screen-walk');
   private readonly help = $('help-overlay');
 
   constructor(
@@ -59,6 +60,7 @@ export class ViewControls implements ViewToggles {
     this.help.addEventListener('click', () => {
       this.help.hidden = true;
     });
+    this.screenWalkBox.addEventListener('change', () => host.focusMap());
     this.muteBox.checked = initial.muted;
     this.muteBox.addEventListener('change', () => host.setMuted(this.muteBox.checked));
     this.sightBox.addEventListener('change', () => {
@@ -84,6 +86,15 @@ export class ViewControls implements ViewToggles {
 
   get sight(): boolean {
     return this.sightBox.checked;
+  }
+
+  /** Whether ↑ walks up the screen (screen-walk.ts) rather than along the player's heading. */
+  get screenWalk(): boolean {
+    return this.screenWalkBox.checked;
+  }
+
+  setScreenWalk(on: boolean): void {
+    this.screenWalkBox.checked = on;
   }
 
   get legend(): boolean {

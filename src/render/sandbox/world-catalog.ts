@@ -32,6 +32,16 @@ function fromAssets(path: string): string {
   return path.startsWith('assets/') ? path.slice('assets/'.length) : path;
 }
 
+/**
+ * The world the page opens on without a link (and falls back to): the Rugrats demo level. It reads at a glance
+ * where the runtime's default, the Piney field, does not: it opens whole, in flat blocks of a few colours
+ * (walls, raised tiles, slopes), while the field opens on a close-up of a height gradient. The browser test
+ * of the first screen measures it (the share of the opening view covered by distinct structure, for every
+ * world of the catalog) and holds the page to the world that scores highest. A page setting, not the
+ * simulation's: no replay records it.
+ */
+export const FIRST_WORLD = 'rugrats-demo';
+
 /** The Piney field tables the page fetches (relative to assets/) and generates field specs with. */
 export const PINEY_TABLES_FILE = 'piney/field-tables.json';
 

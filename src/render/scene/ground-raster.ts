@@ -13,7 +13,6 @@ import type { CollisionWorld } from '../../worlds/world.js';
 import { groundPalette, rampColour, type GroundPalette, type MaterialTint } from './ground-palette.js';
 import { colourFor, newGroundSample, samplerFor, type GroundSampler } from './ground-sampler.js';
 import { mapPlaneOf, mapRectOf, type MapRect } from './projection.js';
-import { paletteColour } from './overlays.js';
 import { MATERIAL_DEATH, MATERIAL_EXIT, MATERIAL_SPECIAL_A, MATERIAL_SPECIAL_B } from '../../worlds/llama/materials.js';
 
 /** The ground seen from above as an RGBA image, with the height, surface id and material under each pixel. */
@@ -49,10 +48,10 @@ export const GROUND_HIGH_RGB = rampColour(1) as unknown as readonly [number, num
  * materials yellow and orange, death planes red.
  */
 export const LLAMA_MATERIAL_TINTS: ReadonlyMap<number, readonly [number, number, number]> = new Map([
-  [MATERIAL_EXIT, [60, 220, 90]],
-  [MATERIAL_SPECIAL_A, [230, 200, 60]],
+  [MATERIAL_EXIT, [200, 100, 255]],
+  [MATERIAL_SPECIAL_A, [150, 120, 240]],
   [MATERIAL_SPECIAL_B, [230, 140, 60]],
-  [MATERIAL_DEATH, [235, 50, 50]],
+  [MATERIAL_DEATH, [150, 30, 110]],
 ]);
 
 /** A world's tint for a material: a colour and how strongly (0..1) it replaces the ground colour, or null for none. */
@@ -72,15 +71,27 @@ export function materialTintFor(world: CollisionWorld): MaterialTint {
   }
   if (world.kind === 'gta') {
     return (m) => {
-      const c = paletteColour(m);
-      return { rgb: [(c >> 16) & 255, (c >> 8) & 255, c & 255], weight: GTA_TINT_WEIGHT };
+      const t = GTA_SURFACE_TINTS.get(m);
+      return t ? { rgb: t.rgb, weight: GTA_TINT_WEIGHT } : null;
     };
   }
   return () => null;
 }
 
-/** How much of a GTA floor's colour its surface material's palette colour replaces (enough to tell surfaces apart). */
-export const GTA_TINT_WEIGHT = 0.4;
+/** How much of a GTA floor's colour its surface's tint replaces (enough that grass reads as grass at any height). */
+export const GTA_TINT_WEIGHT = 0.6;
+
+/**
+ * GTA surfaces' tints, by the surface numbers the inspector names (plain-words.ts GTA_SURFACES): each the
+ * colour of what it is, and each meaning one thing on the map (grass is the plants' green, never the water's
+ * blue). The default surface and unnamed numbers keep the ground's own colour.
+ */
+export const GTA_SURFACE_TINTS: ReadonlyMap<number, { rgb: readonly [number, number, number]; meaning: string }> = new Map([
+  [1, { rgb: [58, 60, 66], meaning: 'tarmac' }],
+  [4, { rgb: [176, 174, 168], meaning: 'concrete' }],
+  [9, { rgb: [74, 128, 48], meaning: 'plants (trees, covers, grass)' }],
+  [14, { rgb: [150, 96, 40], meaning: 'wood' }],
+] as const);
 
 /** Options of rasterizeGround. */
 export interface RasterOptions {

@@ -13,7 +13,8 @@ import type { PineyWorld } from '../../worlds/piney/collision-world.js';
 import { cellRegion } from '../../worlds/llama/regions.js';
 import { BACKGROUND_RGB, LLAMA_MATERIAL_TINTS, MISSING_RGB, rasterizeGround, type GroundRaster } from './ground-raster.js';
 import { llamaMaterialName } from './inspect.js';
-import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, paletteColour } from './overlays.js';
+import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, REGION_BORDER } from './overlays.js';
+import { gtaSurfaceName } from './plain-words.js';
 import { ENTITY_COLOURS, HEAT_RAMP, rgbToColour } from './palette.js';
 import { WEATHER_KINDS, type FieldAmbience, type WeatherKind } from './weather-look.js';
 
@@ -216,7 +217,7 @@ function groundEntries(world: CollisionWorld, add: Add, overlay: boolean, drawn:
         mats = [...s].sort((x, y) => x - y);
         llamaMaterials.set(w, mats);
       }
-      for (const m of mats) if (LLAMA_MATERIAL_TINTS.has(m)) material(m, `material ${m}: ${llamaMaterialName(m)}`);
+      for (const m of mats) if (LLAMA_MATERIAL_TINTS.has(m)) material(m, llamaMaterialName(m));
       if (!overlay) return;
       add('overlay', 'the cell grid', 'line', OVERLAY_COLOURS.llamaGrid);
       const regions = new Set<number>();
@@ -224,7 +225,7 @@ function groundEntries(world: CollisionWorld, add: Add, overlay: boolean, drawn:
         const r = cellRegion(w.map, c);
         if (r > 0) regions.add(r);
       }
-      for (const r of [...regions].sort((x, y) => x - y).slice(0, 12)) add('overlay', `visibility region ${r}`, 'swatch', paletteColour(r));
+      if (regions.size > 1) add('overlay', `a border between visibility regions (${regions.size} regions)`, 'line', REGION_BORDER);
       return;
     }
     case 'colbin': {
@@ -249,7 +250,8 @@ function groundEntries(world: CollisionWorld, add: Add, overlay: boolean, drawn:
         mats = [...s].sort((x, y) => x - y);
         gtaMaterials.set(w, mats);
       }
-      for (const m of mats.slice(0, 16)) material(m, `surface material ${m}`);
+      // In the inspector's words: "grass", not a number (a surface with no name keeps its number).
+      for (const m of mats.slice(0, 16)) material(m, gtaSurfaceName(m));
       if (!overlay) return;
       add('overlay', "placements' mesh faces", 'line', OVERLAY_COLOURS.gtaFaces);
       add('overlay', 'collision spheres', 'swatch', OVERLAY_COLOURS.gtaSphere);

@@ -25,25 +25,28 @@ import { mapPlaneOf, type MapPlane } from './projection.js';
 export const OVERLAY_COLOURS = {
   rugratsGrid: 0x000000,
   rugratsHalves: 0x1a1a1a,
-  rugratsStack: 0xffe066,
+  rugratsStack: 0xb39ddb,
   llamaGrid: 0x000000,
   colbinFloors: 0x0b1a2a,
-  colbinWall: 0xd9534f,
-  colbinWallEdge: 0xffffff,
+  colbinWall: 0x8d4a43,
+  colbinWallEdge: 0xffab91,
   colbinGrid: 0x66ccff,
   gtaFaces: 0x10202a,
-  gtaSphere: 0x4fc3f7,
-  gtaSphereEdge: 0xe1f5fe,
-  gtaBox: 0xffb74d,
-  gtaBoxEdge: 0xfff3e0,
-  pineyHidden: 0x000000,
+  gtaSphere: 0x9fa8da,
+  gtaSphereEdge: 0xe8eaf6,
+  gtaBox: 0xbcaaa4,
+  gtaBoxEdge: 0xd7ccc8,
+  pineyHidden: 0x10141a,
   pineyChips: 0x000000,
   pineyHill: 0xfff59d,
   pineyCover: 0x1b5e20,
-  pineyWater: 0x4fc3f7,
-  pineyWaterEdge: 0xb3e5fc,
-  pineyStart: 0xffffff,
+  pineyWater: 0x1e88e5,
+  pineyWaterEdge: 0x0277bd,
+  pineyStart: 0xdde3ea,
 } as const;
+
+/** The border between two visibility regions of a Llama track. */
+export const REGION_BORDER = 0xff80ab;
 
 /** Strokes are drawn one screen pixel wide whatever the zoom; colours are 0xRRGGBB. */
 export type Shape =
@@ -147,13 +150,18 @@ export function llamaOverlay(world: LlamaWorld): Overlay {
   const grid: number[] = [];
   for (let x = 0; x <= m.width; x++) grid.push(x, 0, x, m.height);
   for (let z = 0; z <= m.height; z++) grid.push(0, z, m.width, z);
+  // The borders between cells of different visibility regions (one colour: which region a cell is in, the
+  // inspector says; a colour per region would give a dozen colours a meaning each).
+  const borders: number[] = [];
   for (let z = 0; z < m.height; z++) {
     for (let x = 0; x < m.width; x++) {
       const r = cellRegion(m, x + z * m.width);
-      if (r > 0) shapes.push(poly('regions', [x, z, x + 1, z, x + 1, z + 1, x, z + 1], paletteColour(r), 0.18, null));
+      if (x + 1 < m.width && cellRegion(m, x + 1 + z * m.width) !== r) borders.push(x + 1, z, x + 1, z + 1);
+      if (z + 1 < m.height && cellRegion(m, x + (z + 1) * m.width) !== r) borders.push(x, z + 1, x + 1, z + 1);
     }
   }
   shapes.push(lines('grid', grid, OVERLAY_COLOURS.llamaGrid, 0.35));
+  if (borders.length) shapes.push(lines('regions', borders, REGION_BORDER, 0.9));
   return { shapes, markers: [] };
 }
 
@@ -247,8 +255,8 @@ export function gtaOverlay(world: GtaWorld): Overlay {
 
 /** Object kinds' colours on the field. */
 export const PINEY_OBJECT_COLOURS: Readonly<Record<string, number>> = {
-  entrance: 0xff5252,
-  key: 0xffd740,
+  entrance: 0xff9e80,
+  key: 0x00bfa5,
   sub: 0xb388ff,
   base: 0x8d6e63,
   tree: 0x2e7d32,

@@ -13,17 +13,19 @@ export const ENTITY_COLOURS = {
   /** An agent that does not see the player. */
   agent: 0x80deea,
   /** Entities that are neither the player nor agents. */
-  other: 0xffffff,
+  other: 0xbdbdbd,
   /** The ring around the selected entity. */
   selection: 0xffd54f,
+  /** The ring around the entity the keyboard points at (N), before Enter selects it: the selection's colour (drawn thinner and wider). */
+  pointed: 0xffd54f,
   /** A watcher's line to the player it sees. */
   sightLine: 0x76ff03,
   /** A ray along an agent's facing, stopped where the world blocks it. */
-  facingRay: 0xb2ebf2,
+  facingRay: 0x80deea,
   /** The selected agent's rays: to an agent it sees, to one it does not, and where the blocked ray stopped. */
   seenRay: 0x00e676,
-  unseenRay: 0xff5252,
-  stopMark: 0xff1744,
+  unseenRay: 0xff4081,
+  stopMark: 0xf50057,
   /** The selected agent's sight range: a faint disc and its rim. */
   sightRange: 0x00e676,
   /** The highlight of a selected tile, cell, triangle, wall or face. */
@@ -33,11 +35,11 @@ export const ENTITY_COLOURS = {
 /** The Piney weather as the view draws it. */
 export const WEATHER_COLOURS = {
   rain: 0x4fc3f7,
-  splash: 0x81d4fa,
+  splash: 0x4fc3f7,
   snow: 0xffffff,
-  ember: 0xff7043,
-  firefly: 0xffee58,
-  fireflyTrail: 0xfff59d,
+  ember: 0xffa726,
+  firefly: 0xccff90,
+  fireflyTrail: 0xe6ee9c,
   glyph: 0x69f0ae,
   lensFlare: 0xfff9c4,
   bolt: 0xfffde7,
@@ -50,7 +52,7 @@ export const WEATHER_COLOURS = {
   /** The traveller's hum: rings sized by its volume. */
   hum: 0xce93d8,
   haze: 0xcfd8dc,
-  sound3d: 0xffffff,
+  sound3d: 0x90a4ae,
   other: 0xe0e0e0,
 } as const;
 

@@ -30,6 +30,10 @@ export interface ClockReport {
   behind: boolean;
   /** Real milliseconds the window covers. */
   windowMs: number;
+  /** Mean real milliseconds between two animation frames over the window (0: none yet). */
+  frameMs: number;
+  /** Mean simulation frames run per animation frame over the window. */
+  ranPerFrame: number;
 }
 
 export class SimClock {
@@ -99,7 +103,8 @@ export class SimClock {
     const achieved = windowMs > 0 ? (this.sumRan * 1000) / windowMs : 0;
     // Asked for is what real time owed (not what the catch-up limit let through).
     const ratio = this.sumAsked > 0 ? Math.min(1, this.sumRan / this.sumAsked) : 1;
-    return { target, achieved, ratio, behind: windowMs >= RATE_WINDOW_MS / 2 && this.sumAsked > 0 && ratio < BEHIND_RATIO, windowMs };
+    const frames = this.ms.length;
+    return { target, achieved, ratio, behind: windowMs >= RATE_WINDOW_MS / 2 && this.sumAsked > 0 && ratio < BEHIND_RATIO, windowMs, frameMs: frames ? windowMs / frames : 0, ranPerFrame: frames ? this.sumRan / frames : 0 };
   }
 
   /** Forgets the window and what is owed (a new world, a seek). */

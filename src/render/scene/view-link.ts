@@ -23,6 +23,12 @@ export const RAY_DENSITIES = ['off', 'few', 'many', 'all'] as const;
 /** How many sight rays are drawn for the agents that are not selected: none, a few, many, all (up to 256). */
 export type RayDensity = 'off' | 'few' | 'many' | 'all';
 
+/**
+ * The sandbox's rays when the link names none: off, so the first screen draws no lines until asked (R, or the
+ * rays menu); a link of any other density says so.
+ */
+export const DEFAULT_RAYS: RayDensity = 'off';
+
 /** Playback speeds a replay can run at. */
 export const LINK_SPEEDS = [0.25, 0.5, 1, 2, 4, 8] as const;
 
@@ -179,6 +185,12 @@ export function parseViewLink(search: string, rules: LinkRules, fragment = ''): 
         else bad(name, v, `no such world (the worlds are ${rules.worlds.join(', ')})`, 'showing the default world');
         break;
       case 'agents': {
+        // Too many agents for the page is a wish for as many as it holds: the most it holds, said in the banner.
+        if (INT.test(v) && Number(v) > B.agents.max) {
+          bad(name, v, `expected a whole number from 0 to ${B.agents.max} (${B.agents.limit})`, `the most the page holds, ${B.agents.max}, is used`);
+          link.agents = B.agents.max;
+          break;
+        }
         const n = int(name, v, B.agents, 'the world\'s default count is used');
         if (n !== undefined) link.agents = n;
         break;

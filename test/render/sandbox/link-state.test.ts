@@ -6,23 +6,23 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { formatViewLink, linkBounds, parseViewLink, RAY_DENSITIES } from '../../../src/render/scene/view-link.js';
+import { DEFAULT_RAYS, formatViewLink, linkBounds, parseViewLink, RAY_DENSITIES } from '../../../src/render/scene/view-link.js';
 import { linkCamera, LinkState, linkScale, type ViewSnapshot } from '../../../src/render/sandbox/link-state.js';
 import { autoAgents } from '../../../src/render/sandbox/world-catalog.js';
 import { opener } from '../helpers.js';
 
-const rules = { worlds: ['piney-default', 'gta-town'], bounds: linkBounds() };
+const rules = { worlds: ['piney-default', 'rugrats-demo', 'gta-town'], bounds: linkBounds() };
 
 /** A snapshot of the page as it opens with no link: every setting at its default. */
 const defaults: ViewSnapshot = {
-  world: 'piney-default',
+  world: 'rugrats-demo',
   agents: null,
   camera: { cx: 10, cy: 20, zoom: 1, framed: true, following: false, scale: 1, ySign: 1 },
   selectedEntity: null,
   replay: null,
   speed: 1,
   heat: false,
-  rays: 'few',
+  rays: DEFAULT_RAYS,
   overlay: true,
   sight: true,
   legend: true,
@@ -32,7 +32,10 @@ const defaults: ViewSnapshot = {
 describe('the link of the view', () => {
   test('the defaults are left out: a fresh page links to its world only', () => {
     const link = new LinkState(parseViewLink('', rules).link);
-    expect(formatViewLink(link.linkOf(defaults))).toBe('?world=piney-default');
+    expect(formatViewLink(link.linkOf(defaults))).toBe('?world=rugrats-demo');
+    // No lines by default: the rays' default is off, and a link of a few rays says so.
+    expect(DEFAULT_RAYS).toBe('off');
+    expect(formatViewLink(link.linkOf({ ...defaults, rays: 'few' }))).toBe('?world=rugrats-demo&rays=few');
     // A world from files has no catalog id: the link cannot name it.
     expect(formatViewLink(link.linkOf({ ...defaults, world: undefined }))).toBe('');
   });
@@ -95,7 +98,7 @@ describe('the link of the view', () => {
           expect(back.replay ?? null).toBe(part.replay?.name ?? null);
           expect(back.speed ?? 1).toBe(part.speed);
           expect(back.heat ?? false).toBe(part.heat);
-          expect(back.rays ?? 'few').toBe(part.rays);
+          expect(back.rays ?? DEFAULT_RAYS).toBe(part.rays);
           expect([back.overlay ?? true, back.sight ?? true, back.legend ?? true, back.mute ?? false]).toEqual([part.overlay, part.sight, part.legend, part.muted]);
           // Carried from the link the page was opened with.
           expect([back.renderer, back.aa, back.streamSeed, back.ccRandInit]).toEqual(['canvas', true, 'abc', 7]);

@@ -35,7 +35,7 @@ const snapshot: ViewSnapshot = {
   replay: null,
   speed: 1,
   heat: false,
-  rays: 'few',
+  rays: 'off',
   overlay: true,
   sight: true,
   legend: true,

@@ -33,6 +33,10 @@ function page(replay: { frame: number; length: number } | null = null) {
       toggles.overlay = on;
     },
     toggleMute: () => did.push('mute'),
+    screenWalk: false,
+    setScreenWalk: (on: boolean) => {
+      toggles.screenWalk = on;
+    },
   };
   const p = {
     did,
@@ -68,6 +72,14 @@ describe('page actions', () => {
       expect(p.did.length > 1 || looks(p) !== before, a).toBe(true);
       expect(p.did[p.did.length - 1], a).toBe('url');
     }
+  });
+
+  test('G turns walking relative to the screen on and off', () => {
+    const p = page();
+    runAction('walk-mode', p);
+    expect(p.toggles.screenWalk).toBe(true);
+    runAction('walk-mode', p);
+    expect(p.toggles.screenWalk).toBe(false);
   });
 
   test('Escape closes the help first, then clears the selection', () => {

@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { behindNote, determinismRows, paceLine, rateLabel, sessionLine, statusSummary, type StatusInput } from '../../../src/render/sandbox/status-lines.js';
+import { behindCause, behindNote, determinismRows, paceLine, rateLabel, sessionLine, statusSummary, type StatusInput } from '../../../src/render/sandbox/status-lines.js';
 import type { ClockReport } from '../../../src/render/scene/sim-clock.js';
 
-const keepingUp: ClockReport = { target: 60, achieved: 60, ratio: 1, behind: false, windowMs: 1000 };
+const keepingUp: ClockReport = { target: 60, achieved: 60, ratio: 1, behind: false, windowMs: 1000, frameMs: 1000 / 60, ranPerFrame: 1 };
 
 const input: StatusInput = {
   world: { kind: 'piney', name: 'default' },
@@ -22,6 +22,7 @@ const input: StatusInput = {
   fps: 59.6,
   stepMs: 1.25,
   drawMs: 3.04,
+  renderMs: 2.26,
   paused: false,
   speed: 1,
   clock: keepingUp,
@@ -46,7 +47,7 @@ describe('status lines', () => {
       ['agents', '40'],
       ['session', 'live'],
       ['pace', 'game speed 1× (60 frames/s)'],
-      ['page', '60 fps · step 1.3 ms · draw 3.0 ms'],
+      ['page', '60 fps · step 1.3 ms · draw 3.0 ms · render 2.3 ms'],
       ['weather drawn', expect.stringMatching(/^.+ ×12$/)],
     ]);
     // The summary leads with no number of the run: those are one click away.
@@ -60,7 +61,7 @@ describe('status lines', () => {
   test('the pace: paused wins; slower exactly when the clock says so, with its rate; the quiet note only then', () => {
     fc.assert(
       fc.property(fc.boolean(), fc.boolean(), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(0.25, 0.5, 1, 2, 4, 8), (paused, behind, ratio, speed) => {
-        const rep: ClockReport = { target: 60 * speed, achieved: 60 * speed * ratio, ratio, behind, windowMs: 1000 };
+        const rep: ClockReport = { target: 60 * speed, achieved: 60 * speed * ratio, ratio, behind, windowMs: 1000, frameMs: 1000 / 60, ranPerFrame: 1 };
         const line = paceLine(paused, speed, rep);
         const note = behindNote(paused, speed, rep);
         if (paused) expect(line).toBe('paused');
@@ -74,11 +75,36 @@ describe('status lines', () => {
         }
       }),
     );
-    const slow: ClockReport = { target: 60, achieved: 48, ratio: 0.8, behind: true, windowMs: 1000 };
+    const slow: ClockReport = { target: 60, achieved: 48, ratio: 0.8, behind: true, windowMs: 1000, frameMs: 1000 / 60, ranPerFrame: 1 };
     expect(behindNote(false, 1, slow)).toBe('running at 0.8× — the machine cannot keep up');
     expect(behindNote(false, 4, { ...slow, target: 240, achieved: 120, ratio: 0.5 })).toBe('running at 2× (asked 4×) — the machine cannot keep up');
     expect(rateLabel(1 / 3)).toBe('0.33×');
     expect(rateLabel(2)).toBe('2×');
+  });
+
+  test('below 1× the pace names its cause: the costliest part of the page\'s work, or the browser when the work is small', () => {
+    const slow: ClockReport = { target: 60, achieved: 30, ratio: 0.5, behind: true, windowMs: 1000, frameMs: 33.3, ranPerFrame: 2 };
+    const at = (stepMs: number, drawMs: number, renderMs: number, clock = slow) => ({ ...input, stepMs, drawMs, renderMs, clock });
+    expect(behindCause(at(12, 2, 3))).toBe('the simulation takes 24.0 ms of each 33.3 ms frame');
+    expect(behindCause(at(1, 20, 3))).toBe('drawing the picture takes 20.0 ms of each 33.3 ms frame');
+    expect(behindCause(at(1, 2, 25))).toBe('rendering it takes 25.0 ms of each 33.3 ms frame');
+    // 200 ms between animation frames, the page's own work under a millisecond: the browser is why.
+    expect(behindCause(at(0.2, 0.3, 0.1, { ...slow, frameMs: 200, ranPerFrame: 4 }))).toBe("the browser gives the page a frame only every 200.0 ms (the page's own work takes 1.2 ms: a busy machine, or a tab in the background)");
+    // The costliest part is always the one named, and the render time is in the page's row.
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 50, noNaN: true }), fc.double({ min: 0, max: 50, noNaN: true }), fc.double({ min: 0, max: 50, noNaN: true }), (st, dr, re) => {
+        const c = behindCause(at(st, dr, re));
+        const steps = st * 2;
+        if (steps + dr + re < 0.5 * 33.3) expect(c).toMatch(/^the browser /);
+        else if (steps >= dr && steps >= re) expect(c).toMatch(/^the simulation /);
+        else if (dr >= re) expect(c).toMatch(/^drawing /);
+        else expect(c).toMatch(/^rendering /);
+      }),
+    );
+    const rows = determinismRows(at(12, 2, 3));
+    expect(rows.find((r) => r.label === 'pace')!.value).toBe('running at 0.5× of 1× (30 of 60 frames/s): the simulation takes 24.0 ms of each 33.3 ms frame');
+    expect(rows.find((r) => r.label === 'page')!.value).toContain('render 3.0 ms');
+    expect(behindNote(false, 1, slow, behindCause(at(12, 2, 3)))).toBe('running at 0.5× — the machine cannot keep up: the simulation takes 24.0 ms of each 33.3 ms frame');
   });
 
   test('the session line: replays say whether every frame matches, and where the first desync is', () => {

@@ -8,6 +8,7 @@ import { legendFor, type LegendContext } from '../../../src/render/scene/legend.
 import { ENTITY_COLOURS, WEATHER_COLOURS } from '../../../src/render/scene/palette.js';
 import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS } from '../../../src/render/scene/overlays.js';
 import { LLAMA_MATERIAL_TINTS } from '../../../src/render/scene/ground-raster.js';
+import { llamaMaterialName } from '../../../src/render/scene/inspect.js';
 import { fieldAmbience, weatherKindOfName, WEATHER_KINDS, type WeatherKind } from '../../../src/render/scene/weather-look.js';
 import { ambientOpsSource, decodeAmbient } from '../../../src/render/scene/ambient-ops.js';
 import { SandboxSession } from '../../../src/render/sandbox/session.js';
@@ -22,7 +23,7 @@ describe('legend', () => {
     ['rugrats-demo', ['missing cell', 'tile grid', 'halved cell', 'stack of floors']],
     ['llama-demo', ['cell grid']],
     ['colbin-demo', ['floor triangle edges', 'wall box']],
-    ['gta-town', ['mesh faces', 'collision spheres', 'collision boxes', 'surface material']],
+    ['gta-town', ['mesh faces', 'collision spheres', 'collision boxes', 'grass', 'tarmac']],
     ['piney-default', ['chip grid', 'object: entrance', 'labels']],
   ])('%s: the format\'s own entries, the entities and sight', async (id, want) => {
     const world = (await opener(id)()).world;
@@ -48,7 +49,8 @@ describe('legend', () => {
     const have = new Set<number>();
     for (let p = 0; p < world.collision.material.length; p++) if (world.collision.active[p]) have.add(world.collision.material[p]!);
     for (const [m, c] of LLAMA_MATERIAL_TINTS) {
-      const e = l.find((x) => x.label.startsWith(`material ${m}:`));
+      // In the inspector's words ("exit floor", not a material number).
+      const e = l.find((x) => x.label === llamaMaterialName(m));
       if (have.has(m)) {
         // The tint over the ground's colour at the material's height (ground-palette.test.ts checks the value).
         expect(e?.ground?.material).toBe(m);

@@ -118,7 +118,13 @@ describe('the link takes exactly what the simulation takes', () => {
         const refusal = typeof n === 'number' ? sandboxRefuses({ [setting]: n }) : 'beyond any safe integer';
         expect(linkTakes, `${param}=${String(n)}: ${refusal ?? 'the simulation takes it'}`).toBe(refusal === null);
         if (linkTakes) expect(p.link[setting]).toBe(Number(n));
-        else {
+        else if (setting === 'agents' && BigInt(n) > BigInt(bounds.agents.max)) {
+          // Too many agents: the most the page holds, which the simulation takes, said in the banner.
+          expect(p.link.agents).toBe(bounds.agents.max);
+          expect(sandboxRefuses({ agents: bounds.agents.max })).toBeNull();
+          expect(p.errors[0]).toContain(`${param}="${String(n)}"`);
+          expect(p.errors[0]).toContain(`the most the page holds, ${bounds.agents.max}, is used`);
+        } else {
           expect(p.link[setting]).toBeUndefined();
           // The banner names the value and the highest one taken.
           expect(p.errors[0]).toContain(`${param}="${String(n)}"`);
@@ -129,14 +135,16 @@ describe('the link takes exactly what the simulation takes', () => {
     );
   });
 
-  test('the issue\'s links: agents=100000 and ccinit=4294967295 are refused up front, naming the value and the limit', () => {
+  test('the issue\'s links: agents=100000 falls back to the most the page holds and ccinit=4294967295 is refused up front, naming the value and the limit', () => {
     const p = parseViewLink('?agents=100000&ccinit=4294967295&world=gta-town', rules);
-    expect(p.link).toEqual({ world: 'gta-town', params: {} });
+    expect(p.link).toEqual({ world: 'gta-town', agents: 4094, params: {} });
     expect(p.errors).toHaveLength(2);
-    expect(p.errors[0]).toMatch(/^bad link parameter agents="100000": expected a whole number from 0 to 4094 \(the sandbox's entity capacity of 4096[^)]*\); the world's default count is used$/);
+    expect(p.errors[0]).toMatch(/^bad link parameter agents="100000": expected a whole number from 0 to 4094 \(the sandbox's entity capacity of 4096[^)]*\); the most the page holds, 4094, is used$/);
     expect(p.errors[1]).toMatch(/^bad link parameter ccinit="4294967295": expected a whole number from 0 to 1000000 \(limits\.replay\.ccRandInit\); the default is used$/);
-    // The simulation does refuse both, so the link must.
+    // The simulation does refuse both, so the link must (and takes the maximum).
     expect(sandboxRefuses({ agents: 100_000 })).toMatch(/agents/);
+    expect(sandboxRefuses({ agents: 4094 })).toBeNull();
+    expect(parseViewLink('?agents=10000', rules).link.agents).toBe(4094);
     expect(sandboxRefuses({ ccRandInit: 4_294_967_295 })).toMatch(/ccRandInit/);
   });
 
