@@ -331,7 +331,8 @@ describe('the netplay relay', () => {
     await b!.next('left');
     expect(b!.of('input').map((m) => m.f).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     const kinds = b!.messages.map((m) => m.t);
-    expect(kinds.slice(0, 2)).toEqual(['joined', 'start']);
+    // b's seat is named to it right after its joined (both seats taken: the room starts)
+    expect(kinds.slice(0, 3)).toEqual(['joined', 'seats', 'start']);
   });
 
   it('enforces the most rooms', async () => {
