@@ -27,6 +27,7 @@ import { VisibilityHeatMap } from '../scene/heat-map.js';
 import type { Highlight } from '../scene/inspect.js';
 import { overlayFor, type Overlay } from '../scene/overlays.js';
 import { ENTITY_COLOURS, heatColour, SEAT_COLOURS, WEATHER_COLOURS } from '../scene/palette.js';
+import { seatLabels, type RoomSeats } from '../scene/seat-labels.js';
 import { mapPlaneOf, mapRectOf, type MapPlane, type MapRect } from '../scene/projection.js';
 import { SightProbe } from '../scene/sight-probe.js';
 import type { RayDensity } from '../scene/view-link.js';
@@ -167,9 +168,11 @@ export class WorldView {
   private readonly playerHalo = new Graphics();
   private readonly playerSprite: Sprite;
   private readonly selectRing = new Graphics();
-  /** In a room of several players: a ring in each player's colour, and "you" over the page's own. */
+  /** In a room of several players: a ring in each player's colour, and a label over each (see seatLabels). */
   private readonly seatRings = new Graphics();
-  private youLabel: Text | null = null;
+  private readonly seatTexts: Text[] = [];
+  /** Who holds each seat of a room shown (names, hidden tabs): a label over each seat's player, in its colour. */
+  roomSeats: () => RoomSeats | null = () => null;
   /** The entity the camera follows and draws as the player: in a room, the page's own seat's. */
   you: number;
   private readonly sky = new Graphics();
@@ -330,9 +333,9 @@ export class WorldView {
     return i >= 0 ? [this.entities.x[i]!, this.entities.y[i]!] : [NaN, NaN];
   }
 
-  /** The player's map position (NaN when there is none). */
+  /** The player's map position (in a room, this page's seat's; NaN when there is none). */
   playerPosition(): [number, number] {
-    return this.positionOf(this.sim.player);
+    return this.positionOf(this.you);
   }
 
   /** The device-pixel offset the map plane is drawn at: whole device pixels, so tiles blit exactly. */
@@ -482,22 +485,34 @@ export class WorldView {
     const g = this.seatRings.clear();
     if (seats.length < 2) return;
     const zoom = this.camera.zoom;
+    const labels = seatLabels(seats.length, seats.indexOf(this.you), this.roomSeats());
     for (let k = 0; k < seats.length; k++) {
+      const t = (this.seatTexts[k] ??= this.makeSeatLabel());
       const i = this.indexOfId[seats[k]!]!;
+      const text = labels[k]!;
+      t.visible = i >= 0 && text !== '';
       if (i < 0) continue;
+      const colour = SEAT_COLOURS[k % SEAT_COLOURS.length]!;
       const px = this.entityPixels(e.radius[i]!, true);
-      g.circle(e.x[i]!, e.y[i]!, (px * 0.8) / zoom).stroke({ color: SEAT_COLOURS[k % SEAT_COLOURS.length]!, alpha: 1, width: 3 / zoom });
-      if (seats[k] === this.you) {
-        this.playerSprite.tint = SEAT_COLOURS[k % SEAT_COLOURS.length]!;
-        const t = (this.youLabel ??= this.makeYouLabel());
-        t.position.set(e.x[i]!, e.y[i]! - (px * 0.9) / zoom);
-        t.scale.set(1 / zoom);
-      }
+      g.circle(e.x[i]!, e.y[i]!, (px * 0.8) / zoom).stroke({ color: colour, alpha: 1, width: 3 / zoom });
+      if (seats[k] === this.you) this.playerSprite.tint = colour;
+      if (t.text !== text) t.text = text;
+      if (t.style.fill !== colour) t.style.fill = colour;
+      t.position.set(e.x[i]!, e.y[i]! - (px * 0.9) / zoom);
+      t.scale.set(1 / zoom);
     }
   }
 
-  private makeYouLabel(): Text {
-    const t = new Text({ text: 'you', resolution: Math.max(1, this.resolution), style: { fill: 0xffffff, fontSize: 13, fontWeight: 'bold', fontFamily: 'system-ui, sans-serif', stroke: { color: 0x000000, width: 3 } } });
+  /** Where seat `k`'s label is on screen (CSS pixels) and what it says; null when it is not drawn. */
+  seatLabelAt(k: number): { text: string; x: number; y: number; colour: number } | null {
+    const t = this.seatTexts[k];
+    if (!t || !t.visible) return null;
+    const [x, y] = this.toScreen(t.position.x, t.position.y);
+    return { text: t.text, x, y, colour: Number(t.style.fill) };
+  }
+
+  private makeSeatLabel(): Text {
+    const t = new Text({ text: '', resolution: Math.max(1, this.resolution), style: { fill: 0xffffff, fontSize: 13, fontWeight: 'bold', fontFamily: 'system-ui, sans-serif', stroke: { color: 0x000000, width: 3 } } });
     t.anchor.set(0.5, 1);
     this.top.addChild(t);
     return t;

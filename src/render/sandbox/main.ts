@@ -36,6 +36,7 @@ import { openPlayPanel, type PlayPanel } from './play-panel.js';
 import { placementsMissingText } from './placements-offer.js';
 import { ReplayControls } from './replay-controls.js';
 import { RoomControl } from './room-control.js';
+import { HiddenTicker } from './hidden-ticker.js';
 import { roomHost } from './room-host.js';
 import { parseRoomLink } from './room-link.js';
 import { RunLoop } from './run-loop.js';
@@ -97,6 +98,7 @@ let replayControls!: ReplayControls;
 let layout!: LayoutToggles;
 let welcome!: Welcome;
 let playPanel: PlayPanel | undefined;
+let hiddenTicker: HiddenTicker | undefined;
 const rooms = new RoomControl(roomHost({ shown, showRoom, view: () => view() }), roomLink.room.frames);
 /** Replay controls and speed are the page's own; in a room every player runs the same frames at 60 Hz. */
 const ROOM_OFF: readonly PageAction[] = ['pause', 'step-forward', 'step-back', 'slower', 'faster', 'first-frame', 'last-frame'];
@@ -347,7 +349,12 @@ async function start(): Promise<void> {
   playPanel = openPlayPanel(rooms, roomLink.room, focusMap);
   if (link.file !== undefined && shownFile() === null) messages.info = fileWaitText(link.file, link.waitingMoment);
   banner.show();
-  m.app.ticker.add(() => loop.tick());
+  // a hidden page in a room keeps ticking on a worker's timer (its animation frames stop): hidden-ticker.ts
+  hiddenTicker = new HiddenTicker({ active: () => rooms.active, tick: () => loop.tick(false), hidden: (h) => rooms.setHidden(h) });
+  const ticker = hiddenTicker;
+  m.app.ticker.add(() => {
+    if (!ticker.hidden) loop.tick();
+  });
   m.canvas.focus();
 }
 
@@ -362,6 +369,7 @@ installScriptingApi(start(), {
   session: current,
   pageView: () => pageView,
   room: () => rooms,
+  hiddenWakeUps: () => hiddenTicker?.wakeUps ?? 0,
   worldMenu: () => worldControls.menu,
   layout: () => layout.shown,
   viewControls: () => viewControls,

@@ -54,6 +54,8 @@ export interface ScriptedPage {
   placementsMissing?(): boolean;
   /** "Play together": the page's room control. */
   room?(): RoomControl;
+  /** Wake-ups of the hidden page's worker timer so far (a hidden page in a room keeps ticking). */
+  hiddenWakeUps?(): number;
 }
 
 /** The room as the tests read it: the session's stats, the page's phase, the link, desyncs, confirmed hashes kept. */
@@ -73,6 +75,9 @@ function roomState(p: ScriptedPage): Record<string, unknown> | null {
     config: r.config,
     you: v?.you ?? null,
     panel: c.view(),
+    events: r.events.all.map((e) => ({ kind: e.kind, seat: e.seat, text: e.text })),
+    labels: v && r.stats.players > 1 ? Array.from({ length: r.stats.players }, (_, k) => v.seatLabelAt(k)) : [],
+    hiddenWakeUps: p.hiddenWakeUps?.() ?? 0,
   };
 }
 
