@@ -142,11 +142,13 @@ export const DEFAULT_RELAY = 'ws://127.0.0.1:8787';
 export function openPlayPanel(rooms: RoomControl, link: RoomLink, focusMap: () => void): PlayPanel {
   const panel: PlayPanel = new PlayPanel(link, {
     create: (relay, name, players, player) => {
+      saveName(player);
       rooms.playerName = player;
       const r = rooms.create(relay, name, players);
       if (r) panel.roomName = r;
     },
     join: (relay, name, player) => {
+      saveName(player);
       rooms.playerName = player;
       rooms.join(relay, name);
     },
