@@ -111,7 +111,7 @@ test('four players you can tell apart: names, labels and rings in the seat colou
     expect(texts, name).toContain('join: player 4 (Linus) joined');
     expect(texts.filter((t) => t.startsWith('join: you joined as')), name).toEqual([`join: you joined as player ${NAMES.indexOf(name) + 1} (${name})`]);
   }
-  const shownOnGrace = await firefox.evaluate(() => [...document.querySelectorAll('#play-events li')].map((li) => li.textContent));
+  const shownOnGrace = await firefox.evaluate(() => Array.from(document.querySelectorAll('#play-events li')).map((li) => li.textContent));
   expect(shownOnGrace).toContain('player 4 (Linus) joined');
 
   // Each page labels every seat's player in its colour, "you" over its own; the legend speaks to that seat.
@@ -139,7 +139,8 @@ test('four players you can tell apart: names, labels and rings in the seat colou
   const cdp = await h.browser.newCDPSession(bea);
   await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
   await waitFor('Ada waiting for Bea', async () => (await eventTexts(ada as unknown as AnyPage)).includes('wait: waiting for player 2 (Bea)'), 120_000, 100);
-  expect(await firefox.evaluate(() => [...document.querySelectorAll('#play-events li')].some((li) => li.textContent === 'waiting for player 2 (Bea)'))).toBe(true);
+  // and shown over the map, on the other pages too
+  await waitFor('the wait shown on Grace\'s map', () => firefox.evaluate(() => Array.from(document.querySelectorAll('#play-events li')).some((li) => li.textContent === 'waiting for player 2 (Bea)')), 120_000, 100);
   await cdp.send('Page.setWebLifecycleState', { state: 'active' });
 
   // Grace's tab is hidden: the others are told, and her page keeps ticking on its worker's timer, so the room
