@@ -26,7 +26,7 @@ import { probeHeight, samplerFor } from '../scene/ground-sampler.js';
 import { VisibilityHeatMap } from '../scene/heat-map.js';
 import type { Highlight } from '../scene/inspect.js';
 import { overlayFor, type Overlay } from '../scene/overlays.js';
-import { ENTITY_COLOURS, heatColour, SEAT_COLOURS, WEATHER_COLOURS } from '../scene/palette.js';
+import { ENTITY_COLOURS, FALLING_COLOUR, heatColour, SEAT_COLOURS, WEATHER_COLOURS } from '../scene/palette.js';
 import { seatLabels, type RoomSeats } from '../scene/seat-labels.js';
 import { mapPlaneOf, mapRectOf, type MapPlane, type MapRect } from '../scene/projection.js';
 import { SightProbe } from '../scene/sight-probe.js';
@@ -168,6 +168,8 @@ export class WorldView {
   private readonly playerHalo = new Graphics();
   private readonly playerSprite: Sprite;
   private readonly selectRing = new Graphics();
+  /** A ring and a downward tick on each falling body (off a floor's edge: it respawns at the kill plane). */
+  private readonly fallMarks = new Graphics();
   /** In a room of several players: a ring in each player's colour, and a label over each (see seatLabels). */
   private readonly seatRings = new Graphics();
   private readonly seatTexts: Text[] = [];
@@ -203,6 +205,8 @@ export class WorldView {
   lastAmbient: AmbientFrame | null = null;
   /** Every weather kind drawn since the view was made (for the legend). */
   readonly weatherSeen = new Set<WeatherKind>();
+  /** Whether a falling body has been drawn since this view opened (the legend then explains its mark). */
+  fallingSeen = false;
   /** What the last draw put on screen, for the tests: sky items pulled to the edge, the flash's alpha. */
   lastSky: { bolt: boolean; boltClamped: boolean; traveller: boolean; travellerClamped: boolean; flash: number } = { bolt: false, boltClamped: false, traveller: false, travellerClamped: false, flash: 0 };
   /** Milliseconds the last `draw` took on the CPU side (reading the state and building the scene). */
@@ -236,7 +240,7 @@ export class WorldView {
     this.playerSprite.tint = ENTITY_COLOURS.player;
     this.playerSprite.visible = false;
     this.you = sim.player;
-    this.top.addChild(this.seatRings, this.playerHalo, this.playerSprite);
+    this.top.addChild(this.fallMarks, this.seatRings, this.playerHalo, this.playerSprite);
     this.entities = newEntityFrame(sim.ecs.components.capacity);
     this.groupOf = new Uint8Array(sim.ecs.components.capacity);
     this.indexOfId = new Int32Array(sim.ecs.components.capacity).fill(-1);
@@ -477,6 +481,27 @@ export class WorldView {
     this.playerHalo.visible = playerShown;
     this.drawSeats(e);
     this.drawSelectionRing(e);
+    this.drawFalling(e, vx0 - m, vy0 - m, vx1 + m, vy1 + m);
+  }
+
+  /** Falling bodies in view: seen from above a fall does not show, so each gets a ring and a downward tick. */
+  private drawFalling(e: EntityFrame, x0: number, y0: number, x1: number, y1: number): void {
+    const g = this.fallMarks.clear();
+    const zoom = this.camera.zoom;
+    let any = false;
+    for (let i = 0; i < e.count; i++) {
+      if (!e.falling[i]) continue;
+      const x = e.x[i]!;
+      const y = e.y[i]!;
+      if (!(x >= x0 && x <= x1 && y >= y0 && y <= y1)) continue;
+      const r = (this.entityPixels(e.radius[i]!, e.ids[i] === this.you) * 0.75) / zoom;
+      g.circle(x, y, r).moveTo(x, y + r).lineTo(x, y + r + 6 / zoom);
+      any = true;
+    }
+    if (any) {
+      g.stroke({ color: FALLING_COLOUR, alpha: 0.95, width: 2 / zoom });
+      this.fallingSeen = true;
+    }
   }
 
   /** Several players: each one's ring in its seat's colour (its arrow tinted so), "you" over the page's own. */

@@ -14,7 +14,7 @@ import { cellRegion } from '../../worlds/llama/regions.js';
 import { BACKGROUND_RGB, LLAMA_MATERIAL_TINTS, MISSING_RGB, rasterizeGround, type GroundRaster } from './ground-raster.js';
 import { llamaMaterialName } from './inspect.js';
 import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, paletteColour } from './overlays.js';
-import { ENTITY_COLOURS, HEAT_RAMP, rgbToColour, SEAT_COLOURS } from './palette.js';
+import { ENTITY_COLOURS, FALLING_COLOUR, HEAT_RAMP, rgbToColour, SEAT_COLOURS } from './palette.js';
 import { seatWords } from '../../netplay/seat-words.js';
 import { WEATHER_KINDS, type FieldAmbience, type WeatherKind } from './weather-look.js';
 
@@ -62,6 +62,8 @@ export interface LegendContext {
    * ('' or null none). The legend then speaks to that viewer: "you" is its seat, not seat 0.
    */
   seats?: { you: number; names: readonly (string | null)[]; players: number };
+  /** Whether a falling body has been drawn since the world opened. */
+  falling?: boolean;
   overlay: boolean;
   sight: boolean;
   /** Whether an agent is selected (its rays are drawn). */
@@ -107,6 +109,7 @@ export function legendFor(world: CollisionWorld, ctx: LegendContext): LegendEntr
   }
   add('entities', `an agent that does not see ${watched}`, 'arrow', ENTITY_COLOURS.agent);
   add('entities', 'the selected entity', 'ring', ENTITY_COLOURS.selection);
+  if (ctx.falling) add('entities', 'a body falling: it walked off a floor\'s edge (it respawns at the start)', 'ring', FALLING_COLOUR);
   if (ctx.sight) {
     add('sight', `a watcher's line to ${watched === 'the player' ? 'the player it sees' : `${watched}, whom it sees`}`, 'line', ENTITY_COLOURS.sightLine);
     add('sight', "an agent's facing ray, stopped where the world blocks it", 'line', ENTITY_COLOURS.facingRay);
