@@ -138,11 +138,13 @@ test('four players you can tell apart: names, labels and rings in the seat colou
   expect(hex(SEAT_COLOURS[2]!)).toBe('#ffd740');
 
   // A frozen page holds the room back: the others wait, naming it.
+  const waitsForBea = async () => (await eventTexts(ada as unknown as AnyPage)).filter((t) => t.startsWith('wait: waiting for player 2 (Bea)')).length;
+  const waitedBefore = await waitsForBea();
   const cdp = await h.browser.newCDPSession(bea);
   await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
-  await waitFor('Ada waiting for Bea', async () => (await eventTexts(ada as unknown as AnyPage)).includes('wait: waiting for player 2 (Bea)'), 120_000, 100);
+  await waitFor('Ada waiting for Bea', async () => (await waitsForBea()) > waitedBefore, 120_000, 100);
   // and shown over the map, on the other pages too
-  await waitFor('the wait shown on Grace\'s map', () => firefox.evaluate(() => Array.from(document.querySelectorAll('#play-events li')).some((li) => li.textContent === 'waiting for player 2 (Bea)')), 120_000, 100);
+  await waitFor('the wait shown on Grace\'s map', () => firefox.evaluate(() => Array.from(document.querySelectorAll('#play-events li')).some((li) => li.textContent!.startsWith('waiting for player 2 (Bea)'))), 120_000, 100);
   await cdp.send('Page.setWebLifecycleState', { state: 'active' });
 
   // Grace's tab is hidden: the others are told, and her page keeps ticking on its worker's timer, so the room

@@ -30,7 +30,6 @@ export class RoomEvents {
   readonly all: RoomEvent[] = [];
   private names: (string | null)[] = [];
   private waitingSince = -1;
-  private waitingKey = '';
   private waitTold = false;
   private rollbacks = 0;
   private rollbacksTold = 0;
@@ -74,15 +73,12 @@ export class RoomEvents {
   /** The session's stats after a frame's ticks: a long wait and the rollbacks since the last event. */
   observe(s: NetplayStats): void {
     if (s.names.length) this.names = [...s.names];
-    const key = s.waitingFor.join(',');
-    if (!key) {
+    // one wait: ticks that simulate nothing, one after another, whichever peers they wait for
+    if (!s.waitingFor.length) {
       this.waitingSince = -1;
-      this.waitingKey = '';
       this.waitTold = false;
-    } else if (key !== this.waitingKey) {
-      this.waitingKey = key;
+    } else if (this.waitingSince < 0) {
       this.waitingSince = this.now();
-      this.waitTold = false;
     } else if (!this.waitTold && this.now() - this.waitingSince >= WAIT_NOTICE_MS) {
       this.waitTold = true;
       this.add('wait', s.waitingFor[0]!, `waiting for ${s.waitingFor.map((p) => seatWords(p, this.names)).join(' and ')}`);

@@ -42,6 +42,14 @@ describe('room events', () => {
     t += 10;
     ev.observe(stats());
     expect(ev.all.length).toBe(n + 1);
+    // one wait, whichever peers it waits for tick by tick: told once it lasts, naming those waited for then
+    ev.observe(stats({ waitingFor: [0] }));
+    t += WAIT_NOTICE_MS / 2;
+    ev.observe(stats({ waitingFor: [0, 2] }));
+    t += WAIT_NOTICE_MS / 2;
+    ev.observe(stats({ waitingFor: [0, 2] }));
+    ev.observe(stats());
+    expect(ev.all.slice(n + 1).map((e) => e.text)).toEqual(['waiting for player 1 (Ada) and player 3']);
 
     // rollbacks: one event, then summed until ROLLBACK_EVERY_MS has passed
     ev.observe(stats({ rollbacks: 1, maxRollback: 3 }));
