@@ -28,6 +28,7 @@ import type { Highlight } from '../scene/inspect.js';
 import { overlayFor, type Overlay } from '../scene/overlays.js';
 import { ENTITY_COLOURS, FALLING_COLOUR, heatColour, SEAT_COLOURS, WEATHER_COLOURS } from '../scene/palette.js';
 import { seatLabels, type RoomSeats } from '../scene/seat-labels.js';
+import { PathTrail } from '../scene/path-trail.js';
 import { mapPlaneOf, mapRectOf, type MapPlane, type MapRect } from '../scene/projection.js';
 import { SightProbe } from '../scene/sight-probe.js';
 import type { RayDensity } from '../scene/view-link.js';
@@ -168,6 +169,11 @@ export class WorldView {
   private readonly playerHalo = new Graphics();
   private readonly playerSprite: Sprite;
   private readonly selectRing = new Graphics();
+  /** Whether the selected entity's path trail is drawn (the inspector's button). */
+  trailOn = false;
+  /** The selected entity's last positions, when its trail is drawn. */
+  readonly trail = new PathTrail();
+  private readonly trailLine = new Graphics();
   /** A ring and a downward tick on each falling body (off a floor's edge: it respawns at the kill plane). */
   private readonly fallMarks = new Graphics();
   /** In a room of several players: a ring in each player's colour, and a label over each (see seatLabels). */
@@ -240,7 +246,7 @@ export class WorldView {
     this.playerSprite.tint = ENTITY_COLOURS.player;
     this.playerSprite.visible = false;
     this.you = sim.player;
-    this.top.addChild(this.fallMarks, this.seatRings, this.playerHalo, this.playerSprite);
+    this.top.addChild(this.trailLine, this.fallMarks, this.seatRings, this.playerHalo, this.playerSprite);
     this.entities = newEntityFrame(sim.ecs.components.capacity);
     this.groupOf = new Uint8Array(sim.ecs.components.capacity);
     this.indexOfId = new Int32Array(sim.ecs.components.capacity).fill(-1);
@@ -482,6 +488,28 @@ export class WorldView {
     this.drawSeats(e);
     this.drawSelectionRing(e);
     this.drawFalling(e, vx0 - m, vy0 - m, vx1 + m, vy1 + m);
+    this.drawTrail();
+  }
+
+  /** The selected entity's path over its last TRAIL_POINTS frames, when the trail is on. */
+  private drawTrail(): void {
+    const g = this.trailLine.clear();
+    const sel = this.state.selected;
+    if (!this.trailOn || sel < 0) {
+      this.trail.clear();
+      return;
+    }
+    const [x, y] = this.positionOf(sel);
+    this.trail.add(sel, this.sim.frame, x, y);
+    const t = this.trail;
+    if (t.count < 2) return;
+    const [x0, y0] = t.point(0);
+    g.moveTo(x0, y0);
+    for (let k = 1; k < t.count; k++) {
+      const [px, py] = t.point(k);
+      g.lineTo(px, py);
+    }
+    g.stroke({ color: ENTITY_COLOURS.selection, alpha: 0.7, width: 2 / this.camera.zoom });
   }
 
   /** Falling bodies in view: seen from above a fall does not show, so each gets a ring and a downward tick. */

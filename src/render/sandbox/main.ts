@@ -70,6 +70,9 @@ const banner = new Banner(messages, $('banner'), $('banner-text'), $('banner-clo
 const inspection = new Inspection();
 const keys = new KeyboardButtons();
 const panels = new SidePanels({ side: $('side'), inspector: $('inspector'), legend: $('legend'), minimap: $<HTMLCanvasElement>('minimap'), marks: $('marks') });
+// the inspector's links select the body they name; its button shows the selection's path trail
+panels.inspector.onSelect = (id) => pageView.select({ kind: 'entity', id });
+panels.inspector.onTrail = (on) => void (view() && (view()!.trailOn = on));
 const status = new StatusPanel({ world: $('status-world'), session: $('status-session'), numbers: $('hud'), paceDot: $('pace-dot') });
 const address = new AddressBar();
 /** A room's session while the page plays together (null: the page's own world). */

@@ -154,6 +154,7 @@ function state(p: ScriptedPage): Record<string, unknown> {
     tile: ins.tile,
     entity: ins.entity,
     sees: v && sel?.kind === 'entity' && v.probe.from === sel.id ? v.probe.lists() : null,
+    trail: v ? { on: v.trailOn, entity: v.trail.id, points: v.trail.count, first: v.trail.count ? v.trail.point(0) : null, last: v.trail.count ? v.trail.point(v.trail.count - 1) : null } : null,
     heat: v?.heat.grid ? { frame: v.heat.grid.frame, max: v.heat.grid.max, rays: v.heat.grid.rays, cols: v.heat.grid.cols, rows: v.heat.grid.rows } : null,
     heatOn: vc.heat,
     rays: vc.rays,

@@ -73,6 +73,7 @@ export class SidePanels {
       tile: inspection.tile,
       entity: inspection.entity,
       sees: sel?.kind === 'entity' && p.from === sel.id ? { ...p.lists(), range: p.range } : null,
+      trail: v.trailOn,
     }, { world: v.sim.world, player: v.sim.player });
     const ctx = legendContext(v, inspection);
     const key = `${legendOn}:${ctx.falling}:${JSON.stringify(ctx.seats ?? null)}:${ctx.overlay}:${ctx.sight}:${ctx.selectedAgent}:${ctx.selectedTile}:${[...v.weatherSeen].sort().join(',')}:${ctx.heatMax}`;
