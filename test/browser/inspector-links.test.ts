@@ -44,7 +44,9 @@ async function links(name: string, open: (q: Record<string, string>) => Promise<
       }
       return null;
     }, undefined), 120_000, 500);
-  await p.evaluate(() => window.retrosim.setSpeed(0.25), undefined);
+  // paused, the line holds still for the clicks (a live line is rebuilt as the agents move; the links act on the
+  // press, so a person's click lands, but a test driver waits for an element that holds still)
+  await p.evaluate(() => window.retrosim.pause(), undefined);
   const r = await refs(p);
   const named = r.filter((x) => x.entity !== null);
   const more = r.find((x) => x.more !== null);
@@ -64,7 +66,7 @@ async function links(name: string, open: (q: Record<string, string>) => Promise<
   expect((await p.evaluate(() => document.querySelector('#inspector .section.entity h2')!.textContent, undefined))).toBe(`entity ${target}`);
 
   // its path trail, shown and hidden with the inspector's button
-  await p.evaluate(() => window.retrosim.setSpeed(1), undefined);
+  await p.evaluate(() => window.retrosim.resume(), undefined);
   expect(await p.evaluate(() => document.querySelector('#inspector button.trail')!.textContent, undefined)).toBe('Show path trail');
   await p.click('#inspector button.trail');
   const on = await waitFor(`${name}: a trail of 30 points`, async () => {
