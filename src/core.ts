@@ -138,7 +138,7 @@ export { MAX_LISTED_STATE_DIFFERENCES, type DesyncStateComparison } from './netp
 /** Seeded bots for netplay tests and demos: a player's buttons frame by frame, no Math.random. */
 export { makeBot, BOT_POLICIES, type Bot, type BotPolicy } from './netplay/bots.js';
 /**
- * The netplay wire protocol (version 2): one JSON object per WebSocket text message, its bounds, and parsers
+ * The netplay wire protocol (version 3): one JSON object per WebSocket text message, its bounds, and parsers
  * that refuse anything malformed with a `ProtocolError` naming the field (docs/netplay.md).
  */
 export {
@@ -172,5 +172,10 @@ export {
   type ErrorMessage,
   type StateMessage,
   type StateForward,
+  type SeatsMessage,
+  type AwayMessage,
+  type AwayForward,
+  checkName,
+  MAX_NAME_LENGTH,
   MAX_STATES_PER_CLIENT,
 } from './netplay/protocol.js';

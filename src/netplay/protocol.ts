@@ -15,15 +15,20 @@
  * Version 2 added to version 1: the `join` names the client's runtime (`runtime`) and the scenario module graph
  * it brings (`scenario`), which the relay compares with the room's; a config's keyframe interval is a multiple
  * of its check interval (the relay keeps a keyframe only once every player's checksum of its frame agrees).
+ *
+ * Version 3 added to version 2: a player's `join.name` must be printable (no control or bidirectional
+ * character, see printable.ts); the relay tells every client of a room who holds each seat (`seats`, with the
+ * names) whenever a player takes one; a player says when its page is hidden or shown again (`away`), which the
+ * relay forwards to the others with its seat.
  */
 import { jsonTooDeepAt } from '../binary/json-depth.js';
 import type { WorldIdentity } from '../replay/format.js';
 import type { ScenarioIdentity, ScenarioSettings } from '../sim/scenario.js';
 import { BUTTON_MASK } from '../systems/input.js';
-import { printable } from './printable.js';
+import { isPrintable, printable } from './printable.js';
 
 /** The protocol version a `join` names (`v`). */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 /** Longest text message, in UTF-16 code units here and in bytes at the relay (a `keyframe` may be longer). */
 export const MAX_MESSAGE_LENGTH = 16 * 1024;
 /** Longest `keyframe` message. A message longer than MAX_MESSAGE_LENGTH must start with `{"t":"keyframe"`. */
@@ -142,6 +147,7 @@ export interface JoinMessage {
    */
   scenario?: string;
   config?: NetplayConfig;
+  /** The player's display name: up to MAX_NAME_LENGTH characters, all printable (see `checkName`). */
   name?: string;
 }
 
@@ -193,8 +199,32 @@ export interface StateForward extends Keyframe {
   p: number;
 }
 
+/**
+ * Client → relay: this player's page was hidden (`hidden` true) or shown again (false). A hidden page may tick
+ * less often (a browser slows a background tab's timers), so its peers may wait for its inputs: they are told
+ * why. Players only.
+ */
+export interface AwayMessage {
+  t: 'away';
+  hidden: boolean;
+}
+
+/** Relay → client: player p's `away`, forwarded to every other client of the room. */
+export interface AwayForward extends AwayMessage {
+  p: number;
+}
+
+/**
+ * Relay → client: who holds each seat, sent to every client of the room whenever a player takes one.
+ * `names[k]` is seat k's player's name ('' when it gave none), null while the seat is free.
+ */
+export interface SeatsMessage {
+  t: 'seats';
+  names: (string | null)[];
+}
+
 /** Any message a client sends. */
-export type ClientMessage = JoinMessage | InputMessage | PingMessage | KeyframeMessage | StateMessage;
+export type ClientMessage = JoinMessage | InputMessage | PingMessage | KeyframeMessage | StateMessage | AwayMessage;
 
 /** Relay → client: the answer to `join`: the seat (players 0-based; spectators −1) and the room's config. */
 export interface JoinedMessage {
@@ -261,7 +291,7 @@ export interface ErrorMessage {
 }
 
 /** Any message the relay sends. */
-export type RelayMessage = JoinedMessage | StartMessage | InputForward | CatchupMessage | LeftMessage | ChangedMessage | PongMessage | StateForward | ErrorMessage;
+export type RelayMessage = JoinedMessage | StartMessage | InputForward | CatchupMessage | LeftMessage | ChangedMessage | PongMessage | StateForward | ErrorMessage | SeatsMessage | AwayForward;
 
 /**
  * A refused message: the message names the field and what was wrong. `code` is the WebSocket close code the
@@ -320,6 +350,11 @@ function str(v: unknown, where: string, maxLength = Infinity): string {
   return v;
 }
 
+function bool(v: unknown, where: string): boolean {
+  if (typeof v !== 'boolean') fail(where, 'true or false', v);
+  return v;
+}
+
 function array(v: unknown, where: string, minLength: number, maxLength: number): unknown[] {
   if (!Array.isArray(v)) fail(where, 'an array', v);
   if (v.length < minLength || v.length > maxLength) fail(where, `an array of ${minLength}..${maxLength} items`, v);
@@ -350,6 +385,16 @@ function frame(v: unknown, where: string, min = 0): number {
 function room(v: unknown, where: string): string {
   const s = str(v, where, MAX_ROOM_LENGTH);
   if (!ROOM_PATTERN.test(s)) fail(where, `a room name of 1..${MAX_ROOM_LENGTH} characters A-Z a-z 0-9 _ . -`, s);
+  return s;
+}
+
+/**
+ * A player's display name checked: a string of at most MAX_NAME_LENGTH characters, none of which `printable`
+ * would escape (no control, bidirectional or lone surrogate character). Throws a ProtocolError naming `where`.
+ */
+export function checkName(v: unknown, where = 'name'): string {
+  const s = str(v, where, MAX_NAME_LENGTH);
+  if (!isPrintable(s)) fail(where, 'a name without control or bidirectional characters', s);
   return s;
 }
 
@@ -508,7 +553,7 @@ export function parseClientMessage(text: string): ClientMessage {
       const m: JoinMessage = { t, v: PROTOCOL_VERSION, room: room(o.room, 'join.room'), role: role(o.role, 'join.role'), runtime: parseRuntimeIdentity(o.runtime, 'join.runtime') };
       if (o.scenario !== undefined) m.scenario = hash(o.scenario, 'join.scenario');
       if (o.config !== undefined) m.config = parseConfig(o.config, 'join.config');
-      if (o.name !== undefined) m.name = str(o.name, 'join.name', MAX_NAME_LENGTH);
+      if (o.name !== undefined) m.name = checkName(o.name, 'join.name');
       return m;
     }
     case 'input':
@@ -523,6 +568,9 @@ export function parseClientMessage(text: string): ClientMessage {
     case 'state':
       fields(o, 'state', ['t', 'f', 'hash', 'data']);
       return { t, ...keyframe({ f: o.f, hash: o.hash, data: o.data }, 'state') };
+    case 'away':
+      fields(o, 'away', ['t', 'hidden']);
+      return { t, hidden: bool(o.hidden, 'away.hidden') };
     default:
       throw new ProtocolError(`message.t: unknown message type ${show(t)}`);
   }
@@ -575,6 +623,12 @@ export function parseRelayMessage(text: string): RelayMessage {
     case 'error':
       fields(o, 'error', ['t', 'reason']);
       return { t, reason: str(o.reason, 'error.reason', MAX_REASON_LENGTH) };
+    case 'seats':
+      fields(o, 'seats', ['t', 'names']);
+      return { t, names: array(o.names, 'seats.names', 1, MAX_PLAYERS).map((n, k) => (n === null ? null : checkName(n, `seats.names[${k}]`))) };
+    case 'away':
+      fields(o, 'away', ['t', 'p', 'hidden']);
+      return { t, p: int(o.p, 'away.p', 0, MAX_PLAYERS - 1), hidden: bool(o.hidden, 'away.hidden') };
     default:
       throw new ProtocolError(`message.t: unknown message type ${show(t)}`);
   }

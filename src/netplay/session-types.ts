@@ -24,7 +24,10 @@ export interface NetplaySessionOptions {
   maxPrediction?: number;
   /** Frames between exchanged checksums when creating a room without `config.checkInterval` (default 10). */
   checkInterval?: number;
-  /** A display name sent with `join` (≤ 32 characters). */
+  /**
+   * A display name sent with `join`: at most 32 characters, none a control or bidirectional character (the
+   * relay tells every client of the room each seat's name).
+   */
   name?: string;
   /** The session stops advancing at this frame (default: never). Lets every client end on the same frame. */
   lastFrame?: number;
@@ -73,6 +76,15 @@ export interface NetplayStats {
   state: 'joining' | 'waiting' | 'running' | 'closed';
   /** Why the session closed, once closed. */
   closeReason?: string;
+  /** Each seat's player's name as the relay last said ('' when it gave none; null: the seat is free or not yet known). */
+  names: (string | null)[];
+  /** The seats whose player said its page is hidden (their inputs may come late). */
+  hidden: number[];
+  /**
+   * The seats this player's last tick waited for: their inputs hold back the confirmed frame (the prediction
+   * window is full) or they are behind (time sync). Empty when the last tick simulated a frame.
+   */
+  waitingFor: number[];
 }
 
 /** A desync: a confirmed frame where a peer's state (or its input history) differs from ours. */
@@ -105,6 +117,10 @@ export interface NetplayEvents {
   desyncStates: { report: DesyncReport; player: number; comparison: DesyncStateComparison };
   confirmed: { frame: number; hash: string };
   left: { player: number; from: number };
+  /** The relay said who holds each seat (a player took one, or one came free before the start). */
+  seats: { names: (string | null)[] };
+  /** A peer's page was hidden (`hidden` true) or shown again. */
+  away: { player: number; hidden: boolean };
   state: NetplayStats['state'];
   closed: { reason: string };
 }

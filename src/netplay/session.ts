@@ -19,7 +19,7 @@ import { Emitter } from './emitter.js';
 import { InputQueue } from './input-queue.js';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
 import { loadState, recordPlayers, saveState, stepPlayers, type RollbackSlot } from './sim-calls.js';
-import { MAX_INPUTS_PER_MESSAGE, parseRelayMessage, PROTOCOL_VERSION, type NetplayConfig, type RelayMessage as Incoming } from './protocol.js';
+import { checkName, MAX_INPUTS_PER_MESSAGE, parseRelayMessage, PROTOCOL_VERSION, type NetplayConfig, type RelayMessage as Incoming } from './protocol.js';
 import { DesyncReporter } from './desync-report.js';
 import { DEFAULT_SILENCE_TIMEOUT_MS, Heartbeat, PING_EVERY, SILENCE_TIMEOUT_RANGE } from './heartbeat.js';
 import { printable } from './printable.js';
@@ -94,6 +94,9 @@ export class NetplaySession {
   private lastSyncWait = -1000;
 
   private st = { rollbacks: 0, maxRollback: 0, framesAhead: 0, pingMs: 0, waits: 0, desyncs: 0 };
+  private names: (string | null)[] = [];
+  private hidden = new Set<number>();
+  private waitingFor: number[] = [];
 
   constructor(options: NetplaySessionOptions) {
     this.o = options;
@@ -103,6 +106,13 @@ export class NetplaySession {
     if (options.checkInterval !== undefined) checkInt(options.checkInterval, 'checkInterval', 1, 600);
     this.lastFrame = options.lastFrame === undefined ? Number.POSITIVE_INFINITY : checkInt(options.lastFrame, 'lastFrame', 1, 1 << 30);
     if (options.role !== 'player' && options.role !== 'spectator') throw new RangeError(`role must be "player" or "spectator", not ${JSON.stringify(options.role)}`);
+    if (options.name !== undefined) {
+      try {
+        checkName(options.name);
+      } catch (e) {
+        throw new RangeError((e as Error).message);
+      }
+    }
     this.heartbeat = new Heartbeat(this.now, checkInt(options.silenceTimeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS, 'silenceTimeoutMs', SILENCE_TIMEOUT_RANGE.min, SILENCE_TIMEOUT_RANGE.max));
     const runtime = options.runtime ?? { version: RUNTIME_VERSION, kind: 'version' };
     this.reporter = new DesyncReporter({
@@ -147,6 +157,17 @@ export class NetplaySession {
     this.localButtons = (buttons >>> 0) & BUTTON_MASK;
   }
 
+  /**
+   * Tells the room this player's page is hidden (true) or shown again (false): its peers see why its inputs
+   * may come late. Sent only when it changes, and only once seated.
+   */
+  setHidden(hidden: boolean): void {
+    if (this.o.role !== 'player' || this.state === 'closed' || this.state === 'joining' || this.hidden.has(this.me) === hidden) return;
+    if (hidden) this.hidden.add(this.me);
+    else this.hidden.delete(this.me);
+    this.o.transport.send(JSON.stringify({ t: 'away', hidden }));
+  }
+
   /** Where the session is (a fresh object each call). */
   get stats(): NetplayStats {
     const s: NetplayStats = {
@@ -157,6 +178,9 @@ export class NetplaySession {
       player: this.me,
       players: this.P,
       state: this.state,
+      names: [...this.names],
+      hidden: [...this.hidden].sort((a, b) => a - b),
+      waitingFor: [...this.waitingFor],
     };
     if (this.closeReason !== undefined) s.closeReason = this.closeReason;
     return s;
@@ -241,19 +265,30 @@ export class NetplaySession {
     if (next > this.lastFrame) return this.sendInputs();
     if (next > confirmed + this.maxPrediction) {
       this.st.waits++;
+      this.waitingFor = this.seatsWhere((p) => this.queues[p]!.knownUpTo <= confirmed);
       return this.sendInputs();
     }
     if (this.st.framesAhead >= 2 && this.ticks - this.lastSyncWait >= 3) {
       this.lastSyncWait = this.ticks;
       this.st.waits++;
+      const half = this.st.pingMs / 2 / FRAME_MS;
+      this.waitingFor = this.seatsWhere((p) => this.queues[p]!.leftFrom === Number.POSITIVE_INFINITY && this.remoteAt[p]! >= 0 && Math.round(sim.frame - this.remoteAt[p]! - half) >= 2);
       return this.sendInputs();
     }
+    this.waitingFor = [];
     const mine = this.queues[this.me]!;
     const lf = next + this.inputDelay;
     if (lf === mine.known + 1) mine.put(lf, this.localButtons);
     this.simulate(next);
     this.advanceConfirmed(Number.POSITIVE_INFINITY);
     this.sendInputs();
+  }
+
+  /** The other seats for which `test` holds. */
+  private seatsWhere(test: (p: number) => boolean): number[] {
+    const out: number[] = [];
+    for (let p = 0; p < this.P; p++) if (p !== this.me && test(p)) out.push(p);
+    return out;
   }
 
   private inputsAt(f: number): Uint32Array {
@@ -498,6 +533,17 @@ export class NetplaySession {
         return this.onCatchup(m);
       case 'state':
         return this.reporter.onState(m);
+      case 'seats':
+        if (m.names.length !== this.P) throw new Error(`relay named ${m.names.length} seats, not ${this.P}`);
+        this.names = m.names;
+        this.events.emit('seats', { names: [...m.names] });
+        return;
+      case 'away':
+        if (m.p >= this.P || m.p === this.me) throw new Error(`relay says seat ${m.p}'s page is hidden (players ${this.P}, ours ${this.me})`);
+        if (m.hidden) this.hidden.add(m.p);
+        else this.hidden.delete(m.p);
+        this.events.emit('away', { player: m.p, hidden: m.hidden });
+        return;
     }
   }
 

@@ -137,6 +137,8 @@ export interface NetplayClientOptions {
   name?: string;
   /** Called about every `progressMs` with the session's stats. */
   progress?: (stats: NetplayStats) => void;
+  /** Called once with the session, before its first tick (to listen to its events: who sits where, who left). */
+  onSession?: (session: NetplaySession) => void;
   progressMs?: number;
   /** Called after every tick with its CPU milliseconds (this process's) and whether it rolled back or simulated a frame; only then is the CPU time read. */
   onTick?: (tick: { cpuMs: number; rolledBack: boolean; advanced: boolean }) => void;
@@ -266,6 +268,7 @@ export function runNetplayClient(o: NetplayClientOptions): Promise<NetplayClient
     ...(o.scenarioGraph !== undefined ? { scenarioGraph: o.scenarioGraph } : {}),
     silenceTimeoutMs: timeoutMs,
   });
+  o.onSession?.(session);
   let desync: DesyncReport | null = null;
   let closing = false;
   session.on('desync', (r) => {

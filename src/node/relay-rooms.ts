@@ -184,8 +184,13 @@ export class Rooms {
     c.joinTimer = null;
     // a player may send keyframes and states from now on; a spectator only short messages
     this.ctx.setMessageLimit(c, m.role === 'player' ? MAX_PAYLOAD : MAX_UNJOINED_MESSAGE);
+    c.name = m.name ?? '';
     sending.send(c, { t: 'joined', room: room.name, role: m.role, player: c.seat, players: room.players, config: room.config });
-    this.ctx.emit({ event: 'joined', room: room.name, client: c.id, message: `client ${c.id} (${c.address}) joined room ${quoted} as ${m.role === 'player' ? `player ${c.seat}` : 'a spectator'}` });
+    this.ctx.emit({ event: 'joined', room: room.name, client: c.id, message: `client ${c.id} (${c.address}) joined room ${quoted} as ${m.role === 'player' ? `player ${c.seat}` : 'a spectator'}${c.name ? ` named ${quote(c.name)}` : ''}` });
+    // who holds each seat: to everyone when a player sits down, to a spectator when it arrives
+    const seats = { t: 'seats' as const, names: room.seats.map((s) => (s ? s.name : null)) };
+    if (m.role === 'player') sending.broadcast(room, seats);
+    else sending.send(c, seats);
     if (m.role === 'player' && !room.seats.includes(null)) {
       room.started = true;
       room.advancedAt.fill(Date.now());
@@ -337,7 +342,7 @@ export class Rooms {
         this.ctx.emit({ event: 'left', room: room.name, client: c.id, message: `room ${JSON.stringify(room.name)}: player ${k} left; idle from frame ${from}` });
         // the keyframe waiting may have waited for this player's checksum only
         if (room.candidate && !room.seats.every((s) => s === null)) this.weighCandidate(room);
-      }
+      } else this.ctx.sending.broadcast(room, { t: 'seats', names: room.seats.map((s) => (s ? s.name : null)) });
     }
     this.closeIfEmpty(room);
   }

@@ -160,6 +160,10 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
         if (c.role !== 'player') throw new ProtocolError('state: spectators send no states');
         if (!room.started) throw new ProtocolError('state: the room has not started');
         return rooms.state(c, room, m);
+      case 'away':
+        if (c.role !== 'player') throw new ProtocolError('away: spectators send no away');
+        sending.broadcast(room, { t: 'away', p: c.seat, hidden: m.hidden }, c);
+        return;
     }
   };
 
@@ -199,6 +203,7 @@ export function startRelay(options: RelayOptions = {}): Promise<Relay> {
       room: null,
       role: null,
       seat: -1,
+      name: '',
       tokens: RATE_BURST,
       byteTokens: BYTES_BURST,
       refilledAt: Date.now(),

@@ -40,6 +40,8 @@ export interface Client {
   role: Role | null;
   /** Player seat, or −1. */
   seat: number;
+  /** The name its join gave ('' none): printable, at most MAX_NAME_LENGTH characters. */
+  name: string;
   tokens: number;
   /** Bytes it may still send now (BYTES_PER_SECOND, BYTES_BURST). */
   byteTokens: number;

@@ -17,6 +17,9 @@ export { rasterizeGround, materialTintFor, type GroundRaster, type MaterialTint,
 export { samplerFor, probeHeight, type GroundSample, type GroundSampler } from './scene/ground-sampler.js';
 export { overlayFor, type Overlay, type Shape } from './scene/overlays.js';
 export { newEntityFrame, readEntities, type EntityFrame } from './scene/entities.js';
+/** The selected entity's path trail (WorldView's `trail`) and who holds each seat of a room shown (`roomSeats`). */
+export { PathTrail, TRAIL_POINTS } from './scene/path-trail.js';
+export { seatLabels, type RoomSeats } from './scene/seat-labels.js';
 export { ambientOpsSource, decodeAmbient, type AmbientFrame, type AmbientItem, type AmbientOpsSource } from './scene/ambient-ops.js';
 export { probeAt, probePoint, describeAt, describeEntity, pickEntity, behaviours, type ProbeAnswer, type GroundAnswer, type TileInfo, type Highlight, type EntityInfo, type ComponentView } from './scene/inspect.js';
 export { SightProbe, SIGHT_PROBE_RAYS } from './scene/sight-probe.js';

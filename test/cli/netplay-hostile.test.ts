@@ -144,7 +144,7 @@ describe.concurrent('netplay against hostile peers, relays and sockets', () => {
       const sa = lastJson(a.stdout());
       expect(sa['confirmedFrame']).toBe(240);
       expect(lastJson(referee.stdout())['finalHash']).toBe(sa['finalHash']);
-      expect(a.stderr()).toContain("retrosim: netplay: player 1 has not acknowledged this player's inputs up to frame 240 within 3 s: ending without waiting longer");
+      expect(a.stderr()).toContain("retrosim: netplay: player 2 has not acknowledged this player's inputs up to frame 240 within 3 s: ending without waiting longer");
     }, 300_000);
   }
 
@@ -249,11 +249,11 @@ describe.concurrent('netplay against hostile peers, relays and sockets', () => {
     const textUrl = await waitFor('the text relay to listen', () => /listening on (ws:\/\/\S+)/.exec(text.stderr())?.[1], 60_000);
     for (const url of [r.url, textUrl]) {
       const sends = [
-        JSON.stringify({ t: 'join', v: 2, room: EVIL, role: 'player', runtime: { version: 'retrosim 1', kind: 'version' } }),
+        JSON.stringify({ t: 'join', v: 3, room: EVIL, role: 'player', runtime: { version: 'retrosim 1', kind: 'version' } }),
         JSON.stringify({ t: EVIL }),
         JSON.stringify({ t: 'ping', id: EVIL }),
-        JSON.stringify({ t: 'join', v: 2, room: 'a', role: 'player', runtime: { version: 'retrosim 1', kind: 'version' }, [EVIL]: 1 }),
-        JSON.stringify({ t: 'join', v: 2, room: 'a', role: 'player', runtime: { version: EVIL, kind: 'version' } }),
+        JSON.stringify({ t: 'join', v: 3, room: 'a', role: 'player', runtime: { version: 'retrosim 1', kind: 'version' }, [EVIL]: 1 }),
+        JSON.stringify({ t: 'join', v: 3, room: 'a', role: 'player', runtime: { version: EVIL, kind: 'version' } }),
       ];
       for (const m of sends) {
         const ws = new WebSocket(url);

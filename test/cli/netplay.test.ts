@@ -92,6 +92,25 @@ describe.concurrent('retrosim netplay join through an impaired relay', () => {
     expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, frames: 1800, finalHash: sa.finalHash });
   }, 600_000);
 
+  it('bots with --name say who is who as the page does: seats counted from 1, with the names, the same lines on both sides', async () => {
+    const room = 'named';
+    const cmd = (name: string) => cli(['netplay', 'join', '--relay', url, '--room', room, '--frames', '120', '--agents', '5', '--name', name]);
+    const a = cmd('Ada');
+    await roomOpen(room);
+    const b = cmd('Grace ✓');
+    expect(await a.exited, a.stderr()).toBe(0);
+    expect(await b.exited, b.stderr()).toBe(0);
+    expect(a.stderr()).toContain('netplay: seats: player 1 (Ada, you), player 2: free\n');
+    expect(a.stderr()).toContain('netplay: seats: player 1 (Ada, you), player 2 (Grace ✓)\n');
+    expect(b.stderr()).toContain('netplay: seats: player 1 (Ada), player 2 (Grace ✓, you)\n');
+    expect(a.stdout()).toMatch(/^room {8}named as player 1 \(Ada\) of 2$/m);
+    expect(b.stdout()).toMatch(/^room {8}named as player 2 \(Grace ✓\) of 2$/m);
+    // a name that could act on a terminal is refused before anything connects
+    const bad = await runCliAsync(['netplay', 'join', '--relay', url, '--room', room, '--name', 'x\u001b[2J']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('retrosim: --name: expected a name without control or bidirectional characters, got "x\\u001b[2J"\n');
+  }, 300_000);
+
   for (const mode of ['input', 'checksum'] as const) {
     it(`a player that doctors ${mode === 'input' ? 'a past input on resend' : 'a checksum'} is named in a desync by the honest bot and the referee`, async () => {
       const room = `doctored-${mode}`;
@@ -105,7 +124,8 @@ describe.concurrent('retrosim netplay join through an impaired relay', () => {
         expect(s.desyncs).toBeGreaterThan(0);
         const m = /DESYNC at frame (\d+): player (\d+) \((\w+)/.exec(p.stderr());
         expect(m, p.stderr()).not.toBeNull();
-        expect(Number(m![2])).toBe(1);
+        // seats counted from 1, as the page says them: the doctored seat 1 is player 2
+        expect(Number(m![2])).toBe(2);
         // within one checksum interval (10 frames) of the doctored frame
         expect(Number(m![1])).toBeGreaterThanOrEqual(F);
         expect(Number(m![1])).toBeLessThan(F + 10);
@@ -130,8 +150,8 @@ describe.concurrent('retrosim netplay join through an impaired relay', () => {
     const liar = spawnNode(['test/netplay/doctored-client.mjs', url, room, 'state', '1', '300']);
     const sh = await summaryOf(honest, 1);
     expect(sh.desyncs).toBeGreaterThan(0);
-    expect(honest.stderr()).toMatch(/DESYNC at frame 10: player 1 \(checksum/);
-    expect(honest.stderr()).toMatch(/player 1's state of frame 10 differs in [^\n]*Position[^\n]*Position\.x of entity/);
+    expect(honest.stderr()).toMatch(/DESYNC at frame 10: player 2 \(checksum/);
+    expect(honest.stderr()).toMatch(/player 2's state of frame 10 differs in [^\n]*Position[^\n]*Position\.x of entity/);
     type Peer = { sections: string[]; differences: string[]; totalDifferences: number; snapshot: string };
     const report = JSON.parse(readFileSync(join(dir, `${room}.replay.desync.json`), 'utf8')) as { frame: number; sections: string[]; snapshot: string; states: Record<string, Peer> };
     expect(report.frame).toBe(10);

@@ -63,6 +63,9 @@ const runtime: fc.Arbitrary<RuntimeIdentity> = fc.oneof(
   fc.record({ version: fc.constantFrom('retrosim 1.0.0', '2'), kind: fc.constant('version' as const) }),
 );
 
+/** A player's name as the protocol takes it: up to 32 characters, none that `printable` escapes. */
+const playerName = fc.string({ maxLength: 32, unit: 'grapheme' }).filter((n) => n.length <= 32 && isPrintable(n));
+
 const inputBody = fc.record({
   f: fc.integer({ min: 1, max: 0x7fffffff }),
   b: fc.array(word, { minLength: 1, maxLength: 32 }),
@@ -73,13 +76,14 @@ const inputBody = fc.record({
 
 const clientMessage: fc.Arbitrary<ClientMessage> = fc.oneof(
   fc.record(
-    { t: fc.constant('join' as const), v: fc.constant(2), room: roomName, role: fc.constantFrom('player' as const, 'spectator' as const), runtime, scenario: hex16, config, name: fc.string({ maxLength: 32 }) },
+    { t: fc.constant('join' as const), v: fc.constant(3), room: roomName, role: fc.constantFrom('player' as const, 'spectator' as const), runtime, scenario: hex16, config, name: playerName },
     { requiredKeys: ['t', 'v', 'room', 'role', 'runtime'] },
   ),
   inputBody.map((b) => ({ t: 'input' as const, ...b })),
   fc.record({ t: fc.constant('ping' as const), id: fc.nat() }),
   keyframe.map((k) => ({ t: 'keyframe' as const, ...k })),
   keyframe.map((k) => ({ t: 'state' as const, ...k })),
+  fc.record({ t: fc.constant('away' as const), hidden: fc.boolean() }),
 );
 
 const relayMessage: fc.Arbitrary<RelayMessage> = fc.oneof(
@@ -104,6 +108,8 @@ const relayMessage: fc.Arbitrary<RelayMessage> = fc.oneof(
   fc.record({ t: fc.constant('pong' as const), id: fc.nat() }),
   fc.tuple(keyframe, fc.nat(3)).map(([k, p]) => ({ t: 'state' as const, p, ...k })),
   fc.record({ t: fc.constant('error' as const), reason: fc.string({ maxLength: 100 }) }),
+  fc.record({ t: fc.constant('seats' as const), names: fc.array(fc.option(playerName), { minLength: 1, maxLength: 4 }) }),
+  fc.record({ t: fc.constant('away' as const), p: fc.nat(3), hidden: fc.boolean() }),
 );
 
 /** A random change to a parsed message: a field removed, replaced by any JSON value, or added; or the text cut. */
@@ -186,19 +192,35 @@ describe('the netplay protocol', () => {
     expect(refusal(() => parseClientMessage(JSON.stringify({ ...input, b: [1], c: [[10, '0xABCDEF0123456789']] }))).message).toMatch(/^input\.c\[0\]\[1\]: expected a hash/);
     expect(refusal(() => parseClientMessage('{"t":"teleport"}')).message).toBe('message.t: unknown message type "teleport"');
     const rt = '"runtime":{"version":"retrosim 1.0.0","kind":"version"}';
-    expect(refusal(() => parseClientMessage('{"t":"join","v":1,"room":"a","role":"player"}')).message).toBe('join.v: expected protocol version 2, got 1');
-    expect(refusal(() => parseClientMessage(`{"t":"join","v":2,"room":"a b","role":"player",${rt}}`)).message).toMatch(/^join\.room: expected a room name/);
-    expect(refusal(() => parseClientMessage(`{"t":"join","v":2,"room":"a","role":"referee",${rt}}`)).message).toBe('join.role: expected "player" or "spectator", got "referee"');
-    expect(refusal(() => parseClientMessage('{"t":"join","v":2,"room":"a","role":"player"}')).message).toBe('join.runtime: missing');
-    expect(refusal(() => parseClientMessage('{"t":"join","v":2,"room":"a","role":"player","runtime":{"version":"retrosim 1","kind":"files"}}')).message).toBe('join.runtime.hash: expected a SHA-256 (64 lower-case hex digits), got nothing');
-    expect(refusal(() => parseClientMessage(`{"t":"join","v":2,"room":"a","role":"player","runtime":{"version":"retrosim 1","kind":"version","hash":"${'0'.repeat(64)}"}}`)).message).toBe('join.runtime.hash: a runtime of kind "version" names no hash');
-    expect(refusal(() => parseClientMessage('{"t":"join","v":2,"room":"a","role":"player","runtime":{"version":"\\u001b[2J","kind":"version"}}')).message).toBe('join.runtime.version: expected a version of letters, digits, spaces and . + _ -, got "\\u001b[2J"');
-    expect(refusal(() => parseClientMessage(`{"t":"join","v":2,"room":"a","role":"player",${rt},"scenario":"tag"}`)).message).toBe('join.scenario: expected a hash ("0x" + 16 lower-case hex digits), got "tag"');
+    expect(refusal(() => parseClientMessage('{"t":"join","v":1,"room":"a","role":"player"}')).message).toBe('join.v: expected protocol version 3, got 1');
+    expect(refusal(() => parseClientMessage(`{"t":"join","v":3,"room":"a b","role":"player",${rt}}`)).message).toMatch(/^join\.room: expected a room name/);
+    expect(refusal(() => parseClientMessage(`{"t":"join","v":3,"room":"a","role":"referee",${rt}}`)).message).toBe('join.role: expected "player" or "spectator", got "referee"');
+    expect(refusal(() => parseClientMessage('{"t":"join","v":3,"room":"a","role":"player"}')).message).toBe('join.runtime: missing');
+    expect(refusal(() => parseClientMessage('{"t":"join","v":3,"room":"a","role":"player","runtime":{"version":"retrosim 1","kind":"files"}}')).message).toBe('join.runtime.hash: expected a SHA-256 (64 lower-case hex digits), got nothing');
+    expect(refusal(() => parseClientMessage(`{"t":"join","v":3,"room":"a","role":"player","runtime":{"version":"retrosim 1","kind":"version","hash":"${'0'.repeat(64)}"}}`)).message).toBe('join.runtime.hash: a runtime of kind "version" names no hash');
+    expect(refusal(() => parseClientMessage('{"t":"join","v":3,"room":"a","role":"player","runtime":{"version":"\\u001b[2J","kind":"version"}}')).message).toBe('join.runtime.version: expected a version of letters, digits, spaces and . + _ -, got "\\u001b[2J"');
+    expect(refusal(() => parseClientMessage(`{"t":"join","v":3,"room":"a","role":"player",${rt},"scenario":"tag"}`)).message).toBe('join.scenario: expected a hash ("0x" + 16 lower-case hex digits), got "tag"');
     expect(refusal(() => parseClientMessage('{"t":"keyframe","f":600,"hash":"0x0000000000000000","data":"a*=="}')).message).toMatch(/^keyframe\.data: expected non-empty base64/);
     expect(refusal(() => parseClientMessage('not json')).message).toBe('message: not JSON');
     expect(refusal(() => parseClientMessage('[1]')).message).toBe('message: expected an object, got an array of 1');
     expect(refusal(() => parseClientMessage('[['.repeat(50) + ']]'.repeat(50))).message).toMatch(/^message: nested deeper than 8 levels/);
     expect(refusal(() => parseRelayMessage('{"t":"left","p":0,"from":10,"f0":5,"b":[1]}')).message).toMatch(/^left\.f0: /);
+  });
+
+  it('a name is bounded and printable in a join and in the relay\'s seats; away is a boolean', () => {
+    const rt = '"runtime":{"version":"retrosim 1.0.0","kind":"version"}';
+    const join = (name: string) => `{"t":"join","v":3,"room":"a","role":"player",${rt},"name":${JSON.stringify(name)}}`;
+    expect(parseClientMessage(join('Ada Lovelace ✓')).t).toBe('join');
+    expect(refusal(() => parseClientMessage(join('\u001b[2Jboss'))).message).toBe('join.name: expected a name without control or bidirectional characters, got "\\u001b[2Jboss"');
+    expect(refusal(() => parseClientMessage(join('ab\u202ecd'))).message).toMatch(/^join\.name: expected a name without control/);
+    expect(refusal(() => parseClientMessage(join('x'.repeat(33)))).message).toBe('join.name: longer than 32 characters (33)');
+    expect(refusal(() => parseClientMessage(`{"t":"join","v":3,"room":"a","role":"player",${rt},"name":7}`)).message).toBe('join.name: expected a string, got 7');
+    // a relay's names are checked as strictly: a hostile relay cannot put a control character on a page
+    expect(parseRelayMessage('{"t":"seats","names":["Ada",null,""]}')).toEqual({ t: 'seats', names: ['Ada', null, ''] });
+    expect(refusal(() => parseRelayMessage('{"t":"seats","names":["a\\u0007"]}')).message).toMatch(/^seats\.names\[0\]: expected a name without control/);
+    expect(refusal(() => parseRelayMessage('{"t":"seats","names":[]}')).message).toBe('seats.names: expected an array of 1..4 items, got an array of 0');
+    expect(refusal(() => parseClientMessage('{"t":"away","hidden":1}')).message).toBe('away.hidden: expected true or false, got 1');
+    expect(refusal(() => parseRelayMessage('{"t":"away","p":4,"hidden":true}')).message).toBe('away.p: expected an integer in 0..3, got 4');
   });
 
   it('the config is checked for shape, players and intervals, and size', () => {
@@ -210,7 +232,7 @@ describe('the netplay protocol', () => {
       checkInterval: 10,
       inputDelay: 2,
     };
-    const join = (config: unknown) => JSON.stringify({ t: 'join', v: 2, room: 'r', role: 'player', runtime: { version: 'retrosim 1.0.0', kind: 'version' }, config });
+    const join = (config: unknown) => JSON.stringify({ t: 'join', v: 3, room: 'r', role: 'player', runtime: { version: 'retrosim 1.0.0', kind: 'version' }, config });
     expect((parseClientMessage(join(c)) as { config: NetplayConfig }).config).toEqual(c);
     expect(refusal(() => parseClientMessage(join({ ...c, settings: { ...c.settings, players: 5 } }))).message).toBe('join.config.settings.players: expected an integer in 1..4, got 5');
     expect(refusal(() => parseClientMessage(join({ ...c, settings: { ...c.settings, players: undefined } }))).message).toBe('join.config.settings.players: expected an integer in 1..4, got nothing');
@@ -227,7 +249,7 @@ describe('the netplay protocol', () => {
     const controls = fc.array(fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }), fc.constantFrom(0x202e, 0x2066, 0x2028, 0x200f)), { minLength: 1, maxLength: 8 }).map((cs) => String.fromCharCode(...cs));
     fc.assert(
       fc.property(controls, fc.string({ maxLength: 10 }), (bad, text) => {
-        for (const m of [{ t: 'ping', id: text + bad }, { t: 'join', v: 2, room: bad + text, role: 'player', runtime: { version: 'retrosim 1', kind: 'version' } }, { t: bad }]) {
+        for (const m of [{ t: 'ping', id: text + bad }, { t: 'join', v: 3, room: bad + text, role: 'player', runtime: { version: 'retrosim 1', kind: 'version' } }, { t: bad }]) {
           const e = refusal(() => parseClientMessage(JSON.stringify(m)));
           expect(isPrintable(e.message), e.message).toBe(true);
         }

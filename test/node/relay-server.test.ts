@@ -56,6 +56,45 @@ describe('the netplay relay', () => {
     expect(await a.next('input')).toEqual({ t: 'input', p: 1, f: 1, b: [5], ack: [0, 0], c: [], at: 1 });
   });
 
+  it('tells every client who holds each seat, by name, as players sit down and leave before the start; forwards away with the seat', async () => {
+    const r = await relay();
+    const a = await connect(r.url);
+    clients.push(a);
+    a.send(joinMessage('names', 'player', testConfig(3), { name: 'Ada' }));
+    expect(await a.next('seats')).toEqual({ t: 'seats', names: ['Ada', null, null] });
+    const b = await connect(r.url);
+    clients.push(b);
+    b.send(joinMessage('names', 'player', undefined, { name: 'Grace ✓' }));
+    const both = { t: 'seats', names: ['Ada', 'Grace ✓', null] };
+    expect(await b.next('seats')).toEqual(both);
+    expect(await a.next('seats', (m) => m.names[1] !== null)).toEqual(both);
+    // a seat freed before the start is named free again
+    b.close();
+    expect(await a.next('seats', (m) => m.names[1] === null, 2)).toEqual({ t: 'seats', names: ['Ada', null, null] });
+    const c = await connect(r.url);
+    const d = await connect(r.url);
+    clients.push(c, d);
+    c.send(joinMessage('names', 'player'));
+    await c.next('seats');
+    d.send(joinMessage('names', 'player', undefined, { name: 'Linus' }));
+    expect(await d.next('seats')).toEqual({ t: 'seats', names: ['Ada', '', 'Linus'] });
+    const s = await join(r.url, 'names', 'spectator');
+    clients.push(s);
+    expect(await s.next('seats')).toEqual({ t: 'seats', names: ['Ada', '', 'Linus'] });
+    for (const p of [a, c, d]) await p.next('start');
+    c.send({ t: 'away', hidden: true });
+    for (const x of [a, d, s]) expect(await x.next('away')).toEqual({ t: 'away', p: 1, hidden: true });
+    expect(c.of('away')).toEqual([]);
+    // a spectator is no player: its away is refused
+    s.send({ t: 'away', hidden: true });
+    expect((await s.waitClosed()).reason).toBe('away: spectators send no away');
+    // a name with a control character is refused at join, naming the field
+    const e = await connect(r.url);
+    clients.push(e);
+    e.sendRaw(JSON.stringify({ ...joinMessage('names2', 'player', testConfig(2)), name: 'x\u001b]0;owned\u0007' }));
+    expect((await e.waitClosed()).reason).toBe('join.name: expected a name without control or bidirectional characters, got "x\\u001b]0;owned\\u0007"');
+  });
+
   it('a player leaving before the start frees its seat for the next one', async () => {
     const r = await relay();
     const url = r.url;
@@ -292,7 +331,8 @@ describe('the netplay relay', () => {
     await b!.next('left');
     expect(b!.of('input').map((m) => m.f).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     const kinds = b!.messages.map((m) => m.t);
-    expect(kinds.slice(0, 2)).toEqual(['joined', 'start']);
+    // b's seat is named to it right after its joined (both seats taken: the room starts)
+    expect(kinds.slice(0, 3)).toEqual(['joined', 'seats', 'start']);
   });
 
   it('enforces the most rooms', async () => {

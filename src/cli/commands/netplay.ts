@@ -15,7 +15,8 @@ import { BUILTIN_SCENARIOS } from '../../scenarios/builtin.js';
 import { loadScenarioFile } from '../../node/scenario-file.js';
 import { parseSets } from '../scenario-sets.js';
 import { encodeValueBytes } from '../../ecs/value-codec.js';
-import { MAX_PLAYERS, ROOM_PATTERN, type NetplayConfig } from '../../netplay/protocol.js';
+import { checkName, MAX_PLAYERS, ROOM_PATTERN, type NetplayConfig } from '../../netplay/protocol.js';
+import { seatsLine, seatWords } from '../../netplay/seat-words.js';
 import { BOT_POLICIES, makeBot, type BotPolicy } from '../../netplay/bots.js';
 import type { DesyncReport } from '../../netplay/session.js';
 import { printable } from '../../netplay/printable.js';
@@ -45,8 +46,10 @@ options:
                     holds our confirmed frames; after a desync the client waits for the peers' states until
                     they arrive, or at least 180 ticks and 10 s
   --json            print one JSON line at the end: {frames, confirmedFrame, finalHash, rollbacks,
-                    maxRollback, desyncs, player, waits, pingMs} (player -1 for a spectator)
-  --name TEXT       a display name sent to the relay (up to 32 characters)
+                    maxRollback, desyncs, player, waits, pingMs} (player: the seat counted from 0, -1 for
+                    a spectator; the text output counts seats from 1, as the sandbox does)
+  --name TEXT       this player's name, shown to the others beside its seat (up to 32 characters, no
+                    control or bidirectional characters)
   --timeout S       seconds the relay may stay silent (no message, no answer to pings) before this client
                     ends, exit 1, within S + 3 s; also the longest a player that reached --frames waits for
                     its peers to acknowledge its inputs (then it ends, naming them, exit 0); 1-3600
@@ -109,7 +112,13 @@ export const command: Command = {
     const spectate = o['spectate'] === true;
     if (spectate && o['bot'] !== undefined) throw new UsageError('--bot is for players, not with --spectate');
     const name = o['name'] as string | undefined;
-    if (name !== undefined && name.length > 32) throw new UsageError('--name: at most 32 characters');
+    if (name !== undefined) {
+      try {
+        checkName(name, '--name');
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+    }
     const out = o['out'] as string | undefined;
     if (out !== undefined) {
       const dir = dirname(out);
@@ -191,7 +200,15 @@ export const command: Command = {
         signal: abort.signal,
         progressMs: 5000,
         progress: (s) => {
-          if (!json) process.stderr.write(`netplay: ${s.state} ${who} ${s.player >= 0 ? s.player : ''} frame ${s.frame} confirmed ${s.confirmedFrame} rollbacks ${s.rollbacks} waits ${s.waits} ping ${Math.round(s.pingMs)} ms\n`.replace('  ', ' '));
+          if (!json) process.stderr.write(`netplay: ${s.state} ${s.player >= 0 ? `${seatWords(s.player, s.names)} of ${s.players}` : who} frame ${s.frame} confirmed ${s.confirmedFrame} rollbacks ${s.rollbacks} waits ${s.waits} ping ${Math.round(s.pingMs)} ms\n`);
+        },
+        // who is who, as the page says it: seats counted from 1, with the players' names
+        onSession: (session) => {
+          if (json) return;
+          const say = (line: string) => process.stderr.write(`netplay: ${line}\n`);
+          session.on('seats', ({ names }) => say(`seats: ${seatsLine(names, session.stats.player)}`));
+          session.on('left', ({ player, from }) => say(`${seatWords(player, session.stats.names)} left; its seat idles from frame ${from}`));
+          session.on('away', ({ player, hidden }) => say(`${seatWords(player, session.stats.names)}'s page is ${hidden ? 'hidden' : 'shown again'}`));
         },
       });
     } finally {
@@ -213,11 +230,11 @@ export const command: Command = {
 
     if (result.desync) {
       const r = result.desync;
-      process.stderr.write(`retrosim: netplay: DESYNC at frame ${r.frame}: player${r.players.length === 1 ? '' : 's'} ${r.players.join(', ') || '?'} (${describeCause(r)})\n`);
+      process.stderr.write(`retrosim: netplay: DESYNC at frame ${r.frame}: ${r.players.map((p) => seatWords(p, s.names)).join(', ') || 'a player'} (${describeCause(r)})\n`);
       for (const [k, c] of Object.entries(r.states)) {
         const what = c.error ? `could not be compared: ${c.error}` : c.sections.length === 0 ? 'equals ours (its checksum did not)' : `differs in ${c.sections.join(', ')}: ${c.differences.slice(0, 3).join('; ')}${c.totalDifferences > 3 ? ` (${c.totalDifferences} values in all)` : ''}`;
         // a peer's state is the peer's: what it holds is shown printable
-        process.stderr.write(`retrosim: netplay: player ${k}'s state of frame ${r.frame} ${printable(what)}\n`);
+        process.stderr.write(`retrosim: netplay: ${seatWords(Number(k), s.names)}'s state of frame ${r.frame} ${printable(what)}\n`);
       }
       if (out !== undefined) {
         writeDesync(out, r, room, summary.player, replaceFile);
@@ -233,7 +250,7 @@ export const command: Command = {
     }
     if (result.error !== null && !result.finished) throw new Error(`netplay: ${printable(result.error)}`);
     if (result.unacked.length > 0) {
-      const who = result.unacked.length === 1 ? `player ${result.unacked[0]} has` : `players ${result.unacked.join(', ')} have`;
+      const who = `${result.unacked.map((p) => seatWords(p, s.names)).join(', ')} ${result.unacked.length === 1 ? 'has' : 'have'}`;
       process.stderr.write(`retrosim: netplay: ${who} not acknowledged this player's inputs up to frame ${frames} within ${timeoutMs / 1000} s: ending without waiting longer\n`);
     }
     if (frames !== undefined && !result.finished && !result.aborted) throw new Error(`netplay: the session ended at confirmed frame ${s.confirmedFrame}, before frame ${frames}`);
@@ -248,7 +265,7 @@ export const command: Command = {
     }
     if (json) printJson(summary);
     else {
-      print(`room        ${room} as ${s.player >= 0 ? `player ${s.player} of ${s.players}` : 'spectator'}`);
+      print(`room        ${room} as ${s.player >= 0 ? `${seatWords(s.player, s.names)} of ${s.players}` : 'spectator'}`);
       print(`frames      ${s.frame} (confirmed ${s.confirmedFrame}) in ${(result.wallMs / 1000).toFixed(1)} s`);
       print(`final hash  ${result.finalHash}`);
       print(`rollbacks   ${s.rollbacks} (longest ${s.maxRollback} frames), waits ${s.waits}, ping ${summary.pingMs} ms, input delay ${s.inputDelay}`);
@@ -260,7 +277,7 @@ export const command: Command = {
 };
 
 function describeCause(r: DesyncReport): string {
-  if (r.cause === 'checksum') return `checksum: ours ${r.ours ?? 'unknown'}, theirs ${Object.entries(r.theirs).map(([p, h]) => `player ${p} ${h}`).join(', ')}`;
+  if (r.cause === 'checksum') return `checksum: ours ${r.ours ?? 'unknown'}, theirs ${Object.entries(r.theirs).map(([p, h]) => `player ${Number(p) + 1} ${h}`).join(', ')}`;
   if (r.cause === 'changed') return 'the relay saw an input of that frame change on resend';
   return 'an input of that frame changed on resend';
 }

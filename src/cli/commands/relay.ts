@@ -7,7 +7,7 @@ import type { Command } from '../command.js';
 
 const usage = `usage: retrosim relay [options]
 
-Serves netplay rooms over WebSocket (protocol version 2): players and spectators join a room by name; the
+Serves netplay rooms over WebSocket (protocol version 3): players and spectators join a room by name; the
 relay forwards the players' inputs and checksums and keeps the room's input log and latest keyframe (once
 every player's checksum of its frame agrees), so a spectator can join at any time. It never simulates. Only
 clients of the room's runtime and scenario module graph are seated. Each client is bounded (messages of

@@ -26,7 +26,9 @@ import { probeHeight, samplerFor } from '../scene/ground-sampler.js';
 import { VisibilityHeatMap } from '../scene/heat-map.js';
 import type { Highlight } from '../scene/inspect.js';
 import { overlayFor, type Overlay } from '../scene/overlays.js';
-import { ENTITY_COLOURS, heatColour, SEAT_COLOURS, WEATHER_COLOURS } from '../scene/palette.js';
+import { ENTITY_COLOURS, FALLING_COLOUR, heatColour, SEAT_COLOURS, WEATHER_COLOURS } from '../scene/palette.js';
+import { seatLabels, type RoomSeats } from '../scene/seat-labels.js';
+import { PathTrail } from '../scene/path-trail.js';
 import { mapPlaneOf, mapRectOf, type MapPlane, type MapRect } from '../scene/projection.js';
 import { SightProbe } from '../scene/sight-probe.js';
 import type { RayDensity } from '../scene/view-link.js';
@@ -167,9 +169,18 @@ export class WorldView {
   private readonly playerHalo = new Graphics();
   private readonly playerSprite: Sprite;
   private readonly selectRing = new Graphics();
-  /** In a room of several players: a ring in each player's colour, and "you" over the page's own. */
+  /** Whether the selected entity's path trail is drawn (the inspector's button). */
+  trailOn = false;
+  /** The selected entity's last positions, when its trail is drawn. */
+  readonly trail = new PathTrail();
+  private readonly trailLine = new Graphics();
+  /** A ring and a downward tick on each falling body (off a floor's edge: it respawns at the kill plane). */
+  private readonly fallMarks = new Graphics();
+  /** In a room of several players: a ring in each player's colour, and a label over each (see seatLabels). */
   private readonly seatRings = new Graphics();
-  private youLabel: Text | null = null;
+  private readonly seatTexts: Text[] = [];
+  /** Who holds each seat of a room shown (names, hidden tabs): a label over each seat's player, in its colour. */
+  roomSeats: () => RoomSeats | null = () => null;
   /** The entity the camera follows and draws as the player: in a room, the page's own seat's. */
   you: number;
   private readonly sky = new Graphics();
@@ -204,6 +215,8 @@ export class WorldView {
   lastAmbient: AmbientFrame | null = null;
   /** Every weather kind drawn since the view was made (for the legend). */
   readonly weatherSeen = new Set<WeatherKind>();
+  /** Whether a falling body has been drawn since this view opened (the legend then explains its mark). */
+  fallingSeen = false;
   /** What the last draw put on screen, for the tests: sky items pulled to the edge, the flash's alpha. */
   lastSky: { bolt: boolean; boltClamped: boolean; traveller: boolean; travellerClamped: boolean; flash: number } = { bolt: false, boltClamped: false, traveller: false, travellerClamped: false, flash: 0 };
   /** Milliseconds the last `draw` took on the CPU side (reading the state and building the scene). */
@@ -237,7 +250,7 @@ export class WorldView {
     this.playerSprite.tint = ENTITY_COLOURS.player;
     this.playerSprite.visible = false;
     this.you = sim.player;
-    this.top.addChild(this.seatRings, this.playerHalo, this.playerSprite);
+    this.top.addChild(this.trailLine, this.fallMarks, this.seatRings, this.playerHalo, this.playerSprite);
     this.entities = newEntityFrame(sim.ecs.components.capacity);
     this.groupOf = new Uint8Array(sim.ecs.components.capacity);
     this.indexOfId = new Int32Array(sim.ecs.components.capacity).fill(-1);
@@ -334,9 +347,9 @@ export class WorldView {
     return i >= 0 ? [this.entities.x[i]!, this.entities.y[i]!] : [NaN, NaN];
   }
 
-  /** The player's map position (NaN when there is none). */
+  /** The player's map position (in a room, this page's seat's; NaN when there is none). */
   playerPosition(): [number, number] {
-    return this.positionOf(this.sim.player);
+    return this.positionOf(this.you);
   }
 
   /** The device-pixel offset the map plane is drawn at: whole device pixels, so tiles blit exactly. */
@@ -478,6 +491,49 @@ export class WorldView {
     this.playerHalo.visible = playerShown;
     this.drawSeats(e);
     this.drawSelectionRing(e);
+    this.drawFalling(e, vx0 - m, vy0 - m, vx1 + m, vy1 + m);
+    this.drawTrail();
+  }
+
+  /** The selected entity's path over its last TRAIL_POINTS frames, when the trail is on. */
+  private drawTrail(): void {
+    const g = this.trailLine.clear();
+    const sel = this.state.selected;
+    if (!this.trailOn || sel < 0) {
+      this.trail.clear();
+      return;
+    }
+    const [x, y] = this.positionOf(sel);
+    this.trail.add(sel, this.sim.frame, x, y);
+    const t = this.trail;
+    if (t.count < 2) return;
+    const [x0, y0] = t.point(0);
+    g.moveTo(x0, y0);
+    for (let k = 1; k < t.count; k++) {
+      const [px, py] = t.point(k);
+      g.lineTo(px, py);
+    }
+    g.stroke({ color: ENTITY_COLOURS.selection, alpha: 0.7, width: 2 / this.camera.zoom });
+  }
+
+  /** Falling bodies in view: seen from above a fall does not show, so each gets a ring and a downward tick. */
+  private drawFalling(e: EntityFrame, x0: number, y0: number, x1: number, y1: number): void {
+    const g = this.fallMarks.clear();
+    const zoom = this.camera.zoom;
+    let any = false;
+    for (let i = 0; i < e.count; i++) {
+      if (!e.falling[i]) continue;
+      const x = e.x[i]!;
+      const y = e.y[i]!;
+      if (!(x >= x0 && x <= x1 && y >= y0 && y <= y1)) continue;
+      const r = (this.entityPixels(e.radius[i]!, e.ids[i] === this.you) * 0.75) / zoom;
+      g.circle(x, y, r).moveTo(x, y + r).lineTo(x, y + r + 6 / zoom);
+      any = true;
+    }
+    if (any) {
+      g.stroke({ color: FALLING_COLOUR, alpha: 0.95, width: 2 / zoom });
+      this.fallingSeen = true;
+    }
   }
 
   /** Several players: each one's ring in its seat's colour (its arrow tinted so), "you" over the page's own. */
@@ -486,22 +542,34 @@ export class WorldView {
     const g = this.seatRings.clear();
     if (seats.length < 2) return;
     const zoom = this.camera.zoom;
+    const labels = seatLabels(seats.length, seats.indexOf(this.you), this.roomSeats());
     for (let k = 0; k < seats.length; k++) {
+      const t = (this.seatTexts[k] ??= this.makeSeatLabel());
       const i = this.indexOfId[seats[k]!]!;
+      const text = labels[k]!;
+      t.visible = i >= 0 && text !== '';
       if (i < 0) continue;
+      const colour = SEAT_COLOURS[k % SEAT_COLOURS.length]!;
       const px = this.entityPixels(e.radius[i]!, true);
-      g.circle(e.x[i]!, e.y[i]!, (px * 0.8) / zoom).stroke({ color: SEAT_COLOURS[k % SEAT_COLOURS.length]!, alpha: 1, width: 3 / zoom });
-      if (seats[k] === this.you) {
-        this.playerSprite.tint = SEAT_COLOURS[k % SEAT_COLOURS.length]!;
-        const t = (this.youLabel ??= this.makeYouLabel());
-        t.position.set(e.x[i]!, e.y[i]! - (px * 0.9) / zoom);
-        t.scale.set(1 / zoom);
-      }
+      g.circle(e.x[i]!, e.y[i]!, (px * 0.8) / zoom).stroke({ color: colour, alpha: 1, width: 3 / zoom });
+      if (seats[k] === this.you) this.playerSprite.tint = colour;
+      if (t.text !== text) t.text = text;
+      if (t.style.fill !== colour) t.style.fill = colour;
+      t.position.set(e.x[i]!, e.y[i]! - (px * 0.9) / zoom);
+      t.scale.set(1 / zoom);
     }
   }
 
-  private makeYouLabel(): Text {
-    const t = new Text({ text: 'you', resolution: Math.max(1, this.resolution), style: { fill: 0xffffff, fontSize: 13, fontWeight: 'bold', fontFamily: 'system-ui, sans-serif', stroke: { color: 0x000000, width: 3 } } });
+  /** Where seat `k`'s label is on screen (CSS pixels) and what it says; null when it is not drawn. */
+  seatLabelAt(k: number): { text: string; x: number; y: number; colour: number } | null {
+    const t = this.seatTexts[k];
+    if (!t || !t.visible) return null;
+    const [x, y] = this.toScreen(t.position.x, t.position.y);
+    return { text: t.text, x, y, colour: Number(t.style.fill) };
+  }
+
+  private makeSeatLabel(): Text {
+    const t = new Text({ text: '', resolution: Math.max(1, this.resolution), style: { fill: 0xffffff, fontSize: 13, fontWeight: 'bold', fontFamily: 'system-ui, sans-serif', stroke: { color: 0x000000, width: 3 } } });
     t.anchor.set(0.5, 1);
     this.top.addChild(t);
     return t;

@@ -6,7 +6,7 @@
  * units, ids, statuses) under "format detail". Text is rebuilt only when it changes.
  */
 import type { EntityInfo, ProbeAnswer, TileInfo } from '../scene/inspect.js';
-import { entityPlain, hoverPlain } from '../scene/plain-words.js';
+import { entityPlainParts, hoverPlain, plainText, type PlainPart } from '../scene/plain-words.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import type { MapPlane } from '../scene/projection.js';
 import { el, rowsTable } from './dom.js';
@@ -36,6 +36,8 @@ export interface SelectionView {
   entity: EntityInfo | null;
   /** For an entity: the bodies in range it sees and does not see (the view's rays, cast now). */
   sees: { sees: number[]; blocked: number[]; range: number } | null;
+  /** Whether the selected entity's path trail is drawn. */
+  trail?: boolean;
 }
 
 /** The world the answers are about (its kind, up axis and scale: heights in metres) and its player. */
@@ -44,19 +46,68 @@ export interface InspectedWorld {
   player: number;
 }
 
-/** A section: its heading, the plain line, and the format's rows folded under "format detail". */
-function section(cls: string, title: string, plain: string, rows: [string, string][]): HTMLElement {
+/** A section: its heading, the plain line (text, or parts whose bodies are links), and the format's rows folded under "format detail". */
+function section(cls: string, title: string, plain: string | readonly PlainPart[], rows: [string, string][]): HTMLElement {
   const s = el('div', `section ${cls}`);
   const details = el('details', 'detail');
   details.append(el('summary', '', 'format detail'), rowsTable(rows));
-  s.append(el('h2', '', title), el('p', 'plain', plain), details);
+  const p = el('p', 'plain');
+  if (typeof plain === 'string') p.textContent = plain;
+  else {
+    for (const part of plain) {
+      if (typeof part === 'string') p.append(part);
+      else {
+        const b = el('button', 'ref', part.text);
+        if ('entity' in part) {
+          b.dataset['entity'] = String(part.entity);
+          b.title = `select ${part.text}`;
+        } else {
+          b.dataset['more'] = String(part.more);
+          b.title = 'list them all';
+        }
+        p.append(b);
+      }
+    }
+  }
+  s.append(el('h2', '', title), p, details);
   return s;
 }
 
 export class InspectorPanel {
   private key = '';
+  /** The selected entity's lists are shown whole (its "N more" was followed). */
+  private listAll = false;
+  private listedFor = -1;
+  /** Below the sections, kept across rebuilds (so that a click on it always lands): the trail button. */
+  private readonly trailButton: HTMLButtonElement;
+  /** A body named in the plain line was followed: select it. */
+  onSelect: (id: number) => void = () => undefined;
+  /** The trail button: show (true) or hide the selected entity's path trail. */
+  onTrail: (on: boolean) => void = () => undefined;
+  private trailOn = false;
 
-  constructor(private readonly box: HTMLElement) {}
+  constructor(private readonly box: HTMLElement) {
+    this.trailButton = el('button', 'trail') as HTMLButtonElement;
+    this.trailButton.addEventListener('click', () => this.onTrail(!this.trailOn));
+    // The sections are rebuilt as the selection lives (its rows change every frame): a link acts on the press
+    // (a click's release could land on a rebuilt copy), and on a keyboard's click (detail 0).
+    const follow = (ev: Event) => {
+      const t = (ev.target as HTMLElement | null)?.closest<HTMLElement>('button.ref');
+      if (!t) return;
+      ev.preventDefault();
+      if (t.dataset['entity'] !== undefined) this.onSelect(Number(t.dataset['entity']));
+      else {
+        this.listAll = true;
+        this.key = '';
+      }
+    };
+    box.addEventListener('pointerdown', (ev) => {
+      if ((ev as PointerEvent).button === 0) follow(ev);
+    });
+    box.addEventListener('click', (ev) => {
+      if ((ev as MouseEvent).detail === 0) follow(ev);
+    });
+  }
 
   update(hover: ProbeAnswer | null, plane: MapPlane | null, sel: SelectionView, about: InspectedWorld | null = null): void {
     const parts: HTMLElement[] = [];
@@ -81,10 +132,18 @@ export class InspectorPanel {
         rows.push(['blocked', sel.sees.blocked.length ? sel.sees.blocked.join(', ') : 'none']);
       }
       for (const c of e.components) rows.push([c.name, c.fields.map(([k, v]) => `${k} ${n(v)}`).join(', ')]);
-      const plain = entityPlain(e, about?.player ?? -1, sel.sees);
-      keyParts.push(JSON.stringify(rows), plain);
+      if (e.id !== this.listedFor) {
+        this.listedFor = e.id;
+        this.listAll = false;
+      }
+      const plain = entityPlainParts(e, about?.player ?? -1, sel.sees, this.listAll);
+      keyParts.push(JSON.stringify(rows), plainText(plain), String(this.listAll));
       parts.push(section('entity', `entity ${e.id}`, plain, rows));
     }
+    this.trailOn = sel.trail === true;
+    this.trailButton.textContent = this.trailOn ? 'Hide path trail' : 'Show path trail';
+    this.trailButton.setAttribute('aria-pressed', String(this.trailOn));
+    this.trailButton.hidden = !sel.entity;
     if (parts.length === 0) {
       keyParts.push('empty');
       parts.push(el('div', 'section', 'Hover the map to read the ground; click an entity or a tile to inspect it.'));
@@ -98,6 +157,6 @@ export class InspectorPanel {
       const d = p.querySelector('details');
       if (d && open.has(p.className)) d.open = true;
     }
-    this.box.replaceChildren(...parts);
+    this.box.replaceChildren(...parts, this.trailButton);
   }
 }

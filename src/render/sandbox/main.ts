@@ -37,6 +37,7 @@ import { openPlayPanel, type PlayPanel } from './play-panel.js';
 import { placementsMissingText } from './placements-offer.js';
 import { linkInputsNote, ReplayControls } from './replay-controls.js';
 import { RoomControl } from './room-control.js';
+import { HiddenTicker } from './hidden-ticker.js';
 import { roomHost } from './room-host.js';
 import { parseRoomLink } from './room-link.js';
 import { RunLoop } from './run-loop.js';
@@ -72,6 +73,9 @@ const banner = new Banner(messages, $('banner'), $('banner-text'), $('banner-clo
 const inspection = new Inspection();
 const keys = new KeyboardButtons();
 const panels = new SidePanels({ side: $('side'), inspector: $('inspector'), legend: $('legend'), minimap: $<HTMLCanvasElement>('minimap'), marks: $('marks') });
+// the inspector's links select the body they name; its button shows the selection's path trail
+panels.inspector.onSelect = (id) => pageView.select({ kind: 'entity', id });
+panels.inspector.onTrail = (on) => void (view() && (view()!.trailOn = on));
 const status = new StatusPanel({ world: $('status-world'), session: $('status-session'), numbers: $('hud'), paceDot: $('pace-dot') });
 const address = new AddressBar();
 /** A room's session while the page plays together (null: the page's own world). */
@@ -101,6 +105,7 @@ let layout!: LayoutToggles;
 let welcome!: Welcome;
 let touchPad: TouchPad | undefined;
 let playPanel: PlayPanel | undefined;
+let hiddenTicker: HiddenTicker | undefined;
 const rooms = new RoomControl(roomHost({ shown, showRoom, view: () => view() }), roomLink.room.frames);
 /** Replay controls and speed are the page's own; in a room every player runs the same frames at 60 Hz. */
 const ROOM_OFF: readonly PageAction[] = ['pause', 'step-forward', 'step-back', 'slower', 'faster', 'first-frame', 'last-frame'];
@@ -359,7 +364,12 @@ async function start(): Promise<void> {
   playPanel = openPlayPanel(rooms, roomLink.room, focusMap);
   if (link.file !== undefined && shownFile() === null) messages.info = fileWaitText(link.file, link.waitingMoment);
   banner.show();
-  m.app.ticker.add(() => loop.tick());
+  // a hidden page in a room keeps ticking on a worker's timer (its animation frames stop): hidden-ticker.ts
+  hiddenTicker = new HiddenTicker({ active: () => rooms.active, tick: () => loop.tick(false), hidden: (h) => rooms.setHidden(h) });
+  const ticker = hiddenTicker;
+  m.app.ticker.add(() => {
+    if (!ticker.hidden) loop.tick();
+  });
   m.measureRender((ms) => (loop.renderMs = ms));
   m.canvas.focus();
 }
@@ -375,6 +385,7 @@ installScriptingApi(start(), {
   session: current,
   pageView: () => pageView,
   room: () => rooms,
+  hiddenWakeUps: () => hiddenTicker?.wakeUps ?? 0,
   worldMenu: () => worldControls.menu,
   layout: () => layout.shown,
   viewControls: () => viewControls,

@@ -13,6 +13,7 @@ import type { OpenedWorld } from '../../replay/world-identity.js';
 import type { Simulation } from '../../sim/simulation.js';
 import { buildRoomSimulation } from './room-config.js';
 import { pageRuntime } from './build-identity.js';
+import { RoomEvents } from './room-events.js';
 
 /** Confirmed hashes kept for reading back (an hour at 60 Hz); older ones are dropped. */
 export const MAX_KEPT_HASHES = 216_000;
@@ -32,6 +33,8 @@ export interface PlayRoomOptions {
   /** The simulation the player sees exists now (on `opened`). */
   ready?(sim: Simulation, opened: OpenedWorld): void;
   now?: () => number;
+  /** The player's name, told to the others (checked by the protocol's `checkName`). */
+  name?: string;
 }
 
 /** Where the page's side of the room is: before the relay answers, opening the room's world, then playing. */
@@ -48,6 +51,8 @@ export class PlayRoom {
   left = 0;
   /** The room's config, once the relay named it. */
   config: NetplayConfig | null = null;
+  /** The short events the page shows over the map (who joined, left, waits, rollbacks, desyncs, hidden tabs). */
+  readonly events: RoomEvents;
   private worlds: OpenedWorld[] = [];
   private readonly built = new Map<Simulation, OpenedWorld>();
   private shown = false;
@@ -73,8 +78,10 @@ export class PlayRoom {
       ...(o.config ? { config: o.config } : {}),
       ...(o.lastFrame !== undefined ? { lastFrame: o.lastFrame } : {}),
       ...(o.now ? { now: o.now } : {}),
+      ...(o.name ? { name: o.name } : {}),
       runtime: pageRuntime(),
     });
+    this.events = new RoomEvents(o.now ?? (() => performance.now()));
     this.session.on('confirmed', ({ frame, hash }) => {
       if (frame !== this.hashOffset + this.hashes.length + 1) return;
       this.hashes.push(hash);
@@ -83,8 +90,16 @@ export class PlayRoom {
         this.hashOffset++;
       }
     });
-    this.session.on('desync', (r) => this.desyncs.push(r));
-    this.session.on('left', () => this.left++);
+    this.session.on('desync', (r) => {
+      this.desyncs.push(r);
+      this.events.desync(r);
+    });
+    this.session.on('left', ({ player, from }) => {
+      this.left++;
+      this.events.left(player, from);
+    });
+    this.session.on('seats', ({ names }) => this.events.seats(names, this.session.stats.player));
+    this.session.on('away', ({ player, hidden }) => this.events.away(player, hidden));
   }
 
   private peek(text: string): void {
@@ -132,6 +147,7 @@ export class PlayRoom {
     if (this.phase === 'opening' || this.closed) return false;
     this.session.setLocalInput(buttons);
     this.session.tick();
+    this.events.observe(this.session.stats);
     const sim = this.session.simulation;
     if (!this.shown && sim) {
       this.shown = true;
@@ -143,6 +159,11 @@ export class PlayRoom {
   /** The session replay (format 4) of every confirmed frame; ends its recording. */
   replay(): Uint8Array {
     return this.session.replay();
+  }
+
+  /** The page was hidden (true) or shown again: the others are told. */
+  setHidden(hidden: boolean): void {
+    this.session.setHidden(hidden);
   }
 
   leave(): void {

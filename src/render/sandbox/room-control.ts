@@ -4,7 +4,8 @@
  * one room tick per simulation frame; what the panel and the desync banner show; the replay and the desync
  * report to download. The page says how to open a room's world and how to show its simulation.
  */
-import type { NetplayConfig } from '../../netplay/protocol.js';
+import { checkName, type NetplayConfig } from '../../netplay/protocol.js';
+import type { RoomSeats } from '../scene/seat-labels.js';
 import type { NetplayTransport } from '../../netplay/transport.js';
 import type { OpenedWorld } from '../../replay/world-identity.js';
 import type { Simulation } from '../../sim/simulation.js';
@@ -20,8 +21,8 @@ export interface RoomControlHost {
   shownRun(): ShownRun | null;
   /** Opens the room's world on screen if needed, and two fresh copies of it for the session. */
   prepare(config: NetplayConfig): Promise<OpenedWorld[]>;
-  /** The room's predicted simulation is there: show it, the camera on `seat`'s entity. */
-  show(sim: Simulation, opened: OpenedWorld, seat: number): void;
+  /** The room's predicted simulation is there: show it, the camera on `seat`'s entity, each seat's player named as `seats` says. */
+  show(sim: Simulation, opened: OpenedWorld, seat: number, seats: () => RoomSeats | null): void;
   /** The room was left or closed: the page goes back to the world on its own. */
   ended(): void;
   connect(url: string): NetplayTransport;
@@ -45,6 +46,9 @@ export class RoomControl {
   get active(): boolean {
     return this.room !== null;
   }
+
+  /** The player's name for the next room ('' none): the others see it beside this page's seat. */
+  playerName = '';
 
   /** Creates a room; returns its name ('' when refused: the note says why). */
   create(relay: string, name: string, players: number): string {
@@ -74,9 +78,11 @@ export class RoomControl {
 
   private enter(relay: string, name: string, config?: NetplayConfig): string {
     if (this.room) return this.refuse('leave this room first');
+    const player = this.playerName.trim();
     try {
       this.relay = checkRelayUrl(relay);
       this.name = checkRoomName(name);
+      checkName(player, 'your name');
     } catch (e) {
       return this.refuse((e as Error).message);
     }
@@ -87,7 +93,8 @@ export class RoomControl {
       ...(config ? { config } : {}),
       ...(this.lastFrame !== undefined ? { lastFrame: this.lastFrame } : {}),
       prepare: (c) => this.host.prepare(c),
-      ready: (sim, opened) => this.host.show(sim, opened, room.stats.player),
+      ...(player ? { name: player } : {}),
+      ready: (sim, opened) => this.host.show(sim, opened, room.stats.player, () => this.seats()),
     });
     this.room = room;
     return this.name;
@@ -109,6 +116,17 @@ export class RoomControl {
     return true;
   }
 
+  /** The page was hidden (true) or shown again: the room's others are told. */
+  setHidden(hidden: boolean): void {
+    this.room?.setHidden(hidden);
+  }
+
+  /** Who holds each seat of the room, as its session knows it (null: in no room). */
+  seats(): RoomSeats | null {
+    const s = this.room?.stats;
+    return s ? { names: s.names, hidden: s.hidden } : null;
+  }
+
   get link(): string {
     return this.room ? formatRoomLink(this.host.pageAddress(), this.relay, this.name, this.lastFrame) : '';
   }
@@ -116,7 +134,7 @@ export class RoomControl {
   /** What the panel shows now. */
   view(): PlayPanelView {
     const r = this.room;
-    if (!r) return { inRoom: false, link: '', note: this.note, rows: [], colour: '', canDownloadReplay: false, desync: '' };
+    if (!r) return { inRoom: false, link: '', note: this.note, rows: [], colour: '', canDownloadReplay: false, desync: '', events: [] };
     const s = r.stats;
     const d = r.desyncs[0];
     return {
@@ -127,6 +145,7 @@ export class RoomControl {
       colour: s.player >= 0 ? seatCss(s.player) : '',
       canDownloadReplay: s.confirmedFrame > 0,
       desync: d ? desyncText(d, s) : '',
+      events: r.events.shown().map((e) => ({ kind: e.kind, text: e.text, colour: e.seat >= 0 ? seatCss(e.seat) : '' })),
     };
   }
 

@@ -33,10 +33,13 @@ export function roomHost(p: RoomPageParts): RoomControlHost {
       const open = openerOf(p.shown.source!, p.shown.tables);
       return [await open(), await open()];
     },
-    show: (sim, opened, seat) => {
+    show: (sim, opened, seat, seats) => {
       p.showRoom(SandboxSession.over(opened, sim));
       const v = p.view();
-      if (v) v.you = sim.players[seat] ?? sim.player;
+      if (v) {
+        v.you = sim.players[seat] ?? sim.player;
+        v.roomSeats = seats;
+      }
     },
     ended: () => p.showRoom(null),
     connect: webSocketTransport,

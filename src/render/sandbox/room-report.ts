@@ -9,6 +9,7 @@ import type { DesyncReport, NetplayStats } from '../../netplay/session.js';
 import { encodeValueBytes } from '../../ecs/value-codec.js';
 import { SEAT_COLOURS } from '../scene/palette.js';
 import type { RoomPhase } from './play-room.js';
+import { seatsLine, seatWords } from '../../netplay/seat-words.js';
 
 export { SEAT_COLOURS };
 
@@ -32,7 +33,9 @@ export function roomStatusRows(s: NetplayStats, phase: RoomPhase, present: numbe
               ? `finished at frame ${lastFrame}`
               : 'playing';
   const rows: [string, string][] = [['room', state]];
-  if (s.player >= 0) rows.push(['you', `player ${s.player + 1} of ${s.players}`], ['players', `${present} present`]);
+  if (s.player >= 0) rows.push(['you', `${seatWords(s.player, s.names)} of ${s.players}`], ['players', `${present} present`]);
+  if (s.player >= 0 && s.names.length) rows.push(['seats', seatsLine(s.names, s.player)]);
+  if (s.hidden.some((k) => k !== s.player)) rows.push(['hidden', `${s.hidden.filter((k) => k !== s.player).map((k) => `${seatWords(k, s.names)}'s tab is hidden`).join('; ')}`]);
   if (s.player >= 0 && (s.state === 'running' || s.state === 'closed')) {
     rows.push(
       ['ping', s.pingMs > 0 ? `${Math.round(s.pingMs)} ms` : '…'],

@@ -69,16 +69,16 @@ export class RunLoop {
     return true;
   }
 
-  /** The animation frame's call: a frame with the real time elapsed since the last. */
-  tick(): void {
+  /** The animation frame's call: a frame with the real time elapsed since the last (`draw` false: a hidden page's, not drawn). */
+  tick(draw = true): void {
     const now = this.now();
     const dt = this.last ? now - this.last : 1000 / SIM_HZ;
     this.last = now;
-    this.frame(dt);
+    this.frame(dt, draw);
   }
 
-  /** One animation frame with `dt` real milliseconds since the last: step what the clock owes, draw. Returns frames run. */
-  frame(dt: number): number {
+  /** One animation frame with `dt` real milliseconds since the last: step what the clock owes, draw (unless `draw` is false). Returns frames run. */
+  frame(dt: number, draw = true): number {
     const now = this.now();
     this.fpsFrames++;
     if (now - this.fpsStart >= 1000) {
@@ -92,7 +92,7 @@ export class RunLoop {
     for (; ran < n; ran++) if (!this.stepOnce()) break;
     if (ran < n) this.clock.ranFewer(n - ran);
     if (s?.mode === 'replay') s.checkAhead(CHECK_FRAMES_PER_TICK);
-    this.host.draw();
+    if (draw) this.host.draw();
     return ran;
   }
 

@@ -54,6 +54,8 @@ export interface ScriptedPage {
   placementsMissing?(): boolean;
   /** "Play together": the page's room control. */
   room?(): RoomControl;
+  /** Wake-ups of the hidden page's worker timer so far (a hidden page in a room keeps ticking). */
+  hiddenWakeUps?(): number;
 }
 
 /** The room as the tests read it: the session's stats, the page's phase, the link, desyncs, confirmed hashes kept. */
@@ -73,6 +75,9 @@ function roomState(p: ScriptedPage): Record<string, unknown> | null {
     config: r.config,
     you: v?.you ?? null,
     panel: c.view(),
+    events: r.events.all.map((e) => ({ kind: e.kind, seat: e.seat, text: e.text })),
+    labels: v && r.stats.players > 1 ? Array.from({ length: r.stats.players }, (_, k) => v.seatLabelAt(k)) : [],
+    hiddenWakeUps: p.hiddenWakeUps?.() ?? 0,
   };
 }
 
@@ -152,6 +157,7 @@ function state(p: ScriptedPage): Record<string, unknown> {
     tile: ins.tile,
     entity: ins.entity,
     sees: v && sel?.kind === 'entity' && v.probe.from === sel.id ? v.probe.lists() : null,
+    trail: v ? { on: v.trailOn, entity: v.trail.id, points: v.trail.count, first: v.trail.count ? v.trail.point(0) : null, last: v.trail.count ? v.trail.point(v.trail.count - 1) : null } : null,
     heat: v?.heat.grid ? { frame: v.heat.grid.frame, max: v.heat.grid.max, rays: v.heat.grid.rays, cols: v.heat.grid.cols, rows: v.heat.grid.rows } : null,
     heatOn: vc.heat,
     rays: vc.rays,

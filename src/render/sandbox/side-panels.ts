@@ -14,7 +14,10 @@ import { TimelineBar } from './timeline-bar.js';
 /** The legend's context from the view: what is drawn now. */
 export function legendContext(v: WorldView, inspection: Inspection): LegendContext {
   const sel = inspection.selection;
+  const players = v.sim.players.length;
   return {
+    ...(players > 1 ? { seats: { you: Math.max(0, v.sim.players.indexOf(v.you)), names: v.roomSeats()?.names ?? [], players } } : {}),
+    falling: v.fallingSeen,
     overlay: v.overlayVisible,
     sight: v.showSight && v.rays !== 'off',
     selectedAgent: sel?.kind === 'entity' && (v.probe.count > 0 || v.probe.range > 0),
@@ -71,9 +74,10 @@ export class SidePanels {
       tile: inspection.tile,
       entity: inspection.entity,
       sees: sel?.kind === 'entity' && p.from === sel.id ? { ...p.lists(), range: p.range } : null,
+      trail: v.trailOn,
     }, { world: v.sim.world, player: v.sim.player });
     const ctx = legendContext(v, inspection);
-    const key = `${legendOn}:${ctx.overlay}:${ctx.sight}:${ctx.selectedAgent}:${ctx.selectedTile}:${[...v.weatherSeen].sort().join(',')}:${ctx.heatMax}`;
+    const key = `${legendOn}:${ctx.falling}:${JSON.stringify(ctx.seats ?? null)}:${ctx.overlay}:${ctx.sight}:${ctx.selectedAgent}:${ctx.selectedTile}:${[...v.weatherSeen].sort().join(',')}:${ctx.heatMax}`;
     if (key !== this.legendKey) {
       this.legendKey = key;
       this.legendEntries = legendFor(v.sim.world, ctx);

@@ -1,10 +1,17 @@
 /**
  * The entities as the view draws them, read from the component arrays into reusable typed arrays (no
  * allocation per frame): map position, facing as a unit vector on the map, body radius, whether it is the
- * player or an agent, and its sight (range, the entity it watches, whether that one is visible).
+ * player or an agent, its sight (range, the entity it watches, whether that one is visible), and whether it
+ * is falling (a top-down view cannot show height: a body that walked off a floor's edge would otherwise look
+ * as if it walked on in empty space).
  */
+
+/** A body is drawn as falling once it has been in the air this many frames (a step down is not a fall). */
+export const FALLING_FRAMES = 6;
 import type { Simulation } from '../../sim/simulation.js';
 import { cosAngle, sinAngle } from '../../ecs/angle.js';
+import { FallState } from '../../ecs/components.js';
+import { gravityOf } from '../../systems/gravity.js';
 import type { MapPlane } from './projection.js';
 
 /** The entities to draw, as parallel typed arrays (the first `count` entries are filled), in map coordinates. */
@@ -29,6 +36,8 @@ export interface EntityFrame {
   target: Int32Array;
   /** 1 when it sees its target. */
   visible: Uint8Array;
+  /** 1 when it is falling: off any floor for FALLING_FRAMES frames or more (it respawns at the kill plane). */
+  falling: Uint8Array;
 }
 
 /** An EntityFrame with room for `capacity` entities, for readEntities to fill frame after frame. */
@@ -46,13 +55,18 @@ export function newEntityFrame(capacity: number): EntityFrame {
     sightRange: new Float64Array(capacity),
     target: new Int32Array(capacity),
     visible: new Uint8Array(capacity),
+    falling: new Uint8Array(capacity),
   };
 }
 
 /** Fills `out` with every live entity that has a position, in ascending id order. */
-export function readEntities(sim: Pick<Simulation, 'ecs' | 'player'>, plane: MapPlane, out: EntityFrame, scratch: { ids: Uint32Array }): EntityFrame {
+export function readEntities(sim: Pick<Simulation, 'ecs' | 'player'> & Partial<Pick<Simulation, 'world'>>, plane: MapPlane, out: EntityFrame, scratch: { ids: Uint32Array }): EntityFrame {
   const ecs = sim.ecs;
   const c = ecs.components;
+  // the gravity system's fall speeds: FALLING_FRAMES of gravity or more, not standing, is a fall
+  const fallStore = c.byName.get(FallState.name) as { speed: Float64Array } | undefined;
+  const fallSpeed = fallStore && sim.world ? FALLING_FRAMES * gravityOf(sim.world) : Infinity;
+  const motionBit = 1 << c.Motion.bit;
   const n = ecs.aliveIdsAscending(scratch);
   const ids = scratch.ids;
   const pos = [c.Position.x, c.Position.y, c.Position.z];
@@ -90,6 +104,7 @@ export function readEntities(sim: Pick<Simulation, 'ecs' | 'player'>, plane: Map
       out.target[k] = 0;
       out.visible[k] = 0;
     }
+    out.falling[k] = fallStore && m & motionBit && c.Motion.grounded[e] === 0 && fallStore.speed[e]! >= fallSpeed ? 1 : 0;
     k++;
   }
   out.count = k;

@@ -15,7 +15,8 @@ import { BACKGROUND_RGB, LLAMA_MATERIAL_TINTS, MISSING_RGB, rasterizeGround, typ
 import { llamaMaterialName } from './inspect.js';
 import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, REGION_BORDER } from './overlays.js';
 import { gtaSurfaceName } from './plain-words.js';
-import { ENTITY_COLOURS, HEAT_RAMP, rgbToColour } from './palette.js';
+import { ENTITY_COLOURS, FALLING_COLOUR, HEAT_RAMP, rgbToColour, SEAT_COLOURS } from './palette.js';
+import { seatWords } from '../../netplay/seat-words.js';
 import { WEATHER_KINDS, type FieldAmbience, type WeatherKind } from './weather-look.js';
 
 /** How a legend entry's swatch is drawn: the shape the view draws that thing with. */
@@ -57,6 +58,13 @@ export const RAMP_SHARES: readonly number[] = [0, 0.25, 0.5, 0.75, 1];
 
 /** What else is on screen besides the world itself. */
 export interface LegendContext {
+  /**
+   * Several players shown (a room, a replay of several): the viewer's seat (0-based) and each seat's name
+   * ('' or null none). The legend then speaks to that viewer: "you" is its seat, not seat 0.
+   */
+  seats?: { you: number; names: readonly (string | null)[]; players: number };
+  /** Whether a falling body has been drawn since the world opened. */
+  falling?: boolean;
   overlay: boolean;
   sight: boolean;
   /** Whether an agent is selected (its rays are drawn). */
@@ -88,12 +96,23 @@ export function legendFor(world: CollisionWorld, ctx: LegendContext): LegendEntr
   const out: LegendEntry[] = [];
   const add: Add = (group, label, symbol, colour, colours, ground) => out.push({ group, label, symbol, colour, ...(colours ? { colours } : {}), ...(ground ? { ground } : {}) });
 
-  add('entities', 'the player (on top, with a white halo)', 'player', ENTITY_COLOURS.player);
-  add('entities', 'an agent that sees the player', 'arrow', ENTITY_COLOURS.agentSees);
-  add('entities', 'an agent that does not see the player', 'arrow', ENTITY_COLOURS.agent);
+  // The agents watch the first seat's player: in a room, "the player" is named from the viewer's seat.
+  const seats = ctx.seats;
+  let watched = 'the player';
+  if (seats && seats.players > 1) {
+    watched = seats.you === 0 ? 'you' : seatWords(0, seats.names);
+    add('entities', `you: ${seatWords(seats.you, seats.names)} (on top, with a white halo, ringed and named in your seat's colour)`, 'player', SEAT_COLOURS[seats.you % SEAT_COLOURS.length]!);
+    for (let k = 0; k < seats.players; k++) if (k !== seats.you) add('entities', `${seatWords(k, seats.names)}: ringed and named in this colour`, 'ring', SEAT_COLOURS[k % SEAT_COLOURS.length]!);
+    add('entities', `an agent that sees ${watched} (the agents watch player 1 only)`, 'arrow', ENTITY_COLOURS.agentSees);
+  } else {
+    add('entities', 'the player (on top, with a white halo)', 'player', ENTITY_COLOURS.player);
+    add('entities', 'an agent that sees the player', 'arrow', ENTITY_COLOURS.agentSees);
+  }
+  add('entities', `an agent that does not see ${watched}`, 'arrow', ENTITY_COLOURS.agent);
   add('entities', 'the selected entity', 'ring', ENTITY_COLOURS.selection);
+  if (ctx.falling) add('entities', 'a body falling: it walked off a floor\'s edge (it respawns at the start)', 'ring', FALLING_COLOUR);
   if (ctx.sight) {
-    add('sight', "a watcher's line to the player it sees", 'line', ENTITY_COLOURS.sightLine);
+    add('sight', `a watcher's line to ${watched === 'the player' ? 'the player it sees' : `${watched}, whom it sees`}`, 'line', ENTITY_COLOURS.sightLine);
     add('sight', "an agent's facing ray, stopped where the world blocks it", 'line', ENTITY_COLOURS.facingRay);
   }
   if (ctx.selectedAgent) {

@@ -89,5 +89,8 @@ export function rgbToColour(rgb: readonly number[]): number {
   return ((rgb[0]! & 255) << 16) | ((rgb[1]! & 255) << 8) | (rgb[2]! & 255);
 }
 
+/** The mark of a falling body (a ring with a downward tick): it walked off a floor's edge and is in the air. */
+export const FALLING_COLOUR = 0xb0bec5;
+
 /** Each player's colour in a room of several (seat 0 keeps the one-player colour). */
 export const SEAT_COLOURS: readonly number[] = [ENTITY_COLOURS.player, 0x40c4ff, 0xffd740, 0xe040fb];

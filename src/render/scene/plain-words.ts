@@ -58,11 +58,27 @@ export function bodyName(id: number, player: number): string {
   return id === player ? 'the player' : `agent ${id}`;
 }
 
-const list = (ids: readonly number[], player: number, max = 6): string => {
-  const names = ids.slice(0, max).map((i) => bodyName(i, player));
-  const more = ids.length > max ? ` and ${ids.length - max} more` : '';
-  return names.length <= 1 ? names.join('') + more : `${names.slice(0, -1).join(', ')}${more ? `, ${names[names.length - 1]}${more}` : ` and ${names[names.length - 1]}`}`;
-};
+/** A piece of a plain line: text, a body it names (the page makes it a link that selects it), or "N more" (a link that lists them all). */
+export type PlainPart = string | { entity: number; text: string } | { more: number; text: string };
+
+/** The bodies of `ids` named in a list: up to `max` (all when `max` is Infinity), then "and N more". */
+function listParts(ids: readonly number[], player: number, max: number): PlainPart[] {
+  const shown = ids.slice(0, max);
+  const names: PlainPart[] = shown.map((i) => ({ entity: i, text: bodyName(i, player) }));
+  const rest = ids.length - shown.length;
+  const out: PlainPart[] = [];
+  for (let k = 0; k < names.length; k++) {
+    if (k > 0) out.push(rest === 0 && k === names.length - 1 ? ' and ' : ', ');
+    out.push(names[k]!);
+  }
+  if (rest > 0) out.push(' and ', { more: rest, text: `${rest} more` });
+  return out;
+}
+
+/** A plain line's parts as text. */
+export function plainText(parts: readonly PlainPart[]): string {
+  return parts.map((p) => (typeof p === 'string' ? p : p.text)).join('');
+}
 
 /** What an agent does, said as a verb. */
 const DOING: Readonly<Record<string, string>> = {
@@ -76,14 +92,25 @@ const DOING: Readonly<Record<string, string>> = {
  * one it watches.
  */
 export function entityPlain(e: EntityInfo, player: number, sees: { sees: readonly number[]; blocked: readonly number[] } | null): string {
+  return plainText(entityPlainParts(e, player, sees));
+}
+
+/** Most bodies the plain line names before "and N more" (unless asked for all). */
+export const PLAIN_LIST_MAX = 6;
+
+/**
+ * The entity's plain line in parts: every body it names is a part of its own (the inspector makes those links
+ * that select the body), and "N more" one too (a link that lists them all); `all` lists every body.
+ */
+export function entityPlainParts(e: EntityInfo, player: number, sees: { sees: readonly number[]; blocked: readonly number[] } | null, all = false): PlainPart[] {
   const who = e.role === 'player' ? 'The player' : e.role === 'agent' ? `Agent ${e.id}` : `Entity ${e.id}`;
   const doing = e.behaviour ? (e.behaviour.startsWith('chase') ? 'chasing the player' : (DOING[e.behaviour] ?? e.behaviour)) : '';
-  const parts = [doing ? `${who}, ${doing}.` : `${who}.`];
+  const parts: PlainPart[] = [doing ? `${who}, ${doing}.` : `${who}.`];
   if (sees) {
-    if (sees.sees.length) parts.push(`Sees ${list(sees.sees, player)}.`);
-    else parts.push('Sees nobody in range.');
-    if (sees.blocked.length) parts.push(`${sees.blocked.length} more in range ${sees.blocked.length === 1 ? 'is' : 'are'} hidden behind walls.`);
+    if (sees.sees.length) parts.push(' Sees ', ...listParts(sees.sees, player, all ? Infinity : PLAIN_LIST_MAX), '.');
+    else parts.push(' Sees nobody in range.');
+    if (sees.blocked.length) parts.push(` ${sees.blocked.length} more in range ${sees.blocked.length === 1 ? 'is' : 'are'} hidden behind walls.`);
   }
-  if (e.sight && e.sight.target) parts.push(`Watches ${bodyName(e.sight.target, player)}: ${e.sight.visible ? 'sees it' : 'cannot see it'}.`);
-  return parts.join(' ');
+  if (e.sight && e.sight.target) parts.push(' Watches ', { entity: e.sight.target, text: bodyName(e.sight.target, player) }, `: ${e.sight.visible ? 'sees it' : 'cannot see it'}.`);
+  return parts;
 }

@@ -80,7 +80,7 @@ describe('room config', () => {
   });
 });
 
-const stats = (over: Partial<NetplayStats> = {}): NetplayStats => ({ frame: 120, confirmedFrame: 114, rollbacks: 7, maxRollback: 5, framesAhead: 1, pingMs: 161.4, inputDelay: 2, waits: 3, desyncs: 0, player: 1, players: 2, state: 'running', ...over });
+const stats = (over: Partial<NetplayStats> = {}): NetplayStats => ({ frame: 120, confirmedFrame: 114, rollbacks: 7, maxRollback: 5, framesAhead: 1, pingMs: 161.4, inputDelay: 2, waits: 3, desyncs: 0, player: 1, players: 2, state: 'running', names: [], hidden: [], waitingFor: [], ...over });
 
 describe('room status and desync', () => {
   test('the status rows say where the room is in words and numbers', () => {
