@@ -1,0 +1,53 @@
+/**
+ * Whether a world's hot walks run in WebAssembly: the choice (`WasmMode`), and the rule `auto` follows. The
+ * kernels give the same answers as the JavaScript walks bit for bit (property tests compare them), so the
+ * choice changes speed only, never a hash.
+ */
+
+/**
+ * How a world runs its WebAssembly kernels (the Piney field's segment cast, for line of sight in batches):
+ * - `off`: the JavaScript walks;
+ * - `on`: the kernels, or an error when this engine cannot compile them;
+ * - `auto`: the kernels where they were measured faster and the engine compiles them (`wasmAutoChoice`: on
+ *   V8), else the JavaScript walks.
+ */
+export type WasmMode = 'off' | 'on' | 'auto';
+
+/** The modes, for parsers. */
+export const WASM_MODES: readonly WasmMode[] = ['off', 'on', 'auto'];
+
+/** Throws a RangeError naming `where` unless `mode` is a WasmMode. */
+export function checkWasmMode(mode: unknown, where: string): WasmMode {
+  if (mode === 'off' || mode === 'on' || mode === 'auto') return mode;
+  throw new RangeError(`${where}: wasm mode must be one of off, on, auto (got ${typeof mode === 'string' ? JSON.stringify(mode) : typeof mode})`);
+}
+
+/** The JavaScript engines `auto` tells apart: V8 (Node, Chromium), JavaScriptCore (Bun, Safari), others. */
+export type JsEngine = 'v8' | 'jsc' | 'other';
+
+/**
+ * The engine this code runs on, from what each engine's hosts say of themselves: Bun's `process.versions.bun`
+ * (JavaScriptCore, though it also names a V8 version), Node's `process.versions.v8`, a browser's user agent
+ * (Chromium's brands or "Chrome/"; "Safari/" without it is JavaScriptCore; Firefox is another engine).
+ */
+export function jsEngine(): JsEngine {
+  const g = globalThis as { process?: { versions?: Record<string, string | undefined> }; navigator?: { userAgent?: string } };
+  const versions = g.process?.versions;
+  if (versions?.['bun'] !== undefined) return 'jsc';
+  if (versions?.['v8'] !== undefined) return 'v8';
+  const ua = typeof g.navigator?.userAgent === 'string' ? g.navigator.userAgent : '';
+  if (/\bChrom(e|ium)\//.test(ua)) return 'v8';
+  if (/\bFirefox\//.test(ua)) return 'other';
+  if (/\bSafari\//.test(ua)) return 'jsc';
+  return 'other';
+}
+
+/**
+ * The rule of `auto`: the kernels run on V8 (Node, Chromium) when they compile, and the JavaScript walks run
+ * elsewhere. Measured on batches of line-of-sight segments over the default field (docs/benchmarks.md), the
+ * Piney cast took about 7 % less CPU time in WebAssembly than in JavaScript on V8 and about 25 % more on
+ * JavaScriptCore (Bun), whose JIT runs the JavaScript walk faster than V8's.
+ */
+export function wasmAutoChoice(compiles: boolean, engine: JsEngine = jsEngine()): boolean {
+  return compiles && engine === 'v8';
+}
