@@ -8,11 +8,13 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { Bench, BenchResult } from './harness.js';
+import { setBenchWasm } from './bench-worlds.js';
+import type { WasmMode } from '../src/worlds/wasm-mode.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 export interface BenchRun {
-  machine: { cpu: string; cores: number; memoryGiB: number; node: string; date: string; loadAverage: number[] };
+  machine: { cpu: string; cores: number; memoryGiB: number; node: string; date: string; loadAverage: number[]; wasm: WasmMode };
   results: { bench: string; file: string; results: BenchResult[] }[];
 }
 
@@ -30,7 +32,8 @@ function benchFiles(): string[] {
   return readdirSync(here).filter((f) => f.endsWith('.bench.js')).sort();
 }
 
-export async function runBenches(filter: string | undefined, json: boolean): Promise<BenchRun> {
+export async function runBenches(filter: string | undefined, json: boolean, wasm: WasmMode = 'auto'): Promise<BenchRun> {
+  setBenchWasm(wasm);
   // The load average when the run starts: the machine may be shared, and the figures say so.
   const load = loadavg().map((v) => Math.round(v * 100) / 100);
   const all: BenchRun['results'] = [];
@@ -51,6 +54,7 @@ export async function runBenches(filter: string | undefined, json: boolean): Pro
     node: process.version,
     date: new Date().toISOString().slice(0, 10),
     loadAverage: load,
+    wasm,
   };
   const run = { machine, results: all };
   mkdirSync('out', { recursive: true });
