@@ -66,7 +66,7 @@ function toInt32(x: f64): i32 {
 }
 
 @inline
-function top(level: i32, index: i32): f64 {
+function squareTop(level: i32, index: i32): f64 {
   return load<f64>(tops + <usize>(level * LEVEL_BYTES + (index << 3)));
 }
 
@@ -77,35 +77,64 @@ function height(index: i32): f64 {
 
 /**
  * Casts `n` segments at `segmentsAt` (6 f64 each) and writes each answer (the first hit's fraction, or −1)
- * at `outAt` (1 f64 each): `FieldSegmentCaster.castMany`'s answers.
+ * at `outAt` (1 f64 each): `FieldSegmentCaster.castMany`'s answers. `restAt` holds `n` i32 of scratch: the
+ * segments stage one leaves for the walk.
+ *
+ * Stage one is `screen`'s tests without a branch: every test is computed for every segment and combined with
+ * selects (a table index that would be out of the tables, for a segment the tests do not apply to, reads cell 0
+ * instead, and its answer does not depend on it), so the segments' loads and divisions overlap and nothing
+ * mispredicts; its list of the rest grows by a select too. Stage two walks the rest.
  */
-export function castMany(segmentsAt: usize, outAt: usize, n: i32): void {
+export function castMany(segmentsAt: usize, outAt: usize, restAt: usize, n: i32): void {
+  const top = maxTop;
+  let rest = 0;
   for (let i = 0; i < n; i++) {
     const s = segmentsAt + <usize>(i * 48);
-    store<f64>(outAt + <usize>(i << 3), castOne(load<f64>(s), load<f64>(s, 8), load<f64>(s, 16), load<f64>(s, 24), load<f64>(s, 32), load<f64>(s, 40)));
+    const fx = load<f64>(s), fy = load<f64>(s, 8), fz = load<f64>(s, 16);
+    const tx = load<f64>(s, 24), ty = load<f64>(s, 32), tz = load<f64>(s, 40);
+    store<f64>(outAt + <usize>(i << 3), -1);
+    const dx = tx - fx, dy = ty - fy, dz = tz - fz;
+    // Finite ends and direction, and not above every top (non-short-circuit: every test is computed).
+    const finite = <i32>(fx - fx == 0) & <i32>(fy - fy == 0) & <i32>(fz - fz == 0) & <i32>(tx - tx == 0) & <i32>(ty - ty == 0) & <i32>(tz - tz == 0) & <i32>(dx - dx == 0) & <i32>(dy - dy == 0) & <i32>(dz - dz == 0);
+    const above = <i32>(fz > top) & <i32>(tz > top);
+    const ex = fx + dx;
+    const ey = fy + dy;
+    const cx0 = Math.floor(((fx < ex ? fx : ex) - RECT_SLACK) / CELL_UNITS);
+    const cy0 = Math.floor(((fy < ey ? fy : ey) - RECT_SLACK) / CELL_UNITS);
+    const w = Math.floor(((fx < ex ? ex : fx) + RECT_SLACK) / CELL_UNITS) - cx0 + 1;
+    const h = Math.floor(((fy < ey ? ey : fy) + RECT_SLACK) / CELL_UNITS) - cy0 + 1;
+    const small = <i32>(w <= MAX_SQUARE) & <i32>(h <= MAX_SQUARE) & <i32>(cx0 > -1073741824.0) & <i32>(cx0 < 1073741824.0) & <i32>(cy0 > -1073741824.0) & <i32>(cy0 < 1073741824.0);
+    // Where the square test applies, every number below is a small integer (|cx0|, |cy0| < 2^30, w, h in
+    // 1..16), so the JavaScript's wrapCell of a double is the integer remainder here; elsewhere cell 0 is read.
+    const wh = select<f64>(w > h ? w : h, 1, small);
+    const k = 31 - clz<i32>(<i32>wh);
+    const side = 1 << k;
+    const ix0 = select<i32>(<i32>cx0, 0, small), iy0 = select<i32>(<i32>cy0, 0, small);
+    const ix1 = select<i32>(<i32>(cx0 + w) - side, 0, small), iy1 = select<i32>(<i32>(cy0 + h) - side, 0, small);
+    const xa = wrapInt(ix0) * CELLS, ya = wrapInt(iy0);
+    const xb = wrapInt(ix1) * CELLS, yb = wrapInt(iy1);
+    const zLow = fz + dz < fz ? fz + dz : fz;
+    const low = <i32>(zLow > squareTop(k, xa + ya)) & <i32>(zLow > squareTop(k, xa + yb)) & <i32>(zLow > squareTop(k, xb + ya)) & <i32>(zLow > squareTop(k, xb + yb));
+    const clear = (finite ^ 1) | above | (small & low);
+    store<i32>(restAt + <usize>(rest << 2), i);
+    rest += clear ^ 1;
+  }
+  for (let q = 0; q < rest; q++) {
+    const i = load<i32>(restAt + <usize>(q << 2));
+    const s = segmentsAt + <usize>(i * 48);
+    const fx = load<f64>(s), fy = load<f64>(s, 8), fz = load<f64>(s, 16);
+    const tx = load<f64>(s, 24), ty = load<f64>(s, 32), tz = load<f64>(s, 40);
+    store<f64>(outAt + <usize>(i << 3), walk(fx, fy, fz, tz, tx - fx, ty - fy, tz - fz));
   }
 }
 
-/** One segment: `screen`'s tests, then the walk of a segment they leave. */
-function castOne(fx: f64, fy: f64, fz: f64, tx: f64, ty: f64, tz: f64): f64 {
-  const dx = tx - fx, dy = ty - fy, dz = tz - fz;
-  if (!(fx - fx == 0 && fy - fy == 0 && fz - fz == 0 && tx - tx == 0 && ty - ty == 0 && tz - tz == 0 && dx - dx == 0 && dy - dy == 0 && dz - dz == 0)) return -1;
-  if (fz > maxTop && tz > maxTop) return -1;
-  const ex = fx + dx;
-  const ey = fy + dy;
-  const cx0 = Math.floor(((fx < ex ? fx : ex) - RECT_SLACK) / CELL_UNITS);
-  const cy0 = Math.floor(((fy < ey ? fy : ey) - RECT_SLACK) / CELL_UNITS);
-  const w = Math.floor(((fx < ex ? ex : fx) + RECT_SLACK) / CELL_UNITS) - cx0 + 1;
-  const h = Math.floor(((fy < ey ? ey : fy) + RECT_SLACK) / CELL_UNITS) - cy0 + 1;
-  if (w <= MAX_SQUARE && h <= MAX_SQUARE && cx0 > -1073741824.0 && cx0 < 1073741824.0 && cy0 > -1073741824.0 && cy0 < 1073741824.0) {
-    const k = 31 - clz<i32>(<i32>(w > h ? w : h));
-    const side = <f64>(1 << k);
-    const xa = wrapCell(cx0) * CELLS, ya = wrapCell(cy0);
-    const xb = wrapCell(cx0 + w - side) * CELLS, yb = wrapCell(cy0 + h - side);
-    const zLow = fz + dz < fz ? fz + dz : fz;
-    if (zLow > top(k, xa + ya) && zLow > top(k, xa + yb) && zLow > top(k, xb + ya) && zLow > top(k, xb + yb)) return -1;
-  }
-  return walk(fx, fy, fz, tz, dx, dy, dz);
+/** The JavaScript's wrapCell of a small integer (|i| < 2^30). */
+@inline
+function wrapInt(i: i32): i32 {
+  // Almost always already in 0..79: no division then.
+  if (<u32>i < <u32>CELLS) return i;
+  const r = i % CELLS;
+  return r < 0 ? r + CELLS : r;
 }
 
 /** `FieldSegmentCaster.walk`, line for line. */
@@ -136,7 +165,7 @@ function walk(fx: f64, fy: f64, fz: f64, tz: f64, dx: f64, dy: f64, dz: f64): f6
   let ta = t0;
   for (let guard = 0; guard <= 2 * <i32>MAX_SEGMENT_CELLS + 4 && ta <= t1; guard++) {
     const tb = Math.min(Math.min(nextX, nextY), t1);
-    const cellTop = skip ? top(0, wrapCell(ix) * CELLS + wrapCell(iy)) : inf;
+    const cellTop = skip ? squareTop(0, wrapCell(ix) * CELLS + wrapCell(iy)) : inf;
     if (!(fz + dz * ta > cellTop && fz + dz * tb > cellTop)) {
       const hit = cellHit(ix, iy, fx, fy, fz, dx, dy, dz, du, dv, ta, tb);
       if (hit >= 0) return hit;

@@ -17,7 +17,7 @@ interface CastExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
   init(heightsAt: number, topsAt: number, blockerAt: number, columnsAt: number, maxTop: number): void;
-  castMany(segmentsAt: number, outAt: number, n: number): void;
+  castMany(segmentsAt: number, outAt: number, restAt: number, n: number): void;
 }
 
 // undefined: not tried yet; null: this engine cannot compile it (the reason in compileError).
@@ -57,6 +57,7 @@ export class WasmFieldCaster {
   private readonly kernel: CastExports;
   private readonly segmentsAt: number;
   private readonly outAt: number;
+  private readonly restAt: number;
   private readonly segmentView: Float64Array;
   private readonly outView: Float64Array;
 
@@ -82,7 +83,8 @@ export class WasmFieldCaster {
     const columnsAt = align(blockerAt + blocker.length * 2, 16);
     this.segmentsAt = align(columnsAt + blockerTop.length * 8, 16);
     this.outAt = this.segmentsAt + WASM_CHUNK * 48;
-    const end = this.outAt + WASM_CHUNK * 8;
+    this.restAt = this.outAt + WASM_CHUNK * 8;
+    const end = this.restAt + WASM_CHUNK * 4;
     const memory = kernel.memory;
     const pages = Math.ceil(end / 65536) - memory.buffer.byteLength / 65536;
     if (pages > 0) memory.grow(pages);
@@ -104,7 +106,7 @@ export class WasmFieldCaster {
     for (let s = start; s < end; s += WASM_CHUNK) {
       const m = Math.min(WASM_CHUNK, end - s);
       segs.set(segments.subarray(s * 6, (s + m) * 6));
-      this.kernel.castMany(this.segmentsAt, this.outAt, m);
+      this.kernel.castMany(this.segmentsAt, this.outAt, this.restAt, m);
       out.set(m === WASM_CHUNK ? ans : ans.subarray(0, m), s);
     }
   }
