@@ -28,17 +28,21 @@ export type JsEngine = 'v8' | 'jsc' | 'other';
 /**
  * The engine this code runs on, from what each engine's hosts say of themselves: Bun's `process.versions.bun`
  * (JavaScriptCore, though it also names a V8 version), Node's `process.versions.v8`, a browser's user agent
- * (Chromium's brands or "Chrome/"; "Safari/" without it is JavaScriptCore; Firefox is another engine).
+ * ("Chrome/" or "Chromium/", headless too; "Safari/" without it is JavaScriptCore; Firefox is another engine).
  */
 export function jsEngine(): JsEngine {
   const g = globalThis as { process?: { versions?: Record<string, string | undefined> }; navigator?: { userAgent?: string } };
-  const versions = g.process?.versions;
+  return jsEngineOf(g.process?.versions, typeof g.navigator?.userAgent === 'string' ? g.navigator.userAgent : '');
+}
+
+/** `jsEngine` from a host's `process.versions` (if any) and its user agent ('' if none). */
+export function jsEngineOf(versions: Readonly<Record<string, string | undefined>> | undefined, userAgent: string): JsEngine {
   if (versions?.['bun'] !== undefined) return 'jsc';
   if (versions?.['v8'] !== undefined) return 'v8';
-  const ua = typeof g.navigator?.userAgent === 'string' ? g.navigator.userAgent : '';
-  if (/\bChrom(e|ium)\//.test(ua)) return 'v8';
-  if (/\bFirefox\//.test(ua)) return 'other';
-  if (/\bSafari\//.test(ua)) return 'jsc';
+  // "Chrome/" also inside "HeadlessChrome/"; Firefox's agent never names Chrome.
+  if (/Chrom(e|ium)\//.test(userAgent)) return 'v8';
+  if (/\bFirefox\//.test(userAgent)) return 'other';
+  if (/\bSafari\//.test(userAgent)) return 'jsc';
   return 'other';
 }
 

@@ -104,7 +104,8 @@ export function compareCasts(load, count, seed) {
   return { count: count * FIELDS.length, hits, mismatches, digest: all.join(''), wasm };
 }
 
-const isMain = typeof process !== 'undefined' && process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop());
+// Run as a program (not when bundled into a page, where import.meta.url is not a file's).
+const isMain = typeof process !== 'undefined' && typeof process.argv?.[1] === 'string' && typeof import.meta.url === 'string' && import.meta.url.endsWith(process.argv[1].split('/').pop());
 if (isMain) {
   const tables = defaultPineyTables();
   const count = Number(process.argv[2] ?? '20000');

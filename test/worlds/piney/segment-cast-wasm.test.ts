@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { loadPineyWorld, type PineyWorld } from '../../../src/worlds/piney/collision-world.js';
 import { CELL_UNITS, FIELD_SIZE } from '../../../src/worlds/piney/field-state.js';
 import { WASM_CHUNK } from '../../../src/worlds/piney/segment-cast-wasm.js';
-import { jsEngine, wasmAutoChoice } from '../../../src/worlds/wasm-mode.js';
+import { jsEngine, jsEngineOf, wasmAutoChoice } from '../../../src/worlds/wasm-mode.js';
 import { loadWorldBytes } from '../../../src/worlds/load.js';
 import { defaultPineyTables, packageRoot } from '../../../src/node/assets.js';
 import { readFileSync } from 'node:fs';
@@ -169,6 +169,16 @@ describe('the wasm mode', () => {
     expect((loadWorldBytes(bytes, 'f', { pineyTables: tables, wasm: 'off' }) as PineyWorld).wasmKernels).toBe(false);
     expect((loadWorldBytes(bytes, 'f', { pineyTables: tables, wasm: 'on' }) as PineyWorld).wasmKernels).toBe(true);
     expect((loadWorldBytes(bytes, 'f', { pineyTables: tables }) as PineyWorld).wasmKernels).toBe(true);
+  });
+
+  it('the engine, from the host: Node, Bun, Chromium (headless too), Firefox, Safari', () => {
+    expect(jsEngineOf({ node: '20.20.2', v8: '11.3' }, '')).toBe('v8');
+    expect(jsEngineOf({ node: '24.3.0', v8: '13.6', bun: '1.4.5' }, 'Bun/1.4.5')).toBe('jsc');
+    expect(jsEngineOf(undefined, 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36')).toBe('v8');
+    expect(jsEngineOf(undefined, 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36')).toBe('v8');
+    expect(jsEngineOf(undefined, 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0')).toBe('other');
+    expect(jsEngineOf(undefined, 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15')).toBe('jsc');
+    expect(jsEngineOf(undefined, '')).toBe('other');
   });
 
   it('auto runs the kernels on V8 only, and only where they compile', () => {
