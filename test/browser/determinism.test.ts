@@ -12,8 +12,8 @@
  * runs in Node and in both pages, and every det* function's digest over the same 20,000-odd arguments is
  * the same in all three (Node against Bun: test/engines/det-math-engines.test.ts).
  *
- * And the Piney field's line of sight in WebAssembly: the page's world runs the kernel where `auto` takes it
- * (Chromium) and the replays hash the same there; test/engines/piney-cast-wasm.mjs, bundled with the runtime's
+ * And the Piney field's line of sight in WebAssembly: the page's world runs the kernel (`auto` takes it in
+ * both browsers) and the replays hash the same; test/engines/piney-cast-wasm.mjs, bundled with the runtime's
  * sources, compares the kernel with the JavaScript cast on the same seeded segments in Node and both pages
  * (Node against Bun: test/engines/piney-cast-wasm-engines.test.ts).
  */
@@ -99,8 +99,8 @@ describe('the same replay hashes the same on every frame in Node, Chromium and F
       const st = await evaluate(page, () => window.retrosim.state(), undefined);
       expect(st['source']).toBe(source);
       expect(st['desyncFrame']).toBe(-1);
-      // The field's line of sight ran in WebAssembly where auto takes it (V8: Chromium), with these same hashes.
-      expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(st['kind'] === 'piney' && name === 'Chromium');
+      // The field's line of sight ran in WebAssembly (auto takes it on V8 and SpiderMonkey), with these same hashes.
+      expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(st['kind'] === 'piney');
     }
   });
 });
@@ -173,7 +173,7 @@ async function pineyCastBundle(): Promise<string> {
 }
 
 describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in Chromium and Firefox", () => {
-  test('every segment of the same seeded batches, in Node and both pages; auto takes the kernel on V8 only', async () => {
+  test('every segment of the same seeded batches, in Node and both pages; auto takes the kernel in both', async () => {
     const code = await pineyCastBundle();
     const tables = readFileSync(join(ROOT, 'assets', 'piney', 'field-tables.json')).toString('base64');
     const inNode = (new Function(`${code}; return pineyCast;`)() as { run(t: string, n: number, s: number): CastCompared }).run(tables, 5000, 46);
@@ -185,8 +185,8 @@ describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in C
       expect(inPage.wasm, `${name}: the kernel ran`).toBe(true);
       expect(inPage.mismatches, `${name}: segments whose answers differ`).toEqual([]);
       expect(inPage.digest, `${name}: the answers' digest against Node's`).toBe(inNode.digest);
-      expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'other');
-      expect(inPage.auto, `${name}: auto`).toBe(name === 'Chromium');
+      expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'spidermonkey');
+      expect(inPage.auto, `${name}: auto`).toBe(true);
     }
   });
 });

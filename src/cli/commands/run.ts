@@ -55,7 +55,7 @@ options:
                     the machine's cores up to 4
   --wasm off|on|auto  whether the world's line-of-sight walk runs in WebAssembly where it has a kernel (the
                     Piney field): on fails when this engine cannot compile it; auto, the default, takes it
-                    where it was measured faster (on V8). Every hash is the same either way
+                    where it was measured faster (V8, SpiderMonkey). Every hash is the same either way
   --synctest N      re-simulate the last N frames every frame and compare hashes (slow; exit 1 on a desync)
   --json            print the summary as one JSON line
 `;

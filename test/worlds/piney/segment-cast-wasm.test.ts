@@ -176,14 +176,16 @@ describe('the wasm mode', () => {
     expect(jsEngineOf({ node: '24.3.0', v8: '13.6', bun: '1.4.5' }, 'Bun/1.4.5')).toBe('jsc');
     expect(jsEngineOf(undefined, 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36')).toBe('v8');
     expect(jsEngineOf(undefined, 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36')).toBe('v8');
-    expect(jsEngineOf(undefined, 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0')).toBe('other');
+    expect(jsEngineOf(undefined, 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0')).toBe('spidermonkey');
     expect(jsEngineOf(undefined, 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15')).toBe('jsc');
     expect(jsEngineOf(undefined, '')).toBe('other');
   });
 
-  it('auto runs the kernels on V8 only, and only where they compile', () => {
+  it('auto runs the kernels on V8 and SpiderMonkey, and only where they compile', () => {
     expect(wasmAutoChoice(true, 'v8')).toBe(true);
     expect(wasmAutoChoice(false, 'v8')).toBe(false);
+    expect(wasmAutoChoice(true, 'spidermonkey')).toBe(true);
+    expect(wasmAutoChoice(false, 'spidermonkey')).toBe(false);
     expect(wasmAutoChoice(true, 'jsc')).toBe(false);
     expect(wasmAutoChoice(true, 'other')).toBe(false);
   });
