@@ -77,8 +77,10 @@ function fmt(v: number): string {
   return Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4);
 }
 
-// Run directly (npm run bench -- [filter] [--json]).
+// Run directly (npm run bench -- [filter] [--json] [--wasm=off|on|auto]).
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
-  await runBenches(args.filter((a) => !a.startsWith('--'))[0], args.includes('--json'));
+  const wasm = args.find((a) => a.startsWith('--wasm='))?.slice('--wasm='.length) ?? 'auto';
+  if (wasm !== 'off' && wasm !== 'on' && wasm !== 'auto') throw new Error(`--wasm= must be off, on or auto (got ${JSON.stringify(wasm)})`);
+  await runBenches(args.filter((a) => !a.startsWith('--'))[0], args.includes('--json'), wasm);
 }
