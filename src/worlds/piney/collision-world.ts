@@ -643,6 +643,8 @@ export class PineyWorld implements CollisionWorld {
  * Generates the field a spec describes and wraps it as a CollisionWorld named `name`. `spec` may be the spec's
  * bytes, a parsed spec, or generator parameters. Throws FormatError for a bad spec, FieldParamError for bad
  * parameters, NoSiteError for a field the game would never finish generating.
+ * `wasm` says whether its line-of-sight batches run the WebAssembly kernel (`WasmMode`, `auto` by default; the
+ * same answers bit for bit either way).
  *
  * @example
  * ```ts
