@@ -3,13 +3,16 @@
  * as its public folder (worlds, Piney tables, sounds) and building to web-dist/.
  *
  * The simulation modules are the same ones Node runs: the page imports the runtime's core (no file access;
- * src/core.ts and below) and fetches the bytes itself, so nothing needs a stand-in for Node.
+ * src/core.ts and below) and fetches the bytes itself, so nothing needs a stand-in for Node. The WebAssembly
+ * kernels' modules (their bytes in base64) are built first, as `npm run build` builds them.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+// @ts-ignore: a plain JavaScript module of the build (no types); it builds the WebAssembly kernels' modules.
+import { buildWasmKernels } from './scripts/wasm-kernels.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -39,6 +42,9 @@ function buildHash(): string {
   }
   return h.digest('hex');
 }
+
+// The page imports the runtime's sources, and with them the WebAssembly kernels' bytes (built from wasm/).
+await buildWasmKernels();
 
 export default defineConfig({
   define: { __RETROSIM_BUILD_HASH__: JSON.stringify(buildHash()) },

@@ -6,6 +6,20 @@ import { fileURLToPath } from 'node:url';
 import { SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
 import { loadWorldFile } from '../src/node/world-files.js';
 import type { CollisionWorld } from '../src/worlds/world.js';
+import type { WasmMode } from '../src/worlds/wasm-mode.js';
+
+/** The `WasmMode` the benches open their worlds with (`retrosim bench --wasm`; auto by default). */
+let benchWasm: WasmMode = 'auto';
+
+/** Sets the `WasmMode` of the worlds the benches open from now on. */
+export function setBenchWasm(mode: WasmMode): void {
+  benchWasm = mode;
+}
+
+/** The `WasmMode` the benches open their worlds with. */
+export function benchWasmMode(): WasmMode {
+  return benchWasm;
+}
 
 export const LOS_WORLDS = {
   rugrats: 'assets/worlds/rugrats/demo.col',
@@ -16,7 +30,7 @@ export const LOS_WORLDS = {
 } as const;
 
 export function openBenchWorld(rel: string) {
-  return loadWorldFile(fileURLToPath(new URL(`../../${rel}`, import.meta.url)));
+  return loadWorldFile(fileURLToPath(new URL(`../../${rel}`, import.meta.url)), { wasm: benchWasm });
 }
 
 /**

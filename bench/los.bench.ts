@@ -14,7 +14,7 @@ import { defaultPineyTables, packageRoot } from '../src/node/assets.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { losBatch, newLosOutput, pairSegments, pairSegmentsReference, SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
 import { eyeHeight } from '../src/systems/los-system.js';
-import { disagreements, LOS_WORLDS, openBenchWorld } from './bench-worlds.js';
+import { benchWasmMode, disagreements, LOS_WORLDS, openBenchWorld } from './bench-worlds.js';
 import { LosPool } from '../src/node/los-pool.js';
 import { loadWorldBytes } from '../src/worlds/load.js';
 import type { CollisionWorld } from '../src/worlds/world.js';
@@ -100,7 +100,7 @@ export const benches: Bench[] = [
     run() {
       const root = packageRoot();
       const bytes = new Uint8Array(readFileSync(`${root}/${BUILTIN_WORLDS[DEFAULT_WORLD]}`));
-      const world = loadWorldBytes(bytes, 'default.field.json', { pineyTables: defaultPineyTables() });
+      const world = loadWorldBytes(bytes, 'default.field.json', { pineyTables: defaultPineyTables(), wasm: benchWasmMode() });
       const sim = simulationFromSettings(world, defaultSettingsFor(world, { agents: 10_000, capacity: 10_016 }));
       for (let f = 0; f < 20; f++) sim.step(0);
       const frames = 200;
@@ -219,7 +219,7 @@ export async function matrixFigures(kind: 'piney' | 'gta', goalMs: number): Prom
     return [
       { name: `los matrix 10k ${kind} 1 thread`, value: med(w1), unit: 'ms', note: `${note}; wall clock; CPU time ${med(c1).toFixed(1)} ms` },
       { name: `los matrix 10k ${kind} 1 thread (CPU time)`, value: med(c1), unit: 'ms', note: 'CPU milliseconds of the frame' },
-      { name: `los matrix 10k ${kind} 2 threads`, value: med(w2), unit: 'ms', goal: goalMs, better: 'lower', note: `wall clock; CPU time of both threads ${med(c2).toFixed(1)} ms; answers identical to 1 thread (checked); load average ${loadBefore} before, ${loadNote()} after` },
+      { name: `los matrix 10k ${kind} 2 threads`, value: med(w2), unit: 'ms', goal: goalMs, better: 'lower', note: `${world.setWasm?.(benchWasmMode()) ? 'WebAssembly' : 'JavaScript'} walk; wall clock; CPU time of both threads ${med(c2).toFixed(1)} ms; answers identical to 1 thread (checked); load average ${loadBefore} before, ${loadNote()} after` },
       { name: `los matrix 10k ${kind} 2 threads (CPU time, both threads)`, value: med(c2), unit: 'ms', note: 'CPU milliseconds of the frame, the main thread and the worker together' },
       { name: `los matrix 10k ${kind} disagreements with the reference`, value: bad, unit: 'segments', goal: 0, better: 'lower', note: 'one frame: the pairs against the double loop over every pair, the answers against the rule-exact segment test' },
     ];

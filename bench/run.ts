@@ -8,11 +8,13 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { Bench, BenchResult } from './harness.js';
+import { setBenchWasm } from './bench-worlds.js';
+import type { WasmMode } from '../src/worlds/wasm-mode.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 export interface BenchRun {
-  machine: { cpu: string; cores: number; memoryGiB: number; node: string; date: string; loadAverage: number[] };
+  machine: { cpu: string; cores: number; memoryGiB: number; node: string; date: string; loadAverage: number[]; wasm: WasmMode };
   results: { bench: string; file: string; results: BenchResult[] }[];
 }
 
@@ -30,7 +32,8 @@ function benchFiles(): string[] {
   return readdirSync(here).filter((f) => f.endsWith('.bench.js')).sort();
 }
 
-export async function runBenches(filter: string | undefined, json: boolean): Promise<BenchRun> {
+export async function runBenches(filter: string | undefined, json: boolean, wasm: WasmMode = 'auto'): Promise<BenchRun> {
+  setBenchWasm(wasm);
   // The load average when the run starts: the machine may be shared, and the figures say so.
   const load = loadavg().map((v) => Math.round(v * 100) / 100);
   const all: BenchRun['results'] = [];
@@ -51,6 +54,7 @@ export async function runBenches(filter: string | undefined, json: boolean): Pro
     node: process.version,
     date: new Date().toISOString().slice(0, 10),
     loadAverage: load,
+    wasm,
   };
   const run = { machine, results: all };
   mkdirSync('out', { recursive: true });
@@ -73,8 +77,10 @@ function fmt(v: number): string {
   return Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4);
 }
 
-// Run directly (npm run bench -- [filter] [--json]).
+// Run directly (npm run bench -- [filter] [--json] [--wasm=off|on|auto]).
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
-  await runBenches(args.filter((a) => !a.startsWith('--'))[0], args.includes('--json'));
+  const wasm = args.find((a) => a.startsWith('--wasm='))?.slice('--wasm='.length) ?? 'auto';
+  if (wasm !== 'off' && wasm !== 'on' && wasm !== 'auto') throw new Error(`--wasm= must be off, on or auto (got ${JSON.stringify(wasm)})`);
+  await runBenches(args.filter((a) => !a.startsWith('--'))[0], args.includes('--json'), wasm);
 }

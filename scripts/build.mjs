@@ -9,9 +9,10 @@
  * Plain JavaScript, as it runs before anything is compiled. Usage: node scripts/build.mjs [tsconfig]
  */
 import { readFileSync, renameSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { buildWasmKernels } from './wasm-kernels.mjs';
 
 const project = process.argv[2] ?? 'tsconfig.build.json';
 const host = {
@@ -80,6 +81,15 @@ const VERSION_FILE = fileURLToPath(new URL('../src/version.ts', import.meta.url)
     process.exit(1);
   }
   if (updated !== text) writeWhole(VERSION_FILE, updated, false);
+}
+
+// The WebAssembly kernels (scripts/wasm-kernels.mjs): their bytes' modules under src/ (which the TypeScript
+// imports) and under dist/, before compiling.
+try {
+  written += await buildWasmKernels({ dist: config.options.outDir ? relative(fileURLToPath(new URL('..', import.meta.url)), config.options.outDir) : 'dist' });
+} catch (e) {
+  process.stderr.write(`build: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
 }
 
 const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });

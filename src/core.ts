@@ -20,6 +20,7 @@ export { DEFAULT_LIMITS, resolveLimits, type Limits, type LimitsOverride } from 
 export type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveBatch, MoveResult, SegmentResult, UpAxis, Vec3, WorldKind } from './worlds/world.js';
 export { moveEach, newGroundResult, newMoveBatch, newMoveResult, newSegmentResult } from './worlds/world.js';
 export { detectWorldFile, detectWorldKind, loadWorldBytes, type LoadWorldOptions, type WorldFileKind } from './worlds/load.js';
+export type { WasmMode } from './worlds/wasm-mode.js';
 export { BUILTIN_WORLDS, BUILTIN_WORLD_CATALOG, DEFAULT_WORLD, type BuiltinWorld } from './worlds/builtin.js';
 export { rewriteWorldFile, type RewriteOptions, type RewrittenWorld, type LayoutDifference } from './worlds/rewrite.js';
 export { loadPineyTables, type PineyTables } from './worlds/piney/tables.js';

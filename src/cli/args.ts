@@ -2,6 +2,7 @@
  * A small, strict argument parser shared by every command: `--name value`, `--flag`, `--name=value`, and
  * positionals. Unknown options and bad numbers are usage errors (exit code 2, one line on stderr).
  */
+import type { WasmMode } from '../worlds/wasm-mode.js';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -101,4 +102,14 @@ export function parseThreads(raw: string | undefined, max: number): number | und
   if (raw === undefined || raw.trim() === 'auto') return undefined;
   if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`--threads must be auto or an integer in 1..${max}, got ${JSON.stringify(raw)}`);
   return Number(raw);
+}
+
+/**
+ * The `--wasm off|on|auto` option of the commands that walk line of sight (`WasmMode`); `auto` when absent.
+ * Anything else is a usage error.
+ */
+export function parseWasmMode(raw: string | undefined): WasmMode {
+  if (raw === undefined) return 'auto';
+  if (raw === 'off' || raw === 'on' || raw === 'auto') return raw;
+  throw new UsageError(`--wasm must be off, on or auto (got ${JSON.stringify(raw)})`);
 }

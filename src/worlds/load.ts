@@ -24,6 +24,7 @@ import { detectPineyField } from './piney/spec.js';
 import { detectRugrats, loadRugratsWorld } from './rugrats/collision-world.js';
 import type { PineyTables } from './piney/tables.js';
 import type { CollisionWorld, WorldKind } from './world.js';
+import type { WasmMode } from './wasm-mode.js';
 import { checkFileBytes, DEFAULT_LIMITS, type Limits } from '../limits.js';
 
 /** What loadWorldBytes needs besides the bytes: a Llama level's other file, GTA placements, Piney tables, limits. */
@@ -38,6 +39,11 @@ export interface LoadWorldOptions {
   pineyTables?: PineyTables;
   /** File size and element-count limits (src/limits.ts); DEFAULT_LIMITS when absent. */
   limits?: Readonly<Limits>;
+  /**
+   * Whether the world's hot walks run in WebAssembly where it has kernels (the Piney field's segment cast):
+   * `off`, `on` or `auto` (the default; see `WasmMode`). The answers are the same bit for bit either way.
+   */
+  wasm?: WasmMode;
 }
 
 /** What the content of a file is, as far as loading goes (a Llama world has two kinds of file). */
@@ -51,7 +57,7 @@ interface Adapter {
 
 /** The adapters in the order they are asked. A WAD with both Llama chunks is tried before either half. */
 export const ADAPTERS: readonly Adapter[] = [
-  { kind: 'piney', detect: detectPineyField, load: (b, n, o) => loadPineyWorld(b, n, requirePineyTables(o), o.limits) },
+  { kind: 'piney', detect: detectPineyField, load: (b, n, o) => loadPineyWorld(b, n, requirePineyTables(o), o.limits, o.wasm ?? 'auto') },
   { kind: 'colbin', detect: detectColbin, load: (b, n, o) => loadColbinWorld(b, n, o.limits ? { limits: o.limits } : {}) },
   { kind: 'gta', detect: detectGtaCol, load: (b, n, o) => loadGtaWorld(b, n, o.placements, o.limits) },
   { kind: 'llama-wad', detect: (b) => detectTrak(b) && detectMap(b), load: (b, n, o) => loadLlamaWorld(b, b, n, undefined, o.limits) },

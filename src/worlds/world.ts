@@ -8,6 +8,8 @@
  * object to fill and return, for callers that want to avoid allocation too.
  */
 
+import type { WasmMode } from './wasm-mode.js';
+
 /** A position or direction x, y, z, in the world's native units and axes. */
 export type Vec3 = [number, number, number];
 
@@ -134,6 +136,12 @@ export interface CollisionWorld {
    * range is not within the batch or `out` is too short.
    */
   segmentFractions?(segments: Float64Array, start: number, end: number, out: Float64Array): void;
+  /**
+   * Optional: sets whether the world's hot walks run in WebAssembly (`WasmMode`: the Piney field's segment cast
+   * behind `segmentFractions`) and says whether they now do. The answers are the same bit for bit either way;
+   * `on` throws an Error when this engine cannot compile the kernels. A world without it has no kernels.
+   */
+  setWasm?(mode: WasmMode): boolean;
   /**
    * Moves a body standing at `from` by `delta` (native units) by the format's rules: walls stop or push it, its
    * feet follow the floor. The caller's gravity or jump goes in delta's up component.

@@ -3,7 +3,7 @@
  * import points down or stays in its folder, the headless entries never reach pixi.js or howler, and the
  * browser-safe entry (src/core.ts) reaches no node: module.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -118,6 +118,16 @@ describe('layers', () => {
     expect(cycles).toEqual([]);
   });
 
+  /**
+   * The TypeScript file an import of `path` (…/x.js) names: x.ts, or x.d.ts for a module the build generates as
+   * JavaScript beside its declaration (the WebAssembly kernels' bytes), which imports nothing.
+   */
+  function sourceOf(path: string): string {
+    const ts = path.replace(/\.js$/, '.ts');
+    const dts = path.replace(/\.js$/, '.d.ts');
+    return !existsSync(ts) && existsSync(dts) ? dts : ts;
+  }
+
   /** Every module reachable from `entry` by relative imports, and the packages they name. */
   function graph(entry: string): { modules: Set<string>; packages: Set<string> } {
     const modules = new Set<string>();
@@ -128,7 +138,7 @@ describe('layers', () => {
       if (modules.has(f)) continue;
       modules.add(f);
       for (const spec of importsOf(f)) {
-        if (spec.startsWith('.')) todo.push(resolve(dirname(f), spec).replace(/\.js$/, '.ts'));
+        if (spec.startsWith('.')) todo.push(sourceOf(resolve(dirname(f), spec)));
         else packages.add(spec);
       }
     }

@@ -11,7 +11,13 @@
  * And the deterministic maths: test/engines/det-math-bits.mjs, bundled with the runtime's numeric modules,
  * runs in Node and in both pages, and every det* function's digest over the same 20,000-odd arguments is
  * the same in all three (Node against Bun: test/engines/det-math-engines.test.ts).
+ *
+ * And the Piney field's line of sight in WebAssembly: the page's world runs the kernel (`auto` takes it in
+ * both browsers) and the replays hash the same; test/engines/piney-cast-wasm.mjs, bundled with the runtime's
+ * sources, compares the kernel with the JavaScript cast on the same seeded segments in Node and both pages
+ * (Node against Bun: test/engines/piney-cast-wasm-engines.test.ts).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
@@ -93,6 +99,8 @@ describe('the same replay hashes the same on every frame in Node, Chromium and F
       const st = await evaluate(page, () => window.retrosim.state(), undefined);
       expect(st['source']).toBe(source);
       expect(st['desyncFrame']).toBe(-1);
+      // The field's line of sight ran in WebAssembly (auto takes it on V8 and SpiderMonkey), with these same hashes.
+      expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(st['kind'] === 'piney');
     }
   });
 });
@@ -135,6 +143,50 @@ describe('the deterministic maths gives the same bits in Node, Chromium and Fire
       }, code);
       for (const f of Object.keys(inNode.det)) expect(inPage.det[f], `det ${f} in ${name}`).toBe(inNode.det[f]);
       expect(inPage.powersOfTwoInexact, `2 ** k in ${name}`).toBe(0);
+    }
+  });
+});
+
+/** What piney-cast-page.mjs's `run` returns. */
+interface CastCompared {
+  count: number;
+  hits: number;
+  mismatches: unknown[];
+  digest: string;
+  wasm: boolean;
+  engine: string;
+  auto: boolean;
+}
+
+/** piney-cast-page.mjs with the runtime's sources as one script that leaves `pineyCast` (its exports) behind. */
+async function pineyCastBundle(): Promise<string> {
+  const out = await build({
+    configFile: false,
+    logLevel: 'error',
+    root: ROOT,
+    resolve: { alias: { 'retrosim/worlds/piney': join(ROOT, 'src', 'worlds', 'piney', 'collision-world.ts'), retrosim: join(ROOT, 'test', 'browser', 'no-node.mjs') } },
+    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', 'piney-cast-page.mjs'), formats: ['iife'], name: 'pineyCast' } },
+  });
+  const result = Array.isArray(out) ? out[0]! : out;
+  if (!('output' in result)) throw new Error('vite build gave no output');
+  return result.output[0].code;
+}
+
+describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in Chromium and Firefox", () => {
+  test('every segment of the same seeded batches, in Node and both pages; auto takes the kernel in both', async () => {
+    const code = await pineyCastBundle();
+    const tables = readFileSync(join(ROOT, 'assets', 'piney', 'field-tables.json')).toString('base64');
+    const inNode = (new Function(`${code}; return pineyCast;`)() as { run(t: string, n: number, s: number): CastCompared }).run(tables, 5000, 46);
+    expect(inNode.mismatches).toEqual([]);
+    expect(inNode.wasm).toBe(true);
+    expect(inNode.hits).toBeGreaterThan(1000);
+    for (const { name, page } of pages) {
+      const inPage = await evaluate(page, ([c, t]: [string, string]) => (new Function(`${c}; return pineyCast;`)() as { run(t: string, n: number, s: number): CastCompared }).run(t, 5000, 46), [code, tables] as [string, string]);
+      expect(inPage.wasm, `${name}: the kernel ran`).toBe(true);
+      expect(inPage.mismatches, `${name}: segments whose answers differ`).toEqual([]);
+      expect(inPage.digest, `${name}: the answers' digest against Node's`).toBe(inNode.digest);
+      expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'spidermonkey');
+      expect(inPage.auto, `${name}: auto`).toBe(true);
     }
   });
 });

@@ -60,6 +60,24 @@ describe('a fresh clone, packed and installed', () => {
     expect(help.stdout).toContain('retrosim');
   });
 
+  it('the build made the WebAssembly kernel from its AssemblyScript source, and the installed CLI runs it', () => {
+    const files = packed.files.map((f) => f.path);
+    for (const p of ['dist/src/worlds/piney/cast-kernel-bytes.js', 'dist/src/worlds/piney/cast-kernel-bytes.d.ts', 'dist/src/worlds/piney/cast-kernel-bytes.wasm']) expect(files).toContain(p);
+    // The bytes the module carries are the .wasm beside it, a WebAssembly module.
+    const dir = join(app, 'node_modules', 'retrosim', 'dist', 'src', 'worlds', 'piney');
+    const wasm = readFileSync(join(dir, 'cast-kernel-bytes.wasm'));
+    expect([...wasm.subarray(0, 4)]).toEqual([0, 0x61, 0x73, 0x6d]);
+    expect(readFileSync(join(dir, 'cast-kernel-bytes.js'), 'utf8')).toContain(`'${wasm.toString('base64')}'`);
+    const sums = (['off', 'on'] as const).map((mode) => {
+      const r = retrosim(['los', '--world', 'piney-default', '--agents', '500', '--frames', '3', '--wasm', mode, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const out = lastJson(r.stdout);
+      expect(out['wasm']).toBe(mode === 'on');
+      return out['checksum'] as string;
+    });
+    expect(sums[1]).toBe(sums[0]);
+  });
+
   it('a race on the Llama level: run, verify, seek from a Buffer, a batch sweep and a batch verify', () => {
     const r = retrosim(['run', '--scenario', 'race/race.mjs', '--world', LEVEL, '--agents', '0', '--frames', '1500', '--keyframes', '300', '--out', 'race.replay', '--json']);
     expect(r.code, r.stderr).toBe(0);

@@ -6,7 +6,7 @@
  * of every answer, which is the same for any number of threads.
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs, UsageError, type OptionSpec } from '../args.js';
+import { parseArgs, parseWasmMode, UsageError, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
 import { print, printJson } from '../io.js';
 import { Hash64, hashHex } from '../../ecs/state-hash.js';
@@ -18,7 +18,7 @@ import { LosPool, MAX_LOS_THREADS } from '../../node/los-pool.js';
 import { openWorld } from './world.js';
 
 const usage = `usage:
-  retrosim los --world W [--agents N] [--frames F] [--threads T] [--range METRES] [--seed S] [--map FILE] [--json]
+  retrosim los --world W [--agents N] [--frames F] [--threads T] [--range METRES] [--seed S] [--map FILE] [--wasm off|on|auto] [--json]
 
 W is a built-in world (piney-default, rugrats-demo, llama-demo, gta-town, ...: see docs/worlds.md; a file of
 that name in the current folder wins) or any world file. Scatters N agents (default 200) over the world and lets them wander for F frames (default 60). Every frame
@@ -26,12 +26,16 @@ each pair of agents within --range metres (default 20) looks eye to eye (eyes at
 through the world's segmentFraction: the visibility matrix, on --threads threads (default 1; each thread
 finds and casts the pairs of a slice of the agents). Only the matrices are timed: finding the pairs and
 casting them.
+--wasm: whether the world's segment walk runs in WebAssembly where it has a kernel (the Piney field): off, on
+(an error when this engine cannot compile it) or auto (the default: where it was measured faster, on V8 and
+SpiderMonkey). The answers and the checksum are the same either way.
 --json prints one line:
   {"world","kind","agents","frames","threads","range","segments","visible","seconds","segmentsPerSecond",
-   "matrixMs","checksum"}
+   "matrixMs","checksum","wasm"}
 matrixMs: the time of one frame's matrix, in milliseconds (seconds / frames).
 checksum: 64-bit hash (hex) of every answer (visible flag and hit fraction, in pair order), the same for any
-thread count.`;
+thread count.
+wasm: true when the segments were cast by the WebAssembly kernel.`;
 
 /** Most segments cast in one batch. */
 export const BATCH = 1 << 16;
@@ -46,6 +50,7 @@ const SPEC: Record<string, OptionSpec> = {
   threads: { type: 'int', min: 1, max: MAX_LOS_THREADS },
   range: { type: 'number', min: 0, max: 1e6 },
   seed: { type: 'string' },
+  wasm: { type: 'string' },
 };
 
 export const command: Command = {
@@ -59,8 +64,10 @@ export const command: Command = {
     const frames = (o['frames'] as number | undefined) ?? 60;
     const threads = (o['threads'] as number | undefined) ?? 1;
     const rangeMetres = (o['range'] as number | undefined) ?? 20;
+    const wasmMode = parseWasmMode(o['wasm'] as string | undefined);
     const opened = openWorld(o['world'], o);
     const world = opened.world;
+    const wasm = world.setWasm?.(wasmMode) ?? false;
     const settings = defaultSettingsFor(world, {
       scenario: 'wander',
       agents,
@@ -79,7 +86,7 @@ export const command: Command = {
     const feet = new Float64Array(3 * n);
     const ids = new Uint32Array(n);
     const range = rangeMetres * (world.scale > 0 && Number.isFinite(world.scale) ? world.scale : 1);
-    const pool = threads > 1 ? await LosPool.create({ bytes: opened.bytes, name: world.name, options: opened.options }, threads) : null;
+    const pool = threads > 1 ? await LosPool.create({ bytes: opened.bytes, name: world.name, options: { ...opened.options, wasm: wasmMode } }, threads) : null;
     const h = new Hash64();
     let total = 0;
     let visible = 0;
@@ -140,10 +147,11 @@ export const command: Command = {
       segmentsPerSecond: seconds > 0 ? total / seconds : 0,
       matrixMs: (seconds / frames) * 1000,
       checksum: hashHex(d[0]!, d[1]!),
+      wasm,
     };
     if (o['json'] === true) printJson(result);
     else {
-      print(`${result.kind} world ${result.world}: ${n} agents, ${frames} frames, ${threads} thread(s)`);
+      print(`${result.kind} world ${result.world}: ${n} agents, ${frames} frames, ${threads} thread(s), ${wasm ? 'WebAssembly' : 'JavaScript'} walk`);
       print(`${total} segments (${visible} clear) in ${seconds.toFixed(3)} s: ${Math.round(result.segmentsPerSecond)} segments/s, ${result.matrixMs.toFixed(1)} ms a frame`);
       print(`checksum ${result.checksum}`);
     }

@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs, parseThreads, UsageError } from '../args.js';
+import { parseArgs, parseThreads, parseWasmMode, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { printJson, print, readInputFile, writeOutputFile } from '../io.js';
 import { DEFAULT_KEYFRAME_INTERVAL } from '../../replay/format.js';
@@ -53,6 +53,9 @@ options:
                     worker threads): every hash, draw, event and replay is the same for any N. auto, the
                     default, takes 1 for small runs (under 10,000 agents or 10 million agent-frames), else
                     the machine's cores up to 4
+  --wasm off|on|auto  whether the world's line-of-sight walk runs in WebAssembly where it has a kernel (the
+                    Piney field): on fails when this engine cannot compile it; auto, the default, takes it
+                    where it was measured faster (V8, SpiderMonkey). Every hash is the same either way
   --synctest N      re-simulate the last N frames every frame and compare hashes (slow; exit 1 on a desync)
   --json            print the summary as one JSON line
 `;
@@ -77,6 +80,7 @@ export const command: Command = {
       keyframes: { type: 'int', min: 1, max: 1 << 20 },
       synctest: { type: 'int', min: 1, max: 1024 },
       threads: { type: 'string' },
+      wasm: { type: 'string' },
       json: { type: 'flag' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
@@ -84,7 +88,10 @@ export const command: Command = {
     const read = (p: string) => readInputFile(p);
     const open = (): Promise<OpenedWorldSource> =>
       o['world'] ? openNamedWorld(o['world'] as string, read, o['map'] as string | undefined) : openBuiltinWorld(DEFAULT_WORLD, read);
+    const wasmMode = parseWasmMode(o['wasm'] as string | undefined);
     const opened = await open();
+    const wasm = opened.world.setWasm?.(wasmMode) ?? false;
+    opened.source = { ...opened.source, options: { ...opened.source.options, wasm: wasmMode } };
     const scenario = await resolveScenario(o['scenario'] as string | undefined, opened.world);
     const over: Partial<ScenarioSettings> = {};
     if (o['agents'] !== undefined) over.agents = o['agents'] as number;
@@ -155,6 +162,7 @@ export const command: Command = {
         settings,
         agents: sim.agentsPlaced,
         threads,
+        wasm,
         frames,
         seconds: round(seconds, 3),
         framesPerSecond: round(seconds > 0 ? frames / seconds : 0, 1),
@@ -171,7 +179,7 @@ export const command: Command = {
         print(`world       ${opened.identity.source} (${opened.world.kind}, ${opened.identity.contentHash})`);
         const params = Object.entries(settings.params).map(([k, v]) => `${k}=${String(v)}`).join(' ');
         print(`scenario    ${settings.scenario} ${scenario.version}: ${sim.agentsPlaced} agents, stream seed ${JSON.stringify(settings.streamSeed)}, fieldSeed ${settings.fieldSeed}${params ? `, ${params}` : ''}`);
-        print(`frames      ${frames} in ${summary.seconds} s (${summary.framesPerSecond} frames/s${threads > 1 ? `, ${threads} threads` : ''})`);
+        print(`frames      ${frames} in ${summary.seconds} s (${summary.framesPerSecond} frames/s${threads > 1 ? `, ${threads} threads` : ''}${wasm ? ', line of sight in WebAssembly' : ''})`);
         print(`final hash  ${summary.finalHash}`);
         print(`draws       fieldrand ${draws.fieldrand}, ccRand ${draws.ccrand}, ${Object.entries(streams).map(([k, v]) => `${k} ${v}`).join(', ')}`);
         print(`events      ${Object.entries(events).map(([k, v]) => `${k} ${v}`).join(', ')}`);

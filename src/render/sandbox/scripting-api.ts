@@ -110,6 +110,8 @@ function state(p: ScriptedPage): Record<string, unknown> {
   return {
     kind: sim.world.kind,
     name: sim.world.name,
+    // Whether the world's line-of-sight walk runs in WebAssembly (the Piney field's kernel, where auto takes it).
+    wasm: 'wasmKernels' in sim.world ? (sim.world as { wasmKernels: boolean }).wasmKernels : false,
     source: s.opened.identity.source,
     frame: sim.frame,
     hash: hex64(h.hi, h.lo),

@@ -34,6 +34,8 @@ import { type PineyTables } from './tables.js';
 import { parsePineyFieldSpec, type PineyFieldSpec } from './spec.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 import { FieldSegmentCaster, MAX_SEGMENT_CELLS } from './segment-cast.js';
+import { pineyCastWasmError, pineyCastWasmModule, WasmFieldCaster } from './segment-cast-wasm.js';
+import { checkWasmMode, wasmAutoChoice, type WasmMode } from '../wasm-mode.js';
 
 /** The spec parser, also reachable here for modules that import it with the loader (its home is spec.ts). */
 
@@ -91,6 +93,8 @@ export class PineyWorld implements CollisionWorld {
   private readonly maxTop: number;
   /** The fast cast behind segmentFraction (the same answers as `cast`, its reference). */
   private readonly caster: FieldSegmentCaster;
+  /** The same cast in WebAssembly, for batches, when the world's `WasmMode` chose it; null otherwise. */
+  private wasmCaster: WasmFieldCaster | null = null;
   // The last cast's hit, kept in fields so segmentFraction allocates nothing.
   private hitWhat: 'floor' | 'object' = 'floor';
   private hitId = -1;
@@ -109,9 +113,16 @@ export class PineyWorld implements CollisionWorld {
   private moveQy = new Float64Array(0);
   private moveQz = new Float64Array(0);
 
+  /**
+   * @param field the generated field
+   * @param name the world's name
+   * @param wasm whether `segmentFractions` runs the WebAssembly kernel (`WasmMode`; `auto` by default). The
+   *   answers are the same either way, bit for bit. `on` throws an Error when this engine cannot compile it.
+   */
   constructor(
     readonly field: PineyField,
     readonly name: string,
+    wasm: WasmMode = 'auto',
   ) {
     this.heightCache = new HeightCache(field.map, field.check3).prepareAll();
     this.heightQuery = this.heightCache.exact;
@@ -133,6 +144,25 @@ export class PineyWorld implements CollisionWorld {
     this.maxTop = top;
     this.bounds = { min: [0, 0, 0], max: [FIELD_SIZE, FIELD_SIZE, top] };
     this.caster = new FieldSegmentCaster(this.heights, this.blocker, this.blockerTop, top);
+    this.setWasm(wasm);
+  }
+
+  /**
+   * Sets whether `segmentFractions` runs the WebAssembly kernel (`WasmMode`) and says whether it now does. The
+   * answers are the same either way, bit for bit. `on` throws an Error when this engine cannot compile it.
+   */
+  setWasm(mode: WasmMode): boolean {
+    checkWasmMode(mode, 'PineyWorld.setWasm');
+    // auto: only where the kernel was measured faster (wasmAutoChoice); then, as on, only if it compiles.
+    const module = mode === 'off' || (mode === 'auto' && !wasmAutoChoice(true)) ? null : pineyCastWasmModule();
+    if (module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${pineyCastWasmError()}`);
+    this.wasmCaster = module === null ? null : (this.wasmCaster ?? new WasmFieldCaster(module, this.heights, this.caster.squareTop, this.blocker, this.blockerTop, this.maxTop));
+    return this.wasmCaster !== null;
+  }
+
+  /** Whether `segmentFractions` runs the WebAssembly kernel (see the constructor's `wasm`). */
+  get wasmKernels(): boolean {
+    return this.wasmCaster !== null;
   }
 
   /** GetHeight's triangle height at (x, y) (wrapped onto the torus), as a double. */
@@ -226,7 +256,8 @@ export class PineyWorld implements CollisionWorld {
 
   /** `segmentFraction` of a batch of segments, as stages over the batch (`FieldSegmentCaster.castMany`); the same answers. */
   segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
-    this.caster.castMany(segments, start, end, out);
+    if (this.wasmCaster) this.wasmCaster.castMany(segments, start, end, out);
+    else this.caster.castMany(segments, start, end, out);
   }
 
   /** `segmentFraction` through the cast `segment` makes, testing every cell: the oracle of the fast cast. */
@@ -612,6 +643,8 @@ export class PineyWorld implements CollisionWorld {
  * Generates the field a spec describes and wraps it as a CollisionWorld named `name`. `spec` may be the spec's
  * bytes, a parsed spec, or generator parameters. Throws FormatError for a bad spec, FieldParamError for bad
  * parameters, NoSiteError for a field the game would never finish generating.
+ * `wasm` says whether its line-of-sight batches run the WebAssembly kernel (`WasmMode`, `auto` by default; the
+ * same answers bit for bit either way).
  *
  * @example
  * ```ts
@@ -619,7 +652,7 @@ export class PineyWorld implements CollisionWorld {
  * const g = world.ground(world.spawnPoint()); // g.floor: GetHeight at the start
  * ```
  */
-export function loadPineyWorld(spec: Uint8Array | PineyFieldSpec | FieldParams, name: string, tables: PineyTables, limits: Readonly<Limits> = DEFAULT_LIMITS): PineyWorld {
+export function loadPineyWorld(spec: Uint8Array | PineyFieldSpec | FieldParams, name: string, tables: PineyTables, limits: Readonly<Limits> = DEFAULT_LIMITS, wasm: WasmMode = 'auto'): PineyWorld {
   const params = 'fieldType' in spec && !(spec instanceof Uint8Array) ? (checkFieldParams(spec), spec) : parsePineyFieldSpec(spec as Uint8Array | PineyFieldSpec, limits);
-  return new PineyWorld(generateField(params, tables), name);
+  return new PineyWorld(generateField(params, tables), name, wasm);
 }
