@@ -194,7 +194,7 @@ class MoveWalkSource implements WalkSource {
       before[2] = w.pos[2];
       const fallBefore = w.fall;
       const grounded = walkFrame(w, t0, t1);
-      if (w.pos[a0] !== t0 || w.pos[a1] !== t1) return null;
+      if (w.hazard || w.pos[a0] !== t0 || w.pos[a1] !== t1) return null;
       if (grounded && fallBefore === 0 && w.fall === 0 && samePos(before, w.pos)) return [w.pos[0], w.pos[1], w.pos[2]];
     }
     return null;

@@ -11,6 +11,7 @@ import type { Body, CollisionWorld, MoveResult, Vec3 } from '../worlds/world.js'
 import { newMoveResult } from '../worlds/world.js';
 import { gravityOf, nativeRate, terminalSpeedOf } from '../systems/gravity.js';
 import { horizontalAxes, walkSpeed } from '../systems/movement.js';
+import { belowKillPlane, defaultKillPlane } from '../systems/triggers.js';
 
 /**
  * A body that navigates: its size, as the `BodySize` component holds it (radius, height, step height, native
@@ -67,6 +68,13 @@ export interface Walker {
   fall: number;
   /** Frames walked so far. */
   frames: number;
+  /**
+   * Whether a frame of the walk touched a death floor or took the feet below the kill plane (the triggers
+   * system would respawn the body there): such a walk is not one a path may take.
+   */
+  hazard: boolean;
+  /** The kill plane's height along up (the triggers system's default). */
+  readonly kill: number;
   /** The first horizontal axis (the lower index of the two that are not up). */
   readonly a0: 0 | 1 | 2;
   /** The second horizontal axis. */
@@ -88,6 +96,8 @@ export function newWalker(world: CollisionWorld, body: NavBody, pos: Readonly<Ve
     pos: [pos[0], pos[1], pos[2]],
     fall: 0,
     frames: 0,
+    hazard: false,
+    kill: defaultKillPlane(world),
     a0,
     a1,
     moveBody: { radius: body.radius, height: body.height, stepHeight: body.step },
@@ -106,6 +116,7 @@ export function resetWalker(w: Walker, pos: Readonly<Vec3>): void {
   w.pos[2] = pos[2];
   w.fall = 0;
   w.frames = 0;
+  w.hazard = false;
 }
 
 /**
@@ -133,6 +144,10 @@ export function walkFrame(w: Walker, t0: number, t1: number): boolean {
   }
   // The ground-contact system (landRange).
   if (r.grounded && w.fall > 0) w.fall = 0;
+  // What the triggers system would respawn the body for.
+  const contacts = r.contacts;
+  for (let k = 0; k < contacts.length; k++) if (contacts[k]!.kind === 'death') w.hazard = true;
+  if (belowKillPlane(w.world, p, w.kill)) w.hazard = true;
   w.frames++;
   return r.grounded;
 }
@@ -144,14 +159,15 @@ export function arrived(w: Walker, t0: number, t1: number): boolean {
 
 /**
  * Walks toward (t0, t1) until the walker arrives (`arrived`) or `maxFrames` frames pass. Returns whether it
- * arrived; the walker's `pos` is where it stands then.
+ * arrived without a hazard on the way; the walker's `pos` is where it stands then.
  */
 export function walkTo(w: Walker, t0: number, t1: number, maxFrames: number): boolean {
   for (let f = 0; f < maxFrames; f++) {
+    if (w.hazard) return false;
     if (arrived(w, t0, t1)) return true;
     walkFrame(w, t0, t1);
   }
-  return arrived(w, t0, t1);
+  return !w.hazard && arrived(w, t0, t1);
 }
 
 /** How many frames a walk of `distance` (along the longer horizontal axis) may take: the frames it needs, twice, plus a second of falling. */

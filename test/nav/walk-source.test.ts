@@ -14,6 +14,7 @@ import type { CollisionWorld, Vec3 } from '../../src/worlds/world.js';
 import { cellCentre, gridCell, navGridOf, walkSourceOf, type WalkSource } from '../../src/nav/walk-source.js';
 import { defaultNavBody, newWalker, steer, walkBudget, walkFrame, type NavBody } from '../../src/nav/walk.js';
 import { NAV_DIRECTIONS } from '../../src/nav/graph.js';
+import { MATERIAL_DEATH } from '../../src/worlds/llama/materials.js';
 
 const WORLDS = ['rugrats-hand', 'rugrats-demo', 'llama-demo', 'colbin-demo', 'gta-town', 'piney-default'];
 
@@ -106,6 +107,26 @@ describe('the walkability source', () => {
     expect(() => navGridOf(gta, 1e-4)).toThrow(/passes the limit/);
     expect(() => walkSourceOf(rug, { ...defaultNavBody(rug), speed: 2.5 })).toThrow(/speed 2.5 must be a whole number/);
     expect(() => walkSourceOf(gta, { ...defaultNavBody(gta), radius: NaN })).toThrow(/radius NaN/);
+  });
+
+  it('no standing place is on a death floor and no walk crosses one (the triggers system would respawn the body)', async () => {
+    const { world } = await openBuiltinWorld('llama-demo');
+    const body = defaultNavBody(world);
+    const src = walkSourceOf(world, body);
+    const { grid } = src;
+    let stands = 0;
+    for (let i = 0; i < grid.n0; i++) {
+      for (let j = 0; j < grid.n1; j++) {
+        for (const p of src.stands(i, j)) {
+          stands++;
+          const w = newWalker(world, body, p);
+          walkFrame(w, p[grid.a0], p[grid.a1]);
+          expect(w.out.contacts.map((c) => c.kind)).not.toContain('death');
+          expect(world.ground([p[0], p[1] + 0.01, p[2]]).material).not.toBe(MATERIAL_DEATH);
+        }
+      }
+    }
+    expect(stands).toBeGreaterThan(grid.n0 * grid.n1 * 0.8);
   });
 
   for (const id of WORLDS) {
