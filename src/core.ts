@@ -81,6 +81,8 @@ export { walkSourceOf, navGridOf, NAV_CELL_METRES, MAX_NAV_CELLS, MAX_NAV_LEVELS
 export { buildNavGraph, nearestNode, nodePosition, type NavBuildOptions, type NavGraph } from './nav/graph.js';
 export { writeNavGraph, parseNavGraph, navGraphHash, NAV_VERSION } from './nav/graph-file.js';
 export { findPath, PathSearch, type NavPath } from './nav/path.js';
+export { smoothPath, SMOOTH_LOOKAHEAD } from './nav/smooth.js';
+export { flowField, flowFieldTo, reverseEdges, type FlowField, type ReverseEdges } from './nav/flow-field.js';
 
 // ---- systems ----
 export { defineSystem, type ParamValue, type StateArray, type SystemBody, type SystemContext, type SystemDef, type SystemFunction, type SystemHost } from './systems/system.js';
