@@ -83,6 +83,8 @@ export { writeNavGraph, parseNavGraph, navGraphHash, NAV_VERSION } from './nav/g
 export { findPath, PathSearch, type NavPath } from './nav/path.js';
 export { smoothPath, SMOOTH_LOOKAHEAD } from './nav/smooth.js';
 export { flowField, flowFieldTo, reverseEdges, type FlowField, type ReverseEdges } from './nav/flow-field.js';
+export { Goal, GoalStatus, navCacheFor, MAX_FLOW_FIELDS, type NavCache, type Navigator } from './nav/navigator.js';
+export { navigationSystem } from './systems/navigation.js';
 
 // ---- systems ----
 export { defineSystem, type ParamValue, type StateArray, type SystemBody, type SystemContext, type SystemDef, type SystemFunction, type SystemHost } from './systems/system.js';

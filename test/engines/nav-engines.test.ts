@@ -1,7 +1,8 @@
 /**
  * Navigation graphs are bit-identical on every engine and thread: nav-graph-hashes.mjs builds the graph of
  * each shipped world through the compiled runtime and finds a path on it, in Node's main thread, in a Node
- * worker thread and in Bun (JavaScriptCore); the graphs' file hashes and the paths must be equal.
+ * worker thread and in Bun (JavaScriptCore); the graphs' file hashes and the paths must be equal. And a run of
+ * agents walking to goals (nav-scenario.mjs) has the same hash on every frame in Node and in Bun.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,10 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ROOT, findBun, runBun, type BunBinary } from './bun.js';
+import * as R from '../../src/core.js';
+import { openBuiltinWorld } from '../../src/node/open-world.js';
+// @ts-expect-error: a plain JavaScript module shared with the Bun run
+import { runNav } from './nav-scenario.mjs';
 
 const SCRIPT = join(ROOT, 'test', 'engines', 'nav-graph-hashes.mjs');
 type Hashes = Record<string, { graph: string; nodes: number; edges: number; path: string | null }>;
@@ -52,3 +57,15 @@ test('the graphs of the five world kinds and a path on each: the same in Node, a
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.parse(r.stdout.trim()) as Hashes).toEqual(node);
 }, 600_000);
+
+for (const id of ['colbin-demo', 'rugrats-demo']) {
+  test(`${id}: agents walking to goals have the same hash on every frame in Node and in Bun`, async () => {
+    const node = runNav(R, (await openBuiltinWorld(id)).world, 600) as { hashes: string[]; counts: { arrived: number; replans: number } };
+    expect(node.counts.arrived).toBeGreaterThan(0);
+    const r = await runBun(bun, [join(ROOT, 'test', 'engines', 'nav-run.mjs'), id, '600'], { cwd: ROOT, home });
+    expect(r.code, r.stderr).toBe(0);
+    const inBun = JSON.parse(r.stdout.trim()) as typeof node;
+    expect(inBun.hashes.length).toBe(601);
+    expect(inBun).toEqual(node);
+  }, 300_000);
+}
