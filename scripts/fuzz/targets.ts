@@ -159,6 +159,44 @@ export const TARGETS: Record<string, () => Promise<FuzzTarget>> = {
       query: (w, ps) => exerciseWorld(w as CollisionWorld, ps),
     };
   },
+  'nav-graph': async () => {
+    const { loadRugratsWorld } = await import('../../src/worlds/rugrats/index.js');
+    const { loadLlamaWorld } = await import('../../src/worlds/llama/index.js');
+    const { buildNavGraph } = await import('../../src/nav/graph.js');
+    const { defaultNavBody } = await import('../../src/nav/walk.js');
+    const { parseNavGraph, writeNavGraph } = await import('../../src/nav/graph-file.js');
+    const { findPath, PathSearch } = await import('../../src/nav/path.js');
+    return {
+      name: 'nav-graph',
+      // The graphs of two shipped worlds, built here (a fraction of a second each).
+      corpus: () => {
+        const rug = loadRugratsWorld(read('assets/worlds/rugrats/hand.col'), 'hand.col');
+        const llama = loadLlamaWorld(read('assets/worlds/llama/demo.trak'), read('assets/worlds/llama/demo.map'), 'demo');
+        return [writeNavGraph(buildNavGraph(rug, defaultNavBody(rug))), writeNavGraph(buildNavGraph(llama, defaultNavBody(llama)))];
+      },
+      parse: (b) => parseNavGraph(b),
+      // Paths between hostile positions and the graph's own nodes: an answer or null, never a throw.
+      query: (parsed, ps) => {
+        const g = parsed as ReturnType<typeof parseNavGraph>;
+        const search = new PathSearch(g);
+        const nodes: [number, number, number][] = [];
+        for (let k = 0; k < g.nodeCount; k += Math.max(1, Math.floor(g.nodeCount / 8))) nodes.push([g.pos[3 * k]!, g.pos[3 * k + 1]!, g.pos[3 * k + 2]!]);
+        const finite = ps.filter((p) => p.every((v) => Number.isFinite(v))).map((p) => [p[0], p[1], p[2]] as [number, number, number]);
+        for (const a of [...nodes, ...finite]) for (const b of nodes) findPath(g, a, b, search);
+      },
+      // A structure-aware half: bytes changed before the CRC, and the CRC made right again, so the checks
+      // behind it are reached.
+      mutateStructure: (base, rng) => {
+        if (base.length < 8) return null;
+        const out = base.slice();
+        const n = 1 + rng.int(4);
+        for (let k = 0; k < n; k++) out[rng.int(out.length - 4)] = rng.int(256);
+        new DataView(out.buffer).setUint32(out.length - 4, crc32(out, 0, out.length - 4), true);
+        return { bytes: out, kind: 'structure-bytes-crc' };
+      },
+      structuredQuarters: 2,
+    };
+  },
   // Every format at once: each mutated file that parses is written back and parsed again (scripts/fuzz/roundtrip.ts).
   'world-roundtrip': async () => {
     const { roundTrip } = await import('./roundtrip.js');

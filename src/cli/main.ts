@@ -9,7 +9,7 @@ import { PACKAGE_VERSION } from '../version.js';
  * The `retrosim` command. Each subcommand lives in its own module under ./commands and is loaded only when
  * used, so `retrosim rng` never pays for the field generator or the replay code.
  */
-const COMMANDS = ['run', 'rng', 'replay', 'world', 'rugrats', 'llama', 'colbin', 'col', 'field', 'ambient', 'los', 'batch', 'worker', 'relay', 'netplay', 'bench'];
+const COMMANDS = ['run', 'rng', 'replay', 'world', 'rugrats', 'llama', 'colbin', 'col', 'field', 'ambient', 'los', 'nav', 'batch', 'worker', 'relay', 'netplay', 'bench'];
 
 async function loadCommand(name: string): Promise<Command | undefined> {
   if (!COMMANDS.includes(name)) return undefined;

@@ -6,6 +6,7 @@
  * One frame: `step(buttons)` stores the buttons (one word per player), then runs the scheduler's frame.
  * Nothing else enters the simulation from outside, so (world, scenario, settings, inputs) fix every state.
  */
+import { navigatorFor } from '../nav/navigator.js';
 import { EcsWorld, type EcsWorldState } from '../ecs/ecs-world.js';
 import type { ComponentDef, ComponentOf, Components, FieldSchema } from '../ecs/components.js';
 import { createEventBus, type EventBus } from '../ecs/events.js';
@@ -170,7 +171,7 @@ export class Simulation implements SystemHost, ScenarioHost {
     const ccrand = new CcRand();
     ccrand.init(settings.ccRandInit);
     this.rng = { fieldrand, ccrand, streams: new RandomStreams(settings.streamSeed) };
-    this.ctx = { world, ecs: this.ecs, input: 0, player: 0, inputs: this.inputs, players: this.players, params: this.params } as unknown as SystemContext & { input: number; player: number };
+    this.ctx = { world, ecs: this.ecs, input: 0, player: 0, inputs: this.inputs, players: this.players, params: this.params, nav: navigatorFor(this.ecs, world) } as unknown as SystemContext & { input: number; player: number };
     this.scheduler = new Scheduler(this.rng, this.events, this.ctx);
     const parallel = this.parallel;
     // Kernels staged by consecutive tasks run together on the threads (range-kernel.ts: stages).

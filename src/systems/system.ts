@@ -14,6 +14,7 @@ import type { EventBus } from '../ecs/events.js';
 import type { FrameContext, TaskHandle } from '../ecs/scheduler.js';
 import type { CollisionWorld } from '../worlds/world.js';
 import type { ParallelHost } from './range-kernel.js';
+import type { Navigator } from '../nav/navigator.js';
 
 /** A scenario parameter's value. */
 export type ParamValue = number | string | boolean;
@@ -57,6 +58,11 @@ export interface SystemContext extends FrameContext {
   /** Every player's entity id, by seat (read only). */
   readonly players: readonly number[];
   readonly params: Readonly<Record<string, ParamValue>>;
+  /**
+   * Navigation on the world's graph (built on first use): paths, and agents with the `Goal` component sent
+   * somewhere (`navigationSystem` walks them there).
+   */
+  readonly nav: Navigator;
 }
 
 /** Typed arrays a system may keep as declared state. */

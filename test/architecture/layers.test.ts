@@ -19,6 +19,8 @@ const RANK: Record<string, number> = {
   'worlds': 1,
   'ecs': 2,
   'systems': 3,
+  // Navigation walks bodies by the movement system's rules (gravity, walk speed): beside the systems.
+  'nav': 3,
   'sim': 4,
   'scenarios': 5,
   'replay': 6,

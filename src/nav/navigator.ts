@@ -1,0 +1,142 @@
+/**
+ * Navigation in a simulation: the `Goal` component (where an agent is going and how far it got), the graphs
+ * of each world kept once per world and body, the flow fields kept per goal, and the `Navigator` a scenario's
+ * systems use as `ctx.nav` (send an agent somewhere, stop it, ask for a path).
+ *
+ * Everything an agent's walk depends on is in its `Goal` component (hashed and saved with the other
+ * components); the graphs and flow fields are caches, functions of the world and the goal alone, so a
+ * simulation restored from a snapshot walks on exactly as the one that saved it.
+ */
+import { defineComponent, type ComponentOf } from '../ecs/components.js';
+import type { EcsWorld } from '../ecs/ecs-world.js';
+import type { CollisionWorld, Vec3 } from '../worlds/world.js';
+import { buildNavGraph, nearestNode, type NavGraph } from './graph.js';
+import { findPath, PathSearch, type NavPath } from './path.js';
+import { flowField, reverseEdges, type FlowField, type ReverseEdges } from './flow-field.js';
+import { defaultNavBody, type NavBody } from './walk.js';
+
+/**
+ * Where an agent is going. `x, y, z`: the goal (native units); `active`: 1 while it is going; `status`:
+ * `GoalStatus`; `target`: the graph node it walks to now (−1: to be chosen); `frames`: frames on the way to
+ * `target`; `replans`: how many times it had to choose again because a step did not arrive.
+ */
+export const Goal = defineComponent('Goal', { x: 'f64', y: 'f64', z: 'f64', active: 'u8', status: 'u8', target: 'i32', frames: 'i32', replans: 'u32' });
+
+/** The `Goal.status` values. */
+export const GoalStatus = Object.freeze({
+  /** No goal given. */
+  idle: 0,
+  /** Going to the goal. */
+  going: 1,
+  /** Standing at the goal's node. */
+  arrived: 2,
+  /** No path from where it stands to the goal (or either is off the graph). */
+  unreachable: 3,
+});
+
+/** A graph and the caches made from it: its reversed edges, its flow fields by goal node, a search state. */
+export interface NavCache {
+  readonly graph: NavGraph;
+  readonly reverse: ReverseEdges;
+  /** Flow fields by goal node (at most `MAX_FLOW_FIELDS`, the oldest dropped first). */
+  readonly fields: Map<number, FlowField>;
+  readonly search: PathSearch;
+}
+
+/** How many flow fields a graph keeps (each is 12 bytes a node). */
+export const MAX_FLOW_FIELDS = 64;
+
+const caches = new WeakMap<CollisionWorld, Map<string, NavCache>>();
+
+function bodyKey(b: NavBody): string {
+  return `${b.radius},${b.height},${b.step},${b.speed}`;
+}
+
+/**
+ * The navigation graph of `world` for `body` (default: `defaultNavBody`), built the first time it is asked
+ * for and kept with the world (a replay, a rollback or another simulation on the same world object shares
+ * it). `graph` gives one built before (read from a `.nav` file): it must have been built for this kind of
+ * world and this body.
+ */
+export function navCacheFor(world: CollisionWorld, body: NavBody = defaultNavBody(world), graph?: NavGraph): NavCache {
+  let m = caches.get(world);
+  if (!m) {
+    m = new Map();
+    caches.set(world, m);
+  }
+  const key = bodyKey(body);
+  let c = m.get(key);
+  if (!c || (graph !== undefined && c.graph !== graph)) {
+    if (graph !== undefined && (graph.kind !== world.kind || bodyKey(graph.body) !== key)) {
+      throw new RangeError(`nav graph for a ${graph.kind} world and body ${bodyKey(graph.body)} does not fit the ${world.kind} world ${world.name} and body ${key}`);
+    }
+    const g = graph ?? buildNavGraph(world, body);
+    c = { graph: g, reverse: reverseEdges(g), fields: new Map(), search: new PathSearch(g) };
+    m.set(key, c);
+  }
+  return c;
+}
+
+/** The flow field toward `goal` of a cache's graph, made once and kept (see `MAX_FLOW_FIELDS`). */
+export function cachedFlowField(c: NavCache, goal: number): FlowField {
+  let f = c.fields.get(goal);
+  if (!f) {
+    f = flowField(c.graph, goal, c.reverse);
+    if (c.fields.size >= MAX_FLOW_FIELDS) c.fields.delete(c.fields.keys().next().value!);
+    c.fields.set(goal, f);
+  }
+  return f;
+}
+
+/** What systems see as `ctx.nav`: paths on the world's graph, and agents sent to goals. */
+export interface Navigator {
+  /** The world's navigation graph for the agents' body (built on first use). */
+  graph(): NavGraph;
+  /** The cheapest path between two points (see `findPath`), or null. */
+  findPath(from: Readonly<Vec3>, to: Readonly<Vec3>): NavPath | null;
+  /** Sends entity `e` (which has the `Goal` component) to `to`; it chooses its way at its next navigation frame. */
+  setGoal(e: number, to: Readonly<Vec3>): void;
+  /** Stops entity `e` where it is (its goal is dropped, its status idle). */
+  clearGoal(e: number): void;
+  /** Entity `e`'s `GoalStatus`. */
+  status(e: number): number;
+}
+
+/** The navigator of a simulation's ECS world and collision world (the `Goal` component must be part of it for setGoal). */
+export function navigatorFor(ecs: EcsWorld, world: CollisionWorld): Navigator {
+  let goal: ComponentOf<typeof Goal.schema> | null = null;
+  const goals = () => (goal ??= ecs.store(Goal));
+  const cache = () => navCacheFor(world);
+  return {
+    graph: () => cache().graph,
+    findPath: (from, to) => {
+      const c = cache();
+      return findPath(c.graph, from, to, c.search);
+    },
+    setGoal(e, to) {
+      if (!Array.isArray(to) || to.length !== 3 || !to.every((v) => typeof v === 'number' && Number.isFinite(v))) throw new RangeError(`setGoal: ${JSON.stringify(to)} is not a position of three finite numbers`);
+      const g = goals();
+      g.x[e] = to[0];
+      g.y[e] = to[1];
+      g.z[e] = to[2];
+      g.active[e] = 1;
+      g.status[e] = GoalStatus.going;
+      g.target[e] = -1;
+      g.frames[e] = 0;
+    },
+    clearGoal(e) {
+      const g = goals();
+      g.active[e] = 0;
+      g.status[e] = GoalStatus.idle;
+      g.target[e] = -1;
+      g.frames[e] = 0;
+    },
+    status: (e) => goals().status[e]!,
+  };
+}
+
+/** The node nearest a goal position on the cache's graph (−1 off the graph). */
+export function goalNode(c: NavCache, x: number, y: number, z: number): number {
+  const g = c.graph;
+  return nearestNode(g, [x, y, z], (3 - g.grid.a0 - g.grid.a1) as 0 | 1 | 2);
+}
