@@ -10,9 +10,13 @@
  * 1,000 agents): a live frame stays cheap. The snapshot's bytes are made when a replay file is written, by
  * putting each copy back and saving it, and kept.
  *
- * The record is bounded: past a memory budget the oldest blocks are dropped, but never so many that less than
- * `minFrames` frames remain. A record that dropped its start can still be sought and scrubbed; it can no longer
- * be written as a replay file (a replay starts at frame 0).
+ * The record is bounded by a memory budget. Past it, the oldest keyframes' copies go first (never frame 0's,
+ * never those of the last `minFrames` frames): their frame records stay (about 60 bytes a frame), so the whole
+ * run can still be written as a replay file, its missing keyframes made again by stepping from the one before
+ * with the recorded inputs (and checked against their recorded hashes); only the frames from the oldest copy
+ * kept on can be sought quickly (`start`). Only when the frame records alone pass the budget (hours of play)
+ * do the oldest blocks go entirely: such a record can still be sought and scrubbed, but no longer written as a
+ * replay file (a replay starts at frame 0).
  */
 import { encodeValueBytes } from '../ecs/value-codec.js';
 import { RollbackState } from '../sim/rollback.js';
@@ -93,6 +97,8 @@ export class LiveRecord {
   private readonly masked: Uint32Array;
   private blocks: Block[] = [];
   private held = 0;
+  /** Blocks 1..thin-1 have lost their keyframe copies (0: none has). */
+  private thin = 0;
 
   /**
    * @param sim the simulation to record, at a frame that is a multiple of the keyframe interval
@@ -135,6 +141,7 @@ export class LiveRecord {
       masked: new Uint32Array(rp.frames.players),
       blocks: [],
       held: 0,
+      thin: 0,
     });
     const f = rp.frames;
     const S = r.S;
@@ -155,8 +162,16 @@ export class LiveRecord {
     return r;
   }
 
-  /** The oldest frame held (a keyframe's; 0 until the budget drops the start). */
+  /**
+   * The oldest frame that can be sought (a keyframe's): 0 until the budget drops keyframe copies, then the
+   * oldest keyframe whose copy is kept with all after it.
+   */
   get start(): number {
+    return this.blocks[this.thin]!.frame;
+  }
+
+  /** The oldest frame whose record is held: 0 while the record can be written as a replay file. */
+  private get first(): number {
     return this.blocks[0]!.frame;
   }
 
@@ -166,9 +181,9 @@ export class LiveRecord {
     return b.frame + b.n;
   }
 
-  /** Whether the record still holds frame 0, so that it can be written as a replay file. */
+  /** Whether the record still holds every frame from frame 0, so that it can be written as a replay file. */
   get complete(): boolean {
-    return this.start === 0;
+    return this.first === 0;
   }
 
   /** Bytes held: the frame records' arrays and the keyframes' snapshots. */
@@ -207,10 +222,29 @@ export class LiveRecord {
     this.newBlock(this.sim.frame, h.hi, h.lo, this.sim.saveInto(new RollbackState()), null);
   }
 
-  /** Drops the oldest blocks while over the budget and more than `minFrames` would remain. */
+  /**
+   * While over the budget: drops the oldest keyframe copy that frame 0 and the last `minFrames` frames do not
+   * need (its frame records stay); when none is left to drop, the oldest blocks go entirely (and with them
+   * frame 0), never so many that less than `minFrames` frames remain.
+   */
   private prune(): void {
-    while (this.blocks.length > 1 && this.held > this.budgetBytes && this.head - this.blocks[1]!.frame >= this.minFrames) {
-      this.held -= blockBytes(this.blocks.shift()!);
+    const B = this.blocks;
+    while (this.held > this.budgetBytes) {
+      const i = Math.max(1, this.thin);
+      if (this.complete && i + 1 < B.length && this.head - B[i + 1]!.frame >= this.minFrames) {
+        const b = B[i]!;
+        this.held -= blockBytes(b);
+        b.state = null;
+        b.snapshot = null;
+        this.held += blockBytes(b);
+        this.thin = i + 1;
+        continue;
+      }
+      // the frame records alone are over the budget: the oldest blocks go, down to one with its copy
+      const from = Math.max(1, this.thin);
+      if (from >= B.length || this.head - B[from]!.frame < this.minFrames) break;
+      for (let k = 0; k < from; k++) this.held -= blockBytes(B.shift()!);
+      this.thin = 0;
     }
   }
 
@@ -244,23 +278,23 @@ export class LiveRecord {
     }
   }
 
-  /** The block holding frame `f`'s record (start < f ≤ head), and its index in it. */
+  /** The block holding frame `f`'s record (first < f ≤ head), and its index in it. */
   private at(f: number): [Block, number] {
-    if (!Number.isInteger(f) || f <= this.start || f > this.head) throw new RangeError(`frame ${f} is not held (the record holds frames ${this.start + 1}..${this.head})`);
+    if (!Number.isInteger(f) || f <= this.first || f > this.head) throw new RangeError(`frame ${f} is not held (the record holds frames ${this.first + 1}..${this.head})`);
     const K = this.keyframeInterval;
-    const b = this.blocks[Math.floor((f - 1 - this.start) / K)]!;
+    const b = this.blocks[Math.floor((f - 1 - this.first) / K)]!;
     return [b, f - 1 - b.frame];
   }
 
-  /** Player `player`'s buttons in frame `f` (start < f ≤ head). */
+  /** Player `player`'s buttons in frame `f` (from the oldest frame held, see `complete`, to the head). */
   input(f: number, player = 0): number {
     const [b, i] = this.at(f);
     return b.inputs[i * this.P + player]!;
   }
 
-  /** The state hash recorded after frame `f` (start ≤ f ≤ head; for a keyframe's frame, the keyframe's). */
+  /** The state hash recorded after frame `f` (its record held, or the oldest keyframe's frame). */
   hashAt(f: number): string {
-    if (f === this.start) return hex64(this.blocks[0]!.hashHi, this.blocks[0]!.hashLo);
+    if (f === this.first) return hex64(this.blocks[0]!.hashHi, this.blocks[0]!.hashLo);
     const [b, i] = this.at(f);
     return hex64(b.hashHi_[i]!, b.hashLo_[i]!);
   }
@@ -282,7 +316,7 @@ export class LiveRecord {
     if (!Number.isInteger(frame) || frame < this.start || frame > this.head) throw new RangeError(`frame ${frame} is outside the record's ${this.start}..${this.head}`);
     const sim = this.sim;
     const K = this.keyframeInterval;
-    const b = this.blocks[Math.min(this.blocks.length - 1, Math.floor((frame - this.start) / K))]!;
+    const b = this.blocks[Math.min(this.blocks.length - 1, Math.floor((frame - this.first) / K))]!;
     if (!(sim.frame >= b.frame && sim.frame <= frame)) {
       if (b.state) sim.restoreFrom(b.state);
       else restoreKeyframe(sim, { frame: b.frame, hashHi: b.hashHi, hashLo: b.hashLo, snapshot: b.snapshot!, offset: -1 });
@@ -301,43 +335,68 @@ export class LiveRecord {
   cut(frame: number): void {
     if (!Number.isInteger(frame) || frame < this.start || frame > this.head) throw new RangeError(`frame ${frame} is outside the record's ${this.start}..${this.head}`);
     const K = this.keyframeInterval;
-    const keep = Math.floor((frame - this.start) / K) + 1;
+    const keep = Math.floor((frame - this.first) / K) + 1;
     while (this.blocks.length > keep) this.held -= blockBytes(this.blocks.pop()!);
     const b = this.blocks[this.blocks.length - 1]!;
     b.n = frame - b.frame;
   }
 
   /**
-   * Makes the snapshot bytes of the keyframes that have none yet: each rollback copy put back and saved as
-   * `Simulation.save` and the value codec do, then the simulation put back where it stood.
+   * The snapshot bytes of every keyframe, oldest first: those made before are kept; a rollback copy is put
+   * back and saved as `Simulation.save` and the value codec do (and kept); a keyframe whose copy the budget
+   * dropped is reached again by stepping from the one before with the recorded inputs, checked against its
+   * recorded hash (and not kept). The simulation is put back where it stood.
    */
-  private encodeSnapshots(): void {
-    const todo = this.blocks.filter((b) => !b.snapshot);
-    if (!todo.length) return;
+  private snapshots(): Uint8Array[] {
     const sim = this.sim;
-    const now = sim.saveInto(new RollbackState());
+    const out: Uint8Array[] = [];
+    let now: RollbackState | null = null;
     try {
-      for (const b of todo) {
-        sim.restoreFrom(b.state!);
-        this.held -= blockBytes(b);
-        b.snapshot = encodeValueBytes(sim.save());
-        this.held += blockBytes(b);
+      for (let i = 0; i < this.blocks.length; i++) {
+        const b = this.blocks[i]!;
+        if (b.snapshot) {
+          out.push(b.snapshot);
+          continue;
+        }
+        now ??= sim.saveInto(new RollbackState());
+        if (b.state) {
+          sim.restoreFrom(b.state);
+          this.held -= blockBytes(b);
+          b.snapshot = encodeValueBytes(sim.save());
+          this.held += blockBytes(b);
+          out.push(b.snapshot);
+          continue;
+        }
+        const prev = this.blocks[i - 1]!;
+        // the simulation stands at the previous keyframe when that one was thin too (stepped to just now)
+        if (prev.state || prev.snapshot) {
+          if (prev.state) sim.restoreFrom(prev.state);
+          else restoreKeyframe(sim, { frame: prev.frame, hashHi: prev.hashHi, hashLo: prev.hashLo, snapshot: prev.snapshot!, offset: -1 });
+        }
+        while (sim.frame < b.frame) sim.step(this.P === 1 ? this.input(sim.frame + 1) : this.frameInputs(sim.frame + 1));
+        const h = sim.hash();
+        if (h.hi !== b.hashHi || h.lo !== b.hashLo) throw new Error(`the live record's keyframe ${b.frame} was stepped to again and hashed ${hex64(h.hi, h.lo)}, not the ${hex64(b.hashHi, b.hashLo)} recorded`);
+        out.push(encodeValueBytes(sim.save()));
       }
     } finally {
-      sim.restoreFrom(now);
+      if (now) sim.restoreFrom(now);
     }
+    return out;
   }
 
-  /** The replay file of the run held, frame 0 to the head (the bytes a ReplayRecorder of the same run writes). */
+  /**
+   * The replay file of the run held, frame 0 to the head (the bytes a ReplayRecorder of the same run writes).
+   * Keyframes whose copies the budget dropped are made again by stepping: a long run takes a while to write.
+   */
   replayBytes(): Uint8Array {
-    if (!this.complete) throw new Error(`the live record no longer holds frame 0 (it holds frames ${this.start}..${this.head}, the last ${this.minFrames} at least): a replay file starts at frame 0`);
-    this.encodeSnapshots();
+    if (!this.complete) throw new Error(`the live record no longer holds frame 0 (it holds frames ${this.first}..${this.head}, the last ${this.minFrames} at least): a replay file starts at frame 0`);
+    const snapshots = this.snapshots();
     const w = new ReplayWriter();
     w.header(this.header);
     let hi = 0;
     let lo = 0;
-    for (const b of this.blocks) {
-      w.keyframe(b.frame, b.hashHi, b.hashLo, b.snapshot!);
+    for (const [k, b] of this.blocks.entries()) {
+      w.keyframe(b.frame, b.hashHi, b.hashLo, snapshots[k]!);
       if (b.n > 0) {
         w.frames(b.frame + 1, b.n, { inputs: b.inputs, hashHi: b.hashHi_, hashLo: b.hashLo_, fieldrand: b.fieldrand, ccrand: b.ccrand, sections: b.sections }, this.S);
         hi = b.hashHi_[b.n - 1]!;

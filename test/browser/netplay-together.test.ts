@@ -137,15 +137,19 @@ test('four players you can tell apart: names, labels and rings in the seat colou
   expect(await firefox.evaluate(() => (document.querySelector('#play-status tr:nth-child(2) td:last-child') as HTMLElement).style.color)).toBe('rgb(255, 215, 64)');
   expect(hex(SEAT_COLOURS[2]!)).toBe('#ffd740');
 
-  // A frozen page holds the room back: the others wait, naming it.
-  const waitsForBea = async () => (await eventTexts(ada as unknown as AnyPage)).filter((t) => t.startsWith('wait: waiting for player 2 (Bea)')).length;
-  const waitedBefore = await waitsForBea();
-  const cdp = await h.browser.newCDPSession(bea);
-  await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
-  await waitFor('Ada waiting for Bea', async () => (await waitsForBea()) > waitedBefore, 120_000, 100);
+  // A frozen page holds the room back: the others wait, naming it. Grace's page (Firefox, its own process) is
+  // kept busy for 20 s; Chromium's pages of one site may share a renderer, so freezing one of them there can
+  // stop the others as well.
+  const waitsForGrace = async () => (await eventTexts(ada as unknown as AnyPage)).filter((t) => t.startsWith('wait: waiting for player 3 (Grace)')).length;
+  const waitedBefore = await waitsForGrace();
+  const busy = firefox.evaluate(() => {
+    const end = performance.now() + 20_000;
+    while (performance.now() < end);
+  }, undefined);
+  await waitFor('Ada waiting for Grace', async () => (await waitsForGrace()) > waitedBefore, 120_000, 100);
   // and shown over the map, on the other pages too
-  await waitFor('the wait shown on Grace\'s map', () => firefox.evaluate(() => Array.from(document.querySelectorAll('#play-events li')).some((li) => li.textContent!.startsWith('waiting for player 2 (Bea)'))), 120_000, 100);
-  await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+  await waitFor('the wait shown on Bea\'s map', () => bea.evaluate(() => Array.from(document.querySelectorAll('#play-events li')).some((li) => li.textContent!.startsWith('waiting for player 3 (Grace)'))), 120_000, 100);
+  await busy;
 
   // Grace's tab is hidden: the others are told, and her page keeps ticking on its worker's timer, so the room
   // goes on (without it, it would stop within the 8 frames the others may predict).

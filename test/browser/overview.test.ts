@@ -12,6 +12,10 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openSandbox, startHarness, type Harness } from './harness.js';
 import { decodePng, type Image } from './pixels.js';
+import { ENTITY_COLOURS } from '../../src/render/scene/palette.js';
+
+/** The selection's colour (the camera's rectangle is drawn in it), as RGB; other yellows and oranges are not it. */
+const SELECTION = [(ENTITY_COLOURS.selection >> 16) & 255, (ENTITY_COLOURS.selection >> 8) & 255, ENTITY_COLOURS.selection & 255] as const;
 
 const SHOTS = 'out/screenshots';
 const BACKGROUND: [number, number, number] = [16, 20, 26];
@@ -194,7 +198,7 @@ describe('the overview inset', () => {
     for (let y = 0; y < inset.height; y++) {
       for (let x = 0; x < inset.width; x++) {
         const i = (y * inset.width + x) * 4;
-        if (inset.data[i]! > 200 && inset.data[i + 1]! > 170 && inset.data[i + 2]! < 130) {
+        if (Math.abs(inset.data[i]! - SELECTION[0]) < 24 && Math.abs(inset.data[i + 1]! - SELECTION[1]) < 24 && Math.abs(inset.data[i + 2]! - SELECTION[2]) < 40) {
           yellow++;
           yx += x;
           yy += y;

@@ -104,6 +104,34 @@ describe('the live record', () => {
     expect(() => LiveRecord.fromReplay(rp, sim(), 60)).toThrow(/stands at frame 0, not at frame 60/);
   });
 
+  test('over its budget it drops keyframe copies first and keeps every frame record: the whole run still writes the bytes a ReplayRecorder writes', () => {
+    const one = new LiveRecord(sim(), opened.identity, { keyframeInterval: 20 }).bytes; // one keyframe's block
+    const budgetBytes = 6 * one;
+    const a = sim();
+    const b = sim();
+    const live = new LiveRecord(a, opened.identity, { keyframeInterval: 20, minFrames: 50, budgetBytes });
+    const rec = new ReplayRecorder(b, opened.identity, 20);
+    const keys = pattern(3);
+    for (let f = 0; f < 400; f++) {
+      live.step(keys(f));
+      rec.step(keys(f));
+      expect(live.bytes).toBeLessThanOrEqual(budgetBytes);
+      expect(live.complete).toBe(true);
+      expect(live.head - live.start).toBeGreaterThanOrEqual(Math.min(50, live.head));
+    }
+    // only the newest keyframes can be sought quickly; the frame records go back to frame 0
+    expect(live.start).toBeGreaterThan(200);
+    expect(live.inputs()!.length).toBe(400);
+    expect(() => live.seek(live.start - 1)).toThrow(/outside the record's/);
+    const at = a.hashHex();
+    const bytes = live.replayBytes();
+    expect(Buffer.from(bytes).equals(Buffer.from(rec.finish()))).toBe(true);
+    expect(a.hashHex()).toBe(at); // the simulation stands where it stood
+    expect(live.bytes).toBeLessThanOrEqual(budgetBytes); // the keyframes made again are not kept
+    expect(verifyReplay(readReplay(bytes), sim()).ok).toBe(true);
+    expect(live.seek(live.start)).toMatchObject({ frame: live.start, verified: true });
+  });
+
   test('over its budget it drops the oldest blocks, never below the frames always kept; then it cannot write a replay', () => {
     const s = sim();
     const live = new LiveRecord(s, opened.identity, { keyframeInterval: 20, minFrames: 50, budgetBytes: 1 });

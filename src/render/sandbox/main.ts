@@ -195,6 +195,8 @@ function showRoom(s: SandboxSession | null): void {
     welcome.hide();
   }
   focusMap();
+  // The address says the room's link as soon as the page is in it (or the view's again when it left).
+  syncUrl();
 }
 
 function setSpeed(speed: number): void {
