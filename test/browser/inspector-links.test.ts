@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { waitFor } from '../batch/helpers.js';
 import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
+import { FALLING_COLOUR } from '../../src/render/scene/palette.js';
 
 interface AnyPage {
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
@@ -92,7 +93,7 @@ async function falling(name: string, open: (q: Record<string, string>) => Promis
     const l = (await state(p))['legend'] as { label: string; colour: number; symbol: string }[];
     return l.find((e) => e.label.startsWith('a body falling')) ?? null;
   }, 300_000, 200);
-  expect(label).toMatchObject({ label: "a body falling: it walked off a floor's edge (it respawns at the start)", symbol: 'ring', colour: 0xb0bec5 });
+  expect(label).toMatchObject({ label: "a body falling: it walked off a floor's edge (it respawns at the start)", symbol: 'ring', colour: FALLING_COLOUR });
 }
 
 test('Chromium: inspector links select, "N more" lists all, the path trail; a falling body is drawn and explained', async () => {

@@ -134,8 +134,8 @@ test('four players you can tell apart: names, labels and rings in the seat colou
   expect(graceLegend).toContain('an agent that sees player 1 (Ada) (the agents watch player 1 only)');
   expect(graceLegend).toContain('player 4 (Linus): ringed and named in this colour');
   // the "you" row of the panel in the seat's colour
-  expect(await firefox.evaluate(() => (document.querySelector('#play-status tr:nth-child(2) td:last-child') as HTMLElement).style.color)).toBe('rgb(255, 215, 64)');
-  expect(hex(SEAT_COLOURS[2]!)).toBe('#ffd740');
+  expect(await firefox.evaluate(() => (document.querySelector('#play-status tr:nth-child(2) td:last-child') as HTMLElement).style.color)).toBe('rgb(187, 221, 0)');
+  expect(hex(SEAT_COLOURS[2]!)).toBe('#bbdd00');
 
   // A frozen page holds the room back: the others wait, naming it. Grace's page (Firefox, its own process) is
   // kept busy for 20 s; Chromium's pages of one site may share a renderer, so freezing one of them there can

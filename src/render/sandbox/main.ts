@@ -81,7 +81,7 @@ const address = new AddressBar();
 /** A room's session while the page plays together (null: the page's own world). */
 let roomShown: SandboxSession | null = null;
 const current = () => roomShown ?? shown.session;
-const loop = new RunLoop({ session: current, buttons: () => walkButtons(keys.buttons | (touchPad?.buttons ?? 0), viewControls?.screenWalk ?? false, current(), view()?.plane), footstep: () => sound.footstep(), draw: () => (pageView?.draw(), playPanel?.show(rooms.view())), roomStep: (b) => rooms.step(b), inRoom: () => rooms.active });
+const loop = new RunLoop({ session: current, buttons: () => walkButtons(keys.buttons | (touchPad?.buttons ?? 0), viewControls?.screenWalk ?? false, current(), view()?.plane, view()?.you), footstep: () => sound.footstep(), draw: () => (pageView?.draw(), playPanel?.show(rooms.view())), roomStep: (b) => rooms.step(b), inRoom: () => rooms.active });
 const shown = new ShownWorld(fetchBytes, {
   settingsFor: (world) => link.settingsFor(world, (line) => messages.reportLink(line)),
   install,

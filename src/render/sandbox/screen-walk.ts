@@ -60,9 +60,10 @@ export interface WalkSubject {
 
 /**
  * The page's buttons for the frame about to run: the keys as they are, or with screen-relative walking on,
- * the buttons that walk the player the way the keys point on the screen (its heading read now).
+ * the buttons that walk this page's player the way the keys point on the screen (its heading read now). In a
+ * room `you` is this page's seat's entity (the simulation's `player` is seat 1's).
  */
-export function walkButtons(keys: number, screen: boolean, s: WalkSubject | null, plane: { ySign: 1 | -1 } | null | undefined): number {
+export function walkButtons(keys: number, screen: boolean, s: WalkSubject | null, plane: { ySign: 1 | -1 } | null | undefined, you?: number): number {
   if (!screen || !s || !plane) return keys;
-  return screenWalkButtons(keys, s.sim.ecs.components.Heading.angle[s.sim.player] ?? 0, plane.ySign);
+  return screenWalkButtons(keys, s.sim.ecs.components.Heading.angle[you ?? s.sim.player] ?? 0, plane.ySign);
 }

@@ -11,7 +11,7 @@
 import { BACKGROUND_RGB, GTA_SURFACE_TINTS, LLAMA_MATERIAL_TINTS, MISSING_RGB } from './ground-raster.js';
 import { GROUND_RAMP } from './ground-palette.js';
 import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, REGION_BORDER } from './overlays.js';
-import { ENTITY_COLOURS, HEAT_RAMP, rgbToColour, WEATHER_COLOURS } from './palette.js';
+import { ENTITY_COLOURS, FALLING_COLOUR, HEAT_RAMP, rgbToColour, SEAT_COLOURS, WEATHER_COLOURS } from './palette.js';
 
 /** One colour drawn, and what it means. */
 export interface ColourMeaning {
@@ -40,6 +40,10 @@ export function colourMeanings(): ColourMeaning[] {
   add('sees (an agent that sees the player, a line of sight that is clear, how far the selected agent sees)', { 'ENTITY_COLOURS.agentSees': E.agentSees, 'ENTITY_COLOURS.sightLine': E.sightLine, 'ENTITY_COLOURS.seenRay': E.seenRay, 'ENTITY_COLOURS.sightRange': E.sightRange });
   add('an agent (not seeing the player), and where it faces', { 'ENTITY_COLOURS.agent': E.agent, 'ENTITY_COLOURS.facingRay': E.facingRay });
   add('another entity', { 'ENTITY_COLOURS.other': E.other });
+  // In a room, seat 1 is drawn as the player is; every other seat has a colour of its own (ring and label).
+  add('the player', { 'SEAT_COLOURS[0]': SEAT_COLOURS[0]! });
+  for (let k = 1; k < SEAT_COLOURS.length; k++) add(seatMeaning(k), { [`SEAT_COLOURS[${k}]`]: SEAT_COLOURS[k]! });
+  add('falling: it walked off an edge and is in the air', { FALLING_COLOUR });
   add('selected (and the entity the keyboard points at, to select)', { 'ENTITY_COLOURS.selection': E.selection, 'ENTITY_COLOURS.tile': E.tile, 'ENTITY_COLOURS.pointed': E.pointed });
   add('does not see: a blocked line of sight and where it stopped', { 'ENTITY_COLOURS.unseenRay': E.unseenRay, 'ENTITY_COLOURS.stopMark': E.stopMark });
   add('no floor here', { BACKGROUND_RGB: rgb(BACKGROUND_RGB), 'OVERLAY_COLOURS.pineyHidden': O.pineyHidden });
@@ -97,13 +101,20 @@ export function colourDistance(a: number, b: number): number {
   return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
 }
 
+/** What seat `k`'s colour means (seat 0's is the player's). */
+export function seatMeaning(k: number): string {
+  return k === 0 ? 'the player' : `player ${k + 1} in a room (its ring and label)`;
+}
+
 /**
- * The meanings of the marks the simulation itself puts on every world (the player, the agents, who sees whom,
- * the selection, the keyboard's pointer): each of their colours is kept MIN_COLOUR_DISTANCE from every colour
- * of another meaning, anywhere. Green says "sees", yellow "selected", red "does not see", on every world.
+ * The meanings of the marks the simulation itself puts on every world (the player and the other seats of a
+ * room, the agents, who sees whom, the selection, the keyboard's pointer, a falling body): each of their
+ * colours is kept MIN_COLOUR_DISTANCE from every colour of another meaning, anywhere. Green says "sees", yellow "selected", red "does not see", on every world.
  */
 export const MARK_MEANINGS: readonly string[] = [
   'the player',
+  ...SEAT_COLOURS.slice(1).map((_, i) => seatMeaning(i + 1)),
+  'falling: it walked off an edge and is in the air',
   'sees (an agent that sees the player, a line of sight that is clear, how far the selected agent sees)',
   'an agent (not seeing the player), and where it faces',
   'selected (and the entity the keyboard points at, to select)',

@@ -90,7 +90,10 @@ export function rgbToColour(rgb: readonly number[]): number {
 }
 
 /** The mark of a falling body (a ring with a downward tick): it walked off a floor's edge and is in the air. */
-export const FALLING_COLOUR = 0xb0bec5;
+export const FALLING_COLOUR = 0x999922;
 
-/** Each player's colour in a room of several (seat 0 keeps the one-player colour). */
-export const SEAT_COLOURS: readonly number[] = [ENTITY_COLOURS.player, 0x40c4ff, 0xffd740, 0xe040fb];
+/**
+ * Each player's colour in a room of several (seat 0 keeps the one-player colour); each seat's colour means
+ * that seat only (colour-meanings.ts checks them against every other colour).
+ */
+export const SEAT_COLOURS: readonly number[] = [ENTITY_COLOURS.player, 0x2962ff, 0xbbdd00, 0xff22bb];

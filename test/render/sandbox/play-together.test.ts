@@ -100,7 +100,7 @@ describe('room status and desync', () => {
     expect(roomStatusRows(stats({ confirmedFrame: 1800 }), 'playing', 2, 1800)[0]).toEqual(['room', 'finished at frame 1800']);
     expect(roomStatusRows(stats({ state: 'closed', closeReason: 'connection closed: code 1006' }), 'playing', 2)[0]).toEqual(['room', 'closed: connection closed: code 1006']);
     expect(seatCss(0)).toBe('#ff3d00');
-    expect(seatCss(1)).toBe('#40c4ff');
+    expect(seatCss(1)).toBe('#2962ff');
   });
 
   test('the banner names the frame and the players and says whether the session goes on; the report carries the snapshot', async () => {

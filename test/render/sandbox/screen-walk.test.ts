@@ -70,6 +70,14 @@ describe('screen-relative walking', () => {
     }));
   });
 
+  test("in a room it turns this page's seat by its own heading, not seat 1's", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 63 }), fc.integer({ min: 0, max: 65535 }), fc.integer({ min: 0, max: 65535 }), (keys, h0, h2) => {
+      const s = { sim: { player: 0, ecs: { components: { Heading: { angle: [h0, 0, h2] } } } } };
+      expect(walkButtons(keys, true, s, { ySign: -1 }, 2)).toBe(screenWalkButtons(keys, h2, -1));
+      expect(walkButtons(keys, true, s, { ySign: -1 })).toBe(screenWalkButtons(keys, h0, -1));
+    }));
+  });
+
   test('a run walked relative to the screen records its buttons, and its replay verifies', async () => {
     const s = await SandboxSession.create(opener('rugrats-demo'), { agents: 4 });
     await s.restart(true);
