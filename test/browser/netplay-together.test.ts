@@ -140,15 +140,18 @@ test('four players you can tell apart: names, labels and rings in the seat colou
   // A frozen page holds the room back: the others wait, naming it. Grace's page (Firefox, its own process) is
   // kept busy for 20 s; Chromium's pages of one site may share a renderer, so freezing one of them there can
   // stop the others as well.
-  const waitsForGrace = async () => (await eventTexts(ada as unknown as AnyPage)).filter((t) => t.startsWith('wait: waiting for player 3 (Grace)')).length;
+  // (on a loaded machine Bea may lag too: the wait then names both, "waiting for player 2 (Bea) and player 3 (Grace)")
+  const waitsForGrace = async () => (await eventTexts(ada as unknown as AnyPage)).filter((t) => /^wait: waiting for .*player 3 \(Grace\)/.test(t)).length;
   const waitedBefore = await waitsForGrace();
   const busy = firefox.evaluate(() => {
     const end = performance.now() + 20_000;
     while (performance.now() < end);
   }, undefined);
-  await waitFor('Ada waiting for Grace', async () => (await waitsForGrace()) > waitedBefore, 120_000, 100);
+  await waitFor('Ada waiting for Grace', async () => (await waitsForGrace()) > waitedBefore, 120_000, 100).catch(async (e: Error) => {
+    throw new Error(`${e.message}; Ada's room: ${JSON.stringify({ stats: (await room(ada as unknown as AnyPage))?.['stats'], events: await eventTexts(ada as unknown as AnyPage) })}`);
+  });
   // and shown over the map, on the other pages too
-  await waitFor('the wait shown on Bea\'s map', () => bea.evaluate(() => Array.from(document.querySelectorAll('#play-events li')).some((li) => li.textContent!.startsWith('waiting for player 3 (Grace)'))), 120_000, 100);
+  await waitFor('the wait shown on Bea\'s map', () => bea.evaluate(() => Array.from(document.querySelectorAll('#play-events li')).some((li) => /^waiting for .*player 3 \(Grace\)/.test(li.textContent!))), 120_000, 100);
   await busy;
 
   // Grace's tab is hidden: the others are told, and her page keeps ticking on its worker's timer, so the room
