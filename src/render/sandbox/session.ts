@@ -14,7 +14,7 @@
  */
 import { frameInputs, hex64, readReplay, type Replay } from '../../replay/format.js';
 import type { OpenedWorld } from '../../replay/world-identity.js';
-import { encodeInputs } from '../scene/link-inputs.js';
+import { InputRuns } from '../scene/link-inputs.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../scenarios/builtin.js';
 import { BUTTON_MASK } from '../../systems/input.js';
 import { checkReplaySettings, replaySimulation } from '../../replay/rebuild.js';
@@ -49,6 +49,9 @@ export class SandboxSession {
   desyncFrame = -1;
   /** The live run's record (null: a replay is shown, the session is a room's, or `keepTimeline` is off). */
   private record: LiveRecord | null = null;
+  /** The record's buttons as runs, for links (`linkInputs`), and the record they were read from. */
+  private runs = new InputRuns();
+  private runsOf: LiveRecord | null = null;
   /**
    * Whether a live run is recorded as a timeline (on; the frame-time benchmark turns it off to measure what
    * it costs). Takes effect at the next world, restart or return to live.
@@ -162,6 +165,7 @@ export class SandboxSession {
         return { frame: f, hash: this.lastHash, matches: this.lastHash === r.hashAt(f) };
       }
       r.cut(this.sim.frame);
+      if (this.runsOf === r) this.runs.truncate(this.sim.frame);
     }
     if (b !== 0) this.steered = true;
     if (r) {
@@ -190,9 +194,17 @@ export class SandboxSession {
    * frame 0).
    */
   linkInputs(frame = this.sim.frame): string | null {
-    const inputs = this.record?.inputs(frame) ?? null;
-    if (!inputs || inputs.length < frame) return null;
-    return inputs.some((b) => b !== 0) ? encodeInputs(inputs) : '';
+    const r = this.record;
+    if (!r || !r.complete || frame > r.head) return null;
+    // the runs are kept between calls (the link is written every half second): only new frames are read
+    if (this.runsOf !== r) {
+      this.runsOf = r;
+      this.runs = new InputRuns();
+    }
+    const runs = this.runs;
+    if (runs.frames > frame) runs.truncate(frame);
+    while (runs.frames < frame) runs.push(r.input(runs.frames + 1));
+    return runs.held ? runs.encode() : '';
   }
 
   /**

@@ -71,6 +71,61 @@ export function encodeInputs(inputs: ArrayLike<number>): string {
 }
 
 /**
+ * A run's buttons as runs (a button word and how many frames it lasts), kept up to date frame by frame: the
+ * page's link is written every half second, and a run hours long must not be scanned from frame 1 each time.
+ * Appending a frame and encoding cost the runs (key changes), never the frames.
+ */
+export class InputRuns {
+  private readonly values: number[] = [];
+  private readonly counts: number[] = [];
+  /** Frames held: the buttons of frames 1..frames. */
+  frames = 0;
+
+  /** Appends frame `frames + 1`'s buttons. */
+  push(buttons: number): void {
+    const v = buttons >>> 0;
+    const n = this.values.length;
+    if (n && this.values[n - 1] === v) this.counts[n - 1]!++;
+    else {
+      this.values.push(v);
+      this.counts.push(1);
+    }
+    this.frames++;
+  }
+
+  /** Forgets the frames after `frames` (a run cut there goes on differently). */
+  truncate(frames: number): void {
+    while (this.frames > frames) {
+      const n = this.values.length - 1;
+      const over = this.frames - frames;
+      if (this.counts[n]! <= over) {
+        this.frames -= this.counts[n]!;
+        this.values.pop();
+        this.counts.pop();
+      } else {
+        this.counts[n]! -= over;
+        this.frames = frames;
+      }
+    }
+  }
+
+  /** Whether any frame held has a button down. */
+  get held(): boolean {
+    return this.values.some((v) => v !== 0);
+  }
+
+  /** The link text of the frames held (as `encodeInputs` of the same buttons). */
+  encode(): string {
+    const bytes: number[] = [];
+    for (let i = 0; i < this.values.length; i++) {
+      pushVarint(bytes, this.values[i]!);
+      pushVarint(bytes, this.counts[i]!);
+    }
+    return toBase64Url(bytes);
+  }
+}
+
+/**
  * The buttons of frames 1..`frames` from a link's text; throws an Error saying what is wrong: a character
  * outside the alphabet, a varint cut short or over 32 bits, a run of no frames, button bits outside `mask`,
  * or runs that do not add up to `frames`.

@@ -13,7 +13,7 @@ import { SandboxSession } from '../../../src/render/sandbox/session.js';
 import { fastForward, momentOutcome } from '../../../src/render/sandbox/link-moment.js';
 import { LinkState, type ViewSnapshot } from '../../../src/render/sandbox/link-state.js';
 import { linkInputsNote } from '../../../src/render/sandbox/replay-controls.js';
-import { decodeInputs, encodeInputs, MAX_LINK_INPUT_CHARS } from '../../../src/render/scene/link-inputs.js';
+import { decodeInputs, encodeInputs, InputRuns, MAX_LINK_INPUT_CHARS } from '../../../src/render/scene/link-inputs.js';
 import { formatViewLink, linkBounds, parseViewLink } from '../../../src/render/scene/view-link.js';
 import { liveSpan } from '../../../src/render/scene/timeline.js';
 import { simulationFromSettings } from '../../../src/scenarios/builtin.js';
@@ -88,6 +88,41 @@ describe('the live run is a timeline', () => {
     expect(o.note).toContain('the keys held in that run came with the link');
     // The page that opened it carries the same keys in its own link.
     expect(b.linkInputs()).toBe(a.linkInputs());
+  });
+
+  test('the runs kept between links encode as the whole list does, through any appends and cuts (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.record({ push: fc.integer({ min: 0, max: 3 }), times: fc.integer({ min: 1, max: 40 }) }), fc.record({ cut: fc.nat(200) })), { maxLength: 30 }), (ops) => {
+        const runs = new InputRuns();
+        const list: number[] = [];
+        for (const op of ops) {
+          if ('push' in op) for (let k = 0; k < op.times; k++) (runs.push(op.push), list.push(op.push));
+          else if (op.cut < list.length) (runs.truncate(op.cut), (list.length = op.cut));
+          expect(runs.frames).toBe(list.length);
+          expect(runs.encode()).toBe(encodeInputs(list));
+          expect(runs.held).toBe(list.some((b) => b !== 0));
+        }
+      }),
+    );
+  });
+
+  test("a session's link keys follow seeks back, cuts and new frames: always the record's keys up to the frame shown", async () => {
+    const s = await SandboxSession.create(opener('rugrats-demo'), { agents: 2 });
+    const whole = (to: number) => {
+      const bytes = s.finishRecording();
+      const rp = readReplay(bytes);
+      return encodeInputs(Array.from({ length: to }, (_, f) => rp.frames.inputs[f]!));
+    };
+    for (let f = 0; f < 200; f++) s.stepLive(keys(f));
+    expect(s.linkInputs()).toBe(whole(200));
+    s.seek(90);
+    expect(s.linkInputs()).toBe(whole(90));
+    for (let f = 0; f < 30; f++) s.stepLive(0); // the recorded keys
+    expect(s.linkInputs()).toBe(whole(120));
+    for (let f = 0; f < 50; f++) s.stepLive(Buttons.Right); // a cut at 120
+    expect(s.linkInputs()).toBe(whole(170));
+    expect(s.linkInputs(100)).toBe(whole(100));
+    expect(s.linkInputs()).toBe(whole(170));
   });
 
   test('too many keys for a link: the link goes without them and the page says so, offering the replay file', () => {
