@@ -128,10 +128,17 @@ test('four players you can tell apart: names, labels and rings in the seat colou
     return true;
   }, 120_000, 100);
   const legend = (p: AnyPage) => p.evaluate(() => document.getElementById('legend')!.textContent ?? '', undefined);
-  expect(await legend(ada as unknown as AnyPage)).toContain('an agent that sees you (the agents watch player 1 only)');
+  expect(await legend(ada as unknown as AnyPage)).toContain('an agent that sees you');
   const graceLegend = await legend(firefox as unknown as AnyPage);
   expect(graceLegend).toContain('you: player 3 (Grace)');
-  expect(graceLegend).toContain('an agent that sees player 1 (Ada) (the agents watch player 1 only)');
+  expect(graceLegend).toContain('an agent that sees you');
+  // and the sight drawn on each page is its own seat's: every agent watches that page's player
+  for (const [name, p] of pages) {
+    const you = (await room(p))!['you'] as number;
+    const agents = (await p.evaluate(() => window.retrosim.entitiesOnScreen(), undefined)).filter((x) => x.agent);
+    expect(agents.length, name).toBeGreaterThan(0);
+    for (const a of agents) expect(a.watches, `${name}: agent ${a.id}`).toBe(you);
+  }
   expect(graceLegend).toContain('player 4 (Linus): ringed and named in this colour');
   // the "you" row of the panel in the seat's colour
   expect(await firefox.evaluate(() => (document.querySelector('#play-status tr:nth-child(2) td:last-child') as HTMLElement).style.color)).toBe('rgb(187, 221, 0)');

@@ -12,10 +12,10 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openSandbox, startHarness, type Harness } from './harness.js';
 import { decodePng, type Image } from './pixels.js';
-import { ENTITY_COLOURS } from '../../src/render/scene/palette.js';
+import { OVERVIEW_VIEW_COLOUR } from '../../src/render/scene/palette.js';
 
-/** The selection's colour (the camera's rectangle is drawn in it), as RGB; other yellows and oranges are not it. */
-const SELECTION = [(ENTITY_COLOURS.selection >> 16) & 255, (ENTITY_COLOURS.selection >> 8) & 255, ENTITY_COLOURS.selection & 255] as const;
+/** The colour the camera's rectangle is drawn in, as RGB (other light greys and whites are not it). */
+const RECT = [(OVERVIEW_VIEW_COLOUR >> 16) & 255, (OVERVIEW_VIEW_COLOUR >> 8) & 255, OVERVIEW_VIEW_COLOUR & 255] as const;
 
 const SHOTS = 'out/screenshots';
 const BACKGROUND: [number, number, number] = [16, 20, 26];
@@ -190,7 +190,7 @@ describe('the overview inset', () => {
     expect(Math.abs(s['camera'].cx - want[0]!)).toBeLessThan(r.width / 40);
     expect(Math.abs(s['camera'].cy - want[1]!)).toBeLessThan(r.height / 40);
     expect(s['camera'].framed).toBe(false);
-    // The camera's rectangle is drawn in the selection's colour around the jumped-to place.
+    // The camera's rectangle is drawn in its own colour around the jumped-to place.
     const inset = decodePng(new Uint8Array(await page.locator('#minimap').screenshot({ path: join(SHOTS, 'overview-inset-gta.png') })));
     let yellow = 0;
     let yx = 0;
@@ -198,7 +198,7 @@ describe('the overview inset', () => {
     for (let y = 0; y < inset.height; y++) {
       for (let x = 0; x < inset.width; x++) {
         const i = (y * inset.width + x) * 4;
-        if (Math.abs(inset.data[i]! - SELECTION[0]) < 24 && Math.abs(inset.data[i + 1]! - SELECTION[1]) < 24 && Math.abs(inset.data[i + 2]! - SELECTION[2]) < 40) {
+        if (Math.abs(inset.data[i]! - RECT[0]) < 10 && Math.abs(inset.data[i + 1]! - RECT[1]) < 10 && Math.abs(inset.data[i + 2]! - RECT[2]) < 10) {
           yellow++;
           yx += x;
           yy += y;

@@ -21,6 +21,7 @@ import { ambientOpsSource, decodeAmbient, type AmbientFrame, type AmbientOpsSour
 import { ARROW_POINTS, directionIndex, stampSize, traceArrow } from '../scene/arrow-stamp.js';
 import { Camera, FRAME_MARGIN, OPENING_PIXELS_PER_METRE } from '../scene/camera.js';
 import { newEntityFrame, readEntities, type EntityFrame } from '../scene/entities.js';
+import { ViewerSight } from '../scene/viewer-sight.js';
 import { rasterizeGround, type GroundRaster } from '../scene/ground-raster.js';
 import { probeHeight, samplerFor } from '../scene/ground-sampler.js';
 import { VisibilityHeatMap } from '../scene/heat-map.js';
@@ -189,6 +190,8 @@ export class WorldView {
   /** The entities as the last draw read them. */
   readonly entities: EntityFrame;
   private readonly idScratch = { ids: new Uint32Array(64) };
+  /** Who sees this page's player when it is not seat 1's (in a room). */
+  private readonly viewerSight = new ViewerSight();
   private readonly indexOfId: Int32Array;
   private readonly ambient: AmbientOpsSource | null;
   private readonly raySegments = new Float64Array(MAX_SIGHT_RAYS * SEGMENT_STRIDE);
@@ -379,6 +382,8 @@ export class WorldView {
     const t0 = performance.now();
     const sim = this.sim;
     const e = readEntities(sim, this.plane, this.entities, this.idScratch);
+    // in a room seated elsewhere than seat 1, who sees this page's player (viewer-sight.ts)
+    if (this.you !== sim.player) this.viewerSight.seenBy(sim, this.you, e);
     this.indexOfId.fill(-1);
     for (let i = 0; i < e.count; i++) this.indexOfId[e.ids[i]!] = i;
     const cam = this.camera;

@@ -6,8 +6,7 @@
 import type { GroundRaster } from '../scene/ground-raster.js';
 import { rasterCanvas } from '../pixi/raster-canvas.js';
 import { cameraRectInInset, insetLayout, insetToMap, mapToInset, type InsetLayout } from '../scene/overview-inset.js';
-import { ENTITY_COLOURS } from '../scene/palette.js';
-import { cssColour } from '../scene/palette.js';
+import { cssColour, ENTITY_COLOURS, OVERVIEW_VIEW_COLOUR } from '../scene/palette.js';
 import type { MapRect } from '../scene/projection.js';
 
 /** The inset's longer side, CSS pixels: the side panel's width (less its padding), at most 200. */
@@ -60,7 +59,7 @@ export class OverviewMap {
     g.clearRect(0, 0, this.canvas.width, this.canvas.height);
     g.imageSmoothingEnabled = true;
     g.drawImage(this.source, l.offsetX, l.offsetY, l.width, l.height);
-    g.strokeStyle = cssColour(ENTITY_COLOURS.selection);
+    g.strokeStyle = cssColour(OVERVIEW_VIEW_COLOUR);
     g.lineWidth = 1.5;
     g.strokeRect(cr[0], cr[1], Math.max(2, cr[2]), Math.max(2, cr[3]));
     if (Number.isFinite(px)) {

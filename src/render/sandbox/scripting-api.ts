@@ -283,10 +283,11 @@ export function scriptingApi(ready: Promise<void>, p: ScriptedPage) {
       const v = p.pageView().view;
       if (!v) return [];
       const e = v.entities;
-      const out: { id: number; x: number; y: number; agent: boolean; player: boolean }[] = [];
+      // watches/sees: the body whose sight is drawn for it (in a room, this page's player) and whether it sees it
+      const out: { id: number; x: number; y: number; agent: boolean; player: boolean; watches: number; sees: boolean }[] = [];
       for (let i = 0; i < e.count; i++) {
         const [x, y] = v.toScreen(e.x[i]!, e.y[i]!);
-        out.push({ id: e.ids[i]!, x, y, agent: e.agent[i] === 1, player: e.player[i] === 1 });
+        out.push({ id: e.ids[i]!, x, y, agent: e.agent[i] === 1, player: e.player[i] === 1, watches: e.target[i]!, sees: e.visible[i] === 1 });
       }
       return out;
     },

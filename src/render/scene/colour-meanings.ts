@@ -11,7 +11,7 @@
 import { BACKGROUND_RGB, GTA_SURFACE_TINTS, LLAMA_MATERIAL_TINTS, MISSING_RGB } from './ground-raster.js';
 import { GROUND_RAMP } from './ground-palette.js';
 import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, REGION_BORDER } from './overlays.js';
-import { ENTITY_COLOURS, FALLING_COLOUR, HEAT_RAMP, rgbToColour, SEAT_COLOURS, WEATHER_COLOURS } from './palette.js';
+import { ENTITY_COLOURS, FALLING_COLOUR, HEAT_RAMP, OVERVIEW_VIEW_COLOUR, rgbToColour, SEAT_COLOURS, WEATHER_COLOURS } from './palette.js';
 
 /** One colour drawn, and what it means. */
 export interface ColourMeaning {
@@ -44,6 +44,7 @@ export function colourMeanings(): ColourMeaning[] {
   add('the player', { 'SEAT_COLOURS[0]': SEAT_COLOURS[0]! });
   for (let k = 1; k < SEAT_COLOURS.length; k++) add(seatMeaning(k), { [`SEAT_COLOURS[${k}]`]: SEAT_COLOURS[k]! });
   add('falling: it walked off an edge and is in the air', { FALLING_COLOUR });
+  add('what the view shows (the overview inset\'s rectangle)', { OVERVIEW_VIEW_COLOUR });
   add('selected (and the entity the keyboard points at, to select)', { 'ENTITY_COLOURS.selection': E.selection, 'ENTITY_COLOURS.tile': E.tile, 'ENTITY_COLOURS.pointed': E.pointed });
   add('does not see: a blocked line of sight and where it stopped', { 'ENTITY_COLOURS.unseenRay': E.unseenRay, 'ENTITY_COLOURS.stopMark': E.stopMark });
   add('no floor here', { BACKGROUND_RGB: rgb(BACKGROUND_RGB), 'OVERLAY_COLOURS.pineyHidden': O.pineyHidden });

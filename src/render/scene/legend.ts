@@ -96,14 +96,14 @@ export function legendFor(world: CollisionWorld, ctx: LegendContext): LegendEntr
   const out: LegendEntry[] = [];
   const add: Add = (group, label, symbol, colour, colours, ground) => out.push({ group, label, symbol, colour, ...(colours ? { colours } : {}), ...(ground ? { ground } : {}) });
 
-  // The agents watch the first seat's player: in a room, "the player" is named from the viewer's seat.
+  // In a room each page shows who sees its own seat's player (viewer-sight.ts): "you", whatever the seat.
   const seats = ctx.seats;
   let watched = 'the player';
   if (seats && seats.players > 1) {
-    watched = seats.you === 0 ? 'you' : seatWords(0, seats.names);
+    watched = 'you';
     add('entities', `you: ${seatWords(seats.you, seats.names)} (on top, with a white halo, ringed and named in your seat's colour)`, 'player', SEAT_COLOURS[seats.you % SEAT_COLOURS.length]!);
     for (let k = 0; k < seats.players; k++) if (k !== seats.you) add('entities', `${seatWords(k, seats.names)}: ringed and named in this colour`, 'ring', SEAT_COLOURS[k % SEAT_COLOURS.length]!);
-    add('entities', `an agent that sees ${watched} (the agents watch player 1 only)`, 'arrow', ENTITY_COLOURS.agentSees);
+    add('entities', 'an agent that sees you', 'arrow', ENTITY_COLOURS.agentSees);
   } else {
     add('entities', 'the player (on top, with a white halo)', 'player', ENTITY_COLOURS.player);
     add('entities', 'an agent that sees the player', 'arrow', ENTITY_COLOURS.agentSees);

@@ -89,6 +89,9 @@ export function rgbToColour(rgb: readonly number[]): number {
   return ((rgb[0]! & 255) << 16) | ((rgb[1]! & 255) << 8) | (rgb[2]! & 255);
 }
 
+/** The overview inset's rectangle: the part of the world the view shows (not a selection: yellow is that). */
+export const OVERVIEW_VIEW_COLOUR = 0xf5f5f5;
+
 /** The mark of a falling body (a ring with a downward tick): it walked off a floor's edge and is in the air. */
 export const FALLING_COLOUR = 0x999922;
 
