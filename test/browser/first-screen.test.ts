@@ -379,6 +379,9 @@ describe.each(['Chromium', 'Firefox'])('%s', (browser) => {
       expect(await inWindow(q, '#pad-arrows')).toBe(true);
       expect(await inWindow(q, '#pad-pause')).toBe(true);
       expect(await inWindow(q, '#pad-step')).toBe(true);
+      // a room's events (bottom left over the map) stand above the pad's arrows, not under them
+      const stack = await q.evaluate(() => ({ events: document.getElementById('play-events')!.getBoundingClientRect().bottom, pad: document.getElementById('pad-arrows')!.getBoundingClientRect().top }), undefined);
+      expect(stack.events).toBeLessThanOrEqual(stack.pad);
       expect(await q.evaluate(() => document.getElementById('welcome-keys')!.innerText, undefined)).toMatch(/arrows at the bottom left, tap anything/);
       // The pad's ▲ held walks the player (as the ↑ key).
       await q.evaluate(() => window.retrosim.open('rugrats-demo', 0), undefined);
