@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { readReplay } from '../../../src/replay/format.js';
 import { verifyReplay } from '../../../src/replay/verify.js';
-import { SandboxSession } from '../../../src/render/sandbox/session.js';
+import { SANDBOX_KEYFRAME_INTERVAL, SandboxSession } from '../../../src/render/sandbox/session.js';
+import { LIVE_RECORD_BUDGET_BYTES, LIVE_RECORD_MIN_FRAMES } from '../../../src/replay/live-record.js';
 import { fastForward, momentOutcome } from '../../../src/render/sandbox/link-moment.js';
 import { LinkState, type ViewSnapshot } from '../../../src/render/sandbox/link-state.js';
 import { linkInputsNote } from '../../../src/render/sandbox/replay-controls.js';
@@ -123,6 +124,17 @@ describe('the live run is a timeline', () => {
     expect(s.linkInputs()).toBe(whole(170));
     expect(s.linkInputs(100)).toBe(whole(100));
     expect(s.linkInputs()).toBe(whole(170));
+  });
+
+  test('ten minutes of the default field fit in the record\'s budget with the most agents the page holds', async () => {
+    const most = linkBounds().agents.max;
+    const s = await SandboxSession.create(opener('piney-default'), { agents: most });
+    expect(s.sim.agentsPlaced).toBe(most);
+    const r = s.liveRecord!;
+    // one block now: the keyframe's copy and its 300 frames' records (their arrays are made whole at once)
+    expect(r.keyframes()).toEqual([0]);
+    const blocks = LIVE_RECORD_MIN_FRAMES / SANDBOX_KEYFRAME_INTERVAL + 1;
+    expect(r.bytes * blocks).toBeLessThanOrEqual(LIVE_RECORD_BUDGET_BYTES);
   });
 
   test('too many keys for a link: the link goes without them and the page says so, offering the replay file', () => {
