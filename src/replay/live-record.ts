@@ -23,7 +23,7 @@ import { RollbackState } from '../sim/rollback.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { ScenarioIdentity } from '../sim/scenario.js';
 import { scenarioIdentity } from '../scenarios/identity.js';
-import { BUTTON_MASK } from '../systems/input.js';
+import { recordedInputWord } from '../systems/nav-orders.js';
 import { hex64, replayFormatVersion, ReplayWriter, RUNTIME_VERSION, type Replay, type ReplayHeader, type WorldIdentity } from './format.js';
 import { restoreKeyframe } from './seek.js';
 
@@ -249,15 +249,15 @@ export class LiveRecord {
   }
 
   /**
-   * Steps the simulation one frame with these buttons (bits outside BUTTON_MASK dropped; a number is player
-   * 0's, a list one word per player) and records it. The simulation must stand at the record's head.
+   * Steps the simulation one frame with these buttons (bits outside BUTTON_MASK dropped unless the word is a
+   * navigation order's, see nav-orders.ts; a number is player 0's, a list one word per player) and records it. The simulation must stand at the record's head.
    */
   step(buttons: number | ArrayLike<number>): void {
     const sim = this.sim;
     if (sim.frame !== this.head) throw new RangeError(`the simulation stands at frame ${sim.frame}, the record's head is ${this.head}: seek there or cut the record first`);
-    if (typeof buttons === 'number') sim.step(buttons & BUTTON_MASK);
+    if (typeof buttons === 'number') sim.step(recordedInputWord(buttons));
     else if (buttons !== null && typeof buttons === 'object' && buttons.length === this.P) {
-      for (let k = 0; k < this.P; k++) this.masked[k] = buttons[k]! & BUTTON_MASK;
+      for (let k = 0; k < this.P; k++) this.masked[k] = recordedInputWord(buttons[k]!);
       sim.step(this.masked);
     } else sim.step(buttons); // refused there, naming the count it needs
     const h = sim.hash();

@@ -10,11 +10,13 @@ import type { CollisionWorld } from '../worlds/world.js';
 import type { SystemThreads } from '../systems/range-kernel.js';
 import { pineyFieldScenario } from './piney-field.js';
 import { wanderScenario } from './wander.js';
+import { navigateScenario } from './navigate.js';
 
 /** The scenarios shipped with the runtime, by name. */
 export const BUILTIN_SCENARIOS: ReadonlyMap<string, ScenarioDef> = new Map([
   [wanderScenario.name, wanderScenario],
   [pineyFieldScenario.name, pineyFieldScenario],
+  [navigateScenario.name, navigateScenario],
 ]);
 
 /** A built-in scenario by name; a ScenarioError lists the known ones. */

@@ -17,6 +17,7 @@ import type { OpenedWorld } from '../../replay/world-identity.js';
 import { InputRuns } from '../scene/link-inputs.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../scenarios/builtin.js';
 import { BUTTON_MASK } from '../../systems/input.js';
+import { isInputWord, NAV_ORDER_FLAG, navOrderSystem, navOrderWords } from '../../systems/nav-orders.js';
 import { checkReplaySettings, replaySimulation } from '../../replay/rebuild.js';
 import { LiveRecord } from '../../replay/live-record.js';
 import { seekReplay } from '../../replay/seek.js';
@@ -65,6 +66,10 @@ export class SandboxSession {
    * which carries no inputs, cannot bring such a run back.
    */
   steered = false;
+  /** Order words still to go out, one per live frame (see `sendAgent`). */
+  private orders: number[] = [];
+  /** Some frame of the live run carried a navigation order (a link, which carries buttons alone, cannot bring it back). */
+  private ordered = false;
 
   private constructor(
     private readonly open: WorldOpener,
@@ -146,6 +151,28 @@ export class SandboxSession {
     this.desyncFrame = -1;
     this.check = null;
     this.steered = false;
+    this.ordered = false;
+    this.orders = [];
+  }
+
+  /** Whether this session's scenario takes navigation orders (the "navigate" scenario does) and it is live. */
+  get canSend(): boolean {
+    return this.mode === 'live' && this.sim.scenario.systems.some((s) => s.name === navOrderSystem.name && s.create === navOrderSystem.create);
+  }
+
+  /**
+   * Sends agent `entity` to node `node` of the world's navigation graph: the order goes out in player 0's input
+   * words of the next two live frames (nav-orders.ts), so the record and its replay carry it as they carry keys.
+   * Throws when the session cannot send (`canSend`) or the numbers are out of range.
+   */
+  sendAgent(entity: number, node: number): void {
+    if (!this.canSend) throw new Error(this.mode !== 'live' ? 'sendAgent in replay mode: leave the replay first' : `scenario ${this.sim.scenario.name} takes no navigation orders (the "navigate" scenario does)`);
+    this.orders.push(...navOrderWords(entity, node));
+  }
+
+  /** Whether a navigation order is still going out. */
+  get sending(): boolean {
+    return this.orders.length > 0;
   }
 
   /**
@@ -155,7 +182,9 @@ export class SandboxSession {
    */
   stepLive(buttons: number): FrameCheck {
     if (this.mode !== 'live') throw new Error('stepLive in replay mode: leave the replay first');
-    const b = buttons & BUTTON_MASK;
+    const order = this.orders.shift() ?? 0;
+    const b = ((buttons & BUTTON_MASK) | order) >>> 0;
+    if (order !== 0) this.ordered = true;
     const r = this.record;
     if (r && this.sim.frame < r.head) {
       if (b === 0) {
@@ -195,7 +224,7 @@ export class SandboxSession {
    */
   linkInputs(frame = this.sim.frame): string | null {
     const r = this.record;
-    if (!r || !r.complete || frame > r.head) return null;
+    if (!r || !r.complete || frame > r.head || this.ordered) return null;
     // the runs are kept between calls (the link is written every half second): only new frames are read
     if (this.runsOf !== r) {
       this.runsOf = r;
@@ -212,7 +241,12 @@ export class SandboxSession {
    * simulation is rebuilt from the replay's own settings.
    */
   async loadReplay(bytes: Uint8Array): Promise<Replay> {
-    const rp = readReplay(bytes, BUTTON_MASK);
+    const rp = readReplay(bytes);
+    // Buttons, or navigation orders with buttons (nav-orders.ts): any other bit is refused, naming the frame.
+    const words = rp.frames.inputs;
+    for (let i = 0; i < words.length; i++) {
+      if (!isInputWord(words[i]!)) throw new Error(`replay input 0x${words[i]!.toString(16)} of frame ${Math.floor(i / rp.frames.players) + 1} has undefined button bits`);
+    }
     // A hostile header (unknown scenario, settings out of range) is refused as a FormatError before anything
     // is built from it, as the Node verifier does.
     checkReplaySettings(rp.header);
@@ -228,6 +262,7 @@ export class SandboxSession {
       throw new Error(`this runtime's initial state ${hex64(h.hi, h.lo)} differs from the replay's ${hex64(k0.hashHi, k0.hashLo)}`);
     }
     this.mode = 'replay';
+    this.orders = [];
     this.replay = rp;
     this.desyncFrame = -1;
     this.steered = false;
@@ -304,7 +339,13 @@ export class SandboxSession {
    */
   goLive(): void {
     const rp = this.replay;
-    if (rp) for (let f = 0; f < this.sim.frame * rp.frames.players && f < rp.frames.inputs.length && !this.steered; f++) if (rp.frames.inputs[f] !== 0) this.steered = true;
+    if (rp) {
+      for (let f = 0; f < this.sim.frame * rp.frames.players && f < rp.frames.inputs.length; f++) {
+        const w = rp.frames.inputs[f]!;
+        if (w !== 0) this.steered = true;
+        if (w & NAV_ORDER_FLAG) this.ordered = true;
+      }
+    }
     if (rp && this.keepTimeline) this.record = LiveRecord.fromReplay(rp, this.sim, this.sim.frame);
     this.mode = 'live';
     this.replay = null;

@@ -1,0 +1,114 @@
+import { describe, expect, test } from 'vitest';
+import { readReplay } from '../../../src/replay/format.js';
+import { SandboxSession } from '../../../src/render/sandbox/session.js';
+import { verifyReplay } from '../../../src/replay/verify.js';
+import { simulationFromSettings } from '../../../src/scenarios/builtin.js';
+import { Goal, GoalStatus, navCacheFor } from '../../../src/nav/navigator.js';
+import { findPath } from '../../../src/nav/path.js';
+import { nearestNode, nodePosition } from '../../../src/nav/graph.js';
+import { NAV_ORDER_FLAG, navOrderWords } from '../../../src/systems/nav-orders.js';
+import { opener } from '../helpers.js';
+
+const WORLD = 'colbin-demo';
+
+/** The first agent (by id) and a node a path of at least `points` points away from where it stands. */
+function agentAndGoal(s: SandboxSession, points: number): { e: number; node: number; cost: number } {
+  const sim = s.sim;
+  const c = sim.ecs.components;
+  const g = navCacheFor(sim.world).graph;
+  for (let e = 1; e <= sim.ecs.maxId; e++) {
+    if (sim.ecs.alive[e] !== 1 || !sim.ecs.has(e, c.Agent)) continue;
+    const at: [number, number, number] = [c.Position.x[e]!, c.Position.y[e]!, c.Position.z[e]!];
+    if (nearestNode(g, at, sim.world.up.axis) < 0) continue;
+    for (let n = 0; n < g.nodeCount; n += 7) {
+      const p = findPath(g, at, nodePosition(g, n));
+      if (p && p.points.length >= points) return { e, node: n, cost: p.cost };
+    }
+  }
+  throw new Error('no agent with a path that long');
+}
+
+describe('navigation orders in the sandbox', () => {
+  test('a sent agent walks the graph to its goal, the order is an input of the record, and the replay verifies', async () => {
+    const s = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
+    expect(s.sim.scenario.name).toBe('navigate');
+    expect(s.canSend).toBe(true);
+    for (let f = 0; f < 10; f++) s.stepLive(0);
+    const { e, node } = agentAndGoal(s, 6);
+    const sim = s.sim;
+    const g = navCacheFor(sim.world).graph;
+    const [a0, a1] = [g.grid.a0, g.grid.a1];
+    const c = sim.ecs.components;
+    const pos = [c.Position.x, c.Position.y, c.Position.z] as const;
+    const to = nodePosition(g, node);
+    const dist = (): number => Math.abs(pos[a0][e]! - to[a0]) + Math.abs(pos[a1][e]! - to[a1]);
+    const before = dist();
+    s.sendAgent(e, node);
+    expect(s.sending).toBe(true);
+    const goal = sim.ecs.store(Goal);
+    s.stepLive(0);
+    // The first half names the agent: no goal yet.
+    expect(goal.status[e]).not.toBe(GoalStatus.going);
+    s.stepLive(0);
+    expect(s.sending).toBe(false);
+    expect(goal.status[e]).toBe(GoalStatus.going);
+    let arrivedAt = -1;
+    for (let f = 0; f < 1800 && arrivedAt < 0; f++) {
+      s.stepLive(0);
+      if (goal.status[e] === GoalStatus.arrived) arrivedAt = s.frame;
+    }
+    expect(arrivedAt).toBeGreaterThan(0);
+    expect(before).toBeGreaterThan(0);
+    expect(dist()).toBe(0);
+    for (let f = 0; f < 30; f++) s.stepLive(0);
+
+    // The two order words are frames 11 and 12 of the record, player 0's.
+    const bytes = s.finishRecording();
+    const rp = readReplay(bytes);
+    const P = rp.frames.players;
+    const [w1, w2] = navOrderWords(e, node);
+    expect(rp.frames.inputs[10 * P]).toBe(w1);
+    expect(rp.frames.inputs[11 * P]).toBe(w2);
+    expect(rp.frames.inputs.filter((w) => (w & NAV_ORDER_FLAG) !== 0).length).toBe(2);
+    const fresh = await opener(WORLD)();
+    const v = verifyReplay(rp, simulationFromSettings(fresh.world, rp.header.settings));
+    expect(v.ok).toBe(true);
+    expect(v.frames).toBe(rp.frames.count);
+
+    // Seeking back between the order's two halves and playing on gives the recorded frames (the half kept in state).
+    const end = s.frame;
+    const hashes = s.recordedHashes;
+    expect(s.seek(11).matches).toBe(true);
+    for (let f = 12; f <= end; f++) expect(s.stepLive(0).hash).toBe(hashes[f - 1]);
+
+    // Played as a replay, the agent walks the same way.
+    await s.loadReplay(bytes);
+    for (let f = 0; f < rp.frames.count; f++) expect(s.stepReplay()!.matches).toBe(true);
+    expect(s.sim.ecs.store(Goal).status[e]).toBe(GoalStatus.arrived);
+  }, 120_000);
+
+  test('the same run without the order goes elsewhere: the agent does not stand at the goal', async () => {
+    const s = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
+    for (let f = 0; f < 10; f++) s.stepLive(0);
+    const { e, node } = agentAndGoal(s, 6);
+    const g = navCacheFor(s.sim.world).graph;
+    const c = s.sim.ecs.components;
+    const to = nodePosition(g, node);
+    for (let f = 0; f < 300; f++) s.stepLive(0);
+    const pos = [c.Position.x, c.Position.y, c.Position.z] as const;
+    expect(pos[g.grid.a0][e] === to[g.grid.a0] && pos[g.grid.a1][e] === to[g.grid.a1]).toBe(false);
+    expect(s.sim.ecs.store(Goal).status[e]).toBe(GoalStatus.idle);
+  }, 120_000);
+
+  test('a session whose scenario takes no orders, or a replay shown, refuses a send by name', async () => {
+    const s = await SandboxSession.create(opener(WORLD), { agents: 2 });
+    expect(s.canSend).toBe(false);
+    expect(() => s.sendAgent(1, 0)).toThrow(/scenario wander takes no navigation orders/);
+    const n = await SandboxSession.create(opener(WORLD), { agents: 2, scenario: 'navigate' });
+    expect(() => n.sendAgent(1.5, 0)).toThrow(/entity 1.5 is not a whole number/);
+    expect(() => n.sendAgent(1, -1)).toThrow(/node -1 is not a whole number/);
+    for (let f = 0; f < 5; f++) n.stepLive(0);
+    await n.loadReplay(n.finishRecording());
+    expect(() => n.sendAgent(1, 0)).toThrow(/replay mode/);
+  }, 120_000);
+});
