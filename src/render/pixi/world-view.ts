@@ -27,9 +27,10 @@ import { probeHeight, samplerFor } from '../scene/ground-sampler.js';
 import { VisibilityHeatMap } from '../scene/heat-map.js';
 import type { Highlight } from '../scene/inspect.js';
 import { overlayFor, type Overlay } from '../scene/overlays.js';
-import { ENTITY_COLOURS, FALLING_COLOUR, heatColour, SEAT_COLOURS, WEATHER_COLOURS } from '../scene/palette.js';
+import { ENTITY_COLOURS, FALLING_COLOUR, heatColour, PLANNED_PATH_COLOUR, SEAT_COLOURS, WEATHER_COLOURS } from '../scene/palette.js';
 import { seatLabels, type RoomSeats } from '../scene/seat-labels.js';
 import { PathTrail } from '../scene/path-trail.js';
+import { plannedPath } from '../scene/planned-path.js';
 import { mapPlaneOf, mapRectOf, type MapPlane, type MapRect } from '../scene/projection.js';
 import { SightProbe } from '../scene/sight-probe.js';
 import type { RayDensity } from '../scene/view-link.js';
@@ -175,6 +176,10 @@ export class WorldView {
   /** The selected entity's last positions, when its trail is drawn. */
   readonly trail = new PathTrail();
   private readonly trailLine = new Graphics();
+  /** The selected agent's planned path while navigation walks it somewhere (see planned-path.ts). */
+  private readonly planLine = new Graphics();
+  /** Map points of the planned path last drawn (x0, y0, x1, y1, ...; empty: none), for tests and the page. */
+  planned: readonly number[] = [];
   /** A ring and a downward tick on each falling body (off a floor's edge: it respawns at the kill plane). */
   private readonly fallMarks = new Graphics();
   /** In a room of several players: a ring in each player's colour, and a label over each (see seatLabels). */
@@ -253,7 +258,7 @@ export class WorldView {
     this.playerSprite.tint = ENTITY_COLOURS.player;
     this.playerSprite.visible = false;
     this.you = sim.player;
-    this.top.addChild(this.trailLine, this.fallMarks, this.seatRings, this.playerHalo, this.playerSprite);
+    this.top.addChild(this.planLine, this.trailLine, this.fallMarks, this.seatRings, this.playerHalo, this.playerSprite);
     this.entities = newEntityFrame(sim.ecs.components.capacity);
     this.groupOf = new Uint8Array(sim.ecs.components.capacity);
     this.indexOfId = new Int32Array(sim.ecs.components.capacity).fill(-1);
@@ -498,6 +503,21 @@ export class WorldView {
     this.drawSelectionRing(e);
     this.drawFalling(e, vx0 - m, vy0 - m, vx1 + m, vy1 + m);
     this.drawTrail();
+    this.drawPlan();
+  }
+
+  /** The selected agent's planned path and a ring at its goal, while it is going somewhere. */
+  private drawPlan(): void {
+    const g = this.planLine.clear();
+    const sel = this.state.selected;
+    const pts = sel > 0 ? plannedPath(this.sim, sel, this.plane) : null;
+    this.planned = pts ?? [];
+    if (!pts || pts.length < 4) return;
+    const w = 2 / this.camera.zoom;
+    g.moveTo(pts[0]!, pts[1]!);
+    for (let k = 2; k < pts.length; k += 2) g.lineTo(pts[k]!, pts[k + 1]!);
+    g.stroke({ color: PLANNED_PATH_COLOUR, alpha: 0.9, width: w });
+    g.circle(pts[pts.length - 2]!, pts[pts.length - 1]!, 5 * w).stroke({ color: PLANNED_PATH_COLOUR, alpha: 0.9, width: w });
   }
 
   /** The selected entity's path over its last TRAIL_POINTS frames, when the trail is on. */

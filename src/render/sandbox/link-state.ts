@@ -9,11 +9,11 @@
  */
 import { parseParamText } from '../../sim/params.js';
 import type { ScenarioSettings } from '../../sim/scenario.js';
-import { scenarioForWorld } from '../../scenarios/builtin.js';
+import { builtinScenario, scenarioForWorld } from '../../scenarios/builtin.js';
 import type { ParamValue } from '../../systems/system.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import type { MapPlane } from '../scene/projection.js';
-import { DEFAULT_RAYS, type RayDensity, type ViewLink } from '../scene/view-link.js';
+import { DEFAULT_RAYS, type LinkScenario, type RayDensity, type ViewLink } from '../scene/view-link.js';
 import { autoAgents } from './world-catalog.js';
 import { decodeInputs, MAX_LINK_INPUT_CHARS } from '../scene/link-inputs.js';
 import { BUTTON_MASK } from '../../systems/input.js';
@@ -100,6 +100,8 @@ export function linkCamera(l: Pick<ViewLink, 'at' | 'zoom'>, now: Pick<CameraSna
 export class LinkState {
   /** The agent count asked for (null: the sandbox's own default for the world). */
   agents: number | null;
+  /** The scenario the link chose for every world (null: each world's own); kept when another world opens. */
+  readonly scenario: LinkScenario | null;
   /** Scenario settings the link gave. */
   private settings: Partial<ScenarioSettings>;
   /** Scenario parameters the link gave, as text (each checked by the scenario when a world opens). */
@@ -110,6 +112,7 @@ export class LinkState {
 
   constructor(private readonly link: ViewLink) {
     this.agents = link.agents ?? null;
+    this.scenario = link.scenario ?? null;
     this.settings = {
       ...(link.streamSeed !== undefined ? { streamSeed: link.streamSeed } : {}),
       ...(link.ccRandInit !== undefined ? { ccRandInit: link.ccRandInit } : {}),
@@ -150,9 +153,10 @@ export class LinkState {
   settingsFor(world: CollisionWorld, report: (line: string) => void): Partial<ScenarioSettings> {
     const over: Partial<ScenarioSettings> = { ...this.settings };
     over.agents = this.agents ?? autoAgents(world);
+    if (this.scenario !== null) over.scenario = this.scenario;
     const keys = Object.keys(this.params);
     if (keys.length) {
-      const def = scenarioForWorld(world);
+      const def = this.scenario !== null ? builtinScenario(this.scenario) : scenarioForWorld(world);
       const params: Record<string, ParamValue> = {};
       for (const k of keys) {
         try {
@@ -208,6 +212,7 @@ export class LinkState {
   linkOf(v: ViewSnapshot): ViewLink {
     const ls = this.settings;
     const l: ViewLink = { params: { ...this.params } };
+    if (this.scenario !== null) l.scenario = this.scenario;
     if (ls.streamSeed !== undefined) l.streamSeed = ls.streamSeed;
     if (ls.ccRandInit !== undefined) l.ccRandInit = ls.ccRandInit;
     if (ls.fieldSeed !== undefined) l.fieldSeed = ls.fieldSeed;

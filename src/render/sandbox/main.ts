@@ -32,6 +32,7 @@ import { bindMapPointer, bindOverviewPointer } from './map-pointer.js';
 import { runAction, type ActionHost } from './page-actions.js';
 import { bindPageKeys, returnKeysToMap } from './page-keys.js';
 import { PageView } from './page-view.js';
+import { sendSelectedTo } from './nav-send.js';
 import { PlacementsBanner } from './placements-banner.js';
 import { openPlayPanel, type PlayPanel } from './play-panel.js';
 import { placementsMissingText } from './placements-offer.js';
@@ -114,6 +115,16 @@ const view = () => pageView?.view ?? null;
 let fastForwarding: Promise<void> | null = null;
 let reaching: SandboxSession | null = null;
 let moment: MomentOutcome | null = null;
+
+/** A Shift+click on the map: the selected agent sent there (nav-send.ts); the banner says what happened. */
+function sendAt(sx: number, sy: number): void {
+  const s = current();
+  const v = view();
+  if (!s || !v) return;
+  const [mx, my] = v.toMap(sx, sy);
+  messages.info = sendSelectedTo(s, inspection.selection, mx, my, v.plane).text;
+  pageView.draw();
+}
 
 /** The name of the file the world shown came from (null: a catalog world). */
 const shownFile = (): string | null => (shown.source && !shown.source.catalogId ? baseName(shown.source.fileName) : null);
@@ -342,7 +353,7 @@ async function start(): Promise<void> {
   returnKeysToMap([document.querySelector('header')!, $('replay-bar'), $('welcome')], focusMap);
   bindFileDrop(window, openFiles, $('drop-cue'));
   bindMapKeys(m.canvas, { view, select: (sel) => pageView.select(sel), draw: () => pageView.draw() });
-  bindMapPointer(m.canvas, { camera: () => view()?.camera ?? null, hover: (x, y) => pageView.hoverAt(x, y), leave: () => inspection.leave(), click: (x, y) => pageView.clickAt(x, y) });
+  bindMapPointer(m.canvas, { camera: () => view()?.camera ?? null, hover: (x, y) => pageView.hoverAt(x, y), leave: () => inspection.leave(), click: (x, y) => pageView.clickAt(x, y), send: (x, y) => sendAt(x, y) });
   bindOverviewPointer($<HTMLCanvasElement>('minimap'), {
     mapAt: (x, y) => panels.overview.mapAt(x, y),
     camera: () => view()?.camera ?? null,

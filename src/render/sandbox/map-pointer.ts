@@ -1,6 +1,7 @@
 /**
  * The mouse and touch on the map and on the overview inset: the wheel zooms about the cursor, a drag pans
- * (past a few pixels, so a click stays a click), hovering reads the point under the cursor, a click inspects;
+ * (past a few pixels, so a click stays a click), hovering reads the point under the cursor, a click inspects
+ * (a Shift+click sends the selected agent there);
  * one finger drags the map, two fingers pinch it (touch-gesture.ts does the arithmetic), a tap inspects as a
  * click does; a click or a drag in the overview moves the camera there. Points are passed on in CSS pixels of
  * the canvas.
@@ -19,6 +20,8 @@ export interface MapPointerHost {
   hover(sx: number, sy: number): void;
   leave(): void;
   click(sx: number, sy: number): void;
+  /** A Shift+click: send the selected agent there. */
+  send?(sx: number, sy: number): void;
 }
 
 export function bindMapPointer(canvas: HTMLCanvasElement, host: MapPointerHost): void {
@@ -44,7 +47,8 @@ export function bindMapPointer(canvas: HTMLCanvasElement, host: MapPointerHost):
     drag = null;
     if (d && d.moved < DRAG_PIXELS && e.target === canvas) {
       const r = canvas.getBoundingClientRect();
-      host.click(e.clientX - r.left, e.clientY - r.top);
+      if (e.shiftKey && host.send) host.send(e.clientX - r.left, e.clientY - r.top);
+      else host.click(e.clientX - r.left, e.clientY - r.top);
     }
   });
   window.addEventListener('pointermove', (e) => {

@@ -70,6 +70,8 @@ export class SandboxSession {
   private orders: number[] = [];
   /** Some frame of the live run carried a navigation order (a link, which carries buttons alone, cannot bring it back). */
   private ordered = false;
+  /** The simulation is stepped elsewhere (a room's): orders, which go out in this session's steps, cannot be sent. */
+  private elsewhere = false;
 
   private constructor(
     private readonly open: WorldOpener,
@@ -93,6 +95,7 @@ export class SandboxSession {
     s.opened = opened;
     s.sim = sim;
     s.lastHash = sim.hashHex();
+    s.elsewhere = true;
     return s;
   }
 
@@ -157,7 +160,7 @@ export class SandboxSession {
 
   /** Whether this session's scenario takes navigation orders (the "navigate" scenario does) and it is live. */
   get canSend(): boolean {
-    return this.mode === 'live' && this.sim.scenario.systems.some((s) => s.name === navOrderSystem.name && s.create === navOrderSystem.create);
+    return this.mode === 'live' && !this.elsewhere && this.sim.scenario.systems.some((s) => s.name === navOrderSystem.name && s.create === navOrderSystem.create);
   }
 
   /**
@@ -166,7 +169,7 @@ export class SandboxSession {
    * Throws when the session cannot send (`canSend`) or the numbers are out of range.
    */
   sendAgent(entity: number, node: number): void {
-    if (!this.canSend) throw new Error(this.mode !== 'live' ? 'sendAgent in replay mode: leave the replay first' : `scenario ${this.sim.scenario.name} takes no navigation orders (the "navigate" scenario does)`);
+    if (!this.canSend) throw new Error(this.mode !== 'live' ? 'sendAgent in replay mode: leave the replay first' : this.elsewhere ? 'sendAgent: this simulation is stepped elsewhere (a room\'s)' : `scenario ${this.sim.scenario.name} takes no navigation orders (the "navigate" scenario does)`);
     this.orders.push(...navOrderWords(entity, node));
   }
 

@@ -18,6 +18,7 @@ export function legendContext(v: WorldView, inspection: Inspection): LegendConte
   return {
     ...(players > 1 ? { seats: { you: Math.max(0, v.sim.players.indexOf(v.you)), names: v.roomSeats()?.names ?? [], players } } : {}),
     falling: v.fallingSeen,
+    plannedPath: v.planned.length >= 4,
     overlay: v.overlayVisible,
     sight: v.showSight && v.rays !== 'off',
     selectedAgent: sel?.kind === 'entity' && (v.probe.count > 0 || v.probe.range > 0),

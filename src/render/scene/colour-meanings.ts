@@ -11,7 +11,7 @@
 import { BACKGROUND_RGB, GTA_SURFACE_TINTS, LLAMA_MATERIAL_TINTS, MISSING_RGB } from './ground-raster.js';
 import { GROUND_RAMP } from './ground-palette.js';
 import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, REGION_BORDER } from './overlays.js';
-import { ENTITY_COLOURS, FALLING_COLOUR, HEAT_RAMP, OVERVIEW_VIEW_COLOUR, rgbToColour, SEAT_COLOURS, WEATHER_COLOURS } from './palette.js';
+import { ENTITY_COLOURS, FALLING_COLOUR, HEAT_RAMP, OVERVIEW_VIEW_COLOUR, PLANNED_PATH_COLOUR, rgbToColour, SEAT_COLOURS, WEATHER_COLOURS } from './palette.js';
 
 /** One colour drawn, and what it means. */
 export interface ColourMeaning {
@@ -45,6 +45,7 @@ export function colourMeanings(): ColourMeaning[] {
   for (let k = 1; k < SEAT_COLOURS.length; k++) add(seatMeaning(k), { [`SEAT_COLOURS[${k}]`]: SEAT_COLOURS[k]! });
   add('falling: it walked off an edge and is in the air', { FALLING_COLOUR });
   add('what the view shows (the overview inset\'s rectangle)', { OVERVIEW_VIEW_COLOUR });
+  add('where a sent agent will walk: its planned path and its goal', { PLANNED_PATH_COLOUR });
   add('selected (and the entity the keyboard points at, to select)', { 'ENTITY_COLOURS.selection': E.selection, 'ENTITY_COLOURS.tile': E.tile, 'ENTITY_COLOURS.pointed': E.pointed });
   add('does not see: a blocked line of sight and where it stopped', { 'ENTITY_COLOURS.unseenRay': E.unseenRay, 'ENTITY_COLOURS.stopMark': E.stopMark });
   add('no floor here', { BACKGROUND_RGB: rgb(BACKGROUND_RGB), 'OVERLAY_COLOURS.pineyHidden': O.pineyHidden });
@@ -109,7 +110,7 @@ export function seatMeaning(k: number): string {
 
 /**
  * The meanings of the marks the simulation itself puts on every world (the player and the other seats of a
- * room, the agents, who sees whom, the selection, the keyboard's pointer, a falling body): each of their
+ * room, the agents, who sees whom, the selection, the keyboard's pointer, a falling body, a sent agent's planned path): each of their
  * colours is kept MIN_COLOUR_DISTANCE from every colour of another meaning, anywhere. Green says "sees", yellow "selected", red "does not see", on every world.
  */
 export const MARK_MEANINGS: readonly string[] = [
@@ -120,6 +121,7 @@ export const MARK_MEANINGS: readonly string[] = [
   'an agent (not seeing the player), and where it faces',
   'selected (and the entity the keyboard points at, to select)',
   'does not see: a blocked line of sight and where it stopped',
+  'where a sent agent will walk: its planned path and its goal',
 ];
 
 /**

@@ -15,7 +15,7 @@ import { BACKGROUND_RGB, LLAMA_MATERIAL_TINTS, MISSING_RGB, rasterizeGround, typ
 import { llamaMaterialName } from './inspect.js';
 import { OVERLAY_COLOURS, PINEY_OBJECT_COLOURS, REGION_BORDER } from './overlays.js';
 import { gtaSurfaceName } from './plain-words.js';
-import { ENTITY_COLOURS, FALLING_COLOUR, HEAT_RAMP, rgbToColour, SEAT_COLOURS } from './palette.js';
+import { ENTITY_COLOURS, FALLING_COLOUR, HEAT_RAMP, PLANNED_PATH_COLOUR, rgbToColour, SEAT_COLOURS } from './palette.js';
 import { seatWords } from '../../netplay/seat-words.js';
 import { WEATHER_KINDS, type FieldAmbience, type WeatherKind } from './weather-look.js';
 
@@ -65,6 +65,8 @@ export interface LegendContext {
   seats?: { you: number; names: readonly (string | null)[]; players: number };
   /** Whether a falling body has been drawn since the world opened. */
   falling?: boolean;
+  /** Whether the selected agent's planned path is drawn (it was sent somewhere and is on its way). */
+  plannedPath?: boolean;
   overlay: boolean;
   sight: boolean;
   /** Whether an agent is selected (its rays are drawn). */
@@ -110,6 +112,7 @@ export function legendFor(world: CollisionWorld, ctx: LegendContext): LegendEntr
   }
   add('entities', `an agent that does not see ${watched}`, 'arrow', ENTITY_COLOURS.agent);
   add('entities', 'the selected entity', 'ring', ENTITY_COLOURS.selection);
+  if (ctx.plannedPath) add('entities', 'the selected agent\'s planned path, where navigation walks it, and its goal (Shift+click to send it)', 'line', PLANNED_PATH_COLOUR);
   if (ctx.falling) add('entities', 'a body falling: it walked off a floor\'s edge (it respawns at the start)', 'ring', FALLING_COLOUR);
   if (ctx.sight) {
     add('sight', `a watcher's line to ${watched === 'the player' ? 'the player it sees' : `${watched}, whom it sees`}`, 'line', ENTITY_COLOURS.sightLine);

@@ -95,6 +95,9 @@ export const OVERVIEW_VIEW_COLOUR = 0xf5f5f5;
 /** The mark of a falling body (a ring with a downward tick): it walked off a floor's edge and is in the air. */
 export const FALLING_COLOUR = 0x999922;
 
+/** The selected agent's planned path: where navigation will walk it (a purple no other meaning uses). */
+export const PLANNED_PATH_COLOUR = 0xaa00ff;
+
 /**
  * Each player's colour in a room of several (seat 0 keeps the one-player colour); each seat's colour means
  * that seat only (colour-meanings.ts checks them against every other colour).

@@ -42,6 +42,11 @@ export interface ViewLink {
   fieldSeed?: number;
   /** The scenario's own parameters, as text (`p.<name>=<value>`; the scenario checks them). */
   params: Record<string, string>;
+  /**
+   * The scenario the page runs on every world instead of the world's own: `LINK_SCENARIOS` (only "navigate",
+   * where a Shift+click sends the selected agent somewhere).
+   */
+  scenario?: LinkScenario;
   /** The camera's centre in the world's two horizontal native coordinates (x then z, or x then y). */
   at?: [number, number];
   /** Screen pixels per metre. */
@@ -79,6 +84,10 @@ export interface ViewLink {
   mute?: boolean;
   aa?: boolean;
 }
+
+/** The scenarios a link may choose (`scenario=`). */
+export const LINK_SCENARIOS = ['navigate'] as const;
+export type LinkScenario = (typeof LINK_SCENARIOS)[number];
 
 /** The most a whole-number link parameter may be, and the limit that sets it (named in the banner). */
 export interface LinkBound {
@@ -195,6 +204,10 @@ export function parseViewLink(search: string, rules: LinkRules, fragment = ''): 
         if (n !== undefined) link.agents = n;
         break;
       }
+      case 'scenario':
+        if ((LINK_SCENARIOS as readonly string[]).includes(v)) link.scenario = v as LinkScenario;
+        else bad(name, v, `expected ${LINK_SCENARIOS.join(' or ')}`, "each world runs its own scenario");
+        break;
       case 'seed':
         if (SEED.test(v)) link.streamSeed = v;
         else bad(name, v, 'expected 1 to 64 letters, digits or _ . : -', 'the default seed is used');
@@ -308,6 +321,7 @@ export function formatViewLink(l: ViewLink): string {
   const q = new URLSearchParams();
   if (l.world !== undefined) q.set('world', l.world);
   if (l.file !== undefined) q.set('file', l.file);
+  if (l.scenario !== undefined) q.set('scenario', l.scenario);
   if (l.agents !== undefined) q.set('agents', String(l.agents));
   if (l.streamSeed !== undefined) q.set('seed', l.streamSeed);
   if (l.ccRandInit !== undefined) q.set('ccinit', String(l.ccRandInit));

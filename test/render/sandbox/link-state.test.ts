@@ -109,6 +109,16 @@ describe('the link of the view', () => {
 });
 
 describe("the link's settings and its one-time parts", () => {
+  test('scenario=navigate runs every world in the "navigate" scenario, kept when the settings are dropped and carried in the link', async () => {
+    const { world } = await opener('rugrats-demo')();
+    const link = new LinkState(parseViewLink('?scenario=navigate&seed=abc', rules).link);
+    expect(link.settingsFor(world, () => undefined).scenario).toBe('navigate');
+    expect(formatViewLink(link.linkOf(defaults))).toBe('?world=rugrats-demo&scenario=navigate&seed=abc');
+    link.dropSettings();
+    expect(link.settingsFor(world, () => undefined).scenario).toBe('navigate');
+    expect(new LinkState(parseViewLink('', rules).link).settingsFor(world, () => undefined).scenario).toBeUndefined();
+  });
+
   test("the scenario gets the link's settings and the sandbox's agent count; a refused parameter is named once and dropped", async () => {
     const { world } = await opener('piney-default')();
     const link = new LinkState(parseViewLink('?fieldseed=5&p.nosuch=3', rules).link);

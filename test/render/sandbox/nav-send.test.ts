@@ -8,6 +8,8 @@ import { findPath } from '../../../src/nav/path.js';
 import { nearestNode, nodePosition } from '../../../src/nav/graph.js';
 import { NAV_ORDER_FLAG, navOrderWords } from '../../../src/systems/nav-orders.js';
 import { opener } from '../helpers.js';
+import { sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
+import { mapPlaneOf, mapX, mapY } from '../../../src/render/scene/projection.js';
 
 const WORLD = 'colbin-demo';
 
@@ -110,5 +112,28 @@ describe('navigation orders in the sandbox', () => {
     for (let f = 0; f < 5; f++) n.stepLive(0);
     await n.loadReplay(n.finishRecording());
     expect(() => n.sendAgent(1, 0)).toThrow(/replay mode/);
+  }, 120_000);
+
+  test('a Shift+click sends the selected agent to the node under the click, or says why not', async () => {
+    const s = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
+    const plane = mapPlaneOf(s.sim.world);
+    const g = navCacheFor(s.sim.world).graph;
+    const node = Math.floor(g.nodeCount / 2);
+    const p = nodePosition(g, node);
+    const [mx, my] = [mapX(plane, p), mapY(plane, p)];
+    const e = 1 + s.sim.players.length;
+    expect(sendSelectedTo(s, null, mx, my, plane)).toEqual({ sent: null, text: expect.stringMatching(/^Select an agent first/) });
+    expect(sendSelectedTo(s, { kind: 'tile', x: mx, y: my }, mx, my, plane).sent).toBeNull();
+    expect(sendSelectedTo(s, { kind: 'entity', id: s.sim.player }, mx, my, plane).text).toMatch(/is not an agent navigation walks/);
+    expect(sendSelectedTo(s, { kind: 'entity', id: e }, 1e12, 1e12, plane).text).toMatch(/off the navigation graph/);
+    expect(s.sending).toBe(false);
+    const out = sendSelectedTo(s, { kind: 'entity', id: e }, mx, my, plane);
+    expect(out.sent).toEqual({ entity: e, node });
+    expect(s.sending).toBe(true);
+    s.stepLive(0);
+    s.stepLive(0);
+    expect(s.sim.ecs.store(Goal).status[e]).toBe(GoalStatus.going);
+    const w = await SandboxSession.create(opener(WORLD), { agents: 4 });
+    expect(sendSelectedTo(w, { kind: 'entity', id: e }, mx, my, plane).text).toMatch(/needs the "navigate" scenario .*scenario=navigate/);
   }, 120_000);
 });

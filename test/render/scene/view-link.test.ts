@@ -17,6 +17,7 @@ const linkArb: fc.Arbitrary<ViewLink> = fc.record(
   {
     world: fc.constantFrom(...rules.worlds),
     agents: fc.integer({ min: 0, max: bounds.agents.max }),
+    scenario: fc.constant('navigate' as const),
     streamSeed: fc.stringMatching(/^[A-Za-z0-9_.:-]{1,20}$/),
     ccRandInit: fc.integer({ min: 0, max: bounds.ccRandInit.max }),
     fieldSeed: fc.integer({ min: 0, max: bounds.fieldSeed.max }),
@@ -75,6 +76,9 @@ describe('view link', () => {
 
   test('an empty link is an empty view; defaults are left out of the text', () => {
     expect(parseViewLink('', rules)).toEqual({ link: { params: {} }, errors: [] });
+    // The one scenario a link chooses is "navigate"; any other is named and each world runs its own.
+    expect(parseViewLink('?scenario=navigate', rules)).toEqual({ link: { params: {}, scenario: 'navigate' }, errors: [] });
+    expect(parseViewLink('?scenario=piney-field', rules)).toEqual({ link: { params: {} }, errors: ['bad link parameter scenario="piney-field": expected navigate; each world runs its own scenario'] });
     expect(formatViewLink({ params: {}, speed: 1, overlay: true, sight: true })).toBe('');
   });
 });
