@@ -86,6 +86,7 @@ export { smoothPath, SMOOTH_LOOKAHEAD } from './nav/smooth.js';
 export { flowField, flowFieldTo, reverseEdges, type FlowField, type ReverseEdges } from './nav/flow-field.js';
 export { Goal, GoalStatus, navCacheFor, MAX_FLOW_FIELDS, type NavCache, type Navigator } from './nav/navigator.js';
 export { navigationSystem } from './systems/navigation.js';
+export { navOrderSystem, NavOrder, navOrderWords, isInputWord, recordedInputWord, NAV_ORDER_FLAG, NAV_ORDER_SECOND, NAV_ORDER_MAX } from './systems/nav-orders.js';
 
 // ---- systems ----
 export { defineSystem, type ParamValue, type StateArray, type SystemBody, type SystemContext, type SystemDef, type SystemFunction, type SystemHost } from './systems/system.js';
@@ -121,6 +122,7 @@ export { SyncTest, type SyncTestFailure } from './sim/synctest.js';
 export { demoButtons } from './sim/demo-input.js';
 export { wanderScenario } from './scenarios/wander.js';
 export { pineyFieldScenario } from './scenarios/piney-field.js';
+export { navigateScenario } from './scenarios/navigate.js';
 export { BUILTIN_SCENARIOS, builtinScenario, createSimulation, defaultSettingsFor, scenarioForWorld, simulationFromSettings, type SimulationInit } from './scenarios/builtin.js';
 export { scenarioIdentity } from './scenarios/identity.js';
 
