@@ -159,6 +159,11 @@ function state(p: ScriptedPage): Record<string, unknown> {
     tile: ins.tile,
     entity: ins.entity,
     sees: v && sel?.kind === 'entity' && v.probe.from === sel.id ? v.probe.lists() : null,
+    scenario: sim.scenario.name,
+    canSend: s.canSend,
+    sending: s.sending,
+    // The selected agent's planned path as last drawn: map points, the first (where it stands) and the last (its goal).
+    plan: v && v.planned.length >= 4 ? { points: v.planned.length / 2, first: [v.planned[0], v.planned[1]], last: v.planned.slice(-2) } : null,
     trail: v ? { on: v.trailOn, entity: v.trail.id, points: v.trail.count, first: v.trail.count ? v.trail.point(0) : null, last: v.trail.count ? v.trail.point(v.trail.count - 1) : null } : null,
     heat: v?.heat.grid ? { frame: v.heat.grid.frame, max: v.heat.grid.max, rays: v.heat.grid.rays, cols: v.heat.grid.cols, rows: v.heat.grid.rows } : null,
     heatOn: vc.heat,

@@ -1,0 +1,119 @@
+/**
+ * Sending an agent in Chromium and Firefox, with real clicks: on the COLBIN demo in the navigate scenario
+ * (`scenario=navigate`), a click selects an agent, a Shift+click where another agent stands sends it there,
+ * its planned path is drawn in its own purple (counted on the map canvas) and listed in the legend, and the
+ * agent walks it: the path's first point follows the agent while its last (the goal) stays.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
+import { countColour, decodePng } from './pixels.js';
+import { PLANNED_PATH_COLOUR } from '../../src/render/scene/palette.js';
+
+interface AnyPage {
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  mouse: { click(x: number, y: number): Promise<void> };
+  keyboard: { down(key: string): Promise<void>; up(key: string): Promise<void> };
+}
+
+let h: Harness;
+let ff: FirefoxHarness;
+
+beforeAll(async () => {
+  const [c, f] = await Promise.allSettled([startHarness(), startFirefox()]);
+  if (c.status === 'fulfilled') h = c.value;
+  if (f.status === 'fulfilled') ff = f.value;
+  for (const r of [c, f]) if (r.status === 'rejected') throw r.reason;
+});
+
+afterAll(async () => {
+  await ff?.close();
+  await h?.close();
+});
+
+const state = (p: AnyPage) => p.evaluate(() => window.retrosim.state() as Record<string, any>, undefined);
+
+/** Where entity `id` is drawn, in page pixels (null: not drawn). */
+async function pageAt(p: AnyPage, id: number): Promise<[number, number] | null> {
+  return p.evaluate((e) => {
+    const at = window.retrosim.entityScreen(e) as [number, number] | null;
+    const r = document.getElementById('map')!.getBoundingClientRect();
+    return at && at[0] > 4 && at[1] > 4 && at[0] < r.width - 4 && at[1] < r.height - 4 ? ([r.left + at[0], r.top + at[1]] as [number, number]) : null;
+  }, id);
+}
+
+async function sendAndSee(name: string, p: AnyPage): Promise<void> {
+  await p.evaluate(() => window.retrosim.pause(), undefined);
+  await p.evaluate(() => window.retrosim.render(), undefined);
+  const s0 = await state(p);
+  expect(s0['scenario'], name).toBe('navigate');
+  expect(s0['canSend'], name).toBe(true);
+  expect(s0['plan'], name).toBeNull();
+
+  // a click selects an agent (the players come first: entity 1 is the player)
+  let agent = -1;
+  for (let id = 2; id < 22 && agent < 0; id++) {
+    const at = await pageAt(p, id);
+    if (!at) continue;
+    await p.mouse.click(at[0], at[1]);
+    const sel = (await state(p))['selection'];
+    if (sel?.kind === 'entity' && sel.id >= 2) agent = sel.id;
+  }
+  expect(agent, `${name}: an agent selected by a click`).toBeGreaterThanOrEqual(2);
+
+  // a Shift+click where another agent stands sends it there (the farther ones first until a path of 4 nodes)
+  let plan: { points: number; first: number[]; last: number[] } | null = null;
+  let info = '';
+  for (let id = 21; id >= 2 && !(plan && plan.points >= 4); id--) {
+    if (id === agent) continue;
+    const at = await pageAt(p, id);
+    if (!at) continue;
+    await p.keyboard.down('Shift');
+    await p.mouse.click(at[0], at[1]);
+    await p.keyboard.up('Shift');
+    const s = await state(p);
+    info = s['info'];
+    expect(s['selection']?.id, `${name}: a Shift+click keeps the selection`).toBe(agent);
+    if (!s['sending']) continue;
+    // the order goes out in the next two frames
+    await p.evaluate(() => window.retrosim.advance(2), undefined);
+    plan = (await state(p))['plan'];
+  }
+  expect(info, name).toBe(`Agent ${agent} is sent there: it walks its planned path (purple) as the run goes on.`);
+  expect(plan, `${name}: a planned path drawn`).not.toBeNull();
+  expect(plan!.points, name).toBeGreaterThanOrEqual(4);
+
+  // drawn in its own colour, and explained in the legend
+  const png = await p.evaluate(() => {
+    window.retrosim.render();
+    const url = (document.getElementById('map') as HTMLCanvasElement).toDataURL('image/png');
+    return url.slice(url.indexOf(',') + 1);
+  }, undefined);
+  const purple = countColour(decodePng(new Uint8Array(Buffer.from(png, 'base64'))), PLANNED_PATH_COLOUR, 48);
+  expect(purple, `${name}: pixels of the planned path's colour`).toBeGreaterThan(20);
+  const legend = (await state(p))['legend'] as { label: string; colour: number }[];
+  expect(legend.find((e) => e.colour === PLANNED_PATH_COLOUR)?.label, name).toMatch(/^the selected agent's planned path/);
+
+  // the agent walks it: the path starts where it stands now, and still ends at the goal
+  await p.evaluate(() => window.retrosim.advance(90), undefined);
+  const later = (await state(p))['plan'] as typeof plan;
+  if (later) {
+    expect(later.first, `${name}: the agent moved along`).not.toEqual(plan!.first);
+    expect(later.last, name).toEqual(plan!.last);
+    expect(later.points, name).toBeLessThanOrEqual(plan!.points);
+  } else {
+    // arrived within 90 frames: the path is gone, and the agent stands at its goal
+    const at = await p.evaluate((e) => window.retrosim.entityScreen(e), agent);
+    const goal = await p.evaluate(([x, y]) => window.retrosim.screenOf(x!, y!), plan!.last);
+    expect(at, name).toEqual(goal);
+  }
+}
+
+test('Chromium: a click selects an agent, a Shift+click sends it, its planned path is drawn and walked', async () => {
+  const p = (await openSandbox(h, { world: 'colbin-demo', scenario: 'navigate', agents: '20' })) as unknown as AnyPage;
+  await sendAndSee('Chromium', p);
+});
+
+test('Firefox: a click selects an agent, a Shift+click sends it, its planned path is drawn and walked', async () => {
+  const p = (await openSandboxInFirefox(ff, h.url, { world: 'colbin-demo', scenario: 'navigate', agents: '20' })) as unknown as AnyPage;
+  await sendAndSee('Firefox', p);
+});
