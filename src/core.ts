@@ -86,7 +86,7 @@ export { smoothPath, SMOOTH_LOOKAHEAD } from './nav/smooth.js';
 export { flowField, flowFieldTo, reverseEdges, type FlowField, type ReverseEdges } from './nav/flow-field.js';
 export { Goal, GoalStatus, navCacheFor, MAX_FLOW_FIELDS, type NavCache, type Navigator } from './nav/navigator.js';
 export { navigationSystem } from './systems/navigation.js';
-export { navOrderSystem, NavOrder, navOrderWords, isInputWord, recordedInputWord, NAV_ORDER_FLAG, NAV_ORDER_SECOND, NAV_ORDER_MAX } from './systems/nav-orders.js';
+export { navOrderSystem, NavOrder, navOrderWords, navOrderPart, isInputWord, recordedInputWord, NAV_ORDER_FLAG, NAV_ORDER_SECOND, NAV_ORDER_MAX } from './systems/nav-orders.js';
 
 // ---- systems ----
 export { defineSystem, type ParamValue, type StateArray, type SystemBody, type SystemContext, type SystemDef, type SystemFunction, type SystemHost } from './systems/system.js';

@@ -34,6 +34,16 @@ export function navOrderWords(entity: number, node: number): [number, number] {
   return [(NAV_ORDER_FLAG | (entity << SHIFT)) >>> 0, (NAV_ORDER_FLAG | NAV_ORDER_SECOND | (node << SHIFT)) >>> 0];
 }
 
+/**
+ * What an input word carries of a navigation order: null for a word of buttons alone, else which half
+ * (`second`) and its value (the entity id in the first half, the node in the second).
+ */
+export function navOrderPart(word: number): { second: boolean; value: number } | null {
+  const w = word >>> 0;
+  if ((w & NAV_ORDER_FLAG) === 0) return null;
+  return { second: (w & NAV_ORDER_SECOND) !== 0, value: (w & ~(NAV_ORDER_FLAG | NAV_ORDER_SECOND)) >>> SHIFT };
+}
+
 /** Whether `word` is a valid input word: buttons alone, or an order word with buttons. */
 export function isInputWord(word: number): boolean {
   return Number.isInteger(word) && word >= 0 && word <= 0xffffffff && ((word & ~BUTTON_MASK) === 0 || (word & NAV_ORDER_FLAG) !== 0);
@@ -65,10 +75,10 @@ export const navOrderSystem: SystemDef = {
     const goal = ecs.store(Goal);
     return (ctx: SystemContext) => {
       const p = ctx.player;
-      const w = ctx.input >>> 0;
-      if (p <= 0 || !ecs.has(p, order) || (w & NAV_ORDER_FLAG) === 0) return;
-      const v = (w & ~(NAV_ORDER_FLAG | NAV_ORDER_SECOND)) >>> SHIFT;
-      if ((w & NAV_ORDER_SECOND) === 0) {
+      const part = navOrderPart(ctx.input);
+      if (p <= 0 || part === null || !ecs.has(p, order)) return;
+      const v = part.value;
+      if (!part.second) {
         order.entity[p] = v;
         order.armed[p] = 1;
         return;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { readReplay } from '../../../src/replay/format.js';
+import { readReplay, ReplayWriter, type Replay } from '../../../src/replay/format.js';
+import { FormatError } from '../../../src/binary/format-error.js';
 import { SandboxSession } from '../../../src/render/sandbox/session.js';
 import { verifyReplay } from '../../../src/replay/verify.js';
 import { simulationFromSettings } from '../../../src/scenarios/builtin.js';
@@ -135,5 +136,31 @@ describe('navigation orders in the sandbox', () => {
     expect(s.sim.ecs.store(Goal).status[e]).toBe(GoalStatus.going);
     const w = await SandboxSession.create(opener(WORLD), { agents: 4 });
     expect(sendSelectedTo(w, { kind: 'entity', id: e }, mx, my, plane).text).toMatch(/needs the "navigate" scenario .*scenario=navigate/);
+  }, 120_000);
+
+  test('the page loads a replay with orders; an input word with other bits beyond the buttons is refused, naming the frame', async () => {
+    const s = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
+    s.sendAgent(1 + s.sim.players.length, 3);
+    for (let f = 0; f < 6; f++) s.stepLive(0);
+    const rp = readReplay(s.finishRecording());
+    const rewrite = (r: Replay, inputs: Uint32Array): Uint8Array => {
+      const w = new ReplayWriter();
+      w.header(r.header);
+      for (const k of r.keyframes) w.keyframe(k.frame, k.hashHi, k.hashLo, k.snapshot);
+      const f = r.frames;
+      w.frames(1, f.count, { inputs, hashHi: f.hashHi, hashLo: f.hashLo, fieldrand: f.fieldrand, ccrand: f.ccrand, sections: f.sections }, r.header.sections.length);
+      return w.end(f.count, f.hashHi[f.count - 1]!, f.hashLo[f.count - 1]!);
+    };
+    // the same file written again loads and plays to the bit
+    const b = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
+    await b.loadReplay(rewrite(rp, rp.frames.inputs));
+    for (let f = 0; f < rp.frames.count; f++) expect(b.stepReplay()!.matches).toBe(true);
+    // bit 8 alone (no order flag) in frame 4
+    const forged = rp.frames.inputs.slice();
+    forged[3 * rp.frames.players] = 0x100;
+    const c = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
+    const err = await c.loadReplay(rewrite(rp, forged)).then(() => null, (e: unknown) => e as Error);
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err!.message).toContain('replay input 0x100 of frame 4 has undefined button bits');
   }, 120_000);
 });
