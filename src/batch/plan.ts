@@ -29,7 +29,7 @@ import {
   readReplay,
   resolveParams,
   RUNTIME_VERSION,
-  BUTTON_MASK,
+  isInputWord,
   type Limits,
   type ScenarioDef,
   type WorldIdentity,
@@ -314,7 +314,7 @@ class Planner {
       let header;
       let frames = 0;
       try {
-        const rp = readReplay(bytes, BUTTON_MASK, this.limits);
+        const rp = readReplay(bytes, isInputWord, this.limits);
         header = rp.header;
         frames = rp.frames.count;
       } catch (e) {

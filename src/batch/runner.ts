@@ -19,7 +19,7 @@ import {
   scenarioIdentity,
   verifyReplay,
   worldIdentity,
-  BUTTON_MASK,
+  isInputWord,
   type CollisionWorld,
   type LoadWorldOptions,
   type OpenedWorld,
@@ -187,7 +187,7 @@ async function runSimulation(p: RunPayload, env: RunnerEnv): Promise<JobOutput> 
 }
 
 async function verify(p: VerifyPayload, env: RunnerEnv): Promise<JobOutput> {
-  const rp = readReplay(env.blob(p.replay), BUTTON_MASK);
+  const rp = readReplay(env.blob(p.replay), isInputWord);
   const world = worldOf(p.world, env);
   const recordsModule = (rp.header.scenario.modules?.length ?? 0) > 0 || rp.header.scenario.source.startsWith('file:');
   if (recordsModule && !(p.scenario && 'graph' in p.scenario)) {

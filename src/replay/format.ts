@@ -267,8 +267,13 @@ export class ReplayWriter {
   }
 }
 
-/** Reads and checks a whole replay file. */
-export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limits: Readonly<Limits> = DEFAULT_LIMITS): Replay {
+/**
+ * Reads and checks a whole replay file. `validInput` says which input words it takes: a mask of the bits they
+ * may hold (`BUTTON_MASK`: buttons alone), or a test of each word (`isInputWord`: buttons, or navigation
+ * orders with buttons); any other word is refused, naming its frame.
+ */
+export function readReplay(bytes: Uint8Array, validInput: number | ((word: number) => boolean) = 0xffffffff, limits: Readonly<Limits> = DEFAULT_LIMITS): Replay {
+  const validWord = typeof validInput === 'number' ? (w: number) => (w & ~validInput) === 0 : validInput;
   checkFileBytes('replay', bytes.length, limits);
   const r = new BinaryReader(bytes, 'replay');
   if (bytes.length < 12) r.fail(`file is ${bytes.length} bytes, too short for a replay header (12 bytes)`, 0);
@@ -363,7 +368,7 @@ export function readReplay(bytes: Uint8Array, validInputMask = 0xffffffff, limit
           for (let k = 0; k < players; k++) {
             const o = payloadAt + 8 + i * rec + 4 * k;
             const input = bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24);
-            if ((input & ~validInputMask) !== 0) pr.fail(`input 0x${(input >>> 0).toString(16)} of frame ${first + i}${players > 1 ? ` (player ${k})` : ''} has undefined button bits`, o);
+            if (!validWord(input >>> 0)) pr.fail(`input 0x${(input >>> 0).toString(16)} of frame ${first + i}${players > 1 ? ` (player ${k})` : ''} has undefined button bits`, o);
           }
         }
         blocks.push({ first, count, payload: bytes.subarray(payloadAt + 8, payloadEnd), offset: payloadAt + 8 });

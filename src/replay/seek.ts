@@ -8,7 +8,7 @@ import { FormatError } from '../binary/format-error.js';
 import { decodeValueBytes } from '../ecs/value-codec.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { Simulation, type SimSnapshot } from '../sim/simulation.js';
-import { BUTTON_MASK } from '../systems/input.js';
+import { isInputWord } from '../systems/nav-orders.js';
 import { frameInputs, hex64, readReplay, type Replay, type ReplayKeyframe } from './format.js';
 import { checkReplayWork, replaySimulation, type ReplayTarget } from './rebuild.js';
 
@@ -124,7 +124,7 @@ export function nearestKeyframe(rp: Replay, frame: number): ReplayKeyframe {
  */
 export function seekReplay(replay: Replay | Uint8Array, with_: Simulation | ReplayTarget, frame: number, options: SeekOptions = {}): SeekResult {
   const limits = options.limits ?? (with_ instanceof Simulation ? undefined : with_.limits) ?? DEFAULT_LIMITS;
-  const rp = replay instanceof Uint8Array ? readReplay(replay, BUTTON_MASK, limits) : replay;
+  const rp = replay instanceof Uint8Array ? readReplay(replay, isInputWord, limits) : replay;
   if (!Number.isInteger(frame) || frame < 0 || frame > rp.frames.count) throw new RangeError(`frame ${frame} is outside 0..${rp.frames.count}`);
   checkReplayWork(rp.header, frame, limits);
   const sim = with_ instanceof Simulation ? with_ : replaySimulation(rp.header, { ...with_, limits });

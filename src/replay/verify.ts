@@ -14,7 +14,7 @@ import { decodeValueBytes, encodeValueBytes } from '../ecs/value-codec.js';
 import { createEventBus } from '../ecs/events.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { Simulation } from '../sim/simulation.js';
-import { BUTTON_MASK } from '../systems/input.js';
+import { isInputWord } from '../systems/nav-orders.js';
 import { frameInputs, hex64, readReplay, RUNTIME_VERSION, type Replay, type ReplayKeyframe } from './format.js';
 import { checkReplayWork, replaySimulation, type ReplayTarget } from './rebuild.js';
 import { diffSnapshots } from './snapshot-diff.js';
@@ -171,7 +171,7 @@ export function compareKeyframe(sim: Simulation, k: ReplayKeyframe, limits: Read
  */
 export function verifyReplay(replay: Replay | Uint8Array, with_: Simulation | ReplayTarget, options: VerifyOptions = {}): VerifyResult {
   const limits = options.limits ?? (with_ instanceof Simulation ? undefined : with_.limits) ?? DEFAULT_LIMITS;
-  const rp = replay instanceof Uint8Array ? readReplay(replay, BUTTON_MASK, limits) : replay;
+  const rp = replay instanceof Uint8Array ? readReplay(replay, isInputWord, limits) : replay;
   checkReplayWork(rp.header, rp.frames.count, limits);
   const sim = with_ instanceof Simulation ? with_ : replaySimulation(rp.header, { ...with_, limits });
   const warnings: string[] = [];

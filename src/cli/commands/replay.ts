@@ -6,7 +6,7 @@ import { parseArgs, parseThreads, UsageError, type ParsedArgs } from '../args.js
 import type { Command } from '../command.js';
 import { inFile, print, printJson, readInputFile } from '../io.js';
 import { readReplay, replayToJson, type Replay } from '../../replay/format.js';
-import { BUTTON_MASK } from '../../systems/input.js';
+import { isInputWord } from '../../systems/nav-orders.js';
 import { parseFileSource } from '../../replay/world-identity.js';
 import { openNamedWorld, openRecordedWorld, RecordedWorldNotFound } from '../../node/open-world.js';
 import { dirname, resolve } from 'node:path';
@@ -157,7 +157,7 @@ export const command: Command = {
     if (!file) throw new UsageError(`replay ${sub} needs a FILE`);
     if (rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     const limits = limitsFrom(o);
-    const rp = inFile(file, () => readReplay(readInputFile(file, limits.fileBytes), BUTTON_MASK, limits));
+    const rp = inFile(file, () => readReplay(readInputFile(file, limits.fileBytes), isInputWord, limits));
     const json = o['json'] === true;
     switch (sub) {
       case 'info': {

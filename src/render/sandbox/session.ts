@@ -13,7 +13,6 @@
  * tests run it too.
  */
 import { frameInputs, hex64, readReplay, type Replay } from '../../replay/format.js';
-import { FormatError } from '../../binary/format-error.js';
 import type { OpenedWorld } from '../../replay/world-identity.js';
 import { InputRuns } from '../scene/link-inputs.js';
 import { defaultSettingsFor, simulationFromSettings } from '../../scenarios/builtin.js';
@@ -245,12 +244,8 @@ export class SandboxSession {
    * simulation is rebuilt from the replay's own settings.
    */
   async loadReplay(bytes: Uint8Array): Promise<Replay> {
-    const rp = readReplay(bytes);
-    // Buttons, or navigation orders with buttons (nav-orders.ts): any other bit is refused, naming the frame.
-    const words = rp.frames.inputs;
-    for (let i = 0; i < words.length; i++) {
-      if (!isInputWord(words[i]!)) throw new FormatError('replay chunk FRAM (frames)', -1, `replay input 0x${words[i]!.toString(16)} of frame ${Math.floor(i / rp.frames.players) + 1} has undefined button bits`);
-    }
+    // Buttons, or navigation orders with buttons (nav-orders.ts): any other word is refused, naming its frame.
+    const rp = readReplay(bytes, isInputWord);
     // A hostile header (unknown scenario, settings out of range) is refused as a FormatError before anything
     // is built from it, as the Node verifier does.
     checkReplaySettings(rp.header);

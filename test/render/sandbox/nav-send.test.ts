@@ -9,6 +9,10 @@ import { findPath } from '../../../src/nav/path.js';
 import { nearestNode, nodePosition } from '../../../src/nav/graph.js';
 import { NAV_ORDER_FLAG, navOrderWords } from '../../../src/systems/nav-orders.js';
 import { opener } from '../helpers.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../cli/run-cli.js';
 import { sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
 import { mapPlaneOf, mapX, mapY } from '../../../src/render/scene/projection.js';
 
@@ -161,6 +165,29 @@ describe('navigation orders in the sandbox', () => {
     const c = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
     const err = await c.loadReplay(rewrite(rp, forged)).then(() => null, (e: unknown) => e as Error);
     expect(err).toBeInstanceOf(FormatError);
-    expect(err!.message).toContain('replay input 0x100 of frame 4 has undefined button bits');
+    expect(err!.message).toContain('input 0x100 of frame 4 has undefined button bits');
   }, 120_000);
+
+  test('the command line verifies and seeks the replay of a run with a send', async () => {
+    const s = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
+    for (let f = 0; f < 3; f++) s.stepLive(0);
+    const { e, node } = agentAndGoal(s, 4);
+    s.sendAgent(e, node);
+    for (let f = 0; f < 400; f++) s.stepLive(0);
+    expect(s.sim.ecs.store(Goal).status[e]).toBe(GoalStatus.arrived);
+    const dir = mkdtempSync(join(tmpdir(), 'retrosim-navsend-'));
+    try {
+      const file = join(dir, 'sent.rsr');
+      writeFileSync(file, s.finishRecording());
+      const v = runCli(['replay', 'verify', file, '--json']);
+      expect(v.stderr).toBe('');
+      expect(v.code).toBe(0);
+      expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, frames: 403, finalHash: s.hash });
+      const k = runCli(['replay', 'seek', file, '200', '--json']);
+      expect(k.code).toBe(0);
+      expect(JSON.parse(k.stdout)).toMatchObject({ frame: 200, hash: s.recordedHashes[199] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
