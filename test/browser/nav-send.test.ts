@@ -2,7 +2,8 @@
  * Sending an agent in Chromium and Firefox, with real clicks: on the COLBIN demo in the navigate scenario
  * (`scenario=navigate`), a click selects an agent, a Shift+click where another agent stands sends it there,
  * its planned path is drawn in its own purple (counted on the map canvas) and listed in the legend, and the
- * agent walks it: the path's first point follows the agent while its last (the goal) stays.
+ * agent walks it: the path's first point follows the agent while its last (the goal) stays. The inspector's
+ * "Send it somewhere" button then sends it elsewhere with a plain click (the way on a touch screen).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
@@ -13,6 +14,7 @@ interface AnyPage {
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
   mouse: { click(x: number, y: number): Promise<void> };
   keyboard: { down(key: string): Promise<void>; up(key: string): Promise<void> };
+  click(selector: string): Promise<void>;
 }
 
 let h: Harness;
@@ -106,6 +108,26 @@ async function sendAndSee(name: string, p: AnyPage): Promise<void> {
     const goal = await p.evaluate(([x, y]) => window.retrosim.screenOf(x!, y!), plan!.last);
     expect(at, name).toEqual(goal);
   }
+
+  // the inspector's button, then a plain click: sent elsewhere, the selection kept
+  const before = ((await state(p))['plan'] as typeof plan)?.last ?? plan!.last;
+  let moved = false;
+  for (let id = 2; id < 22 && !moved; id++) {
+    if (id === agent) continue;
+    const at = await pageAt(p, id);
+    if (!at) continue;
+    await p.click('#inspector button.send');
+    expect(await p.evaluate(() => document.querySelector('#inspector button.send')!.textContent, undefined), name).toBe('Click the map: where to?');
+    await p.mouse.click(at[0], at[1]);
+    const s = await state(p);
+    expect(s['selection']?.id, `${name}: the click after the button keeps the selection`).toBe(agent);
+    expect(await p.evaluate(() => document.querySelector('#inspector button.send')!.textContent, undefined), name).toBe('Send it somewhere');
+    if (!s['sending']) continue;
+    await p.evaluate(() => window.retrosim.advance(2), undefined);
+    const again = (await state(p))['plan'] as typeof plan;
+    moved = again !== null && (again.last[0] !== before[0] || again.last[1] !== before[1]);
+  }
+  expect(moved, `${name}: the send button sent the agent to another goal`).toBe(true);
 }
 
 test('Chromium: a click selects an agent, a Shift+click sends it, its planned path is drawn and walked', async () => {

@@ -38,6 +38,8 @@ export interface SelectionView {
   sees: { sees: number[]; blocked: number[]; range: number } | null;
   /** Whether the selected entity's path trail is drawn. */
   trail?: boolean;
+  /** Whether the session takes navigation orders (the send button is offered). */
+  canSend?: boolean;
 }
 
 /** The world the answers are about (its kind, up axis and scale: heights in metres) and its player. */
@@ -78,17 +80,24 @@ export class InspectorPanel {
   /** The selected entity's lists are shown whole (its "N more" was followed). */
   private listAll = false;
   private listedFor = -1;
-  /** Below the sections, kept across rebuilds (so that a click on it always lands): the trail button. */
+  /** Below the sections, kept across rebuilds (so that a click on it always lands): the trail and send buttons. */
   private readonly trailButton: HTMLButtonElement;
   /** A body named in the plain line was followed: select it. */
   onSelect: (id: number) => void = () => undefined;
   /** The trail button: show (true) or hide the selected entity's path trail. */
   onTrail: (on: boolean) => void = () => undefined;
   private trailOn = false;
+  /** The send button: the next click or tap on the map sends the selected agent there (a Shift+click does at once). */
+  private readonly sendButton: HTMLButtonElement;
+  /** The send button was pressed: the next click on the map is where the selected agent goes. */
+  sendArmed = false;
 
   constructor(private readonly box: HTMLElement) {
     this.trailButton = el('button', 'trail') as HTMLButtonElement;
     this.trailButton.addEventListener('click', () => this.onTrail(!this.trailOn));
+    this.sendButton = el('button', 'send') as HTMLButtonElement;
+    this.sendButton.addEventListener('click', () => this.armSend(!this.sendArmed));
+    this.armSend(false);
     // The sections are rebuilt as the selection lives (its rows change every frame): a link acts on the press
     // (a click's release could land on a rebuilt copy), and on a keyboard's click (detail 0).
     const follow = (ev: Event) => {
@@ -144,6 +153,8 @@ export class InspectorPanel {
     this.trailButton.textContent = this.trailOn ? 'Hide path trail' : 'Show path trail';
     this.trailButton.setAttribute('aria-pressed', String(this.trailOn));
     this.trailButton.hidden = !sel.entity;
+    if (!sel.entity || !sel.canSend) this.armSend(false);
+    this.sendButton.hidden = !sel.entity || !sel.canSend;
     if (parts.length === 0) {
       keyParts.push('empty');
       parts.push(el('div', 'section', 'Hover the map to read the ground; click an entity or a tile to inspect it.'));
@@ -157,6 +168,13 @@ export class InspectorPanel {
       const d = p.querySelector('details');
       if (d && open.has(p.className)) d.open = true;
     }
-    this.box.replaceChildren(...parts, this.trailButton);
+    this.box.replaceChildren(...parts, this.trailButton, this.sendButton);
+  }
+
+  /** The send button pressed (true: the next click on the map sends) or released. */
+  armSend(on: boolean): void {
+    this.sendArmed = on;
+    this.sendButton.textContent = on ? 'Click the map: where to?' : 'Send it somewhere';
+    this.sendButton.setAttribute('aria-pressed', String(on));
   }
 }

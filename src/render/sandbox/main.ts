@@ -116,12 +116,13 @@ let fastForwarding: Promise<void> | null = null;
 let reaching: SandboxSession | null = null;
 let moment: MomentOutcome | null = null;
 
-/** A Shift+click on the map: the selected agent sent there (nav-send.ts); the banner says what happened. */
+/** A Shift+click on the map (or a click after the inspector's send button): the selected agent sent there (nav-send.ts); the banner says what happened. */
 function sendAt(sx: number, sy: number): void {
   const s = current();
   const v = view();
   if (!s || !v) return;
   const [mx, my] = v.toMap(sx, sy);
+  panels.inspector.armSend(false);
   messages.info = sendSelectedTo(s, inspection.selection, mx, my, v.plane).text;
   pageView.draw();
 }
@@ -353,7 +354,7 @@ async function start(): Promise<void> {
   returnKeysToMap([document.querySelector('header')!, $('replay-bar'), $('welcome')], focusMap);
   bindFileDrop(window, openFiles, $('drop-cue'));
   bindMapKeys(m.canvas, { view, select: (sel) => pageView.select(sel), draw: () => pageView.draw() });
-  bindMapPointer(m.canvas, { camera: () => view()?.camera ?? null, hover: (x, y) => pageView.hoverAt(x, y), leave: () => inspection.leave(), click: (x, y) => pageView.clickAt(x, y), send: (x, y) => sendAt(x, y) });
+  bindMapPointer(m.canvas, { camera: () => view()?.camera ?? null, hover: (x, y) => pageView.hoverAt(x, y), leave: () => inspection.leave(), click: (x, y) => (panels.inspector.sendArmed ? sendAt(x, y) : void pageView.clickAt(x, y)), send: (x, y) => sendAt(x, y) });
   bindOverviewPointer($<HTMLCanvasElement>('minimap'), {
     mapAt: (x, y) => panels.overview.mapAt(x, y),
     camera: () => view()?.camera ?? null,

@@ -73,12 +73,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { group: 'mouse', keys: 'drag', does: 'pan (stops following)', match: [] },
   { group: 'mouse', keys: 'hover', does: 'the point under the cursor and the ground there, in the inspector', match: [] },
   { group: 'mouse', keys: 'click', does: 'inspect the entity or the tile under the cursor', match: [] },
-  { group: 'mouse', keys: 'Shift+click', does: 'send the selected agent there by the world\'s navigation; its planned path is drawn in purple (in the "navigate" scenario: scenario=navigate in the address)', match: [] },
+  { group: 'mouse', keys: 'Shift+click', does: 'send the selected agent there by the world\'s navigation; its planned path is drawn in purple (in the "navigate" scenario: scenario=navigate in the address; or the inspector\'s "Send it somewhere", then a click)', match: [] },
   { group: 'mouse', keys: 'click the overview', does: 'jump there', match: [] },
   { group: 'mouse', keys: 'drop files', does: 'open a world, a TRAK with its MAP, a COL with its placements, or a replay', match: [] },
   { group: 'touch', keys: 'one finger', does: 'pan (stops following)', match: [] },
   { group: 'touch', keys: 'two fingers', does: 'pinch to zoom about the point between them', match: [] },
-  { group: 'touch', keys: 'tap', does: 'inspect the entity or the tile under the finger', match: [] },
+  { group: 'touch', keys: 'tap', does: 'inspect the entity or the tile under the finger (after the inspector\'s "Send it somewhere": send the selected agent there)', match: [] },
 ];
 
 /** The page action a KeyboardEvent.key triggers, if any. */

@@ -76,9 +76,10 @@ export class SidePanels {
       entity: inspection.entity,
       sees: sel?.kind === 'entity' && p.from === sel.id ? { ...p.lists(), range: p.range } : null,
       trail: v.trailOn,
+      canSend: s.canSend,
     }, { world: v.sim.world, player: v.sim.player });
     const ctx = legendContext(v, inspection);
-    const key = `${legendOn}:${ctx.falling}:${JSON.stringify(ctx.seats ?? null)}:${ctx.overlay}:${ctx.sight}:${ctx.selectedAgent}:${ctx.selectedTile}:${[...v.weatherSeen].sort().join(',')}:${ctx.heatMax}`;
+    const key = `${legendOn}:${ctx.falling}:${ctx.plannedPath}:${JSON.stringify(ctx.seats ?? null)}:${ctx.overlay}:${ctx.sight}:${ctx.selectedAgent}:${ctx.selectedTile}:${[...v.weatherSeen].sort().join(',')}:${ctx.heatMax}`;
     if (key !== this.legendKey) {
       this.legendKey = key;
       this.legendEntries = legendFor(v.sim.world, ctx);
