@@ -247,7 +247,7 @@ function syncUrl(): string {
   // In a room the address is the room's link (what the others open), not a view of a moment.
   if (rooms.active) return address.write(new URL(rooms.link).search);
   const snap = viewSnapshot();
-  replayControls?.showLinkNote(linkInputsNote(snap.live?.inputs));
+  replayControls?.showLinkNote(linkInputsNote(snap.live?.inputs, snap.live ? current()?.sent === true : false));
   return address.write(formatViewLink(link.linkOf(snap)));
 }
 

@@ -12,9 +12,11 @@ import type { PageAction } from './shortcuts.js';
 
 /**
  * The note shown when a steered run's keys are too many for its link (`inputs`: the encoded keys, '' none,
- * null unknown): the link then reopens the run without them, and the replay file is the way to share it.
+ * null unknown), or an agent was sent in it (`sent`: a link carries no sends): the link then reopens the run
+ * without them, and the replay file is the way to share it.
  */
-export function linkInputsNote(inputs: string | null | undefined): string {
+export function linkInputsNote(inputs: string | null | undefined, sent = false): string {
+  if (sent) return 'A link cannot carry the agents sent in this run: it reopens the run without them. Save the replay to share it exactly.';
   if (inputs === null) return 'The link cannot carry the keys of this run (the page no longer holds its start): it reopens the run without them.';
   if (!inputs || inputs.length <= MAX_LINK_INPUT_CHARS) return '';
   return `This run's keys are too many for a link (${inputs.length} characters, the most is ${MAX_LINK_INPUT_CHARS}): the link reopens the run without them. Save the replay to share it exactly.`;

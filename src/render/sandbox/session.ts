@@ -173,6 +173,11 @@ export class SandboxSession {
     this.orders.push(...navOrderWords(entity, node));
   }
 
+  /** Whether some frame of the live run carried a navigation order (its link cannot bring the run back). */
+  get sent(): boolean {
+    return this.ordered;
+  }
+
   /** Whether a navigation order is still going out. */
   get sending(): boolean {
     return this.orders.length > 0;

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../cli/run-cli.js';
 import { sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
+import { linkInputsNote } from '../../../src/render/sandbox/replay-controls.js';
 import { mapPlaneOf, mapX, mapY } from '../../../src/render/scene/projection.js';
 
 const WORLD = 'colbin-demo';
@@ -58,6 +59,10 @@ describe('navigation orders in the sandbox', () => {
     expect(goal.status[e]).not.toBe(GoalStatus.going);
     s.stepLive(0);
     expect(s.sending).toBe(false);
+    expect(s.sent).toBe(true);
+    // a link carries no sends: it says so rather than reopen another run as this one
+    expect(s.linkInputs()).toBeNull();
+    expect(linkInputsNote(s.linkInputs(), s.sent)).toMatch(/^A link cannot carry the agents sent in this run/);
     expect(goal.status[e]).toBe(GoalStatus.going);
     let arrivedAt = -1;
     for (let f = 0; f < 1800 && arrivedAt < 0; f++) {
