@@ -195,4 +195,14 @@ describe('navigation orders in the sandbox', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 300_000);
+
+  test('on a world of many cells the first send says how long building the graph stops the page, and sends nothing yet', async () => {
+    const s = await SandboxSession.create(opener('piney-default'), { agents: 2, scenario: 'navigate' });
+    const plane = mapPlaneOf(s.sim.world);
+    const e = 1 + s.sim.players.length;
+    const out = sendSelectedTo(s, { kind: 'entity', id: e }, 0, 0, plane);
+    expect(out.sent).toBeNull();
+    expect(out.text).toBe("This world's navigation graph is built on the first send: 8,649 cells, about 9 s during which the page stops. Send again to build it and send.");
+    expect(s.sending).toBe(false);
+  });
 });
