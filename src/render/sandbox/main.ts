@@ -124,6 +124,7 @@ function sendAt(sx: number, sy: number): void {
   const [mx, my] = v.toMap(sx, sy);
   panels.inspector.armSend(false);
   messages.info = sendSelectedTo(s, inspection.selection, mx, my, v.plane).text;
+  banner.show();
   pageView.draw();
 }
 
