@@ -40,7 +40,7 @@ options:
                     docs/worlds.md) or any supported world file instead (Piney field spec, COLBIN, GTA
                     COL, Rugrats COL, Llama TRAK with --map); a file of a
                     built-in id's name in the current folder is taken as that file
-  --scenario S      a built-in scenario (wander, piney-field) or a scenario module file (.mjs/.js) of your own
+  --scenario S      a built-in scenario (wander, piney-field, navigate) or a scenario module file (.mjs/.js) of your own
   --set KEY=VALUE   a scenario parameter (repeat for several); its type and bounds are the scenario's
   --map FILE        the MAP file of a Llama world
   --seed TEXT       master seed of the named random streams (default "retrosim")
