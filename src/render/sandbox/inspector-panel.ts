@@ -96,7 +96,15 @@ export class InspectorPanel {
     this.trailButton = el('button', 'trail') as HTMLButtonElement;
     this.trailButton.addEventListener('click', () => this.onTrail(!this.trailOn));
     this.sendButton = el('button', 'send') as HTMLButtonElement;
-    this.sendButton.addEventListener('click', () => this.armSend(!this.sendArmed));
+    // On the press, as the links below do (and on a keyboard's click, detail 0).
+    this.sendButton.addEventListener('pointerdown', (ev) => {
+      if (ev.button !== 0) return;
+      ev.preventDefault();
+      this.armSend(!this.sendArmed);
+    });
+    this.sendButton.addEventListener('click', (ev) => {
+      if (ev.detail === 0) this.armSend(!this.sendArmed);
+    });
     this.armSend(false);
     // The sections are rebuilt as the selection lives (its rows change every frame): a link acts on the press
     // (a click's release could land on a rebuilt copy), and on a keyboard's click (detail 0).
@@ -168,7 +176,10 @@ export class InspectorPanel {
       const d = p.querySelector('details');
       if (d && open.has(p.className)) d.open = true;
     }
-    this.box.replaceChildren(...parts, this.trailButton, this.sendButton);
+    // The buttons stay in place (a press on one while the sections are rebuilt still ends in its click).
+    for (const c of Array.from(this.box.children)) if (c !== this.trailButton && c !== this.sendButton) c.remove();
+    if (this.trailButton.parentElement !== this.box) this.box.append(this.trailButton, this.sendButton);
+    this.box.prepend(...parts);
   }
 
   /** The send button pressed (true: the next click on the map sends) or released. */
