@@ -188,7 +188,7 @@ describe('navigation orders in the sandbox', () => {
       expect(v.stderr).toBe('');
       expect(v.code).toBe(0);
       expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, frames: 403, finalHash: s.hash });
-      const k = runCli(['replay', 'seek', file, '200', '--json']);
+      const k = runCli(['replay', 'seek', file, '--frame', '200', '--json']);
       expect(k.code).toBe(0);
       expect(JSON.parse(k.stdout)).toMatchObject({ frame: 200, hash: s.recordedHashes[199] });
     } finally {
