@@ -5,7 +5,7 @@
  */
 import { DEFAULT_KEYFRAME_INTERVAL, replayFormatVersion, ReplayWriter, RUNTIME_VERSION, type WorldIdentity } from './format.js';
 import { encodeValueBytes } from '../ecs/value-codec.js';
-import { recordedInputWord } from '../systems/nav-orders.js';
+import { BUTTON_MASK } from '../systems/input.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { ScenarioIdentity } from '../sim/scenario.js';
 import { scenarioIdentity } from '../scenarios/identity.js';
@@ -80,16 +80,15 @@ export class ReplayRecorder {
   }
 
   /**
-   * Steps the simulation one frame with these buttons (Buttons bits; bits outside BUTTON_MASK are dropped, but a
-   * navigation order's word, see `navOrderWords`, is kept whole) and
+   * Steps the simulation one frame with these buttons (Buttons bits; bits outside BUTTON_MASK are dropped) and
    * records the frame: a number is player 0's (the others' are 0), a list one word per player (see
    * `Simulation.step`).
    */
   step(buttons: number | ArrayLike<number>): void {
     const sim = this.sim;
-    if (typeof buttons === 'number') sim.step(recordedInputWord(buttons));
+    if (typeof buttons === 'number') sim.step(buttons & BUTTON_MASK);
     else if (buttons !== null && typeof buttons === 'object' && buttons.length === this.P) {
-      for (let k = 0; k < this.P; k++) this.masked[k] = recordedInputWord(buttons[k]!);
+      for (let k = 0; k < this.P; k++) this.masked[k] = buttons[k]! & BUTTON_MASK;
       sim.step(this.masked);
     } else sim.step(buttons); // refused there, naming the count it needs
     const P = this.P;
