@@ -80,7 +80,7 @@ export class InspectorPanel {
   /** The selected entity's lists are shown whole (its "N more" was followed). */
   private listAll = false;
   private listedFor = -1;
-  /** Below the sections, kept across rebuilds (so that a click on it always lands): the trail and send buttons. */
+  /** Above the sections, kept across rebuilds (so that a click on it always lands): the trail and send buttons. */
   private readonly trailButton: HTMLButtonElement;
   /** A body named in the plain line was followed: select it. */
   onSelect: (id: number) => void = () => undefined;
@@ -96,14 +96,21 @@ export class InspectorPanel {
     this.trailButton = el('button', 'trail') as HTMLButtonElement;
     this.trailButton.addEventListener('click', () => this.onTrail(!this.trailOn));
     this.sendButton = el('button', 'send') as HTMLButtonElement;
-    // On the press, as the links below do (and on a keyboard's click, detail 0).
+    // On the press, as the links below do; a click that no press came before (a keyboard's) acts on its own.
+    // Not told apart by the click's `detail`, which a synthetic click may leave at 0 after its press.
+    let pressed = false;
+    this.sendButton.addEventListener('keydown', () => {
+      pressed = false;
+    });
     this.sendButton.addEventListener('pointerdown', (ev) => {
       if (ev.button !== 0) return;
       ev.preventDefault();
+      pressed = true;
       this.armSend(!this.sendArmed);
     });
-    this.sendButton.addEventListener('click', (ev) => {
-      if (ev.detail === 0) this.armSend(!this.sendArmed);
+    this.sendButton.addEventListener('click', () => {
+      if (pressed) pressed = false;
+      else this.armSend(!this.sendArmed);
     });
     this.armSend(false);
     // The sections are rebuilt as the selection lives (its rows change every frame): a link acts on the press
@@ -176,10 +183,12 @@ export class InspectorPanel {
       const d = p.querySelector('details');
       if (d && open.has(p.className)) d.open = true;
     }
-    // The buttons stay in place (a press on one while the sections are rebuilt still ends in its click).
+    // The buttons stay in place, first: a press on one while the sections are rebuilt still ends in its click,
+    // and the hover section, which goes as the pointer leaves the map for a button, is below them (were they
+    // below it, they would move up from under the pointer on its way).
     for (const c of Array.from(this.box.children)) if (c !== this.trailButton && c !== this.sendButton) c.remove();
     if (this.trailButton.parentElement !== this.box) this.box.append(this.trailButton, this.sendButton);
-    this.box.prepend(...parts);
+    this.box.append(...parts);
   }
 
   /** The send button pressed (true: the next click on the map sends) or released. */
