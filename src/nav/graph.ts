@@ -81,61 +81,114 @@ export function buildNavGraph(world: CollisionWorld, body: NavBody, options: Nav
 
 /** `buildNavGraph` from a walkability source. */
 export function buildFromSource(src: WalkSource, tag: string): NavGraph {
-  const { grid } = src;
-  const cells = grid.n0 * grid.n1;
-  const cellStart = new Uint32Array(cells + 1);
-  const cellOf: number[] = [];
-  const pos: number[] = [];
-  for (let c = 0; c < cells; c++) {
-    cellStart[c] = cellOf.length;
-    const stands = src.stands(c % grid.n0, Math.floor(c / grid.n0));
-    for (const p of stands.slice(0, MAX_NAV_LEVELS)) {
-      cellOf.push(c);
-      pos.push(p[0], p[1], p[2]);
-    }
+  const b = new NavGraphBuilder(src, tag);
+  for (;;) {
+    const g = b.advance(Infinity);
+    if (g !== null) return g;
   }
-  cellStart[cells] = cellOf.length;
-  const n = cellOf.length;
-  const edgeStart = new Uint32Array(n + 1);
-  const edgeTo: number[] = [];
-  const from: Vec3 = [0, 0, 0];
-  for (let a = 0; a < n; a++) {
-    edgeStart[a] = edgeTo.length;
-    const c = cellOf[a]!;
-    const i = c % grid.n0;
-    const j = Math.floor(c / grid.n0);
-    from[0] = pos[3 * a]!;
-    from[1] = pos[3 * a + 1]!;
-    from[2] = pos[3 * a + 2]!;
-    for (const [di, dj] of NAV_DIRECTIONS) {
-      const ni = i + di;
-      const nj = j + dj;
-      if (ni < 0 || nj < 0 || ni >= grid.n0 || nj >= grid.n1) continue;
-      const d = ni + nj * grid.n0;
-      if (cellStart[d] === cellStart[d + 1]) continue;
-      const at = src.step(from, ni, nj);
-      if (at === null) continue;
-      for (let b = cellStart[d]!; b < cellStart[d + 1]!; b++) {
-        if (pos[3 * b] === at[0] && pos[3 * b + 1] === at[1] && pos[3 * b + 2] === at[2]) {
-          edgeTo.push(b);
-          break;
+}
+
+/**
+ * A navigation graph built a slice at a time, so that a page can go on drawing while a large world's graph
+ * is made: `advance(work)` does about `work` units (a cell's standing places, or one node's walks to its
+ * neighbours) and returns the graph once it is whole. The graph is `buildFromSource`'s, to the bit, whatever
+ * the slices.
+ */
+export class NavGraphBuilder {
+  private readonly cells: number;
+  private readonly cellStart: Uint32Array;
+  private readonly cellOf: number[] = [];
+  private readonly pos: number[] = [];
+  private edgeStart: Uint32Array | null = null;
+  private readonly edgeTo: number[] = [];
+  private readonly from: Vec3 = [0, 0, 0];
+  /** The next cell whose standing places are asked for (`cells` once all were). */
+  private c = 0;
+  /** The next node whose edges are walked. */
+  private a = 0;
+  private done: NavGraph | null = null;
+
+  constructor(
+    private readonly src: WalkSource,
+    private readonly tag: string,
+  ) {
+    this.cells = src.grid.n0 * src.grid.n1;
+    this.cellStart = new Uint32Array(this.cells + 1);
+  }
+
+  /** How far the build is, 0 to 1: the standing places count for the first tenth, the walks for the rest. */
+  get progress(): number {
+    if (this.done) return 1;
+    if (this.edgeStart === null) return (0.1 * this.c) / Math.max(1, this.cells);
+    return 0.1 + (0.9 * this.a) / Math.max(1, this.cellOf.length);
+  }
+
+  /** Does about `work` units more (at least one); the graph once whole, else null. */
+  advance(work: number): NavGraph | null {
+    if (this.done) return this.done;
+    const { grid } = this.src;
+    const { cellStart, cellOf, pos, cells } = this;
+    let left = Math.max(1, work);
+    while (this.c < cells && left > 0) {
+      const c = this.c++;
+      left--;
+      cellStart[c] = cellOf.length;
+      const stands = this.src.stands(c % grid.n0, Math.floor(c / grid.n0));
+      for (const p of stands.slice(0, MAX_NAV_LEVELS)) {
+        cellOf.push(c);
+        pos.push(p[0], p[1], p[2]);
+      }
+    }
+    if (this.c < cells) return null;
+    const n = cellOf.length;
+    if (this.edgeStart === null) {
+      cellStart[cells] = n;
+      this.edgeStart = new Uint32Array(n + 1);
+    }
+    const { edgeStart, edgeTo, from } = this;
+    while (this.a < n && left > 0) {
+      const a = this.a++;
+      left--;
+      edgeStart[a] = edgeTo.length;
+      const c = cellOf[a]!;
+      const i = c % grid.n0;
+      const j = Math.floor(c / grid.n0);
+      from[0] = pos[3 * a]!;
+      from[1] = pos[3 * a + 1]!;
+      from[2] = pos[3 * a + 2]!;
+      for (const [di, dj] of NAV_DIRECTIONS) {
+        const ni = i + di;
+        const nj = j + dj;
+        if (ni < 0 || nj < 0 || ni >= grid.n0 || nj >= grid.n1) continue;
+        const d = ni + nj * grid.n0;
+        if (cellStart[d] === cellStart[d + 1]) continue;
+        const at = this.src.step(from, ni, nj);
+        if (at === null) continue;
+        for (let b = cellStart[d]!; b < cellStart[d + 1]!; b++) {
+          if (pos[3 * b] === at[0] && pos[3 * b + 1] === at[1] && pos[3 * b + 2] === at[2]) {
+            edgeTo.push(b);
+            break;
+          }
         }
       }
     }
+    if (this.a < n) return null;
+    edgeStart[n] = edgeTo.length;
+    const src = this.src;
+    this.done = {
+      kind: src.world.kind,
+      tag: this.tag,
+      grid,
+      body: { radius: src.body.radius, height: src.body.height, step: src.body.step, speed: src.body.speed },
+      nodeCount: n,
+      cellOf: Uint32Array.from(cellOf),
+      pos: Float64Array.from(pos),
+      cellStart,
+      edgeStart,
+      edgeTo: Uint32Array.from(edgeTo),
+    };
+    return this.done;
   }
-  edgeStart[n] = edgeTo.length;
-  return {
-    kind: src.world.kind,
-    tag,
-    grid,
-    body: { radius: src.body.radius, height: src.body.height, step: src.body.step, speed: src.body.speed },
-    nodeCount: n,
-    cellOf: Uint32Array.from(cellOf),
-    pos: Float64Array.from(pos),
-    cellStart,
-    edgeStart,
-    edgeTo: Uint32Array.from(edgeTo),
-  };
 }
 
 /** The node of cell `c` whose position is `p` to the bit, or −1. */
