@@ -95,7 +95,8 @@ export function buildFromSource(src: WalkSource, tag: string): NavGraph {
  * the slices.
  */
 export class NavGraphBuilder {
-  private readonly cells: number;
+  /** The grid's cells. */
+  readonly cells: number;
   private readonly cellStart: Uint32Array;
   private readonly cellOf: number[] = [];
   private readonly pos: number[] = [];

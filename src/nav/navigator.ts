@@ -77,6 +77,11 @@ export function navCacheFor(world: CollisionWorld, body: NavBody = defaultNavBod
   return c;
 }
 
+/** Whether `world`'s graph for `body` was built or given already (`navCacheFor` would not build it). */
+export function hasNavCache(world: CollisionWorld, body: NavBody = defaultNavBody(world)): boolean {
+  return caches.get(world)?.has(bodyKey(body)) === true;
+}
+
 /** The flow field toward `goal` of a cache's graph, made once and kept (see `MAX_FLOW_FIELDS`). */
 export function cachedFlowField(c: NavCache, goal: number): FlowField {
   let f = c.fields.get(goal);

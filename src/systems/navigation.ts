@@ -33,7 +33,10 @@ export const navigationSystem: SystemDef = {
     const up = world.up.axis;
     return (_ctx: SystemContext) => {
       const ents = ecs.entities(q);
-      if (ents.length === 0) return;
+      // The graph is asked for only once an agent is going somewhere (it may take seconds to build).
+      let going = false;
+      for (let k = 0; k < ents.length && !going; k++) going = goal.active[ents[k]!] === 1;
+      if (!going) return;
       const cache = navCacheFor(world);
       const g = cache.graph;
       const { a0, a1 } = g.grid;

@@ -64,6 +64,7 @@ async function sendAndSee(name: string, p: AnyPage): Promise<void> {
 
   // a Shift+click where another agent stands sends it there (the farther ones first until a path of 4 nodes)
   let plan: { points: number; first: number[]; last: number[] } | null = null;
+  let built = 0;
   let info = '';
   for (let id = 21; id >= 2 && !(plan && plan.points >= 4); id--) {
     if (id === agent) continue;
@@ -72,7 +73,27 @@ async function sendAndSee(name: string, p: AnyPage): Promise<void> {
     await p.keyboard.down('Shift');
     await p.mouse.click(at[0], at[1]);
     await p.keyboard.up('Shift');
-    const s = await state(p);
+    let s = await state(p);
+    if (s['navBuilding'] !== null) {
+      // the first send builds the graph a few milliseconds a frame: the page draws on (paused, its frame stays)
+      expect(s['info'], name).toMatch(/^Building this world's navigation graph( first \([\d,]+ cells, \d+ %\); the run goes on, and|: \d+ % of [\d,]+ cells;) agent \d+ is sent when it is built\.$/);
+      expect(s['sending'], name).toBe(false);
+      // animation frames counted while it is built: the page is not stopped by it
+      await p.evaluate(() => {
+        const w = window as unknown as { framesSeen: number };
+        w.framesSeen = 0;
+        const count = () => {
+          w.framesSeen++;
+          if (window.retrosim.state().navBuilding !== null) requestAnimationFrame(count);
+        };
+        requestAnimationFrame(count);
+      }, undefined);
+      for (let k = 0; k < 1200 && (await state(p))['navBuilding'] !== null; k++) await new Promise((r) => setTimeout(r, 100));
+      built++;
+      const frames = await p.evaluate(() => (window as unknown as { framesSeen: number }).framesSeen, undefined);
+      expect(frames, `${name}: animation frames while the graph was built`).toBeGreaterThan(3);
+      s = await state(p);
+    }
     info = s['info'];
     expect(s['selection']?.id, `${name}: a Shift+click keeps the selection`).toBe(agent);
     if (!s['sending']) continue;
@@ -82,6 +103,7 @@ async function sendAndSee(name: string, p: AnyPage): Promise<void> {
   }
   expect(info, name).toBe(`Agent ${agent} is sent there: it walks its planned path (purple) as the run goes on.`);
   expect(plan, `${name}: a planned path drawn`).not.toBeNull();
+  expect(built, `${name}: the first send waited for the graph`).toBe(1);
   expect(plan!.points, name).toBeGreaterThanOrEqual(4);
 
   // drawn in its own colour, and explained in the legend

@@ -32,7 +32,7 @@ import { bindMapPointer, bindOverviewPointer } from './map-pointer.js';
 import { runAction, type ActionHost } from './page-actions.js';
 import { bindPageKeys, returnKeysToMap } from './page-keys.js';
 import { PageView } from './page-view.js';
-import { sendSelectedTo } from './nav-send.js';
+import { NavSender } from './nav-send.js';
 import { PlacementsBanner } from './placements-banner.js';
 import { openPlayPanel, type PlayPanel } from './play-panel.js';
 import { placementsMissingText } from './placements-offer.js';
@@ -116,6 +116,10 @@ let fastForwarding: Promise<void> | null = null;
 let reaching: SandboxSession | null = null;
 let moment: MomentOutcome | null = null;
 
+const navSender = new NavSender();
+/** Of each animation frame, the milliseconds a navigation graph a send waits for is built on (the run and drawing keep the rest). */
+const NAV_BUILD_MS_PER_FRAME = 6;
+
 /** A Shift+click on the map (or a click after the inspector's send button): the selected agent sent there (nav-send.ts); the banner says what happened. */
 function sendAt(sx: number, sy: number): void {
   const s = current();
@@ -123,7 +127,18 @@ function sendAt(sx: number, sy: number): void {
   if (!s || !v) return;
   const [mx, my] = v.toMap(sx, sy);
   panels.inspector.armSend(false);
-  messages.info = sendSelectedTo(s, inspection.selection, mx, my, v.plane).text;
+  messages.info = navSender.send(s, inspection.selection, mx, my, v.plane).text;
+  banner.show();
+  pageView.draw();
+}
+
+/** A send waiting for its world's graph: the graph built on for a few milliseconds of each animation frame. */
+function buildForSend(): void {
+  if (navSender.building === null) return;
+  const until = performance.now() + NAV_BUILD_MS_PER_FRAME;
+  const out = navSender.pump(current(), () => performance.now() >= until);
+  if (!out) return;
+  messages.info = out.text;
   banner.show();
   pageView.draw();
 }
@@ -384,6 +399,7 @@ async function start(): Promise<void> {
   const ticker = hiddenTicker;
   m.app.ticker.add(() => {
     if (!ticker.hidden) loop.tick();
+    buildForSend();
   });
   m.measureRender((ms) => (loop.renderMs = ms));
   m.canvas.focus();
@@ -401,6 +417,7 @@ installScriptingApi(start(), {
   pageView: () => pageView,
   room: () => rooms,
   hiddenWakeUps: () => hiddenTicker?.wakeUps ?? 0,
+  navBuilding: () => navSender.building,
   worldMenu: () => worldControls.menu,
   layout: () => layout.shown,
   viewControls: () => viewControls,

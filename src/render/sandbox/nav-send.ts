@@ -1,61 +1,130 @@
 /**
  * Sending the selected agent somewhere from the map (a Shift+click): the clicked point becomes the node of the
  * world's navigation graph nearest it (on the floor nearest the agent's height), and the session sends the
- * agent there with a navigation order, an input of the run like a key press (session.ts, nav-orders.ts). Says
- * in a line what it did, or why it could not. No DOM or pixi here.
+ * agent there with a navigation order, an input of the run like a key press (session.ts, nav-orders.ts). A
+ * world whose graph is not built yet has it built a slice at a time while the page goes on (`NavSender.pump`,
+ * each animation frame), and the send goes out when it is whole. Says in a line what it did, or why it could
+ * not. No DOM or pixi here.
  */
-import { Goal, navCacheFor } from '../../nav/navigator.js';
-import { nearestNode } from '../../nav/graph.js';
-import { navGridOf } from '../../nav/walk-source.js';
+import { Goal, hasNavCache, navCacheFor } from '../../nav/navigator.js';
+import { nearestNode, NavGraphBuilder } from '../../nav/graph.js';
+import { walkSourceOf } from '../../nav/walk-source.js';
+import { defaultNavBody } from '../../nav/walk.js';
 import type { CollisionWorld } from '../../worlds/world.js';
 import { worldAt, type MapPlane } from '../scene/projection.js';
 import type { Selection } from './inspection.js';
 import type { SandboxSession } from './session.js';
 
-/**
- * Grids of more cells than this ask before the first send builds their graph, since the page stops while it
- * is built (about a millisecond a cell: on a loaded machine the Piney field's 8,649 took 13 s, the GTA town's
- * 103,041 took 84 s).
- */
-export const ASK_BEFORE_CELLS = 4000;
-
-/** Worlds whose graph the user agreed to build (or that were small enough not to ask). */
-const agreed = new WeakSet<CollisionWorld>();
-
-/** What a send did: the agent and node (null when nothing was sent), and the line the page shows. */
+/** What a send did: the agent and node (null when nothing was sent yet), and the line the page shows. */
 export interface SendOutcome {
   sent: { entity: number; node: number } | null;
   text: string;
 }
 
-/** Sends the selected agent of `s` toward map point (mx, my) (see the module's description). */
-export function sendSelectedTo(s: SandboxSession, sel: Selection, mx: number, my: number, plane: MapPlane): SendOutcome {
-  const no = (text: string): SendOutcome => ({ sent: null, text });
-  if (sel?.kind !== 'entity') return no('Select an agent first (click it), then Shift+click where it should go.');
-  if (!s.canSend) {
-    return no(
-      s.mode === 'replay'
-        ? 'A replay is shown: go live to send an agent.'
-        : `Sending an agent needs the "navigate" scenario (this world runs "${s.sim.scenario.name}"): add scenario=navigate to the page's address.`,
-    );
+/** A send waiting for its world's graph. */
+interface Waiting {
+  readonly session: SandboxSession;
+  readonly world: CollisionWorld;
+  readonly entity: number;
+  readonly mx: number;
+  readonly my: number;
+  readonly plane: MapPlane;
+  readonly builder: NavGraphBuilder;
+  /** The tenth of the build last told (so the line changes ten times, not every frame). */
+  told: number;
+}
+
+/** Graph units (a cell's standing places or a node's walks) done between two looks at the page's clock. */
+const UNITS_PER_LOOK = 8;
+
+/**
+ * The sends of one page: a send on a world whose graph is built goes out at once; otherwise the graph is
+ * built in slices (`pump`) and the send waits for it (a newer send replaces a waiting one; the build goes on).
+ */
+export class NavSender {
+  private waiting: Waiting | null = null;
+
+  /** How far the graph a send waits for is built (0..1), or null when none waits. */
+  get building(): number | null {
+    return this.waiting ? this.waiting.builder.progress : null;
   }
-  const sim = s.sim;
-  const e = sel.id;
-  const ecs = sim.ecs;
-  if (e <= 0 || e >= ecs.capacity || ecs.alive[e] !== 1 || !ecs.has(e, ecs.store(Goal))) return no(`Entity ${e} is not an agent navigation walks: select an agent to send it.`);
-  if (!agreed.has(sim.world)) {
-    const grid = navGridOf(sim.world);
-    const cells = grid.n0 * grid.n1;
-    agreed.add(sim.world);
-    if (cells > ASK_BEFORE_CELLS) {
-      return no(`This world's navigation graph is built on the first send: ${cells.toLocaleString('en')} cells, about ${Math.round(cells / 1000)} s during which the page stops. Send again to build it and send.`);
+
+  /** Sends the selected agent of `s` toward map point (mx, my), or starts building the graph the send needs. */
+  send(s: SandboxSession, sel: Selection, mx: number, my: number, plane: MapPlane): SendOutcome {
+    const entity = agentOf(s, sel);
+    if (typeof entity === 'string') return { sent: null, text: entity };
+    const world = s.sim.world;
+    if (hasNavCache(world)) {
+      this.waiting = null;
+      return sendNow(s, entity, mx, my, plane);
     }
+    const same = this.waiting?.world === world ? this.waiting.builder : null;
+    const builder = same ?? new NavGraphBuilder(walkSourceOf(world, defaultNavBody(world)), world.name);
+    const cells = builder.cells;
+    this.waiting = { session: s, world, entity, mx, my, plane, builder, told: -1 };
+    return { sent: null, text: `Building this world's navigation graph first (${cells.toLocaleString('en')} cells, ${Math.floor(builder.progress * 100)} %); the run goes on, and agent ${entity} is sent when it is built.` };
   }
+
+  /**
+   * Builds the waiting send's graph on until `enough()` says the frame's share is spent; once it is whole,
+   * the send goes out. A send from a session no longer `shown` is forgotten. Returns a line to show (progress every tenth, or what the send did), else null.
+   */
+  pump(shown: SandboxSession | null, enough: () => boolean): SendOutcome | null {
+    const w = this.waiting;
+    if (!w) return null;
+    if (w.session !== shown) {
+      // another world or run is shown: the send is forgotten (its graph, half built, with it)
+      this.waiting = null;
+      return null;
+    }
+    let g = null;
+    do g = w.builder.advance(UNITS_PER_LOOK);
+    while (g === null && !enough());
+    if (g === null) {
+      const tenth = Math.floor(w.builder.progress * 10);
+      if (tenth === w.told) return null;
+      w.told = tenth;
+      return { sent: null, text: `Building this world's navigation graph: ${tenth * 10} % of ${w.builder.cells.toLocaleString('en')} cells; agent ${w.entity} is sent when it is built.` };
+    }
+    this.waiting = null;
+    navCacheFor(w.world, defaultNavBody(w.world), g);
+    const refused = agentOf(w.session, { kind: 'entity', id: w.entity });
+    if (typeof refused === 'string') return { sent: null, text: `The navigation graph is built, but the send did not go: ${refused}` };
+    return sendNow(w.session, w.entity, w.mx, w.my, w.plane);
+  }
+}
+
+/** The selected agent, or why the selection cannot be sent from this session. */
+function agentOf(s: SandboxSession, sel: Selection): number | string {
+  if (sel?.kind !== 'entity') return 'Select an agent first (click it), then Shift+click where it should go.';
+  if (!s.canSend) {
+    return s.mode === 'replay'
+      ? 'A replay is shown: go live to send an agent.'
+      : `Sending an agent needs the "navigate" scenario (this world runs "${s.sim.scenario.name}"): add scenario=navigate to the page's address.`;
+  }
+  const e = sel.id;
+  const ecs = s.sim.ecs;
+  if (e <= 0 || e >= ecs.capacity || ecs.alive[e] !== 1 || !ecs.has(e, ecs.store(Goal))) return `Entity ${e} is not an agent navigation walks: select an agent to send it.`;
+  return e;
+}
+
+/** Sends agent `e` to the node nearest map point (mx, my) at its height; the graph is built. */
+function sendNow(s: SandboxSession, e: number, mx: number, my: number, plane: MapPlane): SendOutcome {
+  const sim = s.sim;
   const g = navCacheFor(sim.world).graph;
-  const c = ecs.components;
+  const c = sim.ecs.components;
   const h = [c.Position.x[e]!, c.Position.y[e]!, c.Position.z[e]!][plane.up]!;
   const node = nearestNode(g, worldAt(plane, mx, my, h), plane.up);
-  if (node < 0) return no('No walkable place there (it is off the navigation graph): Shift+click on a floor.');
+  if (node < 0) return { sent: null, text: 'No walkable place there (it is off the navigation graph): Shift+click on a floor.' };
   s.sendAgent(e, node);
   return { sent: { entity: e, node }, text: `Agent ${e} is sent there: it walks its planned path (purple) as the run goes on.` };
+}
+
+/**
+ * Sends the selected agent of `s` toward map point (mx, my) on a world whose graph may be built here and now
+ * (the page stops while it is): what a script or a test calls; the page goes through a `NavSender`.
+ */
+export function sendSelectedTo(s: SandboxSession, sel: Selection, mx: number, my: number, plane: MapPlane): SendOutcome {
+  const e = agentOf(s, sel);
+  return typeof e === 'string' ? { sent: null, text: e } : sendNow(s, e, mx, my, plane);
 }

@@ -4,16 +4,18 @@ import { FormatError } from '../../../src/binary/format-error.js';
 import { SandboxSession } from '../../../src/render/sandbox/session.js';
 import { verifyReplay } from '../../../src/replay/verify.js';
 import { simulationFromSettings } from '../../../src/scenarios/builtin.js';
-import { Goal, GoalStatus, navCacheFor } from '../../../src/nav/navigator.js';
+import { Goal, GoalStatus, hasNavCache, navCacheFor } from '../../../src/nav/navigator.js';
 import { findPath } from '../../../src/nav/path.js';
-import { nearestNode, nodePosition } from '../../../src/nav/graph.js';
+import { buildNavGraph, nearestNode, nodePosition } from '../../../src/nav/graph.js';
+import { writeNavGraph } from '../../../src/nav/graph-file.js';
+import { defaultNavBody } from '../../../src/nav/walk.js';
 import { NAV_ORDER_FLAG, navOrderWords } from '../../../src/systems/nav-orders.js';
 import { opener } from '../helpers.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../cli/run-cli.js';
-import { sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
+import { NavSender, sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
 import { linkInputsNote } from '../../../src/render/sandbox/replay-controls.js';
 import { mapPlaneOf, mapX, mapY } from '../../../src/render/scene/projection.js';
 
@@ -196,13 +198,52 @@ describe('navigation orders in the sandbox', () => {
     }
   }, 300_000);
 
-  test('on a world of many cells the first send says how long building the graph stops the page, and sends nothing yet', async () => {
-    const s = await SandboxSession.create(opener('piney-default'), { agents: 2, scenario: 'navigate' });
-    const plane = mapPlaneOf(s.sim.world);
+  test('a send on a world whose graph is not built yet builds it a slice at a time, then goes out to the same node', async () => {
+    const s = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
+    const world = s.sim.world;
+    expect(hasNavCache(world)).toBe(false);
+    const plane = mapPlaneOf(world);
+    const whole = buildNavGraph(world, defaultNavBody(world));
+    const node = Math.floor(whole.nodeCount / 3);
+    const p = nodePosition(whole, node);
     const e = 1 + s.sim.players.length;
-    const out = sendSelectedTo(s, { kind: 'entity', id: e }, 0, 0, plane);
-    expect(out.sent).toBeNull();
-    expect(out.text).toBe("This world's navigation graph is built on the first send: 8,649 cells, about 9 s during which the page stops. Send again to build it and send.");
+    const sender = new NavSender();
+    expect(sender.building).toBeNull();
+    const first = sender.send(s, { kind: 'entity', id: e }, mapX(plane, p), mapY(plane, p), plane);
+    expect(first.sent).toBeNull();
+    expect(first.text).toMatch(/^Building this world's navigation graph first \([\d,]+ cells, 0 %\); the run goes on, and agent \d+ is sent when it is built\.$/);
     expect(s.sending).toBe(false);
-  });
+    // the run goes on while the graph is built: a pump now and then, a frame between
+    const lines: string[] = [];
+    let out = null;
+    let pumps = 0;
+    let last = 0;
+    while (out === null || out.sent === null) {
+      out = sender.pump(s, () => true);
+      pumps++;
+      if (out && out.sent === null) lines.push(out.text);
+      if (sender.building !== null) {
+        expect(sender.building).toBeGreaterThanOrEqual(last);
+        last = sender.building;
+      }
+      if (pumps % 50 === 0) s.stepLive(0);
+      expect(pumps).toBeLessThan(100_000);
+    }
+    expect(pumps).toBeGreaterThan(10);
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    expect(lines.every((l) => /^Building this world's navigation graph: \d+ % of [\d,]+ cells; agent \d+ is sent when it is built\.$/.test(l))).toBe(true);
+    expect(out.sent).toEqual({ entity: e, node });
+    expect(sender.building).toBeNull();
+    expect(s.sending).toBe(true);
+    // the graph the send built is the one built at once, and the world keeps it
+    expect(hasNavCache(world)).toBe(true);
+    expect(writeNavGraph(navCacheFor(world).graph)).toEqual(writeNavGraph(whole));
+    // a send waiting while another session is shown is forgotten
+    const t = await SandboxSession.create(opener(WORLD), { agents: 4, scenario: 'navigate' });
+    expect(sender.send(t, { kind: 'entity', id: e }, 0, 0, plane).sent).toBeNull();
+    expect(sender.building).toBe(0);
+    expect(sender.pump(s, () => true)).toBeNull();
+    expect(sender.building).toBeNull();
+    expect(t.sending).toBe(false);
+  }, 300_000);
 });
