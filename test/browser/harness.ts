@@ -138,6 +138,18 @@ export async function startFirefox(): Promise<FirefoxHarness> {
 }
 
 /**
+ * Chromium and Firefox for the calling test file, started side by side; if either fails to start, the other
+ * is closed and the failure thrown.
+ */
+export async function startBothBrowsers(): Promise<{ h: Harness; ff: FirefoxHarness }> {
+  const [c, f] = await Promise.allSettled([startHarness(), startFirefox()]);
+  if (c.status === 'fulfilled' && f.status === 'fulfilled') return { h: c.value, ff: f.value };
+  if (c.status === 'fulfilled') await c.value.close();
+  if (f.status === 'fulfilled') await f.value.close();
+  throw (c.status === 'rejected' ? c.reason : (f as PromiseRejectedResult).reason) as Error;
+}
+
+/**
  * Sets a Firefox page's viewport. Puppeteer's setViewport sends two BiDi commands together, the viewport and a
  * screen-orientation override; Firefox ESR 140 does not know the second and rejects it, while the first is applied.
  * So an "unknown command" for the orientation is tolerated, and the size is then waited for on the page itself,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { waitFor } from '../batch/helpers.js';
-import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
+import { openSandbox, openSandboxInFirefox, type FirefoxHarness, type Harness, startBothBrowsers } from './harness.js';
 import { FALLING_COLOUR } from '../../src/render/scene/palette.js';
 
 interface AnyPage {
@@ -18,10 +18,7 @@ let h: Harness;
 let ff: FirefoxHarness;
 
 beforeAll(async () => {
-  const [c, f] = await Promise.allSettled([startHarness(), startFirefox()]);
-  if (c.status === 'fulfilled') h = c.value;
-  if (f.status === 'fulfilled') ff = f.value;
-  for (const r of [c, f]) if (r.status === 'rejected') throw r.reason;
+  ({ h, ff } = await startBothBrowsers());
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@
  * inspector's "Send it somewhere" button then sends it elsewhere with a plain click (the way on a touch screen).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
+import { openSandbox, openSandboxInFirefox, type FirefoxHarness, type Harness, startBothBrowsers } from './harness.js';
 import { countColour, decodePng } from './pixels.js';
 import { PLANNED_PATH_COLOUR } from '../../src/render/scene/palette.js';
 
@@ -21,10 +21,7 @@ let h: Harness;
 let ff: FirefoxHarness;
 
 beforeAll(async () => {
-  const [c, f] = await Promise.allSettled([startHarness(), startFirefox()]);
-  if (c.status === 'fulfilled') h = c.value;
-  if (f.status === 'fulfilled') ff = f.value;
-  for (const r of [c, f]) if (r.status === 'rejected') throw r.reason;
+  ({ h, ff } = await startBothBrowsers());
 });
 
 afterAll(async () => {

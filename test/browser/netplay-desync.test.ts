@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import type { Page as FirefoxPage } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { cli, killAll, repoRoot, waitFor, type Proc } from '../batch/helpers.js';
-import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
+import { openSandbox, openSandboxInFirefox, type FirefoxHarness, type Harness, startBothBrowsers } from './harness.js';
 
 const WORLD = { world: 'rugrats-demo', agents: '6' };
 
@@ -25,10 +25,7 @@ const others: ReturnType<typeof spawn>[] = [];
 
 beforeAll(async () => {
   relay = cli(['relay', '--json']);
-  const [c, f] = await Promise.allSettled([startHarness(), startFirefox()]);
-  if (c.status === 'fulfilled') h = c.value;
-  if (f.status === 'fulfilled') ff = f.value;
-  for (const r of [c, f]) if (r.status === 'rejected') throw r.reason;
+  ({ h, ff } = await startBothBrowsers());
 });
 
 afterAll(async () => {

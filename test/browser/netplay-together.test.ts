@@ -13,7 +13,7 @@ import type { Page as FirefoxPage } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { cli, killAll, waitFor, type Proc } from '../batch/helpers.js';
 import { SEAT_COLOURS } from '../../src/render/scene/palette.js';
-import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
+import { openSandbox, openSandboxInFirefox, type FirefoxHarness, type Harness, startBothBrowsers } from './harness.js';
 
 const WORLD = { world: 'rugrats-demo', agents: '10' };
 const NAMES = ['Ada', 'Bea', 'Grace', 'Linus'];
@@ -28,10 +28,7 @@ let ff: FirefoxHarness;
 
 beforeAll(async () => {
   relay = cli(['relay', '--json', '--delay', '40', '--jitter', '20']);
-  const [c, f] = await Promise.allSettled([startHarness(), startFirefox()]);
-  if (c.status === 'fulfilled') h = c.value;
-  if (f.status === 'fulfilled') ff = f.value;
-  for (const r of [c, f]) if (r.status === 'rejected') throw r.reason;
+  ({ h, ff } = await startBothBrowsers());
 });
 
 afterAll(async () => {

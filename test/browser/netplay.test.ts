@@ -16,7 +16,7 @@ import { cli, killAll, runCliAsync, waitFor, type Proc } from '../batch/helpers.
 import { readReplay } from '../../src/replay/format.js';
 import { verifyReplay } from '../../src/replay/verify.js';
 import { openBuiltinWorld, openWorldFile } from '../../src/node/open-world.js';
-import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
+import { openSandbox, openSandboxInFirefox, type FirefoxHarness, type Harness, startBothBrowsers } from './harness.js';
 
 const FRAMES = 1800;
 const WORLD = { world: 'rugrats-demo', agents: '10' };
@@ -42,10 +42,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'retrosim-netplay-'));
   relay = cli(['relay', '--json', '--delay', '80', '--jitter', '30', '--loss', '0.05']);
   // Both browsers start at once (each takes seconds on a loaded machine).
-  const [c, f] = await Promise.allSettled([startHarness(), startFirefox()]);
-  if (c.status === 'fulfilled') h = c.value;
-  if (f.status === 'fulfilled') ff = f.value;
-  for (const r of [c, f]) if (r.status === 'rejected') throw r.reason;
+  ({ h, ff } = await startBothBrowsers());
 });
 
 afterAll(async () => {
