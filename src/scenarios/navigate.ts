@@ -4,16 +4,19 @@
  * walks the world's navigation graph there, then wanders on from where it arrived. Written on the public API.
  */
 import { defineScenario } from '../sim/scenario.js';
-import { DEFAULT_SYSTEMS } from '../systems/default-systems.js';
+import { controllerSystem, DEFAULT_SYSTEMS } from '../systems/default-systems.js';
 import { navigationSystem } from '../systems/navigation.js';
 import { NavOrder, navOrderSystem } from '../systems/nav-orders.js';
 import { Goal } from '../nav/navigator.js';
 
 /**
- * The navigation system at the wander system's priority (48) and listed after it: an agent on its way keeps
- * the velocity navigation gives it (wander's is overwritten), still before gravity (49) and movement (50).
+ * The navigation system at the controller's priority (49), listed right after it and before gravity (also 49;
+ * ties run as listed): an agent on its way keeps the velocity navigation gives it, over wander's and over a
+ * patrol's or a chase's, and gravity and movement then act on it as they did when the graph was built.
  */
-const navigationAfterWander = { ...navigationSystem, priority: 48 };
+const navigationAfterController = { ...navigationSystem, priority: 49 };
+const at = DEFAULT_SYSTEMS.indexOf(controllerSystem) + 1;
+const SYSTEMS = [...DEFAULT_SYSTEMS.slice(0, at), navigationAfterController, ...DEFAULT_SYSTEMS.slice(at), navOrderSystem];
 
 /** The "navigate" scenario: "wander", where navigation orders in player 0's input send agents along the graph. */
 export const navigateScenario = defineScenario({
@@ -21,7 +24,7 @@ export const navigateScenario = defineScenario({
   version: '1',
   description: 'a player and wandering agents that navigation orders send across the world',
   components: [Goal, NavOrder],
-  systems: [...DEFAULT_SYSTEMS, navigationAfterWander, navOrderSystem],
+  systems: SYSTEMS,
   players: 4,
   place(sim) {
     sim.spawnPlayers();

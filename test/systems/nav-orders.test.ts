@@ -10,6 +10,9 @@ import { createSimulation } from '../../src/scenarios/builtin.js';
 import { Goal, GoalStatus, navCacheFor } from '../../src/nav/navigator.js';
 import { nodePosition } from '../../src/nav/graph.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
+import { ControllerState } from '../../src/ecs/components.js';
+import { Behaviour } from '../../src/systems/controller.js';
+import { findPath } from '../../src/nav/path.js';
 import { isInputWord, NAV_ORDER_MAX, navOrderPart, navOrderWords, recordedInputWord } from '../../src/systems/nav-orders.js';
 
 describe('navigation order words', () => {
@@ -69,6 +72,31 @@ describe('the navigation order system', () => {
     expect(goal.status[agent]).toBe(GoalStatus.going);
     expect([goal.x[agent], goal.y[agent], goal.z[agent]]).toEqual(nodePosition(g, node));
   });
+
+  it('every agent sent arrives where a path leads, whatever its behaviour (a patrol or a chase no longer steers it away)', async () => {
+    const { world } = await openBuiltinWorld('colbin-demo');
+    const sim = createSimulation(world, { scenario: 'navigate', agents: 16 });
+    for (let f = 0; f < 3; f++) sim.step(0);
+    const goal = sim.ecs.store(Goal);
+    const behaviour = sim.ecs.store(ControllerState).behaviour;
+    const c = sim.ecs.components;
+    const g = navCacheFor(world).graph;
+    // each to a node of its own, spread over the graph (one node for all would crowd them, and bodies push)
+    const sent: number[] = [];
+    for (let e = 1; e <= sim.ecs.maxId; e++) {
+      if (sim.ecs.alive[e] !== 1 || !sim.ecs.has(e, goal)) continue;
+      const node = Math.floor((g.nodeCount * (e + 1)) / (sim.ecs.maxId + 3));
+      const from = [c.Position.x[e]!, c.Position.y[e]!, c.Position.z[e]!] as [number, number, number];
+      if (findPath(g, from, nodePosition(g, node)) === null) continue;
+      for (const w of navOrderWords(e, node)) sim.step(w);
+      sent.push(e);
+    }
+    const kinds = new Set(sent.map((e) => behaviour[e]));
+    expect(kinds.has(Behaviour.Patrol) || kinds.has(Behaviour.Chase), 'a patrolling or chasing agent among those sent').toBe(true);
+    expect(sent.length).toBeGreaterThanOrEqual(8);
+    for (let f = 0; f < 1500 && sent.some((e) => goal.status[e] !== GoalStatus.arrived); f++) sim.step(0);
+    expect(sent.filter((e) => goal.status[e] !== GoalStatus.arrived).map((e) => `agent ${e} (behaviour ${behaviour[e]}, status ${goal.status[e]})`)).toEqual([]);
+  }, 120_000);
 
   it('a scenario without the order system runs an order word as its buttons alone', async () => {
     const { world } = await openBuiltinWorld('colbin-demo');
