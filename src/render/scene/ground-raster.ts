@@ -109,6 +109,11 @@ export interface RasterOptions {
    * sandbox turns it off and draws the edges as vector lines at the screen's resolution instead.
    */
   edges?: boolean;
+  /**
+   * The part of the map to draw, in native map units (`MapRect`: map x and y as `mapPlaneOf` gives them); the
+   * world's bounds by default. A picture of part of a large world (the GTA town) draws only that part.
+   */
+  rect?: MapRect;
 }
 
 /** Missing cells (inside the grid, no data): a dull red, so holes in a level stand out from its outside. */
@@ -121,7 +126,10 @@ export const MISSING_RGB: readonly [number, number, number] = [70, 28, 32];
  */
 export function rasterizeGround(world: CollisionWorld, options: RasterOptions = {}): GroundRaster {
   const plane = mapPlaneOf(world);
-  const rect: MapRect = mapRectOf(plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
+  const given = options.rect;
+  if (given && ![given.x, given.y, given.width, given.height].every(Number.isFinite)) throw new RangeError(`rasterizeGround: rect ${JSON.stringify(given)} is not finite`);
+  if (given && !(given.width > 0 && given.height > 0)) throw new RangeError(`rasterizeGround: rect ${given.width} × ${given.height} has no area`);
+  const rect: MapRect = given ?? mapRectOf(plane, world.bounds) ?? { x: 0, y: 0, width: 1, height: 1 };
   const maxSize = Math.max(8, Math.min(2048, Math.floor(options.maxSize ?? 384)));
   const long = Math.max(rect.width, rect.height, 1e-9);
   const unit = long / maxSize;

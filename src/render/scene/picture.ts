@@ -13,7 +13,7 @@ import { LLAMA_MATERIAL_TINTS, rasterizeGround, BACKGROUND_RGB } from './ground-
 import { rampColour } from './ground-palette.js';
 import { overlayFor, paletteColour, type Shape } from './overlays.js';
 import { newEntityFrame, readEntities } from './entities.js';
-import { mapPlaneOf } from './projection.js';
+import { mapPlaneOf, type MapRect } from './projection.js';
 import { Painter } from './painter.js';
 import { GLYPH_H, textWidth } from './pixel-font.js';
 
@@ -25,6 +25,19 @@ export interface PictureOptions {
   sim?: Simulation;
   /** Most sight rays cast (the agents without a target, lowest ids first). Default 256. */
   maxRays?: number;
+  /** The part of the map drawn (native map units); the world's bounds by default. */
+  region?: MapRect;
+  /** The footer's title (default: the world's kind and name). */
+  title?: string;
+  /** Something more drawn over the map (after the overlay and entities), with its legend entries. */
+  layer?: PictureLayer;
+}
+
+/** Drawing added to a picture: its legend entries and a function drawing it in the picture's pixels. */
+export interface PictureLayer {
+  legend: { label: string; colour: number }[];
+  /** Draws on `p`; `toPixel` maps a map point (native units) to the picture's pixels. */
+  draw(p: Painter, toPixel: (x: number, y: number) => [number, number], unit: number): void;
 }
 
 /** A drawn picture: RGBA bytes, and what the legend lists. */
@@ -37,6 +50,8 @@ export interface WorldPicture {
   /** Map units per pixel, and the scale bar's length in metres. */
   unit: number;
   scaleBarMetres: number;
+  /** The pixel (fractional) of a map point (native units). */
+  toPixel(x: number, y: number): [number, number];
 }
 
 const LLAMA_NAMES: ReadonlyMap<number, string> = new Map([
@@ -59,7 +74,7 @@ export function niceLength(target: number): number {
 /** Draws a world (see the module comment). Pure: the same world and simulation state give the same pixels. */
 export function worldPicture(world: CollisionWorld, options: PictureOptions = {}): WorldPicture {
   const size = Math.max(64, Math.min(2048, Math.floor(options.size ?? 512)));
-  const raster = rasterizeGround(world, { maxSize: size });
+  const raster = rasterizeGround(world, { maxSize: size, ...(options.region ? { rect: options.region } : {}) });
   const unit = raster.unit;
   const toPx = (x: number) => (x - raster.x0) / unit;
   const toPy = (y: number) => (y - raster.y0) / unit;
@@ -81,6 +96,7 @@ export function worldPicture(world: CollisionWorld, options: PictureOptions = {}
   if (options.sim) {
     legend.push({ label: 'player', colour: 0xff3d00 }, { label: 'agent', colour: 0x80deea }, { label: 'sees target', colour: 0x76ff03 }, { label: 'target hidden', colour: 0xff5252 }, { label: 'sight ray', colour: 0xb2ebf2 });
   }
+  if (options.layer) legend.push(...options.layer.legend);
   const width = Math.max(raster.width, 320);
   // Footer: the height ramp and scale bar, then legend entries in rows.
   const lineH = GLYPH_H + 6;
@@ -99,14 +115,20 @@ export function worldPicture(world: CollisionWorld, options: PictureOptions = {}
   const p = new Painter(width, raster.height + footer, BACKGROUND_RGB);
   const ox = Math.floor((width - raster.width) / 2);
   p.blit(raster.rgba, raster.width, raster.height, ox, 0);
+  // A part of a world, or a layer, is drawn on the map alone (kept off the footer); else on the picture, as it was.
+  const m = options.region || options.layer ? new Painter(width, raster.height, BACKGROUND_RGB) : p;
+  if (m !== p) m.rgba.set(p.rgba.subarray(0, m.rgba.length));
   // The overlay, in pixels.
-  for (const s of overlay.shapes) drawShape(p, s, (x) => ox + toPx(x), toPy, unit);
+  for (const s of overlay.shapes) drawShape(m, s, (x) => ox + toPx(x), toPy, unit);
   for (const mk of overlay.markers) {
     const x = ox + toPx(mk.x), y = toPy(mk.y);
-    p.circle(x, y, 3, mk.colour, 1, 0x000000, 0.8);
-    p.text(x + 5, y - 3, mk.label, mk.colour);
+    m.circle(x, y, 3, mk.colour, 1, 0x000000, 0.8);
+    m.text(x + 5, y - 3, mk.label, mk.colour);
   }
-  if (options.sim) drawEntities(p, options.sim, world, (x) => ox + toPx(x), toPy, unit, options.maxRays ?? 256);
+  if (options.sim) drawEntities(m, options.sim, world, (x) => ox + toPx(x), toPy, unit, options.maxRays ?? 256);
+  const toPixel = (x: number, y: number): [number, number] => [ox + toPx(x), toPy(y)];
+  options.layer?.draw(m, toPixel, unit);
+  if (m !== p) p.rgba.set(m.rgba);
   // Footer.
   let y = raster.height + 6;
   const ramp = 120;
@@ -127,7 +149,7 @@ export function worldPicture(world: CollisionWorld, options: PictureOptions = {}
   p.rect(8, y, 1, 7, 0xffffff);
   p.rect(8 + barPx - 1, y, 1, 7, 0xffffff);
   p.text(8 + barPx + 6, y, `${barMetres} m`, 0xffffff);
-  const title = `${world.kind} ${world.name}`;
+  const title = options.title ?? `${world.kind} ${world.name}`;
   p.text(width - 8 - textWidth(title), y, title, 0x9aa4b2);
   y += lineH;
   for (const row of rows) {
@@ -139,7 +161,7 @@ export function worldPicture(world: CollisionWorld, options: PictureOptions = {}
     }
     if (row.length) y += lineH;
   }
-  return { width: p.width, height: p.height, rgba: p.rgba, legend, unit, scaleBarMetres: barMetres };
+  return { width: p.width, height: p.height, rgba: p.rgba, legend, unit, scaleBarMetres: barMetres, toPixel };
 }
 
 function shapeColour(s: Shape): number {

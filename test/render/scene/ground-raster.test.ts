@@ -89,4 +89,21 @@ describe('ground raster', () => {
     }
     expect(halved).toBeGreaterThan(0);
   });
+
+  test('a rect draws that part of the map: its pixels are the sampler at their centres there; a rect without area or not finite is refused', async () => {
+    const { world } = await opener('gta-town')();
+    const rect = { x: -20, y: -12, width: 24, height: 16 };
+    const r = rasterizeGround(world, { maxSize: 48, rect });
+    expect([r.x0, r.y0, r.unit, r.width, r.height]).toEqual([-20, -12, 0.5, 48, 32]);
+    const sampler = samplerFor(world);
+    const s = newGroundSample();
+    for (let j = 0; j < r.height; j += 3) {
+      for (let i = 0; i < r.width; i += 3) {
+        sampler(-20 + (i + 0.5) * 0.5, -12 + (j + 0.5) * 0.5, s);
+        expect(r.heights[j * r.width + i]).toBe(s.height);
+      }
+    }
+    expect(() => rasterizeGround(world, { rect: { x: 0, y: 0, width: 0, height: 5 } })).toThrow(/rasterizeGround: rect 0 × 5 has no area/);
+    expect(() => rasterizeGround(world, { rect: { x: NaN, y: 0, width: 1, height: 5 } })).toThrow(/rasterizeGround: rect .* is not finite/);
+  });
 });
