@@ -37,8 +37,14 @@ const WORLDS: readonly { id: string; cell: number }[] = [
   { id: 'piney-default', cell: 0.3 },
 ];
 const QUERIES = 100;
-/** Rounds of query timing, ours and navcat's alternating. */
-const ROUNDS = 5;
+/**
+ * Rounds of query timing, ours and navcat's alternating: at least 7, and more on a small world until each side
+ * has had about 300 ms (a round of 100 queries there takes a few ms, which one busy moment on a shared
+ * machine would swing).
+ */
+const MIN_ROUNDS = 7;
+const MAX_ROUNDS = 60;
+const TIMED_MS = 300;
 
 /** Metres along a polyline of native points. */
 function metres(w: CollisionWorld, pts: readonly Vec3[]): number {
@@ -112,13 +118,15 @@ async function worldFigures({ id, cell }: (typeof WORLDS)[number]): Promise<Benc
   // Query time: every pair, ours then navcat's, alternating over rounds; the median round of each.
   const ourRounds: number[] = [];
   const peerRounds: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
+  let spent = 0;
+  for (let r = 0; r < MAX_ROUNDS && (r < MIN_ROUNDS || spent < TIMED_MS); r++) {
     t0 = performance.now();
     for (const [a, b] of pairs) findPath(g, a, b, search);
     ourRounds.push((performance.now() - t0) / QUERIES);
     t0 = performance.now();
     for (const [a, b] of peerPairs) navcatFindPath(navMesh, a, b, half, DEFAULT_QUERY_FILTER);
     peerRounds.push((performance.now() - t0) / QUERIES);
+    spent += Math.min(ourRounds[r]!, peerRounds[r]!) * QUERIES;
   }
   const ourQuery = median(ourRounds);
   const peerQuery = median(peerRounds);
@@ -149,13 +157,13 @@ async function worldFigures({ id, cell }: (typeof WORLDS)[number]): Promise<Benc
     if (o && !ok) onlyOurs++;
     if (!o && ok) onlyTheirs++;
   }
-  const list = (xs: number[]) => xs.map((x) => (x * 1000).toFixed(0)).join(', ');
+  const span = (xs: number[]) => `${xs.length} rounds, ${(Math.min(...xs) * 1000).toFixed(0)}–${(Math.max(...xs) * 1000).toFixed(0)} us`;
   const note = `${g.nodeCount} nodes; navcat ${n} triangles, cell ${cell} m; ${QUERIES} queries; load ${load0} at the start, ${loadNote()} at the end`;
   return [
     { name: `${id}: our graph build`, value: ourBuild, unit: 'ms', note },
     { name: `${id}: navcat navmesh build`, value: peerBuild, unit: 'ms' },
-    { name: `${id}: our query`, value: ourQuery * 1000, unit: 'us', note: `rounds ${list(ourRounds)} us` },
-    { name: `${id}: navcat query`, value: peerQuery * 1000, unit: 'us', note: `rounds ${list(peerRounds)} us` },
+    { name: `${id}: our query`, value: ourQuery * 1000, unit: 'us', note: `median of ${span(ourRounds)}` },
+    { name: `${id}: navcat query`, value: peerQuery * 1000, unit: 'us', note: `median of ${span(peerRounds)}` },
     { name: `${id}: navcat query / ours`, value: peerQuery / ourQuery, unit: 'ratio', goal: 2, better: 'higher' },
     { name: `${id}: our smoothed length / navcat's (both found)`, value: both ? ratioSum / both : NaN, unit: 'ratio', goal: 1.05, better: 'lower', note: `${both} pairs` },
     { name: `${id}: our paths the movement system walks`, value: ourFound ? ourWalked / ourFound : NaN, unit: 'ratio', goal: 1, better: 'higher', note: `${ourWalked} of ${ourFound}` },

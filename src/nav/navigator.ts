@@ -13,6 +13,7 @@ import type { CollisionWorld, Vec3 } from '../worlds/world.js';
 import { buildNavGraph, nearestNode, type NavGraph } from './graph.js';
 import { findPath, PathSearch, type NavPath } from './path.js';
 import { flowField, reverseEdges, type FlowField, type ReverseEdges } from './flow-field.js';
+import { FlowStepSearch } from './flow-step.js';
 import { defaultNavBody, type NavBody } from './walk.js';
 
 /**
@@ -86,6 +87,42 @@ export function cachedFlowField(c: NavCache, goal: number): FlowField {
     c.fields.set(goal, f);
   }
   return f;
+}
+
+/** Requests for steps toward one goal after which its whole flow field is made and kept. */
+export const STEPS_BEFORE_FIELD = 32;
+
+interface StepState {
+  readonly search: FlowStepSearch;
+  /** Steps asked per goal node with no field kept (cleared past `MAX_COUNTED`). */
+  readonly asked: Map<number, number>;
+}
+const MAX_COUNTED = 1 << 14;
+const stepStates = new WeakMap<NavCache, StepState>();
+
+/**
+ * The flow field's next node from node `n` toward node `goal` (`flowField(graph, goal).next[n]`: −1 at the
+ * goal and where it cannot be reached). From the kept field when there is one; else, for a goal asked for
+ * only a few times (agents each going somewhere of their own), from a search that stops once that one step is
+ * certain (flow-step.ts), and past `STEPS_BEFORE_FIELD` requests the field is made and kept. Either way the
+ * same node: which one answers is a matter of speed only.
+ */
+export function flowStep(c: NavCache, goal: number, n: number): number {
+  const f = c.fields.get(goal);
+  if (f) return f.next[n]!;
+  let st = stepStates.get(c);
+  if (!st) {
+    st = { search: new FlowStepSearch(c.graph, c.reverse), asked: new Map() };
+    stepStates.set(c, st);
+  }
+  const k = (st.asked.get(goal) ?? 0) + 1;
+  if (k >= STEPS_BEFORE_FIELD) {
+    st.asked.delete(goal);
+    return cachedFlowField(c, goal).next[n]!;
+  }
+  if (st.asked.size >= MAX_COUNTED) st.asked.clear();
+  st.asked.set(goal, k);
+  return st.search.next(goal, n);
 }
 
 /** What systems see as `ctx.nav`: paths on the world's graph, and agents sent to goals. */
