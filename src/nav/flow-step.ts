@@ -1,36 +1,36 @@
 /**
- * One step of a flow field without the field: the node that `flowField(g, goal).next[n]` names, found by a
- * search that stops as soon as that step is certain, for agents whose goals are too many to keep a field each.
+ * Flow-field steps without the field: the nodes that `flowField(g, goal).next` names along an agent's way,
+ * found by a search that stops as soon as they are certain, for agents whose goals are too many to keep a
+ * field each.
  *
- * The field's step from n is the first edge n → b, in `NAV_DIRECTIONS` order, with cost(b) + edge = cost(n),
- * where cost is the cheapest walk to the goal; cost(n) is the least of cost(b) + edge over n's edges. So the
- * search needs cost(b) exactly for every b that could reach that least sum, and nothing else: an A* from the
- * goal over the reversed edges toward n's neighbours, with the heuristic min over b of (octile(x, b) + edge to
- * b), consistent as a least of consistent ones, so a node's cost is exact when it leaves the heap. It stops
- * when the heap's least f is above the best sum found (no neighbour still in the heap can reach it: its cost
- * plus its edge is at least its f) or when the heap is empty (the neighbours not reached cannot reach the
- * goal). Whole-number costs, exact comparisons: the same answer as the field on every engine.
+ * The field's step from a node c is the first edge c → b, in `NAV_DIRECTIONS` order, with cost(b) + edge =
+ * cost(c), where cost is the cheapest walk to the goal. An A* from the goal over the reversed edges toward the
+ * agent's node n, with the octile distance to n as its heuristic (consistent, so a node's cost is exact when it
+ * leaves the heap), run until the heap's least f passes cost(n), leaves every node that lies on a cheapest way
+ * from n settled (such a node x has f = cost(x) + octile(x, n) ≤ cost(x) + the walk from n to x = cost(n)).
+ * So along any cheapest way from n, each node's step is its first edge to a settled node whose cost plus the
+ * edge is its own: an unsettled neighbour b cannot tie (if it did, it would lie on a cheapest way from n and be
+ * settled). One search gives the whole way from n to the goal (`way`).
+ *
+ * A node that cannot reach the goal is answered at once when the two lie in different components of the
+ * graph taken undirected (made once); otherwise the search runs until the heap is empty. Whole-number costs,
+ * exact comparisons: the same steps as the field on every engine.
  */
 import { edgeCost, type NavGraph } from './graph.js';
 import type { ReverseEdges } from './flow-field.js';
 import { DIAGONAL_COST, STRAIGHT_COST } from './graph.js';
 
-/** The most edges a node has (one per direction). */
-const MAX_EDGES = 8;
-
-/** Reusable state for `flowStep` on one graph (arrays sized to its nodes; a generation stamp clears nothing). */
+/** Reusable state for the search on one graph (arrays sized to its nodes; a generation stamp clears nothing). */
 export class FlowStepSearch {
   private readonly cost: Float64Array;
   private readonly stamp: Uint32Array;
   private readonly closed: Uint32Array;
   private readonly ci: Int32Array;
   private readonly cj: Int32Array;
+  private component: Int32Array | null = null;
   private heapNode: Int32Array;
   private heapF: Float64Array;
   private gen = 0;
-  private readonly ti = new Int32Array(MAX_EDGES);
-  private readonly tj = new Int32Array(MAX_EDGES);
-  private readonly te = new Int32Array(MAX_EDGES);
 
   constructor(
     readonly graph: NavGraph,
@@ -56,35 +56,35 @@ export class FlowStepSearch {
    * and where the goal cannot be reached. Throws a RangeError for a node or goal that is not a node.
    */
   next(goal: number, n: number): number {
+    let first = -1;
+    this.way(goal, n, (c, b) => {
+      if (c === n) first = b;
+    });
+    return first;
+  }
+
+  /**
+   * Each step of the field's way from `n` to `goal`: `step(c, b)` for c = n, then b, and so on until b is the
+   * goal; one `step(n, −1)` when the goal cannot be reached from n; nothing when n is the goal. Throws a
+   * RangeError for a node or goal that is not a node.
+   */
+  way(goal: number, n: number, step: (c: number, b: number) => void): void {
     const g = this.graph;
     const count = g.nodeCount;
     if (!(Number.isInteger(goal) && goal >= 0 && goal < count)) throw new RangeError(`flow step goal ${goal} is not a node of the graph's ${count}`);
     if (!(Number.isInteger(n) && n >= 0 && n < count)) throw new RangeError(`flow step node ${n} is not a node of the graph's ${count}`);
-    if (n === goal) return -1;
-    const e0 = g.edgeStart[n]!;
-    const e1 = g.edgeStart[n + 1]!;
-    const targets = e1 - e0;
-    if (targets === 0) return -1;
-    const { ti, tj, te, ci, cj, cost, stamp, closed } = this;
-    const cellN = g.cellOf[n]!;
-    for (let k = 0; k < targets; k++) {
-      const b = g.edgeTo[e0 + k]!;
-      ti[k] = ci[b]!;
-      tj[k] = cj[b]!;
-      te[k] = edgeCost(g, cellN, g.cellOf[b]!);
+    if (n === goal) return;
+    const comp = (this.component ??= components(g));
+    if (comp[n] !== comp[goal] || g.edgeStart[n] === g.edgeStart[n + 1]) {
+      step(n, -1);
+      return;
     }
-    // The heuristic: the least, over n's neighbours b, of octile(x, b) + the edge n → b.
+    const { ci, cj, cost, stamp, closed } = this;
+    const ni = ci[n]!, nj = cj[n]!;
     const h = (x: number): number => {
-      let best = Infinity;
-      const xi = ci[x]!, xj = cj[x]!;
-      for (let k = 0; k < targets; k++) {
-        const di = xi > ti[k]! ? xi - ti[k]! : ti[k]! - xi;
-        const dj = xj > tj[k]! ? xj - tj[k]! : tj[k]! - xj;
-        const o = di > dj ? STRAIGHT_COST * di + (DIAGONAL_COST - STRAIGHT_COST) * dj : STRAIGHT_COST * dj + (DIAGONAL_COST - STRAIGHT_COST) * di;
-        const v = o + te[k]!;
-        if (v < best) best = v;
-      }
-      return best;
+      const di = ci[x]! > ni ? ci[x]! - ni : ni - ci[x]!;
+      const dj = cj[x]! > nj ? cj[x]! - nj : nj - cj[x]!;
+      return di > dj ? STRAIGHT_COST * di + (DIAGONAL_COST - STRAIGHT_COST) * dj : STRAIGHT_COST * dj + (DIAGONAL_COST - STRAIGHT_COST) * di;
     };
     let gen = ++this.gen;
     if (gen === 0xffffffff) {
@@ -138,7 +138,7 @@ export class FlowStepSearch {
     cost[goal] = 0;
     stamp[goal] = gen;
     push(goal, h(goal));
-    // The least cost(b) + edge over the neighbours settled so far.
+    // cost(n) once n is settled; the search goes on while the least f is not above it.
     let best = Infinity;
     const rs = this.reverse.start, rf = this.reverse.from;
     while (size > 0) {
@@ -147,9 +147,7 @@ export class FlowStepSearch {
       if (closed[x] === gen) continue;
       closed[x] = gen;
       const cx = cost[x]!;
-      for (let k = 0; k < targets; k++) {
-        if (g.edgeTo[e0 + k] === x && cx + te[k]! < best) best = cx + te[k]!;
-      }
+      if (x === n) best = cx;
       const cellX = g.cellOf[x]!;
       for (let r = rs[x]!; r < rs[x + 1]!; r++) {
         const a = rf[r]!;
@@ -162,12 +160,46 @@ export class FlowStepSearch {
         }
       }
     }
-    if (best === Infinity) return -1;
-    // The first edge, in order, on a cheapest way (its target settled with cost + edge = best).
-    for (let k = 0; k < targets; k++) {
-      const b = g.edgeTo[e0 + k]!;
-      if (closed[b] === gen && cost[b]! + te[k]! === best) return b;
+    if (best === Infinity) {
+      step(n, -1);
+      return;
     }
-    return -1;
+    // Along the way: each node's first edge to a settled node whose cost plus the edge is its own.
+    for (let c = n; c !== goal; ) {
+      let b = -1;
+      const cc = g.cellOf[c]!;
+      for (let k = g.edgeStart[c]!; k < g.edgeStart[c + 1]!; k++) {
+        const t = g.edgeTo[k]!;
+        if (closed[t] === gen && cost[t]! + edgeCost(g, cc, g.cellOf[t]!) === cost[c]) {
+          b = t;
+          break;
+        }
+      }
+      if (b < 0) throw new Error(`flow step: node ${c} on the way from ${n} to ${goal} has no settled step (a bug)`);
+      step(c, b);
+      c = b;
+    }
   }
+}
+
+/** Each node's component in the graph taken undirected (the lowest node of the component names it). */
+function components(g: NavGraph): Int32Array {
+  const n = g.nodeCount;
+  const parent = new Int32Array(n);
+  for (let a = 0; a < n; a++) parent[a] = a;
+  const find = (a: number): number => {
+    while (parent[a] !== a) {
+      parent[a] = parent[parent[a]!]!;
+      a = parent[a]!;
+    }
+    return a;
+  };
+  for (let a = 0; a < n; a++) {
+    for (let k = g.edgeStart[a]!; k < g.edgeStart[a + 1]!; k++) {
+      const ra = find(a), rb = find(g.edgeTo[k]!);
+      if (ra !== rb) parent[ra > rb ? ra : rb] = ra > rb ? rb : ra;
+    }
+  }
+  for (let a = 0; a < n; a++) parent[a] = find(a);
+  return parent;
 }

@@ -10,12 +10,12 @@ import { openBuiltinWorld } from '../../src/node/open-world.js';
 import { buildNavGraph, type NavGraph } from '../../src/nav/graph.js';
 import { flowField, reverseEdges } from '../../src/nav/flow-field.js';
 import { FlowStepSearch } from '../../src/nav/flow-step.js';
-import { flowStep, navCacheFor, STEPS_BEFORE_FIELD } from '../../src/nav/navigator.js';
+import { flowStep, navCacheFor, SEARCHES_BEFORE_FIELD } from '../../src/nav/navigator.js';
 import { defaultNavBody, type NavBody } from '../../src/nav/walk.js';
 import { FlatWorld, type Box } from '../sim/flat-world.js';
 
-/** Checks every node's step toward `goal`; returns how many nodes had a step and how many had none. */
-function checkGoal(g: NavGraph, search: FlowStepSearch, goal: number): [number, number] {
+/** Checks every node's step toward `goal` (and the whole way from every `wayEvery`-th node); returns how many nodes had a step and how many had none. */
+function checkGoal(g: NavGraph, search: FlowStepSearch, goal: number, wayEvery = 1): [number, number] {
   const field = flowField(g, goal);
   let steps = 0;
   let none = 0;
@@ -24,6 +24,19 @@ function checkGoal(g: NavGraph, search: FlowStepSearch, goal: number): [number, 
     expect(s, `node ${n} toward ${goal}`).toBe(field.next[n]);
     if (s >= 0) steps++;
     else none++;
+    // The whole way from n: each step the field's, ending at the goal (or one −1 where there is none).
+    if (n % wayEvery !== 0) continue;
+    let last = n;
+    let length = 0;
+    search.way(goal, n, (c, b) => {
+      expect(c).toBe(last);
+      expect(b).toBe(field.next[c]);
+      last = b;
+      length++;
+    });
+    if (n === goal) expect(length).toBe(0);
+    else if (s < 0) expect([last, length]).toEqual([-1, 1]);
+    else expect(last).toBe(goal);
   }
   return [steps, none];
 }
@@ -65,22 +78,26 @@ describe('a flow-field step without the field', () => {
       let seed = 7;
       const draw = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed % g.nodeCount);
       let steps = 0;
-      for (let k = 0; k < 4; k++) steps += checkGoal(g, search, draw())[0];
+      for (let k = 0; k < 4; k++) steps += checkGoal(g, search, draw(), 16)[0];
       expect(steps).toBeGreaterThan(0);
     });
   }
 
-  it('the navigator’s flowStep answers as the field before and after it keeps the field', async () => {
+  it('the navigator’s flowStep answers as the field, from its kept steps, its searches and the fields it keeps', async () => {
     const { world } = await openBuiltinWorld('colbin-demo');
     const cache = navCacheFor(world);
     const g = cache.graph;
-    const goal = Math.floor(g.nodeCount / 3);
-    const field = flowField(g, goal);
-    expect(cache.fields.has(goal)).toBe(false);
-    for (let n = 0; n < g.nodeCount; n++) expect(flowStep(cache, goal, n)).toBe(field.next[n]);
-    // Past STEPS_BEFORE_FIELD questions the field is kept, with the same answers.
-    expect(g.nodeCount).toBeGreaterThan(STEPS_BEFORE_FIELD);
-    expect(cache.fields.has(goal)).toBe(true);
+    expect(cache.fields.size).toBe(0);
+    for (let k = 0; k < 12; k++) {
+      const goal = (k * 37) % g.nodeCount;
+      const field = flowField(g, goal);
+      // Far nodes first and near ones after (answered from kept steps), then all of them again.
+      for (let n = g.nodeCount - 1; n >= 0; n--) expect(flowStep(cache, goal, n)).toBe(field.next[n]);
+      for (let n = 0; n < g.nodeCount; n++) expect(flowStep(cache, goal, n)).toBe(field.next[n]);
+    }
+    // Goals searched for more than SEARCHES_BEFORE_FIELD times had their fields kept (and answered the same).
+    expect(g.nodeCount).toBeGreaterThan(SEARCHES_BEFORE_FIELD);
+    expect(cache.fields.size).toBeGreaterThan(0);
   });
 
   it('refuses a goal or node that is not a node', async () => {
