@@ -13,6 +13,7 @@ import type { CollisionWorld, Vec3 } from '../worlds/world.js';
 import { buildNavGraph, nearestNode, type NavGraph } from './graph.js';
 import { findPath, PathSearch, type NavPath } from './path.js';
 import { flowField, reverseEdges, type FlowField, type ReverseEdges } from './flow-field.js';
+import { FlowStepSearch } from './flow-step.js';
 import { defaultNavBody, type NavBody } from './walk.js';
 
 /**
@@ -91,6 +92,57 @@ export function cachedFlowField(c: NavCache, goal: number): FlowField {
     c.fields.set(goal, f);
   }
   return f;
+}
+
+/** Searches toward one goal (without a kept field) after which its whole flow field is made and kept. */
+export const SEARCHES_BEFORE_FIELD = 32;
+
+interface StepState {
+  readonly search: FlowStepSearch;
+  /** Searches made per goal node with no field kept (cleared past `MAX_KEPT`). */
+  readonly searched: Map<number, number>;
+  /** Steps found by the searches, by goal × nodes + node (cleared past `MAX_KEPT`). */
+  readonly steps: Map<number, number>;
+}
+const MAX_KEPT = 1 << 20;
+const stepStates = new WeakMap<NavCache, StepState>();
+
+/**
+ * The flow field's next node from node `n` toward node `goal` (`flowField(graph, goal).next[n]`: −1 at the
+ * goal and where it cannot be reached). From the kept field when there is one; else from the steps kept from
+ * an earlier search toward that goal; else from a search that finds the field's whole way from n to the goal
+ * and stops there (flow-step.ts), whose steps are kept; past `SEARCHES_BEFORE_FIELD` searches toward one goal
+ * (many agents going there) its field is made and kept. Either way the same node: which one answers is a
+ * matter of speed only.
+ */
+export function flowStep(c: NavCache, goal: number, n: number): number {
+  const f = c.fields.get(goal);
+  if (f) return f.next[n]!;
+  let st = stepStates.get(c);
+  if (!st) {
+    st = { search: new FlowStepSearch(c.graph, c.reverse), searched: new Map(), steps: new Map() };
+    stepStates.set(c, st);
+  }
+  const key = goal * c.graph.nodeCount + n;
+  const kept = st.steps.get(key);
+  if (kept !== undefined) return kept;
+  if (n === goal) return -1;
+  const k = (st.searched.get(goal) ?? 0) + 1;
+  if (k >= SEARCHES_BEFORE_FIELD) {
+    st.searched.delete(goal);
+    return cachedFlowField(c, goal).next[n]!;
+  }
+  if (st.searched.size >= MAX_KEPT) st.searched.clear();
+  st.searched.set(goal, k);
+  if (st.steps.size >= MAX_KEPT) st.steps.clear();
+  const steps = st.steps;
+  const base = goal * c.graph.nodeCount;
+  let first = -1;
+  st.search.way(goal, n, (from, to) => {
+    steps.set(base + from, to);
+    if (from === n) first = to;
+  });
+  return first;
 }
 
 /** What systems see as `ctx.nav`: paths on the world's graph, and agents sent to goals. */

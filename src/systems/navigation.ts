@@ -12,7 +12,7 @@
  */
 import type { SystemDef, SystemHost, SystemContext } from './system.js';
 import { fallSpeeds } from './gravity.js';
-import { Goal, GoalStatus, cachedFlowField, goalNode, navCacheFor } from '../nav/navigator.js';
+import { Goal, GoalStatus, flowStep, goalNode, navCacheFor } from '../nav/navigator.js';
 import { steer, walkBudget } from '../nav/walk.js';
 import { nearestNode } from '../nav/graph.js';
 
@@ -82,7 +82,7 @@ export const navigationSystem: SystemDef = {
         const gn = goalNode(cache, goal.x[e]!, goal.y[e]!, goal.z[e]!);
         if (gn < 0) return stop(e, GoalStatus.unreachable);
         if (n === gn) return stop(e, GoalStatus.arrived);
-        const next = cachedFlowField(cache, gn).next[n]!;
+        const next = flowStep(cache, gn, n);
         return next < 0 ? stop(e, GoalStatus.unreachable) : next;
       }
 
