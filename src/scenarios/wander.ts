@@ -1,7 +1,7 @@
 /**
  * The "wander" scenario: the players (up to 4) and `settings.agents` agents wandering by the "wander" stream, with every
- * built-in system. Its parameter `goers` makes the first that many agents walk to places by navigation (the
- * goers system, src/systems/goers.ts); with none (the default) the scenario's components and systems are the
+ * built-in system. Its parameter `goers` makes that many of the agents walk between places by navigation (the
+ * goers system, src/systems/goers.ts) instead of wandering; with none (the default) the scenario's components and systems are the
  * ones it always had, so its runs, hashes and replays are those of every earlier version. It runs on any
  * world, and is written with the same public API a user's scenario uses.
  */
@@ -10,20 +10,19 @@ import { SETTING_RANGES } from '../sim/scenario.js';
 import { DEFAULT_SYSTEMS } from '../systems/default-systems.js';
 import { navigationSystem } from '../systems/navigation.js';
 import { Goer, goersSystem } from '../systems/goers.js';
-import { Goal } from '../nav/navigator.js';
-
-/**
- * The navigation system at the wander system's priority (48) and listed after it: a goer on its way keeps the
- * velocity navigation gives it (wander's is overwritten), still before gravity (49) and movement (50).
- */
-const navigationAfterWander = { ...navigationSystem, priority: 48 };
+import { Goal, navCacheFor } from '../nav/navigator.js';
+import { nodePosition } from '../nav/graph.js';
 
 /** What goers add to a run: their components and systems (nothing without goers). */
-const GOER_EXTRAS: ScenarioExtras = Object.freeze({ components: [Goal, Goer], systems: [navigationAfterWander, goersSystem] });
+const GOER_EXTRAS: ScenarioExtras = Object.freeze({ components: [Goal, Goer], systems: [navigationSystem, goersSystem] });
+
+/** The stream the goers' standing places are drawn from. */
+const GOER_PLACEMENT_STREAM = 'goers';
 
 /**
  * The "wander" scenario: a player and `settings.agents` wandering agents with every built-in system, on any
- * world; with `goers` (a parameter, default 0), the first that many agents walk between places by navigation.
+ * world; with `goers` (a parameter, default 0), that many of the agents walk between places by navigation
+ * instead of wandering.
  */
 export const wanderScenario = defineScenario({
   name: 'wander',
@@ -37,7 +36,7 @@ export const wanderScenario = defineScenario({
       default: 0,
       min: 0,
       max: SETTING_RANGES.agents.max,
-      description: 'how many of the agents (the first ones) walk between places by navigation; 0, the default, is the run as it always was',
+      description: 'how many of the agents walk between places by navigation instead of wandering (at most the agents); 0, the default, is the run as it always was',
     },
   },
   extras: (params) => ((params.goers as number) > 0 ? GOER_EXTRAS : {}),
@@ -45,19 +44,27 @@ export const wanderScenario = defineScenario({
   compatibleWith: ['0x2800d83fa26637c4'],
   place(sim) {
     sim.spawnPlayers();
-    sim.spawnWanderers(sim.settings.agents);
-    let goers = sim.params.goers as number;
+    const agents = sim.settings.agents;
+    const goers = Math.min(sim.params.goers as number, agents);
+    sim.spawnWanderers(agents - goers);
     if (goers === 0) return;
+    // Goers stand on nodes of the navigation graph, drawn from their own stream. They are not wandering
+    // agents (no Agent component), so neither the wander system nor the controller's behaviours move them.
+    const g = navCacheFor(sim.world).graph;
+    if (g.nodeCount === 0) return;
     const ecs = sim.ecs;
+    const c = ecs.components;
     const goal = ecs.store(Goal);
     const goer = ecs.store(Goer);
-    const agent = ecs.components.Agent;
-    for (let e = 1; e <= ecs.maxId && goers > 0; e++) {
-      if (ecs.alive[e] !== 1 || !ecs.has(e, agent)) continue;
-      ecs.add(e, goal);
-      ecs.add(e, goer);
+    const stream = sim.rng.streams.get(GOER_PLACEMENT_STREAM);
+    for (let k = 0; k < goers; k++) {
+      const e = ecs.spawn([c.Position, c.Velocity, c.Heading, c.BodySize, c.Motion, goal, goer]);
+      [c.Position.x[e], c.Position.y[e], c.Position.z[e]] = nodePosition(g, stream.int(g.nodeCount));
+      c.Motion.contact[e] = -1;
+      c.BodySize.radius[e] = g.body.radius;
+      c.BodySize.height[e] = g.body.height;
+      c.BodySize.step[e] = g.body.step;
       goal.target[e] = -1;
-      goers--;
     }
   },
 });

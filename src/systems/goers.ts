@@ -1,5 +1,5 @@
 /**
- * Goers: agents that walk to places by navigation, then wander a while, then go on to another (the "wander"
+ * Goers: bodies that walk to places by navigation, rest there a while, then go on to another (the "wander"
  * scenario's `goers` parameter). The places are a few nodes of the world's navigation graph spread along its
  * node order (`GOER_PLACES` of them, so that the goers share a few flow fields); each trip's place is drawn
  * from the "goals" stream, goers in ascending id. A goer's trips and rest are in its `Goer` component (hashed
@@ -18,7 +18,7 @@ export const Goer = defineComponent('Goer', { rest: 'i32', trips: 'u32' });
 export const GOALS_STREAM = 'goals';
 /** How many places the goers walk between. */
 export const GOER_PLACES = 8;
-/** Frames a goer wanders after a trip (one second) before it sets out again, and after a place it could not reach. */
+/** Frames a goer rests after a trip (one second) before it sets out again, and after a place it could not reach. */
 export const GOER_REST_FRAMES = 60;
 
 /** Place k of `GOER_PLACES` on a graph: the node at (2k + 1) / (2 × GOER_PLACES) of the node order. */
@@ -30,8 +30,7 @@ export function goerPlace(g: NavGraph, k: number): number {
  * The goers system (priority 40, before the wander and navigation systems): each goer (`Goer` and `Goal`) not
  * on its way counts its rest down; a trip that just ended (arrived, counted in `trips`, or unreachable) starts
  * a rest of `GOER_REST_FRAMES`; a goer rested sets out for a place drawn from the "goals" stream
- * (`ctx.nav.setGoal`). While it rests it wanders (the wander system moves it); on its way, the navigation
- * system listed after the wander system steers it.
+ * (`ctx.nav.setGoal`). While it rests it stands; on its way, the navigation system steers it.
  */
 export const goersSystem: SystemDef = {
   name: 'goers',
