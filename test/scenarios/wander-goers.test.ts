@@ -25,6 +25,8 @@ import { Goal, GoalStatus } from '../../src/nav/navigator.js';
 import { hashHex } from '../../src/ecs/state-hash.js';
 import { demoButtons } from '../../src/sim/demo-input.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
+import { linkBounds, parseViewLink } from '../../src/render/scene/view-link.js';
+import { LinkState } from '../../src/render/sandbox/link-state.js';
 
 /** Recorded by the runtime before `goers` (commit 23f38d8): `retrosim run --world rugrats-demo --scenario wander --agents 20 --frames 300`. */
 const BEFORE = join(repoRoot, 'test/scenarios/fixtures/wander-before-goers.replay');
@@ -110,6 +112,18 @@ describe('goers walk between places by navigation', () => {
     expect(bad.stderr).toMatch(/goers/);
     expect(runCli(['run', '--help']).stdout).toMatch(/goers=N/);
   }, 120_000);
+
+  it("the sandbox's address sets goers (p.goers) for a world that runs wander", async () => {
+    const { world } = await openBuiltinWorld('rugrats-demo');
+    const link = new LinkState(parseViewLink('?p.goers=3', { worlds: ['rugrats-demo'], bounds: linkBounds() }).link);
+    const lines: string[] = [];
+    const over = link.settingsFor(world, (l) => lines.push(l));
+    expect(lines).toEqual([]);
+    expect(over.params).toEqual({ goers: 3 });
+    const sim = createSimulation(world, { ...over, agents: 10 });
+    expect(sim.scenario.name).toBe('wander');
+    expect(sim.params).toEqual({ goers: 3 });
+  });
 });
 
 describe('extras and compatibleWith', () => {
