@@ -124,9 +124,7 @@ export function replayScenario(h: ReplayHeader, given?: ScenarioDef): ScenarioDe
   const got = legacy ?? scenarioIdentity(def);
   const where = got.source.startsWith('file:') ? got.source.slice(5) : got.source;
   if (got.name !== rec.name) throw scenarioMismatch(got.source, `the replay ran scenario ${JSON.stringify(rec.name)}; the scenario given is ${JSON.stringify(got.name)}`);
-  // A declaration that says it re-simulates an earlier one's replays to the bit (never a module's code).
-  const compatible = !got.source.startsWith('file:') && !(got.modules?.length) && (def.compatibleWith ?? []).includes(rec.contentHash) && !rec.source.startsWith('file:') && !(rec.modules?.length);
-  if (got.version !== rec.version || (got.contentHash !== rec.contentHash && !compatible)) {
+  if (got.version !== rec.version || got.contentHash !== rec.contentHash) {
     // With both module lists, name what changed: the file to put back, not a divergence frames later.
     const changes = got.contentHash !== rec.contentHash ? scenarioModuleChanges(rec, got) : [];
     throw scenarioMismatch(

@@ -37,11 +37,11 @@ export const wanderScenario = defineScenario({
       min: 0,
       max: SETTING_RANGES.agents.max,
       description: 'how many of the agents walk between places by navigation instead of wandering (at most the agents); 0, the default, is the run as it always was',
+      // 0 is the scenario before goers: the same declared shape (content hash) and recorded parameters.
+      optional: true,
     },
   },
   extras: (params) => ((params.goers as number) > 0 ? GOER_EXTRAS : {}),
-  // The declaration before `goers` existed: its replays are runs with no goers, re-simulated to the bit.
-  compatibleWith: ['0x2800d83fa26637c4'],
   place(sim) {
     sim.spawnPlayers();
     const agents = sim.settings.agents;

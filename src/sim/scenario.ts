@@ -142,16 +142,10 @@ export interface ScenarioDef {
    * Components and systems a run adds for its parameter values, after `components` and `systems` (called
    * once per simulation, with the checked parameters, before anything is built). A run it adds nothing to is
    * the run of the scenario without them, to the bit: so a parameter can switch on new systems and keep every
-   * replay and hash of the runs without it. Names must not repeat those of `components` and `systems`.
+   * replay and hash of the runs without it (declare it `optional`, see `ParamSpec`, and its default runs record
+   * what they always did). Names must not repeat those of `components` and `systems`.
    */
   extras?(params: Readonly<Record<string, ParamValue>>): ScenarioExtras;
-  /**
-   * Content hashes of earlier declarations of this scenario (same name and version) that it re-simulates to
-   * the bit: a replay recorded with one of them is taken as recorded with this one. Only for a scenario
-   * identified by its declaration (`scenarioFingerprint`: a built-in or inline one), as when a parameter
-   * whose default keeps the earlier runs is added; a module file's identity is its code and is never loosened.
-   */
-  readonly compatibleWith?: readonly string[];
 }
 
 /** What `ScenarioDef.extras` adds to a run. */
@@ -240,9 +234,6 @@ export function defineScenario(def: ScenarioDef): ScenarioDef {
   if (def.place !== undefined && typeof def.place !== 'function') throw new ScenarioError(`scenario ${name}: place must be a function`);
   if (def.setup !== undefined && typeof def.setup !== 'function') throw new ScenarioError(`scenario ${name}: setup must be a function`);
   if (def.extras !== undefined && typeof def.extras !== 'function') throw new ScenarioError(`scenario ${name}: extras must be a function`);
-  if (def.compatibleWith !== undefined && (!Array.isArray(def.compatibleWith) || !def.compatibleWith.every((h) => typeof h === 'string' && /^0x[0-9a-f]{16}$/.test(h)))) {
-    throw new ScenarioError(`scenario ${name}: compatibleWith must be a list of content hashes ("0x" and 16 lower-case hex digits)`);
-  }
   const frozen = Object.freeze({ ...def, systems: Object.freeze([...def.systems]) });
   const module = callerModule(new Error().stack, import.meta.url);
   if (module !== undefined) definedIn.set(frozen, module);
@@ -304,7 +295,8 @@ export function scenarioFingerprint(def: ScenarioDef): string {
     version: def.version,
     worldKinds: def.worldKinds ?? null,
     components: (def.components ?? []).map((c) => [c.name, Object.entries(c.schema)]),
-    params: Object.entries(def.params ?? {}),
+    // An optional parameter is left out: the scenario without it is the same shape (ParamSpec.optional).
+    params: Object.entries(def.params ?? {}).filter(([, sp]) => sp.optional !== true),
     systems: def.systems.map((s) => [s.name, s.priority]),
   };
   return new Fnv1a64().bytes(new TextEncoder().encode(JSON.stringify(shape))).hex();

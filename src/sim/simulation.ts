@@ -19,7 +19,7 @@ import type { ParamValue, StateArray, SystemBody, SystemContext, SystemDef, Syst
 import { walkSpeed } from '../systems/movement.js';
 import type { CollisionWorld, Vec3 } from '../worlds/world.js';
 import { localParallelHost, type ParallelHost, type SystemThreads } from '../systems/range-kernel.js';
-import { resolveParams } from './params.js';
+import { recordedParams, resolveParams } from './params.js';
 import { checkSettings, scenarioParts, ScenarioError, SETTING_RANGES, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
 import { Saved, withPath } from '../binary/saved-value.js';
 import { enterGuard, leaveGuard, pauseGuardForListeners, type GuardSubject } from './determinism-guard.js';
@@ -237,7 +237,8 @@ export class Simulation implements SystemHost, ScenarioHost {
     // state depends on the number it did not read, and it reads the same from then on whichever was given,
     // so a replay recorded with either verifies.
     const used = agentsRead || !fitsAgents(this.agentsPlaced, settings.capacity, seats) ? settings.agents : this.agentsPlaced;
-    (this as { settings: Readonly<ScenarioSettings> }).settings = Object.freeze({ ...settings, agents: used, params: this.params as Record<string, ParamValue> });
+    // An optional parameter at its default is the scenario as it was before it: recorded as before, without it.
+    (this as { settings: Readonly<ScenarioSettings> }).settings = Object.freeze({ ...settings, agents: used, params: recordedParams(scenario.params ?? {}, this.params) });
   }
 
   get frame(): number {

@@ -2,11 +2,10 @@
  * The "wander" scenario's goers: with `goers` absent or 0 a run is the run of the scenario before the
  * parameter existed, frame by frame (a replay recorded then, kept in fixtures/, verifies and every frame's
  * hash is the same); with goers, that many of the agents walk between places by navigation, make trips, and the
- * run's replay verifies to the bit on one thread and on two. `extras` and `compatibleWith` hold their lines:
- * extras that repeat a name are refused, and a declaration's claim of compatibility never loosens a module's
- * identity.
+ * run's replay verifies to the bit on one thread and on two. Extras that repeat a name are refused; an
+ * optional parameter stays out of the declared shape, and out of the recorded parameters at its default.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openBuiltinWorld } from '../../src/node/open-world.js';
@@ -36,9 +35,8 @@ describe('the wander scenario without goers is the run it always was', () => {
     const rp = readReplay(new Uint8Array(readFileSync(BEFORE)));
     expect(rp.header.scenario).toMatchObject({ name: 'wander', source: 'builtin:wander', contentHash: '0x2800d83fa26637c4' });
     expect(rp.header.settings.params).toEqual({});
-    // The declaration changed (it has a parameter), and says so; its earlier one is the recorded one.
-    expect(scenarioFingerprint(wanderScenario)).not.toBe('0x2800d83fa26637c4');
-    expect(wanderScenario.compatibleWith).toEqual(['0x2800d83fa26637c4']);
+    // Its declared shape is the one recorded: goers is optional (its default is the scenario before it).
+    expect(scenarioFingerprint(wanderScenario)).toBe('0x2800d83fa26637c4');
     const world = await openBuiltinWorld('rugrats-demo');
     const v = verifyReplay(rp, { world });
     expect(v.divergence).toBeUndefined();
@@ -47,11 +45,24 @@ describe('the wander scenario without goers is the run it always was', () => {
     for (const params of [{}, { goers: 0 }] as Record<string, number>[]) {
       const sim = createSimulation(world.world, { scenario: 'wander', agents: rp.header.settings.agents, params });
       expect(sim.params).toEqual({ goers: 0 });
+      expect(sim.settings.params).toEqual({}); // what a replay records: as before
       expect(sim.ecs.components.all.map((c) => c.name)).not.toContain('Goal');
       for (let f = 1; f <= 300; f++) {
         sim.step(rp.frames.inputs[f - 1]!);
         expect(sim.hashHex(), `frame ${f}`).toBe(hashHex(rp.frames.hashHi[f - 1]!, rp.frames.hashLo[f - 1]!));
       }
+    }
+    // Recorded again now, with goers absent or 0: the same bytes (after the runtime's version string).
+    const runtimeLen = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset).getUint16(20, true);
+    const before = new Uint8Array(readFileSync(BEFORE));
+    mkdirSync(join(repoRoot, 'out'), { recursive: true });
+    for (const set of [[], ['--set', 'goers=0']]) {
+      const out = join(repoRoot, 'out', `wander-goers-${set.length}-${process.pid}.replay`);
+      const r = runCli(['run', '--world', 'rugrats-demo', '--scenario', 'wander', '--agents', '20', '--frames', '300', ...set, '--out', out]);
+      expect(r.code).toBe(0);
+      const now = new Uint8Array(readFileSync(out));
+      rmSync(out);
+      expect(Buffer.from(now.subarray(22 + runtimeLen(now))).equals(Buffer.from(before.subarray(22 + runtimeLen(before)))), `the replay with ${set.join(' ') || 'goers absent'}`).toBe(true);
     }
   }, 120_000);
 });
@@ -126,27 +137,29 @@ describe('goers walk between places by navigation', () => {
   });
 });
 
-describe('extras and compatibleWith', () => {
+describe('extras and optional parameters', () => {
   it('extras that repeat a name are refused, naming the scenario', async () => {
     const { world } = await openBuiltinWorld('rugrats-demo');
     const twice = defineScenario({ name: 'twice', version: '1', description: '', systems: DEFAULT_SYSTEMS, extras: () => ({ systems: [DEFAULT_SYSTEMS[0]!] }) });
     expect(() => createSimulation(world, { scenario: twice, agents: 1 })).toThrow(new ScenarioError(`scenario twice with its extras: two systems are named ${DEFAULT_SYSTEMS[0]!.name}`));
     const notList = defineScenario({ name: 'not-list', version: '1', description: '', systems: DEFAULT_SYSTEMS, extras: () => ({ components: 3 as never }) });
     expect(() => createSimulation(world, { scenario: notList, agents: 1 })).toThrow(/extras\(params\)\.components must be a list/);
-    expect(() => defineScenario({ name: 'bad', version: '1', description: '', systems: [], compatibleWith: ['0x12'] })).toThrow(/compatibleWith must be a list of content hashes/);
+    expect(() => defineScenario({ name: 'bad', version: '1', description: '', systems: [], params: { n: { type: 'int', default: 0, optional: 1 as never } } })).toThrow(/parameter n's optional must be true or false/);
   });
 
-  it("a declaration's compatibleWith takes an earlier declaration's replays, never a module's", async () => {
+  it("an optional parameter is out of the declared shape, and out of a run's recorded parameters at its default only", async () => {
     const { world } = await openBuiltinWorld('rugrats-demo');
-    const before = defineScenario({ name: 'kept', version: '1', description: '', systems: DEFAULT_SYSTEMS });
-    const header = (source: string, contentHash: string) => ({ scenario: { name: 'kept', version: '1', source, contentHash }, settings: { scenario: 'kept' }, world: { kind: world.kind } }) as never;
-    const later = defineScenario({ ...before, params: { n: { type: 'int', default: 0 } }, compatibleWith: [scenarioFingerprint(before)] });
-    const other = defineScenario({ ...before, params: { n: { type: 'int', default: 0 } } });
-    expect(scenarioIdentity(later).contentHash).not.toBe(scenarioFingerprint(before));
-    expect(replayScenario(header('inline', scenarioFingerprint(before)), later)).toBe(later);
-    expect(() => replayScenario(header('inline', scenarioFingerprint(before)), other)).toThrow(/changed since the replay was recorded/);
-    // A module's replay is its code's graph: a claim of compatibility does not cover it.
-    expect(() => replayScenario(header('file:kept.mjs', scenarioFingerprint(before)), later)).toThrow(/changed since the replay was recorded/);
+    const before = defineScenario({ name: 'kept', version: '1', description: '', systems: DEFAULT_SYSTEMS, params: { a: { type: 'int', default: 1 } } });
+    const later = defineScenario({ ...before, params: { a: { type: 'int', default: 1 }, n: { type: 'int', default: 0, optional: true } } });
+    const plain = defineScenario({ ...before, params: { a: { type: 'int', default: 1 }, n: { type: 'int', default: 0 } } });
+    expect(scenarioFingerprint(later)).toBe(scenarioFingerprint(before));
+    expect(scenarioFingerprint(plain)).not.toBe(scenarioFingerprint(before));
+    expect(createSimulation(world, { scenario: later, agents: 1 }).settings.params).toEqual({ a: 1 });
+    expect(createSimulation(world, { scenario: later, agents: 1, params: { n: 0 } }).settings.params).toEqual({ a: 1 });
+    expect(createSimulation(world, { scenario: later, agents: 1, params: { n: 2 } }).settings.params).toEqual({ a: 1, n: 2 });
+    expect(createSimulation(world, { scenario: plain, agents: 1 }).settings.params).toEqual({ a: 1, n: 0 });
+    expect(scenarioIdentity(later).contentHash).toBe(scenarioFingerprint(before));
+    expect(replayScenario).toBeTypeOf('function');
     expect(simulationFromSettings).toBeTypeOf('function');
   });
 });
