@@ -86,6 +86,7 @@ export { smoothPath, SMOOTH_LOOKAHEAD } from './nav/smooth.js';
 export { flowField, flowFieldTo, reverseEdges, type FlowField, type ReverseEdges } from './nav/flow-field.js';
 export { Goal, GoalStatus, navCacheFor, MAX_FLOW_FIELDS, type NavCache, type Navigator } from './nav/navigator.js';
 export { navigationSystem } from './systems/navigation.js';
+export { goersSystem, Goer, goerPlace, GOALS_STREAM, GOER_PLACES, GOER_REST_FRAMES } from './systems/goers.js';
 export { navOrderSystem, NavOrder, navOrderWords, navOrderPart, isInputWord, recordedInputWord, NAV_ORDER_FLAG, NAV_ORDER_SECOND, NAV_ORDER_MAX } from './systems/nav-orders.js';
 
 // ---- systems ----
@@ -114,7 +115,7 @@ export { losSystem, eyeHeight, LOS_RATE } from './systems/los-system.js';
 export { recordingSystem, frameLog, type FrameLog } from './systems/recording.js';
 
 // ---- scenarios and simulations ----
-export { defineScenario, scenarioFingerprint, DEFAULT_SETTINGS, MAX_PLAYERS, type ScenarioDef, type ScenarioHost, type ScenarioIdentity, type ScenarioModuleHash, type ScenarioSettings } from './sim/scenario.js';
+export { defineScenario, scenarioFingerprint, scenarioParts, DEFAULT_SETTINGS, MAX_PLAYERS, type ScenarioDef, type ScenarioExtras, type ScenarioHost, type ScenarioIdentity, type ScenarioModuleHash, type ScenarioSettings } from './sim/scenario.js';
 export { parseParamText, resolveParams, type ParamSpec, type ParamSpecs } from './sim/params.js';
 export { Simulation, PLACEMENT_STREAM, PLAYERS_STREAM, type SimSnapshot, type SimulationOptions, type StateHash } from './sim/simulation.js';
 export { RollbackState } from './sim/rollback.js';

@@ -1,13 +1,17 @@
-// A scenario of your own: guards patrol the level and raise the alarm when they see the player.
+// A scenario of your own: guards patrol the level and raise the alarm when they see the player; a guard that
+// loses sight of the player walks to where it last saw it, by the world's navigation, then patrols again.
 //
 //   npx retrosim run --scenario examples/guards/guards.mjs --world rugrats-demo --set guards=6
 //
-// It declares a component (Guard), two systems (patrol, watch) beside the built-in ones, its parameters, and
-// how its entities are placed. Everything it does is a function of the state and the frame context, so its
-// replays verify to the bit.
+// It declares components (Guard, and Sighting for the search), two systems (patrol, watch) beside the built-in
+// ones and the navigation system, its parameters, and how its entities are placed. Everything it does is a
+// function of the state and the frame context, so its replays verify to the bit. With --set search=false the
+// guards only patrol: no navigation, and every run and hash is the patrol-only example's.
 import {
   BodySize,
   DEFAULT_SYSTEMS,
+  Goal,
+  GoalStatus,
   Heading,
   Motion,
   Position,
@@ -18,6 +22,7 @@ import {
   defineSystem,
   eyeHeight,
   horizontalAxes,
+  navigationSystem,
   sinAngle,
   walkSpeed,
 } from 'retrosim';
@@ -25,7 +30,13 @@ import {
 /** A guard: the heading of its current leg, frames left on it, whether it sees the player, alarms raised. */
 export const Guard = defineComponent('Guard', { legAngle: 'i32', legLeft: 'i32', seeing: 'u8', alarms: 'u32' });
 
-/** Guards walk a leg, then turn a quarter turn; a guard that bumps into a wall turns back at once. */
+/** Where a guard last saw the player (feet, native units), the searches it set out on, and those that got there. */
+export const Sighting = defineComponent('Sighting', { x: 'f64', y: 'f64', z: 'f64', searches: 'u32', reached: 'u32' });
+
+/**
+ * Guards walk a leg, then turn a quarter turn; a guard that bumps into a wall turns back at once. A guard
+ * searching (its Goal active) is left to the navigation system; when its search ends it patrols again.
+ */
 const patrol = defineSystem({
   name: 'patrol',
   priority: 48, // beside the built-in wander system
@@ -40,10 +51,21 @@ const patrol = defineSystem({
     const v = [vel.x, vel.y, vel.z];
     const speed = walkSpeed(world);
     const legFrames = host.params.legFrames;
-    return () => {
+    const goal = host.params.search ? ecs.store(Goal) : null;
+    const sighting = host.params.search ? ecs.store(Sighting) : null;
+    return (ctx) => {
       // Ascending id: a defined order, whatever the history of spawns.
       const ids = [...ecs.entities(guards)].sort((x, y) => x - y);
       for (const e of ids) {
+        if (goal) {
+          if (goal.active[e] === 1) continue; // on its way to where it last saw the player
+          if (goal.status[e] !== GoalStatus.idle) {
+            // The search is over (there, or no way there): back to the patrol, a fresh leg.
+            if (goal.status[e] === GoalStatus.arrived) sighting.reached[e]++;
+            ctx.nav.clearGoal(e);
+            guard.legLeft[e] = legFrames;
+          }
+        }
         if (motion.hitWall[e] === 1) guard.legAngle[e] = (guard.legAngle[e] + 32768) & 0xffff;
         else if (--guard.legLeft[e] <= 0) guard.legAngle[e] = (guard.legAngle[e] + 16384) & 0xffff;
         if (guard.legLeft[e] <= 0 || motion.hitWall[e] === 1) guard.legLeft[e] = legFrames;
@@ -64,6 +86,8 @@ const patrol = defineSystem({
 /**
  * Every 4 frames each guard looks at the player, eye to eye within its range; on first sight it raises the
  * alarm (a "signal" event). Its running total is declared state: hashed, saved and restored by the runtime.
+ * With the search on, a guard that sees the player notes where it stands, and one that loses sight of it
+ * sets out for that place (`ctx.nav.setGoal`), the latest one each time it loses sight.
  */
 const watch = defineSystem({
   name: 'watch',
@@ -77,6 +101,7 @@ const watch = defineSystem({
     const up = world.up.axis;
     const range = host.params.range * world.scale;
     const total = new Uint32Array(1);
+    const sighting = host.params.search ? ecs.store(Sighting) : null;
     const eye = (e, a) => [pos.x, pos.y, pos.z][a][e] + (a === up ? world.up.sign * eyeHeight(world, body.height[e]) : 0);
     return {
       state: { total },
@@ -95,6 +120,14 @@ const watch = defineSystem({
             total[0]++;
             ctx.events.emit('signal', { frame: ctx.frame, name: 'alarm', entity: e, data: p });
           }
+          if (sighting && sees) {
+            sighting.x[e] = pos.x[p];
+            sighting.y[e] = pos.y[p];
+            sighting.z[e] = pos.z[p];
+          } else if (sighting && guard.seeing[e]) {
+            sighting.searches[e]++;
+            ctx.nav.setGoal(e, [sighting.x[e], sighting.y[e], sighting.z[e]]);
+          }
           guard.seeing[e] = sees;
         }
       },
@@ -112,8 +145,12 @@ export default defineScenario({
     guards: { type: 'int', default: 4, min: 1, max: 64, description: 'guards on patrol' },
     range: { type: 'number', default: 12, min: 1, max: 100, description: 'how far a guard sees, metres' },
     legFrames: { type: 'int', default: 180, min: 1, max: 100000, description: 'frames per leg of a patrol' },
+    search: { type: 'bool', default: true, description: 'a guard that loses sight of the player walks to where it last saw it' },
   },
   systems: [...DEFAULT_SYSTEMS, patrol, watch],
+  // The search adds what it needs (where each guard walks, and the system that walks it) only when it is on,
+  // so a run with search=false is the patrol-only run, to the bit.
+  extras: (params) => (params.search ? { components: [Goal, Sighting], systems: [navigationSystem] } : {}),
   place(sim) {
     sim.spawnPlayer();
     // Guards stand where the world says a body can stand, drawn from their own stream.
@@ -130,6 +167,11 @@ export default defineScenario({
       sim.setBody(e);
       guard.legAngle[e] = stream.int(4) * 16384;
       guard.legLeft[e] = sim.params.legFrames;
+      if (sim.params.search) {
+        sim.ecs.add(e, sim.ecs.store(Goal));
+        sim.ecs.add(e, sim.ecs.store(Sighting));
+        sim.ecs.store(Goal).target[e] = -1; // no node chosen yet
+      }
     }
     sim.spawnWanderers(sim.settings.agents);
   },

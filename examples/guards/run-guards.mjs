@@ -4,7 +4,7 @@
 //   node examples/guards/run-guards.mjs [out.replay]
 import { writeFileSync } from 'node:fs';
 import { ReplayRecorder, createSimulation, demoButtons, openWorld, readReplay, seekReplay, verifyReplay } from 'retrosim';
-import guards, { Guard } from './guards.mjs';
+import guards, { Guard, Sighting } from './guards.mjs';
 
 const out = process.argv[2] ?? 'guards.replay';
 const world = await openWorld('rugrats-demo'); // a shipped world by id; any path works too
@@ -19,14 +19,21 @@ const bytes = rec.finish();
 writeFileSync(out, bytes);
 
 const guard = sim.store(Guard);
+const sighting = sim.store(Sighting);
 let perGuard = 0;
-for (let e = 1; e <= sim.ecs.maxId; e++) if (sim.ecs.has(e, guard)) perGuard += guard.alarms[e];
+let searches = 0;
+let reached = 0;
+for (let e = 1; e <= sim.ecs.maxId; e++) {
+  if (sim.ecs.has(e, guard)) perGuard += guard.alarms[e];
+  // Searches: walks to where a guard last saw the player, and those that got there.
+  if (sim.ecs.has(e, sighting)) (searches += sighting.searches[e]), (reached += sighting.reached[e]);
+}
 
 const replay = readReplay(bytes);
 const verified = verifyReplay(replay, { world, scenario: guards });
 const seek = seekReplay(replay, { world, scenario: guards }, 777);
 const recorded777 = replay.frames.hashHi[776].toString(16).padStart(8, '0') + replay.frames.hashLo[776].toString(16).padStart(8, '0');
 
-console.log(JSON.stringify({ frames: sim.frame, finalHash: sim.hashHex(), alarms: alarms.length, perGuard, firstAlarm: alarms[0] ?? null, replayBytes: bytes.length }));
+console.log(JSON.stringify({ frames: sim.frame, finalHash: sim.hashHex(), alarms: alarms.length, perGuard, searches, reached, firstAlarm: alarms[0] ?? null, replayBytes: bytes.length }));
 console.log(JSON.stringify({ verified: verified.ok, verifiedFrames: verified.frames, verifiedHash: verified.finalHash }));
 console.log(JSON.stringify({ seekFrame: seek.frame, seekHash: seek.hash, recordedHash: `0x${recorded777}`, fromKeyframe: seek.fromKeyframe }));

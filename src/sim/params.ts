@@ -6,13 +6,29 @@ import type { ParamValue } from '../systems/system.js';
 
 export type { ParamValue };
 
-/** One declared parameter. */
-export type ParamSpec =
+/**
+ * One declared parameter. `optional: true` says its default is the scenario as it was before the parameter
+ * existed (see `ScenarioDef.extras`): it is left out of the scenario's declared shape (`scenarioFingerprint`)
+ * and, while at its default, out of the parameters a run records, so those runs record what they always did.
+ */
+export type ParamSpec = (
   | { readonly type: 'int'; readonly default: number; readonly min?: number; readonly max?: number; readonly description?: string }
   | { readonly type: 'number'; readonly default: number; readonly min?: number; readonly max?: number; readonly description?: string }
   | { readonly type: 'bool'; readonly default: boolean; readonly description?: string }
   | { readonly type: 'string'; readonly default: string; readonly maxLength?: number; readonly description?: string }
-  | { readonly type: 'enum'; readonly default: string; readonly values: readonly string[]; readonly description?: string };
+  | { readonly type: 'enum'; readonly default: string; readonly values: readonly string[]; readonly description?: string }
+) & { readonly optional?: boolean };
+
+/** The parameters a run records: every value but an optional parameter's at its default (`ParamSpec.optional`). */
+export function recordedParams(specs: ParamSpecs, values: Readonly<Record<string, ParamValue>>): Record<string, ParamValue> {
+  const out: Record<string, ParamValue> = {};
+  for (const [k, v] of Object.entries(values)) {
+    const sp = specs[k];
+    if (sp?.optional === true && Object.is(v, sp.default)) continue;
+    out[k] = v;
+  }
+  return out;
+}
 
 /** A scenario's parameter declarations, by name. */
 export type ParamSpecs = Readonly<Record<string, ParamSpec>>;
@@ -39,6 +55,7 @@ export function checkParamSpecs(scenario: string, specs: ParamSpecs): void {
       throw new ParamError(`scenario ${scenario}: parameter ${n} is an enum without a list of string values`);
     }
     if (!['int', 'number', 'bool', 'string', 'enum'].includes(sp.type)) throw new ParamError(`scenario ${scenario}: parameter ${n} has unknown type ${JSON.stringify((sp as { type: unknown }).type)}`);
+    if (sp.optional !== undefined && typeof sp.optional !== 'boolean') throw new ParamError(`scenario ${scenario}: parameter ${n}'s optional must be true or false`);
     checkValue(`scenario ${scenario}: default of ${n}`, sp, sp.default);
   }
 }

@@ -138,6 +138,22 @@ export interface ScenarioDef {
   place?(sim: ScenarioHost): void;
   /** Runs after the systems' tasks are created: extra tasks (a field's weather), extra state. */
   setup?(sim: ScenarioHost): void;
+  /**
+   * Components and systems a run adds for its parameter values, after `components` and `systems` (called
+   * once per simulation, with the checked parameters, before anything is built). A run it adds nothing to is
+   * the run of the scenario without them, to the bit: so a parameter can switch on new systems and keep every
+   * replay and hash of the runs without it (declare it `optional`, see `ParamSpec`, and its default runs record
+   * what they always did). Names must not repeat those of `components` and `systems`.
+   */
+  extras?(params: Readonly<Record<string, ParamValue>>): ScenarioExtras;
+}
+
+/** What `ScenarioDef.extras` adds to a run. */
+export interface ScenarioExtras {
+  /** More components, after the scenario's own. */
+  readonly components?: readonly ComponentDef[];
+  /** More systems, created after the scenario's own (ties in priority run in that order). */
+  readonly systems?: readonly SystemDef[];
 }
 
 /** How a replay names the scenario it ran: enough to find it again and to notice a changed one. */
@@ -205,18 +221,7 @@ export function defineScenario(def: ScenarioDef): ScenarioDef {
   if (typeof def.version !== 'string' || def.version.length === 0 || def.version.length > 64) throw new ScenarioError(`scenario ${name}: version must be a string of 1 to 64 characters`);
   if (typeof def.description !== 'string') throw new ScenarioError(`scenario ${name}: description must be a string`);
   if (!Array.isArray(def.systems)) throw new ScenarioError(`scenario ${name}: systems must be a list of system definitions`);
-  const seen = new Set<string>();
-  for (const s of def.systems) {
-    if (!s || typeof s.name !== 'string' || typeof s.create !== 'function' || !Number.isSafeInteger(s.priority)) throw new ScenarioError(`scenario ${name}: every system needs a name, an integer priority and create(host)`);
-    if (seen.has(s.name)) throw new ScenarioError(`scenario ${name}: two systems are named ${s.name}`);
-    seen.add(s.name);
-  }
-  const comps = new Set<string>();
-  for (const c of def.components ?? []) {
-    if (!c || typeof c.name !== 'string' || typeof c.schema !== 'object') throw new ScenarioError(`scenario ${name}: components must be made with defineComponent`);
-    if (comps.has(c.name)) throw new ScenarioError(`scenario ${name}: two components are named ${c.name}`);
-    comps.add(c.name);
-  }
+  checkParts(name, def.systems, def.components ?? [], '');
   for (const k of def.worldKinds ?? []) if (!WORLD_KINDS.includes(k)) throw new ScenarioError(`scenario ${name}: unknown world kind ${JSON.stringify(k)} (kinds: ${WORLD_KINDS.join(', ')})`);
   try {
     checkParamSpecs(name, def.params ?? {});
@@ -228,6 +233,7 @@ export function defineScenario(def: ScenarioDef): ScenarioDef {
   }
   if (def.place !== undefined && typeof def.place !== 'function') throw new ScenarioError(`scenario ${name}: place must be a function`);
   if (def.setup !== undefined && typeof def.setup !== 'function') throw new ScenarioError(`scenario ${name}: setup must be a function`);
+  if (def.extras !== undefined && typeof def.extras !== 'function') throw new ScenarioError(`scenario ${name}: extras must be a function`);
   const frozen = Object.freeze({ ...def, systems: Object.freeze([...def.systems]) });
   const module = callerModule(new Error().stack, import.meta.url);
   if (module !== undefined) definedIn.set(frozen, module);
@@ -235,6 +241,39 @@ export function defineScenario(def: ScenarioDef): ScenarioDef {
 }
 
 const definedIn = new WeakMap<ScenarioDef, string>();
+
+/** Checks systems and components (unique names, integer priorities, made right); `what` names where they came from. */
+function checkParts(name: string, systems: readonly SystemDef[], components: readonly ComponentDef[], what: string): void {
+  const seen = new Set<string>();
+  for (const s of systems) {
+    if (!s || typeof s.name !== 'string' || typeof s.create !== 'function' || !Number.isSafeInteger(s.priority)) throw new ScenarioError(`scenario ${name}${what}: every system needs a name, an integer priority and create(host)`);
+    if (seen.has(s.name)) throw new ScenarioError(`scenario ${name}${what}: two systems are named ${s.name}`);
+    seen.add(s.name);
+  }
+  const comps = new Set<string>();
+  for (const c of components) {
+    if (!c || typeof c.name !== 'string' || typeof c.schema !== 'object') throw new ScenarioError(`scenario ${name}${what}: components must be made with defineComponent`);
+    if (comps.has(c.name)) throw new ScenarioError(`scenario ${name}${what}: two components are named ${c.name}`);
+    comps.add(c.name);
+  }
+}
+
+/**
+ * The components and systems of a run of `def` with `params`: its own, then what its `extras` adds for those
+ * values. A ScenarioError names a bad addition (not lists, or a name that repeats).
+ */
+export function scenarioParts(def: ScenarioDef, params: Readonly<Record<string, ParamValue>>): { components: readonly ComponentDef[]; systems: readonly SystemDef[] } {
+  const own = { components: def.components ?? [], systems: def.systems };
+  if (!def.extras) return own;
+  const x = def.extras(params);
+  if (typeof x !== 'object' || x === null) throw new ScenarioError(`scenario ${def.name}: extras(params) must return an object { components?, systems? }`);
+  for (const k of ['components', 'systems'] as const) {
+    if (x[k] !== undefined && !Array.isArray(x[k])) throw new ScenarioError(`scenario ${def.name}: extras(params).${k} must be a list`);
+  }
+  const parts = { components: [...own.components, ...(x.components ?? [])], systems: [...own.systems, ...(x.systems ?? [])] };
+  checkParts(def.name, parts.systems, parts.components, ' with its extras');
+  return parts;
+}
 
 /**
  * The `file:` URL of the module that defined `def` with `defineScenario` (read from the call's stack), or
@@ -256,7 +295,8 @@ export function scenarioFingerprint(def: ScenarioDef): string {
     version: def.version,
     worldKinds: def.worldKinds ?? null,
     components: (def.components ?? []).map((c) => [c.name, Object.entries(c.schema)]),
-    params: Object.entries(def.params ?? {}),
+    // An optional parameter is left out: the scenario without it is the same shape (ParamSpec.optional).
+    params: Object.entries(def.params ?? {}).filter(([, sp]) => sp.optional !== true),
     systems: def.systems.map((s) => [s.name, s.priority]),
   };
   return new Fnv1a64().bytes(new TextEncoder().encode(JSON.stringify(shape))).hex();

@@ -19,8 +19,8 @@ import type { ParamValue, StateArray, SystemBody, SystemContext, SystemDef, Syst
 import { walkSpeed } from '../systems/movement.js';
 import type { CollisionWorld, Vec3 } from '../worlds/world.js';
 import { localParallelHost, type ParallelHost, type SystemThreads } from '../systems/range-kernel.js';
-import { resolveParams } from './params.js';
-import { checkSettings, ScenarioError, SETTING_RANGES, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
+import { recordedParams, resolveParams } from './params.js';
+import { checkSettings, scenarioParts, ScenarioError, SETTING_RANGES, type ScenarioDef, type ScenarioHost, type ScenarioSettings } from './scenario.js';
 import { Saved, withPath } from '../binary/saved-value.js';
 import { enterGuard, leaveGuard, pauseGuardForListeners, type GuardSubject } from './determinism-guard.js';
 import { RollbackState } from './rollback.js';
@@ -164,7 +164,15 @@ export class Simulation implements SystemHost, ScenarioHost {
     // Listeners are the program's, not the simulation's: they run with the determinism guard paused.
     this.events = pauseGuardForListeners(options.events ?? createEventBus());
     const threads = options.threads && options.threads.threads > 1 ? options.threads : null;
-    this.ecs = new EcsWorld(settings.capacity, scenario.components ?? [], { shared: threads !== null });
+    // What the parameters add (scenario.extras), under the guard as the rest of the scenario's building is.
+    enterGuard({ describe: () => `scenario ${scenario.name}'s extras(), building the simulation` });
+    let parts: ReturnType<typeof scenarioParts>;
+    try {
+      parts = scenarioParts(scenario, this.params);
+    } finally {
+      leaveGuard();
+    }
+    this.ecs = new EcsWorld(settings.capacity, parts.components, { shared: threads !== null });
     this.parallel = threads ? threads.attach(world, this.ecs.components) : localParallelHost(world, this.ecs.components);
     const fieldrand = new FieldRand();
     fieldrand.setSeed(settings.fieldSeed);
@@ -212,7 +220,7 @@ export class Simulation implements SystemHost, ScenarioHost {
       // Every seat of a run of several players is an entity with a Controller, whatever `place` did.
       if (seats > 1) this.spawnPlayers();
       this.ctx.player = this.player;
-      for (const sys of scenario.systems) {
+      for (const sys of parts.systems) {
         phase = `system ${sys.name}'s create()`;
         const body = systemTask(sys, sys.create(this));
         if (isRuntimeCode(sys)) markRuntimeCode(body);
@@ -229,7 +237,8 @@ export class Simulation implements SystemHost, ScenarioHost {
     // state depends on the number it did not read, and it reads the same from then on whichever was given,
     // so a replay recorded with either verifies.
     const used = agentsRead || !fitsAgents(this.agentsPlaced, settings.capacity, seats) ? settings.agents : this.agentsPlaced;
-    (this as { settings: Readonly<ScenarioSettings> }).settings = Object.freeze({ ...settings, agents: used, params: this.params as Record<string, ParamValue> });
+    // An optional parameter at its default is the scenario as it was before it: recorded as before, without it.
+    (this as { settings: Readonly<ScenarioSettings> }).settings = Object.freeze({ ...settings, agents: used, params: recordedParams(scenario.params ?? {}, this.params) });
   }
 
   get frame(): number {

@@ -5,7 +5,9 @@
  * clamped to the graph body's speed), so each step arrives as the graph promised; at the goal's node it stops
  * (`GoalStatus.arrived`). A step that does not arrive within its frames (the agent was pushed, respawned or
  * stopped) makes it choose again from the node nearest it (`Goal.replans`); with no way on, its status is
- * `GoalStatus.unreachable`.
+ * `GoalStatus.unreachable`. An agent that stands where no step leads to its node (it fell off a ledge to
+ * another floor, or was pushed into a cell whose node has no edge to it) chooses again at once, from where it
+ * stands, rather than walking on toward a node it cannot reach (also counted in `Goal.replans`).
  *
  * Not one of `DEFAULT_SYSTEMS`: a scenario opts in with `navigationSystem` in its systems and `Goal` in its
  * components, so every other scenario's replays and hashes are what they were.
@@ -53,6 +55,11 @@ export const navigationSystem: SystemDef = {
         if (t >= 0 && fall[e] === 0 && p0[e] === g.pos[3 * t + a0] && p1[e] === g.pos[3 * t + a1]) {
           if (pu[e] !== g.pos[3 * t + up]) t = -1;
           else t = nextNode(e, t);
+        } else if (t >= 0 && fall[e] === 0 && offItsStep(e, t)) {
+          // Standing where no step leads to its node (it fell to another floor, or was pushed or carried):
+          // choose again from where it stands, now.
+          goal.replans[e] = (goal.replans[e]! + 1) >>> 0;
+          t = -1;
         } else if (t >= 0 && goal.frames[e]! >= budget) {
           // The step did not arrive: choose again from where it is.
           goal.replans[e] = (goal.replans[e]! + 1) >>> 0;
@@ -75,6 +82,20 @@ export const navigationSystem: SystemDef = {
         goal.frames[e]!++;
         v0[e] = steer(g.pos[3 * t + a0]! - p0[e]!, speed);
         v1[e] = steer(g.pos[3 * t + a1]! - p1[e]!, speed);
+      }
+
+      /**
+       * Whether e, standing, is off its way to node t: the node of its cell nearest its height is neither t
+       * nor a node with an edge to t. A cell without a node says nothing (the step's frame budget decides).
+       */
+      function offItsStep(e: number, t: number): boolean {
+        at[0] = c.Position.x[e]!;
+        at[1] = c.Position.y[e]!;
+        at[2] = c.Position.z[e]!;
+        const n = nearestNode(g, at, up);
+        if (n < 0 || n === t) return false;
+        for (let k = g.edgeStart[n]!; k < g.edgeStart[n + 1]!; k++) if (g.edgeTo[k] === t) return false;
+        return true;
       }
 
       /** At node n: the next node toward e's goal, or the end of its walk (−2). */

@@ -37,6 +37,10 @@ describe('examples/guards: a scenario of your own', () => {
     expect(run.frames).toBe(1200);
     expect(run.alarms).toBeGreaterThan(0);
     expect(run.perGuard).toBe(run.alarms); // the component's counters and the events agree
+    // Guards that lost sight of the player walked to where they last saw it, and some got there.
+    expect(run.searches).toBeGreaterThan(0);
+    expect(run.reached).toBeGreaterThan(0);
+    expect(run.reached).toBeLessThanOrEqual(run.searches);
     expect(verify).toEqual({ verified: true, verifiedFrames: 1200, verifiedHash: run.finalHash });
     expect(seek.seekHash).toBe(recordedHash(out, 777));
     expect(seek.recordedHash).toBe(seek.seekHash);
@@ -50,7 +54,7 @@ describe('examples/guards: a scenario of your own', () => {
     expect(run.code).toBe(0);
     const s = JSON.parse(run.stdout) as Record<string, any>;
     expect(s.scenario).toMatchObject({ name: 'guards', version: '1.0.0', source: 'file:examples/guards/guards.mjs' });
-    expect(s.settings.params).toEqual({ guards: 6, range: 15, legFrames: 180 });
+    expect(s.settings.params).toEqual({ guards: 6, range: 15, legFrames: 180, search: true });
     expect(s.signals.alarm).toBeGreaterThan(0);
     expect(s.events.signal).toBe(s.signals.alarm);
     const info = JSON.parse(runCli(['replay', 'info', out, '--json']).stdout) as Record<string, any>;
@@ -60,6 +64,34 @@ describe('examples/guards: a scenario of your own', () => {
     expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, frames: 700, finalHash: s.finalHash });
     const k = JSON.parse(runCli(['replay', 'seek', out, '--frame', '450', '--scenario', 'examples/guards/guards.mjs', '--json']).stdout) as { hash: string };
     expect(k.hash).toBe(recordedHash(out, 450));
+  });
+
+  it('the search (on by default) replays to the bit on one thread and on two; with search=false the run is the patrol-only one, frame by frame', () => {
+    const on = join(tmp, 'search.replay');
+    const run = runCli(['run', '--scenario', 'examples/guards/guards.mjs', '--world', 'rugrats-demo', '--set', 'guards=6', '--agents', '4', '--frames', '900', '--keyframes', '300', '--out', on, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const s = JSON.parse(run.stdout) as Record<string, any>;
+    expect(s.settings.params).toEqual({ guards: 6, range: 12, legFrames: 180, search: true });
+    for (const threads of ['1', '2']) {
+      const v = runCli(['replay', 'verify', on, '--scenario', 'examples/guards/guards.mjs', '--threads', threads, '--json']);
+      expect(v.stderr).toBe('');
+      expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, frames: 900, finalHash: s.finalHash });
+    }
+    // The guide's guards are the patrol-only example (its own files, unchanged): the same hash on every frame.
+    const off = join(tmp, 'patrol-only.replay');
+    const guide = join(tmp, 'guide-guards.replay');
+    const args = ['--world', 'rugrats-demo', '--set', 'guards=6', '--agents', '0', '--frames', '600', '--json'];
+    expect(runCli(['run', '--scenario', 'examples/guards/guards.mjs', '--set', 'search=false', ...args, '--out', off]).code).toBe(0);
+    expect(runCli(['run', '--scenario', 'examples/guide/guards.mjs', ...args, '--out', guide]).code).toBe(0);
+    const a = readReplay(new Uint8Array(readFileSync(off)));
+    const b = readReplay(new Uint8Array(readFileSync(guide)));
+    expect(a.frames.hashHi.length).toBe(600);
+    expect(Buffer.from(a.frames.hashHi.buffer).equals(Buffer.from(b.frames.hashHi.buffer))).toBe(true);
+    expect(Buffer.from(a.frames.hashLo.buffer).equals(Buffer.from(b.frames.hashLo.buffer))).toBe(true);
+    // And the search changes the run: the same settings with it on give other hashes.
+    const searching = JSON.parse(runCli(['run', '--scenario', 'examples/guards/guards.mjs', ...args, '--no-replay']).stdout) as { finalHash: string };
+    expect(searching.finalHash).not.toBe(recordedHash(off, 600));
   });
 
   it('runs on a Llama level too, and is refused on a world kind it does not declare', () => {

@@ -1,5 +1,5 @@
 /**
- * The guide's TypeScript section (docs/guide.md, "9. TypeScript"), done as it says in a project made with
+ * The guide's TypeScript section (docs/guide.md, "10. TypeScript"), done as it says in a project made with
  * `npm init -y` (whose package.json says "type": "commonjs"): the package packed and installed, the
  * section's tsconfig.json and `.mts` files written from the page, compiled with tsc, the compiled scenario run
  * and its replay verified by the installed CLI; and the declaration file the section shows for a `.mjs`
@@ -28,7 +28,7 @@ function run(cmd: string, args: string[], cwd = app): { code: number; stdout: st
 /** The guide's section 9: its files (a "`NAME`:" line before a block) and its ```sh blocks, in order. */
 const section = (() => {
   const guide = readFileSync(join(repoRoot, 'docs/guide.md'), 'utf8');
-  return guide.slice(guide.indexOf('## 9. TypeScript'), guide.indexOf('## Where next'));
+  return guide.slice(guide.indexOf('## 10. TypeScript'), guide.indexOf('## Where next'));
 })();
 const files = new Map([...section.matchAll(/`([\w./-]+)`[^\n]*:\n\n```(?:json|ts)\n([\s\S]*?)```/g)].map((m) => [m[1]!, m[2]!]));
 const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.trim().split('\n'));

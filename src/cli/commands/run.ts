@@ -41,7 +41,9 @@ options:
                     COL, Rugrats COL, Llama TRAK with --map); a file of a
                     built-in id's name in the current folder is taken as that file
   --scenario S      a built-in scenario (wander, piney-field, navigate) or a scenario module file (.mjs/.js) of your own
-  --set KEY=VALUE   a scenario parameter (repeat for several); its type and bounds are the scenario's
+  --set KEY=VALUE   a scenario parameter (repeat for several); its type and bounds are the scenario's.
+                    wander (the scenario of every world but a Piney field) takes goers=N: N of the agents
+                    walk between places by navigation instead of wandering (default 0, the run as it was)
   --map FILE        the MAP file of a Llama world
   --seed TEXT       master seed of the named random streams (default "retrosim")
   --field-seed N    fieldrand seed (default: the field's own seed, else 0x1234)
