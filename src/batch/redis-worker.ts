@@ -157,6 +157,13 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const processor = async (job: Job, token?: string): Promise<WorkerReturn> => {
     const data: unknown = job.data;
     const id = shownId(job.id);
+    if (stopping > 0) {
+      // BullMQ can still hand over a job its blocking wait had already been woken for when the signal came:
+      // a stopping worker takes no more, so it goes straight back to the queue for another worker.
+      say('handed-back', `job ${id} arrived after the stop: back to the queue for another worker`, { job: job.id });
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
     const fields = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
     let grant: JobGrant | null = null;
     if (key) {

@@ -325,13 +325,19 @@ describe('nothing on the queue path waits forever', { timeout: 300_000 }, () => 
         // A is done with the replay; B is not: a worker that never saw it must still find it.
         const w2 = cli(['worker', '--redis', r.url, '--queue', 'q', '--name', 'w2']);
         expect(await exitsWithin(batchB, BOUND_MS * 2, 'batch B')).toBe(0);
+        // The first worker, stopping, ran no more than A's job: B's (if BullMQ woke it for it) went back.
+        expect(w1.stderr()).toMatch(/stopped after 1 job done/);
+        expect(json(batchB.stdout())).toMatchObject({ done: 1 });
         expect(json(batchB.stdout())).toMatchObject({ done: 1, failed: 0, diverged: 0 });
         expect(lines(b.out)[0]).toMatchObject({ status: 'done', result: { ok: true } });
         // The last holder gone, so is the replay.
         const sha = lines(b.out)[0]!['result']['replay']['sha256'] as string;
         expect(await client.exists(`retrosim:q:blob:${sha}`)).toBe(0);
+        // B ran on the second worker, so its signal handler is in place (it says so before taking jobs).
+        await waitFor('the second worker ready', () => /taking jobs/.test(w2.stderr()), BOUND_MS);
         w2.child.kill('SIGTERM');
         expect(await exitsWithin(w2, BOUND_MS, 'the second worker')).toBe(0);
+        expect(w2.stderr()).toMatch(/stopped after 1 job done/);
       } finally {
         w1.child.kill('SIGCONT');
       }
