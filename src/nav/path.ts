@@ -7,6 +7,7 @@
  */
 import type { Vec3 } from '../worlds/world.js';
 import { DIAGONAL_COST, STRAIGHT_COST, edgeCost, nearestNode, nodePosition, type NavGraph } from './graph.js';
+import { canReach, reachOf, type NavReach } from './reach.js';
 
 /** A path found on a graph: its nodes from start to goal, their positions, and its cost. */
 export interface NavPath {
@@ -29,29 +30,51 @@ export function octile(g: NavGraph, c: number, d: number): number {
 /**
  * Reusable search state for one graph (typed arrays sized to its nodes, a generation stamp so that a search
  * clears nothing): make one per graph and pass it to `findNodePath` to search without allocating.
+ *
+ * A goal the start cannot reach is answered from the graph's components (`reachOf`) without searching. The
+ * open set keeps (f, h) as one exact number, f × K + h with K above any h, beside the node: the same order as
+ * comparing f, then h, then the node.
  */
 export class PathSearch {
   readonly gCost: Float64Array;
   readonly parent: Int32Array;
   readonly stamp: Uint32Array;
   readonly closed: Uint32Array;
+  /** Each node's cell along the grid's two axes (the heuristic and edge costs without a division). */
+  private readonly cellI: Int32Array;
+  private readonly cellJ: Int32Array;
+  /** Above any octile distance on the grid. */
+  private readonly keyScale: number;
+  private heapKey: Float64Array;
   private heapNode: Int32Array;
-  private heapF: Float64Array;
-  private heapH: Float64Array;
-  private size = 0;
   private gen = 0;
+  private readonly reach: NavReach;
+  private readonly reachSeen: Uint32Array;
+  private readonly reachQueue: Int32Array;
   /** Nodes taken from the open set by the last search. */
   expanded = 0;
 
   constructor(readonly graph: NavGraph) {
     const n = graph.nodeCount;
+    const n0 = graph.grid.n0;
     this.gCost = new Float64Array(n);
     this.parent = new Int32Array(n);
     this.stamp = new Uint32Array(n);
     this.closed = new Uint32Array(n);
+    this.cellI = new Int32Array(n);
+    this.cellJ = new Int32Array(n);
+    for (let v = 0; v < n; v++) {
+      const c = graph.cellOf[v]!;
+      this.cellI[v] = c % n0;
+      this.cellJ[v] = Math.floor(c / n0);
+    }
+    // f < DIAGONAL_COST × (n + the grid's side) and K ≤ DIAGONAL_COST × 2²² + 1: f × K + h stays below 2⁵³.
+    this.keyScale = DIAGONAL_COST * Math.max(n0, graph.grid.n1) + 1;
+    this.heapKey = new Float64Array(Math.max(16, n));
     this.heapNode = new Int32Array(Math.max(16, n));
-    this.heapF = new Float64Array(Math.max(16, n));
-    this.heapH = new Float64Array(Math.max(16, n));
+    this.reach = reachOf(graph);
+    this.reachSeen = new Uint32Array(this.reach.count);
+    this.reachQueue = new Int32Array(this.reach.count);
   }
 
   /** The cheapest path's nodes from `start` to `goal` (indices of the graph), or null when none. */
@@ -62,107 +85,95 @@ export class PathSearch {
     if (this.gen === 0xffffffff) {
       this.stamp.fill(0);
       this.closed.fill(0);
+      this.reachSeen.fill(0);
       this.gen = 1;
     }
     const gen = this.gen;
-    const goalCell = g.cellOf[goal]!;
-    this.size = 0;
     this.expanded = 0;
-    this.gCost[start] = 0;
-    this.parent[start] = -1;
-    this.stamp[start] = gen;
-    const h0 = octile(g, g.cellOf[start]!, goalCell);
-    this.push(start, h0, h0);
-    while (this.size > 0) {
-      const a = this.pop();
-      if (this.closed[a] === gen) continue;
-      this.closed[a] = gen;
+    if (!canReach(this.reach, start, goal, this.reachSeen, this.reachQueue, gen)) return null;
+    const { gCost, parent, stamp, closed, cellI, cellJ, keyScale } = this;
+    const edgeStart = g.edgeStart, edgeTo = g.edgeTo;
+    const ti = cellI[goal]!, tj = cellJ[goal]!;
+    gCost[start] = 0;
+    parent[start] = -1;
+    stamp[start] = gen;
+    const h0 = octileCells(cellI[start]! - ti, cellJ[start]! - tj);
+    let heapKey = this.heapKey, heapNode = this.heapNode;
+    heapKey[0] = h0 * keyScale + h0;
+    heapNode[0] = start;
+    let size = 1;
+    while (size > 0) {
+      // Pop the least (key, node): the last entry sifted down from the top.
+      const a = heapNode[0]!;
+      const last = --size;
+      if (last > 0) {
+        const lk = heapKey[last]!, ln = heapNode[last]!;
+        let i = 0;
+        for (;;) {
+          const l = 2 * i + 1;
+          if (l >= last) break;
+          const r = l + 1;
+          const m = r < last && (heapKey[r]! < heapKey[l]! || (heapKey[r] === heapKey[l] && heapNode[r]! < heapNode[l]!)) ? r : l;
+          if (!(heapKey[m]! < lk || (heapKey[m] === lk && heapNode[m]! < ln))) break;
+          heapKey[i] = heapKey[m]!;
+          heapNode[i] = heapNode[m]!;
+          i = m;
+        }
+        heapKey[i] = lk;
+        heapNode[i] = ln;
+      }
+      if (closed[a] === gen) continue;
+      closed[a] = gen;
       this.expanded++;
       if (a === goal) break;
-      const ga = this.gCost[a]!;
-      const ca = g.cellOf[a]!;
-      for (let k = g.edgeStart[a]!; k < g.edgeStart[a + 1]!; k++) {
-        const b = g.edgeTo[k]!;
-        if (this.closed[b] === gen) continue;
-        const cb = g.cellOf[b]!;
-        const gb = ga + edgeCost(g, ca, cb);
-        if (this.stamp[b] !== gen || gb < this.gCost[b]!) {
-          this.stamp[b] = gen;
-          this.gCost[b] = gb;
-          this.parent[b] = a;
-          const h = octile(g, cb, goalCell);
-          this.push(b, gb + h, h);
+      const ga = gCost[a]!, ai = cellI[a]!, aj = cellJ[a]!;
+      for (let k = edgeStart[a]!, end = edgeStart[a + 1]!; k < end; k++) {
+        const b = edgeTo[k]!;
+        if (closed[b] === gen) continue;
+        const bi = cellI[b]!, bj = cellJ[b]!;
+        const gb = ga + (bi !== ai && bj !== aj ? DIAGONAL_COST : STRAIGHT_COST);
+        if (stamp[b] !== gen || gb < gCost[b]!) {
+          stamp[b] = gen;
+          gCost[b] = gb;
+          parent[b] = a;
+          const h = octileCells(bi - ti, bj - tj);
+          const key = (gb + h) * keyScale + h;
+          if (size === heapNode.length) {
+            heapKey = this.heapKey = grown(heapKey, new Float64Array(size * 2));
+            heapNode = this.heapNode = grown(heapNode, new Int32Array(size * 2));
+          }
+          // Push: sift up from the end.
+          let i = size++;
+          while (i > 0) {
+            const p = (i - 1) >> 1;
+            if (!(key < heapKey[p]! || (key === heapKey[p] && b < heapNode[p]!))) break;
+            heapKey[i] = heapKey[p]!;
+            heapNode[i] = heapNode[p]!;
+            i = p;
+          }
+          heapKey[i] = key;
+          heapNode[i] = b;
         }
       }
     }
-    if (this.closed[goal] !== gen) return null;
+    if (closed[goal] !== gen) return null;
     const nodes: number[] = [];
-    for (let a = goal; a !== -1; a = this.parent[a]!) nodes.push(a);
+    for (let a = goal; a !== -1; a = parent[a]!) nodes.push(a);
     return nodes.reverse();
   }
+}
 
-  /** Whether heap entry x comes before entry y: lower f, then lower h, then lower node. */
-  private before(x: number, y: number): boolean {
-    const fx = this.heapF[x]!, fy = this.heapF[y]!;
-    if (fx !== fy) return fx < fy;
-    const hx = this.heapH[x]!, hy = this.heapH[y]!;
-    if (hx !== hy) return hx < hy;
-    return this.heapNode[x]! < this.heapNode[y]!;
-  }
+/** `to` holding `from`'s entries first. */
+function grown<T extends Float64Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
 
-  private push(node: number, f: number, h: number): void {
-    if (this.size === this.heapNode.length) {
-      const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
-        const b = make(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.heapNode = grow(this.heapNode, (n) => new Int32Array(n));
-      this.heapF = grow(this.heapF, (n) => new Float64Array(n));
-      this.heapH = grow(this.heapH, (n) => new Float64Array(n));
-    }
-    let i = this.size++;
-    this.heapNode[i] = node;
-    this.heapF[i] = f;
-    this.heapH[i] = h;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.before(i, p)) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private pop(): number {
-    const top = this.heapNode[0]!;
-    const last = --this.size;
-    if (last > 0) {
-      this.heapNode[0] = this.heapNode[last]!;
-      this.heapF[0] = this.heapF[last]!;
-      this.heapH[0] = this.heapH[last]!;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= last) break;
-        const r = l + 1;
-        const m = r < last && this.before(r, l) ? r : l;
-        if (!this.before(m, i)) break;
-        this.swap(i, m);
-        i = m;
-      }
-    }
-    return top;
-  }
-
-  private swap(i: number, j: number): void {
-    const n = this.heapNode[i]!, f = this.heapF[i]!, h = this.heapH[i]!;
-    this.heapNode[i] = this.heapNode[j]!;
-    this.heapF[i] = this.heapF[j]!;
-    this.heapH[i] = this.heapH[j]!;
-    this.heapNode[j] = n;
-    this.heapF[j] = f;
-    this.heapH[j] = h;
-  }
+/** The octile distance of a cell offset (di, dj) in edge costs. */
+function octileCells(di: number, dj: number): number {
+  if (di < 0) di = -di;
+  if (dj < 0) dj = -dj;
+  return di > dj ? STRAIGHT_COST * di + (DIAGONAL_COST - STRAIGHT_COST) * dj : STRAIGHT_COST * dj + (DIAGONAL_COST - STRAIGHT_COST) * di;
 }
 
 /** The cost of a path given by its nodes (the sum of its edges' costs). */
