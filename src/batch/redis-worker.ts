@@ -157,9 +157,10 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const processor = async (job: Job, token?: string): Promise<WorkerReturn> => {
     const data: unknown = job.data;
     const id = shownId(job.id);
-    if (stopping > 0) {
-      // BullMQ can still hand over a job its blocking wait had already been woken for when the signal came:
-      // a stopping worker takes no more, so it goes straight back to the queue for another worker.
+    if (stopAt !== null && (job.processedOn ?? 0) > stopAt) {
+      // BullMQ can still take a job after the signal (its blocking wait had been woken for it): a stopping
+      // worker takes no more, so it goes straight back to the queue for another worker. A job taken before
+      // the signal (processedOn is this process's clock when it was taken) is one of those it finishes.
       say('handed-back', `job ${id} arrived after the stop: back to the queue for another worker`, { job: job.id });
       await job.moveToWait(token);
       throw new WaitingError();
@@ -261,6 +262,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   });
 
   let stopping = 0;
+  /** This process's clock at the first signal: jobs BullMQ takes later are handed back. */
+  let stopAt: number | null = null;
   /** Set when the worker stopped waiting for a Redis that did not answer. */
   let gaveUp = false;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -282,6 +285,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     const onSignal = (sig: NodeJS.Signals) => {
       stopping++;
       if (stopping > 1) return release(sig);
+      stopAt = Date.now();
       // Finishing (or releasing) needs Redis: wait for it only while it answers.
       void watch
         .silence(o.redisTimeoutSeconds, () => new Error('silent'))
