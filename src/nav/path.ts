@@ -192,13 +192,21 @@ export function pathCost(g: NavGraph, nodes: readonly number[]): number {
 export function findPath(g: NavGraph, from: Readonly<Vec3>, to: Readonly<Vec3>, search: PathSearch = new PathSearch(g)): NavPath | null {
   if (search.graph !== g) throw new RangeError('findPath: the search state belongs to another graph');
   const up = (3 - g.grid.a0 - g.grid.a1) as 0 | 1 | 2;
-  for (const p of [from, to]) {
-    if (!Array.isArray(p) || p.length !== 3 || !p.every((v) => typeof v === 'number' && Number.isFinite(v))) throw new RangeError(`findPath: ${JSON.stringify(p)} is not a position of three finite numbers`);
-  }
+  checkPosition(from);
+  checkPosition(to);
   const s = nearestNode(g, from, up);
   const t = nearestNode(g, to, up);
   if (s < 0 || t < 0) return null;
   const nodes = search.search(s, t);
   if (nodes === null) return null;
-  return { nodes, points: nodes.map((n) => nodePosition(g, n)), cost: pathCost(g, nodes) };
+  const points: Vec3[] = new Array<Vec3>(nodes.length);
+  for (let k = 0; k < nodes.length; k++) points[k] = nodePosition(g, nodes[k]!);
+  // The search's cost to the goal is the sum of the path's edges.
+  return { nodes, points, cost: search.gCost[t]! };
+}
+
+function checkPosition(p: Readonly<Vec3>): void {
+  let ok = Array.isArray(p) && p.length === 3;
+  for (let k = 0; ok && k < 3; k++) ok = typeof p[k] === 'number' && Number.isFinite(p[k]);
+  if (!ok) throw new RangeError(`findPath: ${JSON.stringify(p)} is not a position of three finite numbers`);
 }
