@@ -5,7 +5,8 @@
  * bytes (sealed-module.ts): what runs is what was hashed.
  *
  * The graph holds:
- * - the local modules: the entry and every file outside a node_modules folder it loads, by path relative to
+ * - the local modules: the entry (wherever it lies: a package's example run in place is the user's module too)
+ *   and every file outside a node_modules folder it loads, by path relative to
  *   the entry's folder ('/'-separated), with the SHA-256 of its bytes; for a `.js` file, the package.json that
  *   says whether it is an ES module or CommonJS is one of them too (name the file `.mjs` to keep the
  *   package.json out);
@@ -125,9 +126,11 @@ export function moduleGraph(entry: string, limits: ModuleGraphLimits = {}): Modu
     sources.set(file, bytes);
     return bytes;
   };
+  /** The entry is the user's own module wherever it lies (a package's example run in place too). */
+  const localFile = (file: string): boolean => file === first || packageRootOf(file) === null;
   const place = (file: string, bytes: Uint8Array): void => {
     const pkg = packageRootOf(file);
-    if (pkg === null) {
+    if (pkg === null || file === first) {
       local.set(file, bytes);
       return;
     }
@@ -170,7 +173,7 @@ export function moduleGraph(entry: string, limits: ModuleGraphLimits = {}): Modu
     seen.add(file);
     const bytes = read(file, `scenario module ${shown(file)}`);
     place(file, bytes);
-    const isLocal = packageRootOf(file) === null;
+    const isLocal = localFile(file);
     if (isLocal) legacyFiles.add(file);
     const ext = extname(file).toLowerCase();
     if (DATA.has(ext)) continue;

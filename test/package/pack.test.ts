@@ -213,6 +213,18 @@ console.log(JSON.stringify({ version: pkg.version, kind: world.kind, frame: sim.
     expect(cli.stderr).toBe('');
     expect((JSON.parse(cli.stdout) as { signals: { alarm?: number } }).signals.alarm).toBeGreaterThan(0);
     expect(run(npm, ['exec', '--offline', '--', 'retrosim', 'replay', 'verify', 'cli.replay', '--scenario', 'examples/guards/guards.mjs']).code).toBe(0);
+    // The package's own example run where it was installed: the entry is the user's module all the same, so
+    // the replay lists it and verifies (it once listed only the package, a header the reader refuses).
+    const inPlace = 'node_modules/retrosim/examples/guards/guards.mjs';
+    const placed = run(npm, ['exec', '--offline', '--', 'retrosim', 'run', '--scenario', inPlace, '--world', 'rugrats-demo', '--set', 'guards=6', '--frames', '300', '--out', 'in-place.replay', '--json']);
+    expect(placed.stderr).toBe('');
+    expect(placed.code).toBe(0);
+    const verified = run(npm, ['exec', '--offline', '--', 'retrosim', 'replay', 'verify', 'in-place.replay', '--scenario', inPlace]);
+    expect(verified.stderr).toBe('');
+    expect(verified.code).toBe(0);
+    const info = run(npm, ['exec', '--offline', '--', 'retrosim', 'replay', 'info', 'in-place.replay', '--json']);
+    expect(info.code).toBe(0);
+    expect(info.stdout).toContain('guards.mjs');
   });
 
   it('a TypeScript program on the public types passes tsc --noEmit with strict, and compiles and runs', () => {
