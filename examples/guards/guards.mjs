@@ -1,7 +1,9 @@
 // A scenario of your own: guards patrol the level and raise the alarm when they see the player; a guard that
 // loses sight of the player walks to where it last saw it, by the world's navigation, then patrols again.
 //
-//   npx retrosim run --scenario examples/guards/guards.mjs --world rugrats-demo --set guards=6
+//   npx retrosim run --scenario node_modules/retrosim/examples/guards/guards.mjs --world rugrats-demo --set guards=6
+//
+// (in a clone of the repository: --scenario examples/guards/guards.mjs)
 //
 // It declares components (Guard, and Sighting for the search), two systems (patrol, watch) beside the built-in
 // ones and the navigation system, its parameters, and how its entities are placed. Everything it does is a

@@ -65,5 +65,12 @@ describe('retrosim nav', () => {
     const w = runCli(['nav', 'path', 'colbin-demo', '0', '0', '0', '1', '1', '1', '--graph', other]);
     expect(w.code).toBe(1);
     expect(w.stderr).toMatch(/the graph is of another world \(a rugrats grid/);
+    // A graph of this world on other cells: named as such, with what to do.
+    const coarse = join(dir, 'coarse.nav');
+    expect(runCli(['nav', 'build', 'colbin-demo', '--cell', '128', '--out', coarse]).code).toBe(0);
+    const c = runCli(['nav', 'path', 'colbin-demo', '0', '0', '0', '1', '1', '1', '--graph', coarse, '--cell', '64']);
+    expect(c.code).toBe(1);
+    expect(c.stderr).toMatch(/the graph is on cells of 128, not the 64 asked for \(build one with --cell 64 --out FILE/);
+    expect(c.stderr.trim().split('\n')).toHaveLength(1);
   }, 120_000);
 });

@@ -68,6 +68,9 @@ function readGraph(path: string, world: CollisionWorld, cell: number | undefined
   const g = inFile(path, () => parseNavGraph(readInputFile(path)));
   const grid = navGridOf(world, cell ?? g.grid.cell);
   const same = g.kind === world.kind && g.grid.cell === grid.cell && g.grid.origin0 === grid.origin0 && g.grid.origin1 === grid.origin1 && g.grid.n0 === grid.n0 && g.grid.n1 === grid.n1;
+  if (!same && g.kind === world.kind && g.grid.cell !== grid.cell) {
+    throw new Error(`${path}: the graph is on cells of ${g.grid.cell}, not the ${grid.cell} asked for (build one with --cell ${grid.cell} --out FILE and give it with --graph FILE, or leave --cell out)`);
+  }
   if (!same) throw new Error(`${path}: the graph is of another world (a ${g.kind} grid of ${g.grid.n0} × ${g.grid.n1} cells of ${g.grid.cell}), not of ${world.name}`);
   return g;
 }
