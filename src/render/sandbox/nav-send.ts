@@ -8,6 +8,7 @@
  */
 import { Goal, hasNavCache, navCacheFor } from '../../nav/navigator.js';
 import { nearestNode, NavGraphBuilder } from '../../nav/graph.js';
+import { canReach, reachOf } from '../../nav/reach.js';
 import { walkSourceOf } from '../../nav/walk-source.js';
 import { defaultNavBody } from '../../nav/walk.js';
 import type { CollisionWorld } from '../../worlds/world.js';
@@ -116,6 +117,14 @@ function sendNow(s: SandboxSession, e: number, mx: number, my: number, plane: Ma
   const h = [c.Position.x[e]!, c.Position.y[e]!, c.Position.z[e]!][plane.up]!;
   const node = nearestNode(g, worldAt(plane, mx, my, h), plane.up);
   if (node < 0) return { sent: null, text: 'No walkable place there (it is off the navigation graph): Shift+click on a floor.' };
+  // An agent that stands on the graph and cannot reach the node would only be marked unreachable: say so now.
+  const from = nearestNode(g, [c.Position.x[e]!, c.Position.y[e]!, c.Position.z[e]!], plane.up);
+  if (from >= 0) {
+    const r = reachOf(g);
+    if (!canReach(r, from, node, new Uint32Array(r.count), new Int32Array(r.count), 1)) {
+      return { sent: null, text: `Agent ${e} has no way from where it stands to there (a ledge it cannot climb, a part of the world apart): Shift+click a place it can walk to.` };
+    }
+  }
   s.sendAgent(e, node);
   return { sent: { entity: e, node }, text: `Agent ${e} is sent there: it walks its planned path (purple) as the run goes on.` };
 }

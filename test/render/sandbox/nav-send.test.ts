@@ -8,6 +8,7 @@ import { Goal, GoalStatus, hasNavCache, navCacheFor } from '../../../src/nav/nav
 import { findPath } from '../../../src/nav/path.js';
 import { buildNavGraph, nearestNode, nodePosition } from '../../../src/nav/graph.js';
 import { writeNavGraph } from '../../../src/nav/graph-file.js';
+import { canReach, reachOf } from '../../../src/nav/reach.js';
 import { defaultNavBody } from '../../../src/nav/walk.js';
 import { NAV_ORDER_FLAG, navOrderWords } from '../../../src/systems/nav-orders.js';
 import { opener } from '../helpers.js';
@@ -124,6 +125,43 @@ describe('navigation orders in the sandbox', () => {
     for (let f = 0; f < 5; f++) n.stepLive(0);
     await n.loadReplay(n.finishRecording());
     expect(() => n.sendAgent(1, 0)).toThrow(/replay mode/);
+  }, 120_000);
+
+  test('a Shift+click on a place the agent cannot reach says so and sends nothing (the raised blocks of the Llama track)', async () => {
+    const s = await SandboxSession.create(opener('llama-demo'), { agents: 8, scenario: 'navigate' });
+    const sim = s.sim;
+    const plane = mapPlaneOf(sim.world);
+    const g = navCacheFor(sim.world).graph;
+    const r = reachOf(g);
+    const c = sim.ecs.components;
+    const scratch = [new Uint32Array(r.count), new Int32Array(r.count)] as const;
+    let found: { e: number; node: number; reachable: number } | null = null;
+    for (let e = 1; e <= sim.ecs.maxId && !found; e++) {
+      if (sim.ecs.alive[e] !== 1 || !sim.ecs.has(e, c.Agent)) continue;
+      const from = nearestNode(g, [c.Position.x[e]!, c.Position.y[e]!, c.Position.z[e]!], sim.world.up.axis);
+      if (from < 0) continue;
+      // Nodes alone in their cell, so that the click cannot land on another floor of it.
+      const alone = (n: number) => g.cellStart[g.cellOf[n]! + 1]! - g.cellStart[g.cellOf[n]!]! === 1;
+      let node = -1, reachable = -1;
+      for (let n = 0; n < g.nodeCount; n++) {
+        if (!alone(n)) continue;
+        const ok = canReach(r, from, n, scratch[0], scratch[1], n + 1);
+        if (!ok && node < 0) node = n;
+        if (ok && reachable < 0) reachable = n;
+      }
+      if (node >= 0 && reachable >= 0) found = { e, node, reachable };
+    }
+    expect(found).not.toBeNull();
+    const { e, node, reachable } = found!;
+    const at = (n: number): [number, number] => {
+      const p = nodePosition(g, n);
+      return [mapX(plane, p), mapY(plane, p)];
+    };
+    const out = sendSelectedTo(s, { kind: 'entity', id: e }, ...at(node), plane);
+    expect(out).toEqual({ sent: null, text: expect.stringMatching(new RegExp(`^Agent ${e} has no way from where it stands to there`)) });
+    expect(s.sending).toBe(false);
+    // A place it can reach still sends.
+    expect(sendSelectedTo(s, { kind: 'entity', id: e }, ...at(reachable), plane).sent).toEqual({ entity: e, node: reachable });
   }, 120_000);
 
   test('a Shift+click sends the selected agent to the node under the click, or says why not', async () => {
