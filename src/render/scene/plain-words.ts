@@ -7,6 +7,7 @@
  */
 import type { CollisionWorld } from '../../worlds/world.js';
 import type { EntityInfo, ProbeAnswer } from './inspect.js';
+import { GoalStatus } from '../../nav/navigator.js';
 
 /** A height along the world's up axis (native units) in metres, "higher is more". */
 export function metresUp(world: Pick<CollisionWorld, 'up' | 'scale'>, v: number): number {
@@ -87,6 +88,12 @@ const DOING: Readonly<Record<string, string>> = {
   'not yet assigned': 'waiting for a behaviour',
 };
 
+/** Whether the entity's `Goal` says it is on its way (navigation walks it, whatever its behaviour would do). */
+function goingSomewhere(e: EntityInfo): boolean {
+  const goal = e.components.find((c) => c.name === 'Goal');
+  return goal !== undefined && goal.fields.some(([f, v]) => f === 'status' && v === GoalStatus.going);
+}
+
 /**
  * The entity's plain line: who it is, what it does, who it sees now (the view's rays) and whether it sees the
  * one it watches.
@@ -104,7 +111,7 @@ export const PLAIN_LIST_MAX = 6;
  */
 export function entityPlainParts(e: EntityInfo, player: number, sees: { sees: readonly number[]; blocked: readonly number[] } | null, all = false): PlainPart[] {
   const who = e.role === 'player' ? 'The player' : e.role === 'agent' ? `Agent ${e.id}` : `Entity ${e.id}`;
-  const doing = e.behaviour ? (e.behaviour.startsWith('chase') ? 'chasing the player' : (DOING[e.behaviour] ?? e.behaviour)) : '';
+  const doing = goingSomewhere(e) ? 'walking to where it was sent' : e.behaviour ? (e.behaviour.startsWith('chase') ? 'chasing the player' : (DOING[e.behaviour] ?? e.behaviour)) : '';
   const parts: PlainPart[] = [doing ? `${who}, ${doing}.` : `${who}.`];
   if (sees) {
     if (sees.sees.length) parts.push(' Sees ', ...listParts(sees.sees, player, all ? Infinity : PLAIN_LIST_MAX), '.');

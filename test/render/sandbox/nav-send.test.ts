@@ -19,6 +19,8 @@ import { runCli } from '../../cli/run-cli.js';
 import { NavSender, sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
 import { linkInputsNote } from '../../../src/render/sandbox/replay-controls.js';
 import { mapPlaneOf, mapX, mapY } from '../../../src/render/scene/projection.js';
+import { behaviours, describeEntity } from '../../../src/render/scene/inspect.js';
+import { entityPlain } from '../../../src/render/scene/plain-words.js';
 
 const WORLD = 'colbin-demo';
 
@@ -180,9 +182,13 @@ describe('navigation orders in the sandbox', () => {
     const out = sendSelectedTo(s, { kind: 'entity', id: e }, mx, my, plane);
     expect(out.sent).toEqual({ entity: e, node });
     expect(s.sending).toBe(true);
+    const said = () => entityPlain(describeEntity(s.sim, e, behaviours(s.sim))!, s.sim.player, null);
+    expect(said()).not.toMatch(/walking to where it was sent/);
     s.stepLive(0);
     s.stepLive(0);
     expect(s.sim.ecs.store(Goal).status[e]).toBe(GoalStatus.going);
+    // The inspector's words say what the agent does now, not the behaviour navigation overrides.
+    expect(said()).toMatch(new RegExp(`^Agent ${e}, walking to where it was sent\\.`));
     const w = await SandboxSession.create(opener(WORLD), { agents: 4 });
     expect(sendSelectedTo(w, { kind: 'entity', id: e }, mx, my, plane).text).toMatch(/needs the "navigate" scenario .*scenario=navigate/);
   }, 120_000);
