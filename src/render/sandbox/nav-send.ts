@@ -1,17 +1,18 @@
 /**
- * Sending the selected agent somewhere from the map (a Shift+click): the clicked point becomes the node of the
- * world's navigation graph nearest it (on the floor nearest the agent's height), and the session sends the
+ * Sending the selected agent somewhere from the map (a Shift+click): the clicked point becomes a node of the
+ * world's navigation graph (`nodeNearClick`: the clicked cell's, on the floor nearest the agent's height, else
+ * the nearest within two cells), and the session sends the
  * agent there with a navigation order, an input of the run like a key press (session.ts, nav-orders.ts). A
  * world whose graph is not built yet has it built a slice at a time while the page goes on (`NavSender.pump`,
  * each animation frame), and the send goes out when it is whole. Says in a line what it did, or why it could
  * not. No DOM or pixi here.
  */
 import { Goal, hasNavCache, navCacheFor } from '../../nav/navigator.js';
-import { nearestNode, NavGraphBuilder } from '../../nav/graph.js';
+import { nearestNode, NavGraphBuilder, type NavGraph } from '../../nav/graph.js';
 import { canReach, reachOf } from '../../nav/reach.js';
 import { walkSourceOf } from '../../nav/walk-source.js';
 import { defaultNavBody } from '../../nav/walk.js';
-import type { CollisionWorld } from '../../worlds/world.js';
+import type { CollisionWorld, Vec3 } from '../../worlds/world.js';
 import { worldAt, type MapPlane } from '../scene/projection.js';
 import type { Selection } from './inspection.js';
 import type { SandboxSession } from './session.js';
@@ -115,7 +116,7 @@ function sendNow(s: SandboxSession, e: number, mx: number, my: number, plane: Ma
   const g = navCacheFor(sim.world).graph;
   const c = sim.ecs.components;
   const h = [c.Position.x[e]!, c.Position.y[e]!, c.Position.z[e]!][plane.up]!;
-  const node = nearestNode(g, worldAt(plane, mx, my, h), plane.up);
+  const node = nodeNearClick(g, worldAt(plane, mx, my, h), plane.up);
   if (node < 0) return { sent: null, text: 'No walkable place there (it is off the navigation graph): Shift+click on a floor.' };
   // An agent that stands on the graph and cannot reach the node would only be marked unreachable: say so now.
   const from = nearestNode(g, [c.Position.x[e]!, c.Position.y[e]!, c.Position.z[e]!], plane.up);
@@ -127,6 +128,40 @@ function sendNow(s: SandboxSession, e: number, mx: number, my: number, plane: Ma
   }
   s.sendAgent(e, node);
   return { sent: { entity: e, node }, text: `Agent ${e} is sent there: it walks its planned path (purple) as the run goes on.` };
+}
+
+/** How many cells around the clicked one a click looks for a node when its own cell has none. */
+export const CLICK_NODE_CELLS = 2;
+
+/**
+ * The node for a click at `p`: the clicked cell's (on the floor nearest p's height), else the node nearest p
+ * across the cells within CLICK_NODE_CELLS of it (floor right beside a wall, where a body cannot stand, has no
+ * node of its own). Ties go to the first found, cells in row order: the same click gives the same node.
+ */
+export function nodeNearClick(g: NavGraph, p: Readonly<Vec3>, up: 0 | 1 | 2): number {
+  const own = nearestNode(g, p, up);
+  if (own >= 0) return own;
+  const { a0, a1, origin0, origin1, cell, n0, n1 } = g.grid;
+  const i = Math.floor((p[a0] - origin0) / cell);
+  const j = Math.floor((p[a1] - origin1) / cell);
+  let best = -1;
+  let bestD = Infinity;
+  for (let dj = -CLICK_NODE_CELLS; dj <= CLICK_NODE_CELLS; dj++) {
+    for (let di = -CLICK_NODE_CELLS; di <= CLICK_NODE_CELLS; di++) {
+      const ci = i + di, cj = j + dj;
+      if (ci < 0 || cj < 0 || ci >= n0 || cj >= n1) continue;
+      const c = ci + cj * n0;
+      for (let n = g.cellStart[c]!; n < g.cellStart[c + 1]!; n++) {
+        const d0 = g.pos[3 * n + a0]! - p[a0], d1 = g.pos[3 * n + a1]! - p[a1], du = g.pos[3 * n + up]! - p[up];
+        const d = d0 * d0 + d1 * d1 + du * du;
+        if (d < bestD) {
+          bestD = d;
+          best = n;
+        }
+      }
+    }
+  }
+  return best;
 }
 
 /**

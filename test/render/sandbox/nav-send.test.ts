@@ -16,7 +16,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../cli/run-cli.js';
-import { NavSender, sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
+import { CLICK_NODE_CELLS, NavSender, nodeNearClick, sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
+import fc from 'fast-check';
 import { linkInputsNote } from '../../../src/render/sandbox/replay-controls.js';
 import { mapPlaneOf, mapX, mapY } from '../../../src/render/scene/projection.js';
 import { behaviours, describeEntity } from '../../../src/render/scene/inspect.js';
@@ -128,6 +129,39 @@ describe('navigation orders in the sandbox', () => {
     await n.loadReplay(n.finishRecording());
     expect(() => n.sendAgent(1, 0)).toThrow(/replay mode/);
   }, 120_000);
+
+  test('a click on floor with no node of its own (beside a wall) takes the nearest node within two cells (property, against all nodes)', async () => {
+    const { world } = await opener(WORLD)();
+    const g = navCacheFor(world).graph;
+    const up = world.up.axis;
+    const { a0, a1, origin0, origin1, cell, n0, n1 } = g.grid;
+    let snapped = 0;
+    fc.assert(
+      fc.property(fc.double({ min: -1, max: n0 + 1, noNaN: true }), fc.double({ min: -1, max: n1 + 1, noNaN: true }), (u, v) => {
+        const p: [number, number, number] = [0, 0, 0];
+        p[a0] = origin0 + u * cell;
+        p[a1] = origin1 + v * cell;
+        const got = nodeNearClick(g, p, up);
+        const own = nearestNode(g, p, up);
+        if (own >= 0) return expect(got).toBe(own);
+        const i = Math.floor((p[a0] - origin0) / cell), j = Math.floor((p[a1] - origin1) / cell);
+        let best = -1, bestD = Infinity;
+        for (let n = 0; n < g.nodeCount; n++) {
+          const c = g.cellOf[n]!;
+          if (Math.abs((c % n0) - i) > CLICK_NODE_CELLS || Math.abs(Math.floor(c / n0) - j) > CLICK_NODE_CELLS) continue;
+          const q = nodePosition(g, n);
+          const [x, y, z] = [q[0] - p[0], q[1] - p[1], q[2] - p[2]];
+          const d = x * x + y * y + z * z;
+          if (d < bestD) (bestD = d), (best = n);
+        }
+        if (best >= 0) snapped++;
+        expect(got).toBe(best);
+      }),
+      { numRuns: 2000 },
+    );
+    // Some clicks off the nodes' cells were taken to a neighbour's node (the property saw that case).
+    expect(snapped).toBeGreaterThan(0);
+  });
 
   test('a Shift+click on a place the agent cannot reach says so and sends nothing (the raised blocks of the Llama track)', async () => {
     const s = await SandboxSession.create(opener('llama-demo'), { agents: 8, scenario: 'navigate' });
