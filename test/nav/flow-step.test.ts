@@ -12,7 +12,7 @@ import { flowField, reverseEdges } from '../../src/nav/flow-field.js';
 import { FlowStepSearch } from '../../src/nav/flow-step.js';
 import { flowStep, navCacheFor, SEARCHES_BEFORE_FIELD } from '../../src/nav/navigator.js';
 import { defaultNavBody, type NavBody } from '../../src/nav/walk.js';
-import { FlatWorld, type Box } from '../sim/flat-world.js';
+import { boxesArb, generatedGraph } from './generated-worlds.js';
 
 /** Checks every node's step toward `goal` (and the whole way from every `wayEvery`-th node); returns how many nodes had a step and how many had none. */
 function checkGoal(g: NavGraph, search: FlowStepSearch, goal: number, wayEvery = 1): [number, number] {
@@ -41,17 +41,14 @@ function checkGoal(g: NavGraph, search: FlowStepSearch, goal: number, wayEvery =
   return [steps, none];
 }
 
-const boxArb = fc.record({ x: fc.integer({ min: 0, max: 36 }), z: fc.integer({ min: 0, max: 36 }), w: fc.integer({ min: 1, max: 14 }), d: fc.integer({ min: 1, max: 14 }) }).map((b): Box => ({ minX: b.x, minZ: b.z, maxX: b.x + b.w, maxZ: b.z + b.d }));
 
 describe('a flow-field step without the field', () => {
   it('on generated worlds: the field’s next node from every node', () => {
     let steps = 0;
     let none = 0;
     fc.assert(
-      fc.property(fc.array(boxArb, { maxLength: 7 }), fc.nat(), fc.nat(), fc.boolean(), (boxes, a, b, integer) => {
-        const world = new FlatWorld({ size: 40, boxes, integer });
-        const body: NavBody = { radius: 1, height: 2, step: 0, speed: integer ? 1 : 0.75 };
-        const g = buildNavGraph(world, body, { cell: 4 });
+      fc.property(boxesArb, fc.nat(), fc.nat(), fc.boolean(), (boxes, a, b, integer) => {
+        const { g } = generatedGraph(boxes, integer);
         if (g.nodeCount === 0) return;
         const search = new FlowStepSearch(g, reverseEdges(g));
         for (const goal of [a % g.nodeCount, b % g.nodeCount]) {

@@ -14,7 +14,7 @@ import { parseNavGraph, writeNavGraph } from '../../src/nav/graph-file.js';
 import { findPath, octile, PathSearch, pathCost } from '../../src/nav/path.js';
 import { walkSourceOf, type WalkSource } from '../../src/nav/walk-source.js';
 import { defaultNavBody, newWalker, walkBudget, walkTo, type NavBody } from '../../src/nav/walk.js';
-import { FlatWorld, type Box } from '../sim/flat-world.js';
+import { boxesArb, generatedGraph } from './generated-worlds.js';
 
 /** Walks a path's points in turn from its first, as the navigation system steers: whether it arrives at each to the bit. */
 function walksPath(world: CollisionWorld, body: NavBody, g: NavGraph, points: readonly Vec3[]): boolean {
@@ -99,17 +99,14 @@ function checkPair(world: CollisionWorld, body: NavBody, g: NavGraph, src: WalkS
   return true;
 }
 
-const boxArb = fc.record({ x: fc.integer({ min: 0, max: 36 }), z: fc.integer({ min: 0, max: 36 }), w: fc.integer({ min: 1, max: 14 }), d: fc.integer({ min: 1, max: 14 }) }).map((b): Box => ({ minX: b.x, minZ: b.z, maxX: b.x + b.w, maxZ: b.z + b.d }));
 
 describe('findPath', () => {
   it('on generated worlds: paths are walked to the bit, exist exactly when a brute-force search reaches the goal, and are the cheapest', () => {
     let found = 0;
     let none = 0;
     fc.assert(
-      fc.property(fc.array(boxArb, { maxLength: 7 }), fc.nat(), fc.nat(), fc.boolean(), (boxes, a, b, integer) => {
-        const world = new FlatWorld({ size: 40, boxes, integer });
-        const body: NavBody = { radius: 1, height: 2, step: 0, speed: integer ? 1 : 0.75 };
-        const g = buildNavGraph(world, body, { cell: 4 });
+      fc.property(boxesArb, fc.nat(), fc.nat(), fc.boolean(), (boxes, a, b, integer) => {
+        const { world, body, g } = generatedGraph(boxes, integer);
         if (g.nodeCount === 0) return;
         const src = walkSourceOf(world, body, 4);
         const s = a % g.nodeCount;

@@ -13,7 +13,8 @@ import { findPath, PathSearch } from '../../src/nav/path.js';
 import { smoothPath, walksStraight } from '../../src/nav/smooth.js';
 import { flowField, reverseEdges } from '../../src/nav/flow-field.js';
 import { defaultNavBody, newWalker, walkBudget, walkTo, type NavBody } from '../../src/nav/walk.js';
-import { FlatWorld, type Box } from '../sim/flat-world.js';
+import { FlatWorld } from '../sim/flat-world.js';
+import { boxesArb, generatedGraph } from './generated-worlds.js';
 
 /** Octile length of a polyline on the grid's axes (what a body steered per axis walks). */
 function walkedLength(g: NavGraph, pts: readonly Vec3[]): number {
@@ -80,7 +81,6 @@ function checkFlow(g: NavGraph, goal: number, search: PathSearch): { reached: nu
   return { reached, unreachable };
 }
 
-const boxArb = fc.record({ x: fc.integer({ min: 0, max: 36 }), z: fc.integer({ min: 0, max: 36 }), w: fc.integer({ min: 1, max: 14 }), d: fc.integer({ min: 1, max: 14 }) }).map((b): Box => ({ minX: b.x, minZ: b.z, maxX: b.x + b.w, maxZ: b.z + b.d }));
 
 describe('path smoothing', () => {
   it('in an open square, a path between corners becomes one straight walk', () => {
@@ -95,10 +95,8 @@ describe('path smoothing', () => {
   it('on generated worlds: only corners the body walks are cut, and the result is walked to the bit', () => {
     let cut = 0;
     fc.assert(
-      fc.property(fc.array(boxArb, { maxLength: 7 }), fc.nat(), fc.nat(), fc.boolean(), (boxes, a, b, integer) => {
-        const world = new FlatWorld({ size: 40, boxes, integer });
-        const body: NavBody = { radius: 1, height: 2, step: 0, speed: integer ? 1 : 0.75 };
-        const g = buildNavGraph(world, body, { cell: 4 });
+      fc.property(boxesArb, fc.nat(), fc.nat(), fc.boolean(), (boxes, a, b, integer) => {
+        const { world, body, g } = generatedGraph(boxes, integer);
         if (g.nodeCount === 0) return;
         const p = findPath(g, nodePosition(g, a % g.nodeCount), nodePosition(g, b % g.nodeCount));
         if (p === null) return;
@@ -130,7 +128,7 @@ describe('flow fields', () => {
   it('on generated worlds: every node follows its next steps to the goal at findPath cost; the rest have no path', () => {
     let none = 0;
     fc.assert(
-      fc.property(fc.array(boxArb, { maxLength: 7 }), fc.nat(), (boxes, goal) => {
+      fc.property(boxesArb, fc.nat(), (boxes, goal) => {
         const world = new FlatWorld({ size: 40, boxes, integer: true });
         const g = buildNavGraph(world, { radius: 1, height: 2, step: 0, speed: 1 }, { cell: 4 });
         if (g.nodeCount === 0) return;
