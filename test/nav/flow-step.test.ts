@@ -11,7 +11,7 @@ import { buildNavGraph, type NavGraph } from '../../src/nav/graph.js';
 import { flowField, reverseEdges } from '../../src/nav/flow-field.js';
 import { FlowStepSearch } from '../../src/nav/flow-step.js';
 import { flowStep, navCacheFor, SEARCHES_BEFORE_FIELD } from '../../src/nav/navigator.js';
-import { defaultNavBody, type NavBody } from '../../src/nav/walk.js';
+import { defaultNavBody } from '../../src/nav/walk.js';
 import { boxesArb, generatedGraph } from './generated-worlds.js';
 
 /** Checks every node's step toward `goal` (and the whole way from every `wayEvery`-th node); returns how many nodes had a step and how many had none. */
