@@ -111,7 +111,7 @@ export const PLAIN_LIST_MAX = 6;
  */
 export function entityPlainParts(e: EntityInfo, player: number, sees: { sees: readonly number[]; blocked: readonly number[] } | null, all = false): PlainPart[] {
   const who = e.role === 'player' ? 'The player' : e.role === 'agent' ? `Agent ${e.id}` : `Entity ${e.id}`;
-  const doing = goingSomewhere(e) ? 'walking to where it was sent' : e.behaviour ? (e.behaviour.startsWith('chase') ? 'chasing the player' : (DOING[e.behaviour] ?? e.behaviour)) : '';
+  const doing = goingSomewhere(e) ? 'walking to its goal' : e.behaviour ? (e.behaviour.startsWith('chase') ? 'chasing the player' : (DOING[e.behaviour] ?? e.behaviour)) : '';
   const parts: PlainPart[] = [doing ? `${who}, ${doing}.` : `${who}.`];
   if (sees) {
     if (sees.sees.length) parts.push(' Sees ', ...listParts(sees.sees, player, all ? Infinity : PLAIN_LIST_MAX), '.');

@@ -217,12 +217,12 @@ describe('navigation orders in the sandbox', () => {
     expect(out.sent).toEqual({ entity: e, node });
     expect(s.sending).toBe(true);
     const said = () => entityPlain(describeEntity(s.sim, e, behaviours(s.sim))!, s.sim.player, null);
-    expect(said()).not.toMatch(/walking to where it was sent/);
+    expect(said()).not.toMatch(/walking to its goal/);
     s.stepLive(0);
     s.stepLive(0);
     expect(s.sim.ecs.store(Goal).status[e]).toBe(GoalStatus.going);
     // The inspector's words say what the agent does now, not the behaviour navigation overrides.
-    expect(said()).toMatch(new RegExp(`^Agent ${e}, walking to where it was sent\\.`));
+    expect(said()).toMatch(new RegExp(`^Agent ${e}, walking to its goal\\.`));
     const w = await SandboxSession.create(opener(WORLD), { agents: 4 });
     expect(sendSelectedTo(w, { kind: 'entity', id: e }, mx, my, plane).text).toMatch(/needs the "navigate" scenario .*scenario=navigate/);
   }, 120_000);
