@@ -168,8 +168,10 @@ export class InspectorPanel {
     this.trailButton.textContent = this.trailOn ? 'Hide path trail' : 'Show path trail';
     this.trailButton.setAttribute('aria-pressed', String(this.trailOn));
     this.trailButton.hidden = !sel.entity;
-    if (!sel.entity || !sel.canSend) this.armSend(false);
-    this.sendButton.hidden = !sel.entity || !sel.canSend;
+    // Offered for a body navigation walks (one with a Goal), not for the player or a world object.
+    const sendable = sel.entity !== null && sel.canSend === true && sel.entity.components.some((c) => c.name === 'Goal');
+    if (!sendable) this.armSend(false);
+    this.sendButton.hidden = !sendable;
     if (parts.length === 0) {
       keyParts.push('empty');
       parts.push(el('div', 'section', 'Hover the map to read the ground; click an entity or a tile to inspect it.'));

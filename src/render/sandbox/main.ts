@@ -418,6 +418,7 @@ installScriptingApi(start(), {
   room: () => rooms,
   hiddenWakeUps: () => hiddenTicker?.wakeUps ?? 0,
   navBuilding: () => navSender.building,
+  navBuilds: () => ({ builds: navSender.builds, lastFrames: navSender.lastBuildFrames }),
   worldMenu: () => worldControls.menu,
   layout: () => layout.shown,
   viewControls: () => viewControls,

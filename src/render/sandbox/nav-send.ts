@@ -34,6 +34,8 @@ interface Waiting {
   readonly builder: NavGraphBuilder;
   /** The tenth of the build last told (so the line changes ten times, not every frame). */
   told: number;
+  /** Pumps (animation frames) the build has had so far. */
+  frames: number;
 }
 
 /** Graph units (a cell's standing places or a node's walks) done between two looks at the page's clock. */
@@ -45,6 +47,9 @@ const UNITS_PER_LOOK = 8;
  */
 export class NavSender {
   private waiting: Waiting | null = null;
+  /** Graphs built whole for a send so far, and the animation frames the last one took (it never stops the page). */
+  builds = 0;
+  lastBuildFrames = 0;
 
   /** How far the graph a send waits for is built (0..1), or null when none waits. */
   get building(): number | null {
@@ -63,7 +68,7 @@ export class NavSender {
     const same = this.waiting?.world === world ? this.waiting.builder : null;
     const builder = same ?? new NavGraphBuilder(walkSourceOf(world, defaultNavBody(world)), world.name);
     const cells = builder.cells;
-    this.waiting = { session: s, world, entity, mx, my, plane, builder, told: -1 };
+    this.waiting = { session: s, world, entity, mx, my, plane, builder, told: -1, frames: same ? this.waiting!.frames : 0 };
     return { sent: null, text: `Building this world's navigation graph first (${cells.toLocaleString('en')} cells, ${Math.floor(builder.progress * 100)} %); the run goes on, and agent ${entity} is sent when it is built.` };
   }
 
@@ -79,6 +84,7 @@ export class NavSender {
       this.waiting = null;
       return null;
     }
+    w.frames++;
     let g = null;
     do g = w.builder.advance(UNITS_PER_LOOK);
     while (g === null && !enough());
@@ -89,6 +95,8 @@ export class NavSender {
       return { sent: null, text: `Building this world's navigation graph: ${tenth * 10} % of ${w.builder.cells.toLocaleString('en')} cells; agent ${w.entity} is sent when it is built.` };
     }
     this.waiting = null;
+    this.builds++;
+    this.lastBuildFrames = w.frames;
     navCacheFor(w.world, defaultNavBody(w.world), g);
     const refused = agentOf(w.session, { kind: 'entity', id: w.entity });
     if (typeof refused === 'string') return { sent: null, text: `The navigation graph is built, but the send did not go: ${refused}` };

@@ -58,6 +58,8 @@ export interface ScriptedPage {
   hiddenWakeUps?(): number;
   /** How far the navigation graph a send waits for is built (0..1; null: no send waits). */
   navBuilding?(): number | null;
+  /** Navigation graphs built whole for sends, and the animation frames the last one took. */
+  navBuilds?(): { builds: number; lastFrames: number };
 }
 
 /** The room as the tests read it: the session's stats, the page's phase, the link, desyncs, confirmed hashes kept. */
@@ -165,6 +167,7 @@ function state(p: ScriptedPage): Record<string, unknown> {
     canSend: s.canSend,
     sending: s.sending,
     navBuilding: p.navBuilding?.() ?? null,
+    navBuilds: p.navBuilds?.() ?? null,
     // The selected agent's planned path as last drawn: map points, the first (where it stands) and the last (its goal).
     plan: v && v.planned.length >= 4 ? { points: v.planned.length / 2, first: [v.planned[0], v.planned[1]], last: v.planned.slice(-2) } : null,
     trail: v ? { on: v.trailOn, entity: v.trail.id, points: v.trail.count, first: v.trail.count ? v.trail.point(0) : null, last: v.trail.count ? v.trail.point(v.trail.count - 1) : null } : null,
