@@ -149,7 +149,7 @@ export function flowStep(c: NavCache, goal: number, n: number): number {
 export interface Navigator {
   /** The world's navigation graph for the agents' body (built on first use). */
   graph(): NavGraph;
-  /** The cheapest path between two points (see `findPath`), or null. */
+  /** A path between two points (see `findPath`), or null. */
   findPath(from: Readonly<Vec3>, to: Readonly<Vec3>): NavPath | null;
   /** Sends entity `e` (which has the `Goal` component) to `to`; it chooses its way at its next navigation frame. */
   setGoal(e: number, to: Readonly<Vec3>): void;

@@ -24,14 +24,19 @@ const reaches = new WeakMap<NavGraph, NavReach>();
 export function reachOf(g: NavGraph): NavReach {
   let r = reaches.get(g);
   if (!r) {
-    r = computeReach(g);
+    r = strongComponents(g);
     reaches.set(g, r);
   }
   return r;
 }
 
-/** Tarjan's algorithm without recursion (a call stack of typed arrays), then the condensation's edges. */
-function computeReach(g: NavGraph): NavReach {
+/**
+ * The strongly connected components of `g` and the edges between them: Tarjan's algorithm without recursion
+ * (a call stack of typed arrays), then the condensation's edges. With `group` (a number per node), Tarjan
+ * follows only the edges inside a group, so each component lies in one group; the condensation still takes
+ * every edge.
+ */
+export function strongComponents(g: NavGraph, group?: Int32Array): NavReach {
   const n = g.nodeCount;
   const index = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
@@ -55,6 +60,7 @@ function computeReach(g: NavGraph): NavReach {
       if (k < g.edgeStart[v + 1]!) {
         callEdge[cp - 1] = k + 1;
         const w = g.edgeTo[k]!;
+        if (group !== undefined && group[w] !== group[v]) continue;
         if (index[w]! < 0) {
           index[w] = low[w] = counter++;
           stack[sp++] = w;

@@ -16,6 +16,10 @@
  * both browsers) and the replays hash the same; test/engines/piney-cast-wasm.mjs, bundled with the runtime's
  * sources, compares the kernel with the JavaScript cast on the same seeded segments in Node and both pages
  * (Node against Bun: test/engines/piney-cast-wasm-engines.test.ts).
+ *
+ * And paths: nav-paths-page.mjs, bundled with the runtime's sources, finds paths on the Piney field's graph
+ * (given as its file) by a default search (the coarse layer) and a cheapest one, in Node and both pages; every
+ * path is the same node for node (Node against Bun: test/engines/nav-engines.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +31,10 @@ import { hex64, readReplay } from '../../src/replay/format.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
 import { CASES, recordInNode, resimulateInNode } from '../engines/determinism-cases.js';
 import { ROOT } from '../engines/bun.js';
+import { openBuiltinWorld } from '../../src/node/open-world.js';
+import { buildNavGraph } from '../../src/nav/graph.js';
+import { writeNavGraph } from '../../src/nav/graph-file.js';
+import { defaultNavBody } from '../../src/nav/walk.js';
 import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
 
 /** Either browser's page: both drivers evaluate a function with one serialisable argument. */
@@ -189,4 +197,36 @@ describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in C
       expect(inPage.auto, `${name}: auto`).toBe(true);
     }
   });
+});
+
+/** nav-paths-page.mjs with the runtime's sources as one script that leaves `navPaths` (its exports) behind. */
+async function navPathsBundle(): Promise<string> {
+  const out = await build({
+    configFile: false,
+    logLevel: 'error',
+    root: ROOT,
+    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', 'nav-paths-page.mjs'), formats: ['iife'], name: 'navPaths' } },
+  });
+  const result = Array.isArray(out) ? out[0]! : out;
+  if (!('output' in result)) throw new Error('vite build gave no output');
+  return result.output[0].code;
+}
+
+describe('paths on a navigation graph are the same in Node, Chromium and Firefox', () => {
+  test("the Piney field's graph: 60 pairs, by the coarse layer and by the cheapest search", async () => {
+    const { world } = await openBuiltinWorld('piney-default');
+    const graph = Buffer.from(writeNavGraph(buildNavGraph(world, defaultNavBody(world)))).toString('base64');
+    const code = await navPathsBundle();
+    type Paths = { paths: string[]; dearer: number };
+    const inNode = (new Function(`${code}; return navPaths;`)() as { run(g: string, n: number): Paths }).run(graph, 60);
+    expect(inNode.paths).toHaveLength(120);
+    expect(inNode.paths.filter((p) => p !== 'none').length).toBeGreaterThan(60);
+    // Some default paths went by the coarse layer and cost more than the cheapest.
+    expect(inNode.dearer).toBeGreaterThan(0);
+    for (const { name, page } of pages) {
+      const inPage = await evaluate(page, ([c, g]: [string, string]) => (new Function(`${c}; return navPaths;`)() as { run(g: string, n: number): Paths }).run(g, 60), [code, graph] as [string, string]);
+      expect(inPage.dearer, name).toBe(inNode.dearer);
+      for (let k = 0; k < inNode.paths.length; k++) expect(inPage.paths[k], `${name}: pair ${k >> 1}, ${k % 2 ? 'cheapest' : 'default'}`).toBe(inNode.paths[k]);
+    }
+  }, 300_000);
 });

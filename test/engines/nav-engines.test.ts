@@ -1,7 +1,8 @@
 /**
  * Navigation graphs are bit-identical on every engine and thread: nav-graph-hashes.mjs builds the graph of
- * each shipped world through the compiled runtime and finds a path on it, in Node's main thread, in a Node
- * worker thread and in Bun (JavaScriptCore); the graphs' file hashes and the paths must be equal. And a run of
+ * each shipped world through the compiled runtime and finds paths on it (default and cheapest), in Node's main
+ * thread, in a Node worker thread and in Bun (JavaScriptCore); the graphs' file hashes and the paths must be
+ * equal. And a run of
  * agents walking to goals (nav-scenario.mjs) has the same hash on every frame in Node and in Bun.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { openBuiltinWorld } from '../../src/node/open-world.js';
 import { runNav } from './nav-scenario.mjs';
 
 const SCRIPT = join(ROOT, 'test', 'engines', 'nav-graph-hashes.mjs');
-type Hashes = Record<string, { graph: string; nodes: number; edges: number; path: string | null }>;
+type Hashes = Record<string, { graph: string; nodes: number; edges: number; path: string | null; paths: string }>;
 
 let bun: BunBinary;
 let home: string;
@@ -51,6 +52,9 @@ test('the graphs of the five world kinds and a path on each: the same in Node, a
     expect(h.edges).toBeGreaterThan(h.nodes);
   }
   expect(Object.values(node).filter((h) => h.path !== null).length).toBeGreaterThanOrEqual(4);
+  // Paths found, and on some world a default path that is not the cheapest (the coarse layer was used).
+  expect(Object.values(node).every((h) => h.paths.split(' ').length === 16)).toBe(true);
+  expect(Object.values(node).some((h) => h.paths.split(' ').some((q, k, all) => k % 2 === 0 && q !== 'none' && q !== all[k + 1]))).toBe(true);
   const worker = await inWorker();
   expect(worker).toEqual(node);
   const r = await runBun(bun, [SCRIPT], { cwd: ROOT, home });

@@ -1,6 +1,8 @@
 // Run by Node (on the main thread and in a worker thread) and by Bun (nav-engines.test.ts): the navigation
-// graphs of the shipped worlds built through the compiled runtime (retrosim/core), and one path on each, as
-// the FNV-1a 64 of each graph's file bytes and the path's nodes. Prints one JSON line: { world: { graph, path } }.
+// graphs of the shipped worlds built through the compiled runtime (retrosim/core), and paths on each, as the
+// FNV-1a 64 of each graph's file bytes and the paths' nodes: one from the first node to the last, and eight
+// between nodes spread over the graph, each by a default search (through the coarse layer where they are far
+// apart) and by a cheapest one. Prints one JSON line: { world: { graph, path, paths } }.
 import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort } from 'node:worker_threads';
 import * as R from 'retrosim/core';
@@ -30,7 +32,18 @@ export function hashes() {
     const a = R.nodePosition(g, 0);
     const b = R.nodePosition(g, g.nodeCount - 1);
     const p = R.findPath(g, a, b);
-    out[w.id] = { graph: R.navGraphHash(g), nodes: g.nodeCount, edges: g.edgeTo.length, path: p === null ? null : p.nodes.join(',') };
+    const paths = [];
+    const fast = new R.PathSearch(g);
+    const cheapest = new R.PathSearch(g, { cheapest: true });
+    for (let k = 0; k < 8; k++) {
+      const from = R.nodePosition(g, Math.floor((k * g.nodeCount) / 8));
+      const to = R.nodePosition(g, g.nodeCount - 1 - Math.floor((k * g.nodeCount) / 11));
+      for (const search of [fast, cheapest]) {
+        const q = R.findPath(g, from, to, search);
+        paths.push(q === null ? 'none' : `${q.cost}:${q.nodes.join(',')}`);
+      }
+    }
+    out[w.id] = { graph: R.navGraphHash(g), nodes: g.nodeCount, edges: g.edgeTo.length, path: p === null ? null : p.nodes.join(','), paths: paths.join(' ') };
   }
   return out;
 }
