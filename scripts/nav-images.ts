@@ -60,10 +60,11 @@ export function partSource(src: WalkSource, i0: number, j0: number, cells: numbe
 
 /**
  * The example path: of the paths between nodes k·n/16 and m·n/16 (k, m in 0..15), the one that goes most out of
- * its way (its cost less the octile distance between its ends: what it walks around), then the costliest.
+ * its way (its cost less the octile distance between its ends: what it walks around), then the costliest. Each
+ * is the cheapest path (a picture of the graph shows what the graph allows, not the coarse layer's choice).
  */
 export function examplePath(g: NavGraph): NavPath | null {
-  const search = new PathSearch(g);
+  const search = new PathSearch(g, { cheapest: true });
   let best: NavPath | null = null;
   let bestDetour = -1;
   for (let k = 0; k < 16; k++) {

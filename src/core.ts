@@ -81,7 +81,7 @@ export { defaultNavBody, type NavBody } from './nav/walk.js';
 export { walkSourceOf, navGridOf, NAV_CELL_METRES, MAX_NAV_CELLS, MAX_NAV_LEVELS, type NavGrid, type WalkSource } from './nav/walk-source.js';
 export { buildNavGraph, nearestNode, nodePosition, type NavBuildOptions, type NavGraph } from './nav/graph.js';
 export { writeNavGraph, parseNavGraph, navGraphHash, NAV_VERSION } from './nav/graph-file.js';
-export { findPath, PathSearch, type NavPath } from './nav/path.js';
+export { findPath, PathSearch, COARSE_FROM_CELLS, type NavPath, type PathSearchOptions } from './nav/path.js';
 export { smoothPath, SMOOTH_LOOKAHEAD } from './nav/smooth.js';
 export { flowField, flowFieldTo, reverseEdges, type FlowField, type ReverseEdges } from './nav/flow-field.js';
 export { Goal, GoalStatus, navCacheFor, MAX_FLOW_FIELDS, type NavCache, type Navigator } from './nav/navigator.js';

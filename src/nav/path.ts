@@ -36,9 +36,8 @@ export interface NavPath {
 }
 
 /**
- * A default search keeps to the coarse layer when start and goal are at least this many cells apart (along
- * the longer axis, or the equivalent octile distance); nearer, A* over the whole graph is as fast and finds
- * the cheapest path.
+ * A default search keeps to the coarse layer when start and goal are at least this many cells apart along
+ * either axis; nearer, A* over the whole graph is about as fast and finds the cheapest path.
  */
 export const COARSE_FROM_CELLS = 32;
 
@@ -86,6 +85,8 @@ export class PathSearch {
   private readonly regions: NavRegions | null;
   private readonly corridor: CorridorSearch | null;
   private readonly allowed: Uint32Array;
+  /** A path's nodes along the coarse layer, before they are copied into the array returned. */
+  private readonly trail: Int32Array;
   /** Nodes taken from the open set by the last search. */
   expanded = 0;
   /** The cost of the last path found (the sum of its edges' costs). */
@@ -116,6 +117,7 @@ export class PathSearch {
     this.regions = this.cheapest ? null : regionsOf(graph);
     this.corridor = this.regions ? new CorridorSearch(this.regions, Math.max(n0, graph.grid.n1)) : null;
     this.allowed = new Uint32Array(this.regions ? this.regions.count : 0);
+    this.trail = new Int32Array(this.regions ? n : 0);
   }
 
   /** A new generation stamp (clearing the stamps when they wrap round). */
@@ -141,7 +143,7 @@ export class PathSearch {
     this.expanded = 0;
     if (!canReach(this.reach, start, goal, this.reachSeen, this.reachQueue, gen)) return null;
     const R = this.regions;
-    if (R !== null && R.component[start] !== R.component[goal] && octileCells(this.cellI[start]! - this.cellI[goal]!, this.cellJ[start]! - this.cellJ[goal]!) >= STRAIGHT_COST * COARSE_FROM_CELLS) {
+    if (R !== null && R.component[start] !== R.component[goal] && apart(this.cellI, this.cellJ, start, goal) >= COARSE_FROM_CELLS) {
       // The chain of regions always holds a path (see regions.ts); searching the whole graph is the fallback.
       const length = this.corridor!.find(R.component[start]!, R.component[goal]!);
       const nodes = length > 0 ? this.throughChain(R, start, goal, length, gen) : null;
@@ -159,8 +161,12 @@ export class PathSearch {
    */
   private throughChain(R: NavRegions, start: number, goal: number, length: number, gen: number): number[] | null {
     const { component, nextStart, next, hopStart, hop, local } = R;
+    const g = this.graph;
     const chain = this.corridor!.chain;
-    const nodes = [start];
+    // The nodes go into `trail` first (a reused array), and into a new array of the path's length at the end.
+    const trail = this.trail;
+    let count = 0;
+    trail[count++] = start;
     let v = start;
     let cost = 0;
     for (let i = length - 1; i > 0; i--) {
@@ -171,25 +177,32 @@ export class PathSearch {
       const out = hopStart[k]!;
       while (component[v] === a) {
         const w = hop[out + local[v]!]!;
-        if (w < 0 || nodes.length > this.graph.nodeCount) return null;
-        cost += edgeCost(this.graph, this.graph.cellOf[v]!, this.graph.cellOf[w]!);
-        nodes.push(w);
+        if (w < 0 || count >= g.nodeCount) return null;
+        cost += edgeCost(g, g.cellOf[v]!, g.cellOf[w]!);
+        trail[count++] = w;
         v = w;
       }
     }
     this.allowed[chain[0]!] = gen;
     if (!this.run(v, goal, gen, true)) return null;
-    const rest = this.nodesTo(goal);
-    for (let k = 1; k < rest.length; k++) nodes.push(rest[k]!);
     this.cost = cost + this.gCost[goal]!;
+    // The goal region's part, from its end back to v (already in the trail).
+    let tail = 0;
+    for (let a = goal; a !== v; a = this.parent[a]!) tail++;
+    if (count + tail > g.nodeCount) return null;
+    const nodes = new Array<number>(count + tail);
+    for (let k = 0; k < count; k++) nodes[k] = trail[k]!;
+    for (let a = goal, k = count + tail - 1; a !== v; a = this.parent[a]!, k--) nodes[k] = a;
     return nodes;
   }
 
   /** The path's nodes found by the last `run`, start first. */
   private nodesTo(goal: number): number[] {
-    const nodes: number[] = [];
-    for (let a = goal; a !== -1; a = this.parent[a]!) nodes.push(a);
-    return nodes.reverse();
+    let count = 0;
+    for (let a = goal; a !== -1; a = this.parent[a]!) count++;
+    const nodes = new Array<number>(count);
+    for (let a = goal, k = count - 1; a !== -1; a = this.parent[a]!, k--) nodes[k] = a;
+    return nodes;
   }
 
   /** A* from `start` to `goal` with stamp `gen`, inside the allowed regions when `inCorridor`: whether it reached the goal. */
@@ -269,6 +282,11 @@ export class PathSearch {
 function grown<T extends Float64Array | Int32Array>(from: T, to: T): T {
   to.set(from);
   return to;
+}
+
+/** How many cells apart two nodes are along the axis where they are farther apart. */
+function apart(cellI: Int32Array, cellJ: Int32Array, a: number, b: number): number {
+  return Math.max(Math.abs(cellI[a]! - cellI[b]!), Math.abs(cellJ[a]! - cellJ[b]!));
 }
 
 /** The octile distance of a cell offset (di, dj) in edge costs. */

@@ -1,7 +1,7 @@
 /**
  * `retrosim nav`: build writes a graph file that reads back to the graph the API builds (the same hash); path
- * reads it and prints the path findPath finds, walked to the bit; --smooth keeps the ends and shortens the
- * points; hostile graph files and bad arguments are one-line errors with the CLI's exit codes.
+ * reads it and prints the path findPath finds, walked to the bit (the cheapest with --cheapest, where the
+ * default is dearer); --smooth keeps the ends and shortens the points; hostile graph files and bad arguments are one-line errors with the CLI's exit codes.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,9 @@ import { runCli } from './run-cli.js';
 import { openBuiltinWorld } from '../../src/node/open-world.js';
 import { buildNavGraph, nodePosition } from '../../src/nav/graph.js';
 import { navGraphHash, parseNavGraph } from '../../src/nav/graph-file.js';
-import { findPath } from '../../src/nav/path.js';
+import { findPath, PathSearch } from '../../src/nav/path.js';
 import { defaultNavBody } from '../../src/nav/walk.js';
+import type { Vec3 } from '../../src/worlds/world.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'retrosim-nav-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,6 +45,32 @@ describe('retrosim nav', () => {
     expect(s.points.length).toBeLessThan(want.points.length);
     expect(s.length).toBeLessThanOrEqual(got.length);
   }, 120_000);
+
+  it('path --cheapest finds the cheapest path where the default search, through the coarse layer, costs more', async () => {
+    const file = join(dir, 'piney.nav');
+    expect(runCli(['nav', 'build', 'piney-default', '--out', file]).code).toBe(0);
+    const g = parseNavGraph(new Uint8Array(readFileSync(file)));
+    const fast = new PathSearch(g);
+    const cheapest = new PathSearch(g, { cheapest: true });
+    // The first of a fixed run of far pairs whose default path costs more than the cheapest.
+    let pair: [Vec3, Vec3] | null = null;
+    for (let k = 1; k < 200 && pair === null; k++) {
+      const a = nodePosition(g, (k * 7919) % g.nodeCount);
+      const z = nodePosition(g, (k * 104729) % g.nodeCount);
+      const p = findPath(g, a, z, fast);
+      const q = findPath(g, a, z, cheapest);
+      if (p && q && p.cost > q.cost) pair = [a, z];
+    }
+    expect(pair).not.toBeNull();
+    const [a, z] = pair!;
+    const args = ['nav', 'path', 'piney-default', ...a.map(String), ...z.map(String), '--graph', file, '--json'];
+    const d = JSON.parse(runCli(args).stdout);
+    const c = JSON.parse(runCli([...args, '--cheapest']).stdout);
+    expect(d.cost).toBe(findPath(g, a, z, fast)!.cost);
+    expect(c.cost).toBe(findPath(g, a, z, cheapest)!.cost);
+    expect(c.cost).toBeLessThan(d.cost);
+    expect(c.points).toEqual(findPath(g, a, z, cheapest)!.points);
+  }, 180_000);
 
   it('refuses bad arguments and hostile graph files in one line, with the exit codes', () => {
     const u = runCli(['nav', 'path', 'colbin-demo', '1', '2', '--json']);
