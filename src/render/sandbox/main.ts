@@ -272,6 +272,11 @@ const actions: ActionHost = {
     return viewControls;
   },
   clearSelection: () => pageView.select(null),
+  cancelSend: () => {
+    if (!panels.inspector.sendArmed) return false;
+    panels.inspector.armSend(false);
+    return true;
+  },
   get paused() {
     return loop.paused;
   },

@@ -28,6 +28,8 @@ export interface ViewToggles {
 export interface ActionHost {
   toggles: ViewToggles;
   clearSelection(): void;
+  /** Ends choosing a place to send the selected agent, if it was being chosen: whether it was. */
+  cancelSend(): boolean;
   paused: boolean;
   /** Steps one frame (paused) and draws it. */
   stepForward(): void;
@@ -62,8 +64,9 @@ export function runAction(a: PageAction, host: ActionHost): void {
       t.showHelp(!t.helpShown);
       break;
     case 'close':
+      // One thing a press: the help, else choosing where to send (the agent stays selected), else the selection.
       if (t.helpShown) t.showHelp(false);
-      else host.clearSelection();
+      else if (!host.cancelSend()) host.clearSelection();
       break;
     case 'pause':
       host.paused = !host.paused;

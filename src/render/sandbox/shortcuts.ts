@@ -68,7 +68,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { group: 'page', keys: 'L', does: 'the legend on or off', match: ['l', 'L'], action: 'legend' },
   { group: 'page', keys: 'M', does: 'sound on or off', match: ['m', 'M'], action: 'mute' },
   { group: 'page', keys: '? / H', does: 'this help', match: ['?', 'h', 'H'], action: 'help' },
-  { group: 'page', keys: 'Esc', does: 'close the help; clear the selection; on a menu or button, the keys back to the map', match: ['Escape'], action: 'close' },
+  { group: 'page', keys: 'Esc', does: 'close the help; stop choosing where to send the agent; clear the selection; on a menu or button, the keys back to the map', match: ['Escape'], action: 'close' },
   { group: 'mouse', keys: 'wheel', does: 'zoom about the cursor', match: [] },
   { group: 'mouse', keys: 'drag', does: 'pan (stops following)', match: [] },
   { group: 'mouse', keys: 'hover', does: 'the point under the cursor and the ground there, in the inspector', match: [] },

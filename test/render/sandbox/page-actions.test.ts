@@ -44,6 +44,13 @@ function page(replay: { frame: number; length: number } | null = null) {
     paused: false,
     speedNow: 1,
     clearSelection: () => did.push('clear'),
+    sendArmed: false,
+    cancelSend: () => {
+      const was = p.sendArmed;
+      p.sendArmed = false;
+      if (was) did.push('stop sending');
+      return was;
+    },
     stepForward: () => did.push('step'),
     replay: () => replay,
     seek: (f: number) => did.push(`seek ${f}`),
@@ -82,15 +89,19 @@ describe('page actions', () => {
     expect(p.toggles.screenWalk).toBe(false);
   });
 
-  test('Escape closes the help first, then clears the selection', () => {
+  test('Escape closes the help first, then stops choosing where to send, then clears the selection', () => {
     const p = page();
+    p.sendArmed = true;
     runAction('help', p);
     expect(p.toggles.helpShown).toBe(true);
     runAction('close', p);
     expect(p.toggles.helpShown).toBe(false);
-    expect(p.did).not.toContain('clear');
+    const did = () => p.did.filter((d) => d !== 'url');
+    expect(did()).toEqual([]);
     runAction('close', p);
-    expect(p.did).toContain('clear');
+    expect(did()).toEqual(['stop sending']);
+    runAction('close', p);
+    expect(did()).toEqual(['stop sending', 'clear']);
   });
 
   test('replay keys: nothing live; one back stops at frame 0 and pauses; Home and End go to the ends', () => {
