@@ -2,8 +2,10 @@
  * Navigation against the peer people would otherwise use: navcat (a navmesh built from the world's triangles,
  * as `world export` writes them) beside our graph (built from the world's own movement), on every shipped
  * world and the same start and goal points (graph nodes drawn with a fixed integer stream, mapped into the
- * export's metres and y-up axes for navcat by nav-axes.ts). Per world: build time, the query time (every pair
- * through our findPath, then every pair through navcat's, alternating over rounds: the median round), the mean
+ * export's metres and y-up axes for navcat by nav-axes.ts). Per world: build time (ours with the coarse layer
+ * a default search keeps to), the query time (every pair through our findPath, then every pair through
+ * navcat's, then every pair through our cheapest search, alternating over rounds, the young generation emptied
+ * before each: the median round), the mean
  * ratio of our smoothed path's length to navcat's where both find one, how many of each one's paths the
  * movement system walks (each point in turn, steered as the navigation system steers, within the frames such
  * a walk may take), and how many only one finds (a navcat path counts as found when it ends within 0.5 m of the
@@ -20,6 +22,7 @@ import { exportScene } from '../src/worlds/export/worlds.js';
 import type { CollisionWorld, Vec3 } from '../src/worlds/world.js';
 import { buildNavGraph, nodePosition } from '../src/nav/graph.js';
 import { findPath, PathSearch } from '../src/nav/path.js';
+import { regionsOf } from '../src/nav/regions.js';
 import { smoothPath } from '../src/nav/smooth.js';
 import { horizontalAxes } from '../src/systems/movement.js';
 import { defaultNavBody, newWalker, walkBudget, walkTo, type NavBody } from '../src/nav/walk.js';
@@ -45,6 +48,15 @@ const QUERIES = 100;
 const MIN_ROUNDS = 7;
 const MAX_ROUNDS = 60;
 const TIMED_MS = 300;
+
+/**
+ * Empties the young generation before a timed round (with --expose-gc, as `npm run bench` runs): each side
+ * then starts with none of the other side's garbage, which would otherwise be collected on its time (a round
+ * of 100 queries on a small world takes a few hundred microseconds, a scavenge about as long).
+ */
+function collectYoung(): void {
+  (globalThis as { gc?: (o: { type: 'minor' }) => void }).gc?.({ type: 'minor' });
+}
 
 /** Metres along a polyline of native points. */
 function metres(w: CollisionWorld, pts: readonly Vec3[]): number {
@@ -99,6 +111,8 @@ async function worldFigures({ id, cell }: (typeof WORLDS)[number]): Promise<Benc
   const load0 = loadNote();
   let t0 = performance.now();
   const g = buildNavGraph(world, body);
+  // The coarse layer default searches keep to is part of the build (it is computed once per graph).
+  regionsOf(g);
   const ourBuild = performance.now() - t0;
   const { positions, indices, count: n } = exportTriangles(world);
   t0 = performance.now();
@@ -118,14 +132,22 @@ async function worldFigures({ id, cell }: (typeof WORLDS)[number]): Promise<Benc
   // Query time: every pair, ours then navcat's, alternating over rounds; the median round of each.
   const ourRounds: number[] = [];
   const peerRounds: number[] = [];
+  const cheapRounds: number[] = [];
+  const cheapest = new PathSearch(g, { cheapest: true });
   let spent = 0;
   for (let r = 0; r < MAX_ROUNDS && (r < MIN_ROUNDS || spent < TIMED_MS); r++) {
+    collectYoung();
     t0 = performance.now();
     for (const [a, b] of pairs) findPath(g, a, b, search);
     ourRounds.push((performance.now() - t0) / QUERIES);
+    collectYoung();
     t0 = performance.now();
     for (const [a, b] of peerPairs) navcatFindPath(navMesh, a, b, half, DEFAULT_QUERY_FILTER);
     peerRounds.push((performance.now() - t0) / QUERIES);
+    collectYoung();
+    t0 = performance.now();
+    for (const [a, b] of pairs) findPath(g, a, b, cheapest);
+    cheapRounds.push((performance.now() - t0) / QUERIES);
     spent += Math.min(ourRounds[r]!, peerRounds[r]!) * QUERIES;
   }
   const ourQuery = median(ourRounds);
@@ -166,6 +188,7 @@ async function worldFigures({ id, cell }: (typeof WORLDS)[number]): Promise<Benc
     { name: `${id}: navcat navmesh build`, value: peerBuild, unit: 'ms' },
     { name: `${id}: our query`, value: ourQuery * 1000, unit: 'us', note: `median of ${span(ourRounds)}` },
     { name: `${id}: navcat query`, value: peerQuery * 1000, unit: 'us', note: `median of ${span(peerRounds)}` },
+    { name: `${id}: our cheapest query (whole-graph A*)`, value: median(cheapRounds) * 1000, unit: 'us', note: `median of ${span(cheapRounds)}` },
     { name: `${id}: navcat query / ours`, value: peerQuery / ourQuery, unit: 'ratio', goal: 2, better: 'higher' },
     { name: `${id}: our smoothed length / navcat's (both found)`, value: both ? ratioSum / both : NaN, unit: 'ratio', goal: 1.05, better: 'lower', note: `${both} pairs` },
     { name: `${id}: our paths the movement system walks`, value: ourFound ? ourWalked / ourFound : NaN, unit: 'ratio', goal: 1, better: 'higher', note: `${ourWalked} of ${ourFound}` },
