@@ -161,7 +161,7 @@ export class PathSearch {
    */
   private throughChain(R: NavRegions, start: number, goal: number, length: number, gen: number): number[] | null {
     const { component, nextStart, next, hopStart, hop, local } = R;
-    const g = this.graph;
+    const { graph: g, cellI, cellJ } = this;
     const chain = this.corridor!.chain;
     // The nodes go into `trail` first (a reused array), and into a new array of the path's length at the end.
     const trail = this.trail;
@@ -178,7 +178,7 @@ export class PathSearch {
       while (component[v] === a) {
         const w = hop[out + local[v]!]!;
         if (w < 0 || count >= g.nodeCount) return null;
-        cost += edgeCost(g, g.cellOf[v]!, g.cellOf[w]!);
+        cost += cellI[v] !== cellI[w] && cellJ[v] !== cellJ[w] ? DIAGONAL_COST : STRAIGHT_COST;
         trail[count++] = w;
         v = w;
       }

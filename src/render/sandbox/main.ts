@@ -32,7 +32,7 @@ import { bindMapPointer, bindOverviewPointer } from './map-pointer.js';
 import { runAction, type ActionHost } from './page-actions.js';
 import { bindPageKeys, returnKeysToMap } from './page-keys.js';
 import { PageView } from './page-view.js';
-import { NavSender } from './nav-send.js';
+import { NavSender, sendNews } from './nav-send.js';
 import { PlacementsBanner } from './placements-banner.js';
 import { openPlayPanel, type PlayPanel } from './play-panel.js';
 import { placementsMissingText } from './placements-offer.js';
@@ -127,9 +127,29 @@ function sendAt(sx: number, sy: number): void {
   if (!s || !v) return;
   const [mx, my] = v.toMap(sx, sy);
   panels.inspector.armSend(false);
-  messages.info = navSender.send(s, inspection.selection, mx, my, v.plane).text;
+  const out = navSender.send(s, inspection.selection, mx, my, v.plane);
+  messages.info = out.text;
+  lastSend = out.sent ? { ...out.sent, text: out.text } : null;
   banner.show();
   pageView.draw();
+}
+
+/** The last send that went out, and the line that said so: replaced when the agent arrives or finds no way. */
+let lastSend: { entity: number; node: number; text: string } | null = null;
+
+/** The banner's "is sent there" line gives way to what became of the agent (while the line is still shown). */
+function followSend(): void {
+  const s = current();
+  if (lastSend === null || !s) return;
+  if (messages.info !== lastSend.text) {
+    lastSend = null;
+    return;
+  }
+  const news = sendNews(s, lastSend);
+  if (news === null) return;
+  lastSend = null;
+  messages.info = news;
+  banner.show();
 }
 
 /** A send waiting for its world's graph: the graph built on for a few milliseconds of each animation frame. */
@@ -139,6 +159,7 @@ function buildForSend(): void {
   const out = navSender.pump(current(), () => performance.now() >= until);
   if (!out) return;
   messages.info = out.text;
+  lastSend = out.sent ? { ...out.sent, text: out.text } : null;
   banner.show();
   pageView.draw();
 }
@@ -405,6 +426,7 @@ async function start(): Promise<void> {
   m.app.ticker.add(() => {
     if (!ticker.hidden) loop.tick();
     buildForSend();
+    followSend();
   });
   m.measureRender((ms) => (loop.renderMs = ms));
   m.canvas.focus();

@@ -7,7 +7,7 @@
  * each animation frame), and the send goes out when it is whole. Says in a line what it did, or why it could
  * not. No DOM or pixi here.
  */
-import { Goal, hasNavCache, navCacheFor } from '../../nav/navigator.js';
+import { Goal, GoalStatus, hasNavCache, navCacheFor } from '../../nav/navigator.js';
 import { nearestNode, NavGraphBuilder, type NavGraph } from '../../nav/graph.js';
 import { canReach, reachOf } from '../../nav/reach.js';
 import { walkSourceOf } from '../../nav/walk-source.js';
@@ -179,4 +179,23 @@ export function nodeNearClick(g: NavGraph, p: Readonly<Vec3>, up: 0 | 1 | 2): nu
 export function sendSelectedTo(s: SandboxSession, sel: Selection, mx: number, my: number, plane: MapPlane): SendOutcome {
   const e = agentOf(s, sel);
   return typeof e === 'string' ? { sent: null, text: e } : sendNow(s, e, mx, my, plane);
+}
+
+/**
+ * What became of agent `sent.entity` sent to `sent.node`, once something did: "arrived", "found no way on", or
+ * gone; null while it is still on its way (or its goal was changed by another send). The page replaces the
+ * "is sent there" line with it.
+ */
+export function sendNews(s: SandboxSession, sent: { entity: number; node: number }): string | null {
+  const ecs = s.sim.ecs;
+  const e = sent.entity;
+  if (e <= 0 || e >= ecs.capacity || ecs.alive[e] !== 1) return `Agent ${e} is gone.`;
+  const goal = ecs.store(Goal);
+  if (!hasNavCache(s.sim.world)) return null;
+  // Sent elsewhere since (its goal is another node's place): that send's line is the page's now.
+  const g = navCacheFor(s.sim.world).graph;
+  if (goal.x[e] !== g.pos[3 * sent.node] || goal.y[e] !== g.pos[3 * sent.node + 1] || goal.z[e] !== g.pos[3 * sent.node + 2]) return null;
+  if (goal.status[e] === GoalStatus.arrived) return `Agent ${e} arrived, and wanders on from there.`;
+  if (goal.status[e] === GoalStatus.unreachable) return `Agent ${e} found no way on to where it was sent (it was pushed or fell somewhere apart).`;
+  return null;
 }

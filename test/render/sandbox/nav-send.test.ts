@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../cli/run-cli.js';
-import { CLICK_NODE_CELLS, NavSender, nodeNearClick, sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
+import { CLICK_NODE_CELLS, NavSender, nodeNearClick, sendNews, sendSelectedTo } from '../../../src/render/sandbox/nav-send.js';
 import fc from 'fast-check';
 import { linkInputsNote } from '../../../src/render/sandbox/replay-controls.js';
 import { mapPlaneOf, mapX, mapY } from '../../../src/render/scene/projection.js';
@@ -70,12 +70,17 @@ describe('navigation orders in the sandbox', () => {
     expect(s.linkInputs()).toBeNull();
     expect(linkInputsNote(s.linkInputs(), s.sent)).toMatch(/^A link cannot carry the agents sent in this run/);
     expect(goal.status[e]).toBe(GoalStatus.going);
+    // The page's line about the send stays while the agent walks, and says when it has arrived.
+    expect(sendNews(s, { entity: e, node })).toBeNull();
+    expect(sendNews(s, { entity: e, node: node === 0 ? 1 : 0 })).toBeNull();
     let arrivedAt = -1;
     for (let f = 0; f < 1800 && arrivedAt < 0; f++) {
       s.stepLive(0);
       if (goal.status[e] === GoalStatus.arrived) arrivedAt = s.frame;
+      else expect(sendNews(s, { entity: e, node })).toBeNull();
     }
     expect(arrivedAt).toBeGreaterThan(0);
+    expect(sendNews(s, { entity: e, node })).toBe(`Agent ${e} arrived, and wanders on from there.`);
     expect(before).toBeGreaterThan(0);
     expect(dist()).toBe(0);
     for (let f = 0; f < 30; f++) s.stepLive(0);
