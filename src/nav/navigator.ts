@@ -11,7 +11,7 @@ import { defineComponent, type ComponentOf } from '../ecs/components.js';
 import type { EcsWorld } from '../ecs/ecs-world.js';
 import type { CollisionWorld, Vec3 } from '../worlds/world.js';
 import { buildNavGraph, nearestNode, type NavGraph } from './graph.js';
-import { findPath, PathSearch, type NavPath } from './path.js';
+import { findPath, PathSearch, type NavPath, type PathSearchOptions } from './path.js';
 import { flowField, reverseEdges, type FlowField, type ReverseEdges } from './flow-field.js';
 import { FlowStepSearch } from './flow-step.js';
 import { defaultNavBody, type NavBody } from './walk.js';
@@ -149,8 +149,11 @@ export function flowStep(c: NavCache, goal: number, n: number): number {
 export interface Navigator {
   /** The world's navigation graph for the agents' body (built on first use). */
   graph(): NavGraph;
-  /** A path between two points (see `findPath`), or null. */
-  findPath(from: Readonly<Vec3>, to: Readonly<Vec3>): NavPath | null;
+  /**
+   * A path between two points (see `findPath`), or null: through the graph's coarse layer where they are
+   * `COARSE_FROM_CELLS` or more apart, the cheapest with `{ cheapest: true }`.
+   */
+  findPath(from: Readonly<Vec3>, to: Readonly<Vec3>, options?: PathSearchOptions): NavPath | null;
   /** Sends entity `e` (which has the `Goal` component) to `to`; it chooses its way at its next navigation frame. */
   setGoal(e: number, to: Readonly<Vec3>): void;
   /** Stops entity `e` where it is (its goal is dropped, its status idle). */
@@ -164,11 +167,15 @@ export function navigatorFor(ecs: EcsWorld, world: CollisionWorld): Navigator {
   let goal: ComponentOf<typeof Goal.schema> | null = null;
   const goals = () => (goal ??= ecs.store(Goal));
   const cache = () => navCacheFor(world);
+  // The cheapest search's state, made when first asked for.
+  let cheapest: PathSearch | null = null;
   return {
     graph: () => cache().graph,
-    findPath: (from, to) => {
+    findPath: (from, to, options) => {
       const c = cache();
-      return findPath(c.graph, from, to, c.search);
+      if (options?.cheapest !== true) return findPath(c.graph, from, to, c.search);
+      if (cheapest === null || cheapest.graph !== c.graph) cheapest = new PathSearch(c.graph, { cheapest: true });
+      return findPath(c.graph, from, to, cheapest);
     },
     setGoal(e, to) {
       if (!Array.isArray(to) || to.length !== 3 || !to.every((v) => typeof v === 'number' && Number.isFinite(v))) throw new RangeError(`setGoal: ${JSON.stringify(to)} is not a position of three finite numbers`);

@@ -22,7 +22,7 @@
 import type { Vec3 } from '../worlds/world.js';
 import { DIAGONAL_COST, STRAIGHT_COST, edgeCost, nearestNode, nodePosition, type NavGraph } from './graph.js';
 import { canReach, reachOf, type NavReach } from './reach.js';
-import { regionsOf, type NavRegions } from './regions.js';
+import { NO_WAY, regionsOf, type NavRegions } from './regions.js';
 import { CorridorSearch } from './corridor.js';
 
 /** A path found on a graph: its nodes from start to goal, their positions, and its cost. */
@@ -81,12 +81,18 @@ export class PathSearch {
   private readonly reachQueue: Int32Array;
   /** Whether this search returns the cheapest path (`PathSearchOptions.cheapest`). */
   readonly cheapest: boolean;
-  /** The coarse layer a default search keeps to (none for a cheapest search), and which regions are allowed. */
-  private readonly regions: NavRegions | null;
-  private readonly corridor: CorridorSearch | null;
-  private readonly allowed: Uint32Array;
-  /** A path's nodes along the coarse layer, before they are copied into the array returned. */
-  private readonly trail: Int32Array;
+  /**
+   * The coarse layer a default search keeps to, made on its first search between far places (none for a
+   * cheapest search), which regions a search may enter, and a path's nodes along the layer before they are
+   * copied into the array returned.
+   */
+  private regions: NavRegions | null = null;
+  private corridor: CorridorSearch | null = null;
+  private allowed = new Uint32Array(0);
+  private trail = new Int32Array(0);
+  /** Searches that went by the coarse layer, and of those, how many fell back to the whole graph (none should). */
+  coarseSearches = 0;
+  coarseFallbacks = 0;
   /** Nodes taken from the open set by the last search. */
   expanded = 0;
   /** The cost of the last path found (the sum of its edges' costs). */
@@ -114,10 +120,18 @@ export class PathSearch {
     this.reach = reachOf(graph);
     this.reachSeen = new Uint32Array(this.reach.count);
     this.reachQueue = new Int32Array(this.reach.count);
-    this.regions = this.cheapest ? null : regionsOf(graph);
-    this.corridor = this.regions ? new CorridorSearch(this.regions, Math.max(n0, graph.grid.n1)) : null;
-    this.allowed = new Uint32Array(this.regions ? this.regions.count : 0);
-    this.trail = new Int32Array(this.regions ? n : 0);
+  }
+
+  /** The coarse layer, made the first time it is asked for; null when it has no ways out (see `NavRegions.ways`). */
+  private coarse(): NavRegions | null {
+    if (this.regions === null) {
+      const g = this.graph;
+      this.regions = regionsOf(g);
+      this.corridor = new CorridorSearch(this.regions, Math.max(g.grid.n0, g.grid.n1));
+      this.allowed = new Uint32Array(this.regions.count);
+      this.trail = new Int32Array(g.nodeCount);
+    }
+    return this.regions.ways ? this.regions : null;
   }
 
   /** A new generation stamp (clearing the stamps when they wrap round). */
@@ -142,12 +156,14 @@ export class PathSearch {
     let gen = this.nextGen();
     this.expanded = 0;
     if (!canReach(this.reach, start, goal, this.reachSeen, this.reachQueue, gen)) return null;
-    const R = this.regions;
-    if (R !== null && R.component[start] !== R.component[goal] && apart(this.cellI, this.cellJ, start, goal) >= COARSE_FROM_CELLS) {
+    const R = !this.cheapest && apart(this.cellI, this.cellJ, start, goal) >= COARSE_FROM_CELLS ? this.coarse() : null;
+    if (R !== null && R.component[start] !== R.component[goal]) {
       // The chain of regions always holds a path (see regions.ts); searching the whole graph is the fallback.
+      this.coarseSearches++;
       const length = this.corridor!.find(R.component[start]!, R.component[goal]!);
       const nodes = length > 0 ? this.throughChain(R, start, goal, length, gen) : null;
       if (nodes !== null) return nodes;
+      this.coarseFallbacks++;
       gen = this.nextGen();
     }
     if (!this.run(start, goal, gen, false)) return null;
@@ -176,8 +192,10 @@ export class PathSearch {
       if (next[k] !== b) return null;
       const out = hopStart[k]!;
       while (component[v] === a) {
-        const w = hop[out + local[v]!]!;
-        if (w < 0 || count >= g.nodeCount) return null;
+        const slot = hop[out + local[v]!]!;
+        const e = g.edgeStart[v]! + slot;
+        if (slot === NO_WAY || e >= g.edgeStart[v + 1]! || count >= g.nodeCount) return null;
+        const w = g.edgeTo[e]!;
         cost += cellI[v] !== cellI[w] && cellJ[v] !== cellJ[w] ? DIAGONAL_COST : STRAIGHT_COST;
         trail[count++] = w;
         v = w;

@@ -87,26 +87,32 @@ export function strongComponents(g: NavGraph, group?: Int32Array): NavReach {
       }
     }
   }
-  // The condensation: each component's successors, sorted, repeats dropped.
-  const pairs: number[] = [];
+  // The condensation: each component's successors, sorted, repeats dropped (typed arrays: a graph may have
+  // tens of millions of edges between components).
+  const outStart = new Float64Array(count + 1);
+  for (let v = 0; v < n; v++) {
+    const cv = component[v]!;
+    for (let k = g.edgeStart[v]!; k < g.edgeStart[v + 1]!; k++) if (component[g.edgeTo[k]!] !== cv) outStart[cv + 1]!++;
+  }
+  for (let c = 0; c < count; c++) outStart[c + 1]! += outStart[c]!;
+  const targets = new Int32Array(outStart[count]!);
+  const fill = outStart.slice(0, count);
   for (let v = 0; v < n; v++) {
     const cv = component[v]!;
     for (let k = g.edgeStart[v]!; k < g.edgeStart[v + 1]!; k++) {
       const cw = component[g.edgeTo[k]!]!;
-      if (cw !== cv) pairs.push(cv * count + cw);
+      if (cw !== cv) targets[fill[cv]!++] = cw;
     }
   }
-  pairs.sort((a, b) => a - b);
   const nextStart = new Uint32Array(count + 1);
-  const nextList: number[] = [];
-  for (let k = 0; k < pairs.length; k++) {
-    if (k > 0 && pairs[k] === pairs[k - 1]) continue;
-    const from = Math.floor(pairs[k]! / count);
-    nextStart[from + 1]!++;
-    nextList.push(pairs[k]! - from * count);
+  let kept = 0;
+  for (let c = 0; c < count; c++) {
+    const from = outStart[c]!, to = outStart[c + 1]!;
+    targets.subarray(from, to).sort();
+    for (let k = from; k < to; k++) if (k === from || targets[k] !== targets[k - 1]) targets[kept++] = targets[k]!;
+    nextStart[c + 1] = kept;
   }
-  for (let c = 0; c < count; c++) nextStart[c + 1]! += nextStart[c]!;
-  return { component, count, nextStart, next: Int32Array.from(nextList) };
+  return { component, count, nextStart, next: targets.slice(0, kept) };
 }
 
 /**

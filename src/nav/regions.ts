@@ -10,7 +10,6 @@
  */
 import { edgeCost, type NavGraph } from './graph.js';
 import { strongComponents, type NavReach } from './reach.js';
-import { MAX_NAV_LEVELS } from './walk-source.js';
 
 /** A block's side in cells (4 m on the GTA town's half-metre cells). */
 export const REGION_CELLS = 8;
@@ -27,12 +26,25 @@ export interface NavRegions extends NavReach {
   /** Node v's place among its region's nodes (ascending node order). */
   readonly local: Int32Array;
   /**
-   * For the k-th edge between regions (from region r to `next[k]`): the next node from r's node of place p is
-   * `hop[hopStart[k] + p]`, a node of r, or of `next[k]` from a node with an edge into it.
+   * For the k-th edge between regions (from region r to `next[k]`): from r's node v of place p, the way out
+   * takes v's edge number `hop[hopStart[k] + p]` (0 for its first edge), to a node of r, or of `next[k]` from
+   * a node with an edge into it.
    */
   readonly hopStart: Uint32Array;
-  readonly hop: Int32Array;
+  readonly hop: Uint8Array;
+  /**
+   * Whether the ways out were worked out: false when they would take more than `MAX_WAYS_PER_NODE` entries a
+   * node (a graph whose regions each border dozens of others); a search then uses the whole graph.
+   */
+  readonly ways: boolean;
 }
+
+/**
+ * The most ways-out entries a node may cost (a byte each; the shipped worlds take 6–8). A graph that parses can
+ * ask for nearly 200 (each block's few strongly joined nodes beside many one-way dead ends): such a graph
+ * gets no ways out rather than a table many times its own size.
+ */
+export const MAX_WAYS_PER_NODE = 32;
 
 const cache = new WeakMap<NavGraph, NavRegions>();
 
@@ -81,7 +93,7 @@ function computeRegions(g: NavGraph): NavRegions {
  * direction order on a tie) backward along the region's edges, the least (cost, place) first. Every node of
  * a region reaches every other inside it, so every node gets a next node.
  */
-function waysOut(g: NavGraph, comps: NavReach, size: Float64Array): { local: Int32Array; hopStart: Uint32Array; hop: Int32Array } {
+function waysOut(g: NavGraph, comps: NavReach, size: Float64Array): { local: Int32Array; hopStart: Uint32Array; hop: Uint8Array; ways: boolean } {
   const n = g.nodeCount;
   const { component, count, nextStart, next } = comps;
   // The regions' nodes, ascending within each region.
@@ -95,9 +107,16 @@ function waysOut(g: NavGraph, comps: NavReach, size: Float64Array): { local: Int
     local[v] = fill[r]!;
     nodes[nodeStart[r]! + fill[r]!++] = v;
   }
+  // The table's size first, in exact doubles (a Uint32 could wrap on a hostile graph).
+  let entries = 0;
+  for (let r = 0; r < count; r++) entries += (nextStart[r + 1]! - nextStart[r]!) * size[r]!;
+  // (and an edge's number must fit a byte: a graph of this format has at most 8 a node)
+  let degree = 0;
+  for (let v = 0; v < n; v++) degree = Math.max(degree, g.edgeStart[v + 1]! - g.edgeStart[v]!);
+  if (entries > MAX_WAYS_PER_NODE * n || degree >= NO_WAY) return { local, hopStart: new Uint32Array(1), hop: new Uint8Array(0), ways: false };
   const hopStart = new Uint32Array(next.length + 1);
   for (let r = 0; r < count; r++) for (let k = nextStart[r]!; k < nextStart[r + 1]!; k++) hopStart[k + 1] = hopStart[k]! + size[r]!;
-  const hop = new Int32Array(hopStart[next.length]!).fill(-1);
+  const hop = new Uint8Array(entries).fill(NO_WAY);
   let biggest = 0, mostEdges = 0;
   for (let r = 0; r < count; r++) {
     biggest = Math.max(biggest, size[r]!);
@@ -105,9 +124,12 @@ function waysOut(g: NavGraph, comps: NavReach, size: Float64Array): { local: Int
     for (let v = nodeStart[r]!; v < nodeStart[r + 1]!; v++) edges += g.edgeStart[nodes[v]! + 1]! - g.edgeStart[nodes[v]!]!;
     mostEdges = Math.max(mostEdges, edges);
   }
-  // Scratch sized to the biggest region: its edges reversed (by place), costs, and a heap of (cost, place).
+  // Scratch sized to the biggest region: its edges reversed (by place, with the edge's number among its
+  // source's edges), costs, and a heap of (cost, place): keys cost × key + place, exact in doubles.
+  const key = Math.max(1, biggest);
   const revStart = new Uint32Array(biggest + 1);
   const revFrom = new Int32Array(mostEdges);
+  const revSlot = new Uint8Array(mostEdges);
   const revCost = new Uint8Array(mostEdges);
   const dist = new Float64Array(biggest);
   const done = new Uint8Array(biggest);
@@ -129,6 +151,7 @@ function waysOut(g: NavGraph, comps: NavReach, size: Float64Array): { local: Int
         if (component[w] !== r) continue;
         const q = local[w]!;
         revFrom[at[q]!] = p;
+        revSlot[at[q]!] = e - g.edgeStart[v]!;
         revCost[at[q]!++] = edgeCost(g, g.cellOf[v]!, g.cellOf[w]!);
       }
     }
@@ -145,15 +168,15 @@ function waysOut(g: NavGraph, comps: NavReach, size: Float64Array): { local: Int
           const c = edgeCost(g, g.cellOf[v]!, g.cellOf[w]!);
           if (c < dist[p]!) {
             dist[p] = c;
-            hop[out + p] = w;
+            hop[out + p] = e - g.edgeStart[v]!;
           }
         }
-        if (dist[p]! < Infinity) heap = heapPush(heapKey, heap, dist[p]! * KEY + p);
+        if (dist[p]! < Infinity) heap = heapPush(heapKey, heap, dist[p]! * key + p);
       }
       while (heap > 0) {
-        const key = heapKey[0]!;
+        const least = heapKey[0]!;
         heap = heapPop(heapKey, heap);
-        const p = key % KEY;
+        const p = least % key;
         if (done[p]) continue;
         done[p] = 1;
         for (let e = revStart[p]!; e < revStart[p + 1]!; e++) {
@@ -161,18 +184,18 @@ function waysOut(g: NavGraph, comps: NavReach, size: Float64Array): { local: Int
           const d = dist[p]! + revCost[e]!;
           if (!done[x] && d < dist[x]!) {
             dist[x] = d;
-            hop[out + x] = nodes[base + p]!;
-            heap = heapPush(heapKey, heap, d * KEY + x);
+            hop[out + x] = revSlot[e]!;
+            heap = heapPush(heapKey, heap, d * key + x);
           }
         }
       }
     }
   }
-  return { local, hopStart, hop };
+  return { local, hopStart, hop, ways: true };
 }
 
-/** Above any place in a region (a block's cells × `MAX_NAV_LEVELS` floors): keys are cost × KEY + place. */
-const KEY = REGION_CELLS * REGION_CELLS * MAX_NAV_LEVELS;
+/** A hop not set (a node with no way out: none, as every node of a region reaches the others). */
+export const NO_WAY = 255;
 
 /** Pushes `key` on the binary min-heap `h` of `size` entries: the new size. */
 function heapPush(h: Float64Array, size: number, key: number): number {

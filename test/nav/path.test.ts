@@ -152,6 +152,31 @@ describe('findPath', () => {
     }, 300_000);
   }
 
+  it('piney-default: paths by the coarse layer (nodes 32 cells or more apart) are walked to the bit, and never cheaper than the cheapest', async () => {
+    const { world } = await openBuiltinWorld('piney-default');
+    const body = defaultNavBody(world);
+    const g = buildNavGraph(world, body);
+    const fast = new PathSearch(g);
+    const cheapest = new PathSearch(g, { cheapest: true });
+    let walked = 0;
+    for (let k = 0; k < 16; k++) {
+      // From the field's first rows to its last: far apart along j.
+      const a = nodePosition(g, (k * 131) % Math.floor(g.nodeCount / 5));
+      const b = nodePosition(g, g.nodeCount - 1 - ((k * 173) % Math.floor(g.nodeCount / 5)));
+      const p = findPath(g, a, b, fast);
+      const q = findPath(g, a, b, cheapest);
+      expect(p === null).toBe(q === null);
+      if (p === null || q === null) continue;
+      expect(p.cost).toBeGreaterThanOrEqual(q.cost);
+      expect(p.cost).toBe(pathCost(g, p.nodes));
+      expect(walksPath(world, body, g, p.points)).toBe(true);
+      walked++;
+    }
+    expect(walked).toBeGreaterThanOrEqual(8);
+    expect(fast.coarseSearches).toBeGreaterThanOrEqual(walked);
+    expect(fast.coarseFallbacks).toBe(0);
+  }, 300_000);
+
   it('gives the same path after the graph is written and read back, and the same path again', async () => {
     const { world } = await openBuiltinWorld('colbin-demo');
     const g = buildNavGraph(world, defaultNavBody(world));

@@ -104,4 +104,28 @@ describe('the navigation system', () => {
     expect(() => ctxNav.setGoal(1, [NaN, 0, 0])).toThrow(/not a position of three finite numbers/);
     expect(ctxNav.findPath(R.nodePosition(nav.graph, 0), R.nodePosition(nav.graph, 0))?.cost).toBe(0);
   });
+
+  it('ctx.nav.findPath goes by the coarse layer between far places, and finds the cheapest path when asked', async () => {
+    const { world } = await openBuiltinWorld('rugrats-demo');
+    const scenario = navScenario(R, 1) as R.ScenarioDef;
+    const sim = simulationFromSettings(world, { ...defaultSettingsFor(world, { agents: 0 }), scenario: scenario.name }, scenario);
+    const ctxNav = (sim as unknown as { ctx: R.SystemContext }).ctx.nav;
+    const g = ctxNav.graph();
+    const fast = new R.PathSearch(g);
+    const cheapest = new R.PathSearch(g, { cheapest: true });
+    // The first of a fixed run of pairs whose default path costs more than the cheapest.
+    let seen = 0;
+    for (let k = 1; k < 400 && seen === 0; k++) {
+      const a = R.nodePosition(g, (k * 7919) % g.nodeCount);
+      const b = R.nodePosition(g, (k * 104729) % g.nodeCount);
+      const p = R.findPath(g, a, b, fast);
+      const q = R.findPath(g, a, b, cheapest);
+      if (!p || !q || p.cost === q.cost) continue;
+      seen++;
+      expect(ctxNav.findPath(a, b)?.nodes).toEqual(p.nodes);
+      expect(ctxNav.findPath(a, b, { cheapest: true })?.nodes).toEqual(q.nodes);
+      expect(ctxNav.findPath(a, b, { cheapest: true })!.cost).toBeLessThan(p.cost);
+    }
+    expect(seen).toBe(1);
+  });
 });
