@@ -3,8 +3,7 @@
  * ground, overlay, scale bar and legend; agents and their sight appear when asked for; the same input gives the
  * same pixels; bad arguments are usage errors.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
@@ -14,6 +13,7 @@ import { loadWorldFile } from '../../../src/node/world-files.js';
 import { createSimulation } from '../../../src/scenarios/builtin.js';
 import { BACKGROUND_RGB } from '../../../src/render/scene/ground-raster.js';
 import { runCli } from '../../cli/run-cli.js';
+import { tempDir } from '../../setup/temp-dir.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const DEMOS = ['rugrats/demo.col', 'llama/demo.trak', 'colbin/demo.colbin', 'gta/town.col', 'piney/default.field.json'].map((p) => root + 'assets/worlds/' + p);
@@ -35,7 +35,7 @@ describe('world pictures', () => {
   for (const path of DEMOS) {
     const name = path.split('/').slice(-2).join('/');
     it(`${name}: ground, overlay, scale bar and legend; agents and sight with --agents`, { timeout: 60_000 }, () => {
-      const dir = mkdtempSync(join(tmpdir(), 'retrosim-png-'));
+      const dir = tempDir('retrosim-png-');
       const plain = runCli(['world', 'png', path, '--out', join(dir, 'a.png'), '--size', '256', '--json']);
       expect(plain.code, plain.stderr).toBe(0);
       const info = JSON.parse(plain.stdout);
@@ -72,7 +72,7 @@ describe('world pictures', () => {
   });
 
   it('bad arguments are usage errors', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'retrosim-png-'));
+    const dir = tempDir('retrosim-png-');
     expect(runCli(['world', 'png', DEMOS[0]!, '--out', join(dir, 'x.jpg')]).code).toBe(2);
     expect(runCli(['world', 'png', DEMOS[0]!, '--out', join(dir, 'x.png'), '--frames', '3']).code).toBe(2);
     expect(runCli(['world', 'png', DEMOS[0]!, '--out', join(dir, 'x.png'), '--size', '5']).code).toBe(2);

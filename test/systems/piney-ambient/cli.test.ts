@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../cli/run-cli.js';
+import { tempDir } from '../../setup/temp-dir.js';
 
 describe('retrosim ambient', () => {
   it('--json prints the summary: op counts by kind and the final RNG states', () => {
@@ -19,7 +19,7 @@ describe('retrosim ambient', () => {
   });
 
   it('--trace writes one line per frame with cumulative counts; a menu repeats the list', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ambient-'));
+    const dir = tempDir('ambient-');
     const file = join(dir, 'trace.jsonl');
     const r = runCli(['ambient', '--seed', '5', '--type', '2', '--row', '0', '--frames', '30', '--menu', '10,5', '--trace', file, '--json']);
     expect(r.code).toBe(0);
@@ -39,7 +39,7 @@ describe('retrosim ambient', () => {
   });
 
   it('a bad tables file is a one-line format error', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ambient-'));
+    const dir = tempDir('ambient-');
     const file = join(dir, 'tables.json');
     writeFileSync(file, '{"format": 1');
     const r = runCli(['ambient', '--seed', '1', '--type', '1', '--row', '0', '--frames', '2', '--tables', file]);

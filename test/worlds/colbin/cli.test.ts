@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../cli/run-cli.js';
+import { tempDir } from '../../setup/temp-dir.js';
 
 const DEMO = 'assets/worlds/colbin/demo.colbin';
 const json = (args: string[]) => {
@@ -62,7 +62,7 @@ describe('retrosim colbin', () => {
   });
 
   it('a corrupt file is a one-line FormatError with exit 1', () => {
-    const d = mkdtempSync(join(tmpdir(), 'colbin-'));
+    const d = tempDir('colbin-');
     const f = join(d, 'bad.colbin');
     writeFileSync(f, Buffer.from('COLBIN\x09' + '\0'.repeat(8)));
     const r = runCli(['colbin', 'info', f]);

@@ -6,7 +6,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import validator from 'gltf-validator';
@@ -25,6 +24,7 @@ import type { PineyWorld } from '../../../src/worlds/piney/collision-world.js';
 import { FLAG_LAST } from '../../../src/worlds/rugrats/layout.js';
 import { CELLS } from '../../../src/worlds/piney/field-state.js';
 import { runCli } from '../../cli/run-cli.js';
+import { tempDir } from '../../setup/temp-dir.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const fixtureDir = fileURLToPath(new URL('../../../../shared/fixtures/gta-col/', import.meta.url));
@@ -266,7 +266,7 @@ describe('world export: glTF, GLB and OBJ of every world', () => {
   });
 
   it('retrosim world export writes .glb, .gltf and .obj + .mtl, and refuses another extension', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'retrosim-export-'));
+    const dir = tempDir('retrosim-export-');
     const r = runCli(['world', 'export', root + 'assets/worlds/gta/town.col', '--out', join(dir, 'town.obj'), '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);

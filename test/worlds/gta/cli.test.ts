@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,10 +50,14 @@ describe('retrosim col', () => {
     expect(runCli(['col', 'frob', town]).code).toBe(2);
     expect(runCli(['col', 'ray', town, '1', '2', '3', '4', '5', 'x']).code).toBe(2);
     const dir = mkdtempSync(join(tmpdir(), 'gta-col-'));
-    const bad = join(dir, 'bad.col');
-    writeFileSync(bad, Buffer.from('COL3\xff\xff\x00\x00', 'latin1'));
-    const r = runCli(['col', 'info', bad, '--json']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/gta col: model 0 size 65535 runs past the end of the file .*offset 4/);
+    try {
+      const bad = join(dir, 'bad.col');
+      writeFileSync(bad, Buffer.from('COL3\xff\xff\x00\x00', 'latin1'));
+      const r = runCli(['col', 'info', bad, '--json']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/gta col: model 0 size 65535 runs past the end of the file .*offset 4/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

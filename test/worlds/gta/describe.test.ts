@@ -4,8 +4,7 @@
  * builds the models a JSON description of the same geometry builds (a property over random files).
  */
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildColFromDescription, buildColFromJson } from '../../../src/worlds/gta/describe.js';
@@ -14,6 +13,7 @@ import { parseColFile } from '../../../src/worlds/gta/parse.js';
 import { writeColFile } from '../../../src/worlds/gta/write.js';
 import { ColScene } from '../../../src/worlds/gta/query.js';
 import { runCli } from '../../cli/run-cli.js';
+import { tempDir } from '../../setup/temp-dir.js';
 
 const crate = {
   version: 3,
@@ -167,7 +167,7 @@ describe('GTA models from a description', () => {
   });
 
   it('retrosim col build writes the file from JSON and from OBJ', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'retrosim-build-'));
+    const dir = tempDir('retrosim-build-');
     writeFileSync(join(dir, 'crate.json'), JSON.stringify(crate));
     const r = runCli(['col', 'build', join(dir, 'crate.json'), '--out', join(dir, 'crate.col'), '--json']);
     expect(r.code).toBe(0);

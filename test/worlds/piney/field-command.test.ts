@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PNG } from 'pngjs';
 import { command } from '../../../src/cli/commands/field.js';
 import { UsageError } from '../../../src/cli/args.js';
+import { tempDir } from '../../setup/temp-dir.js';
 
 /** Runs the command and returns what it printed. */
 async function run(args: string[]): Promise<{ code: number; out: string }> {
@@ -50,7 +50,7 @@ describe('retrosim field', () => {
   });
 
   it('--spec reads a field spec, and --png writes a picture', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'piney-'));
+    const dir = tempDir('piney-');
     const png = join(dir, 'f.png');
     const spec = new URL('../../../assets/worlds/piney/default.field.json', import.meta.url).pathname;
     const { code, out } = await run(['--spec', spec, '--stop-after', 'hills', '--png', png]);

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FormatError } from '../../../src/binary/format-error.js';
 import { loadPineyTables, parsePineyTables } from '../../../src/worlds/piney/tables.js';
 import { defaultPineyTables, pineyAssetPath } from '../../../src/node/assets.js';
+import { tempDir } from '../../setup/temp-dir.js';
 
 const raw = () => JSON.parse(readFileSync(pineyAssetPath('field-tables.json'), 'utf8')) as Record<string, any>;
 const bytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
@@ -74,7 +74,7 @@ describe('the shipped tables', () => {
     expect(t.treeRowTypes).toEqual([1]);
   });
   it('are exactly what their generator script writes', () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'piney-tables-')), 't.json');
+    const out = join(tempDir('piney-tables-'), 't.json');
     execFileSync(process.execPath, [pineyAssetPath('make-field-tables.mjs'), out]);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(pineyAssetPath('field-tables.json'), 'utf8'));
   });

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { command } from '../../../src/cli/commands/rugrats.js';
 import { UsageError } from '../../../src/cli/args.js';
 import { FormatError } from '../../../src/binary/format-error.js';
+import { tempDir } from '../../setup/temp-dir.js';
 
 const asset = (n: string) => fileURLToPath(new URL(`../../../assets/worlds/rugrats/${n}`, import.meta.url));
 
@@ -45,7 +45,7 @@ describe('retrosim rugrats', () => {
     const ok = await run(['verify-trace', asset('hand.col'), asset('hand-trace.jsonl'), '--json']);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.lines[0]!)).toMatchObject({ entries: 24, matches: 24, mismatches: 0 });
-    const dir = mkdtempSync(join(tmpdir(), 'rugrats-trace-'));
+    const dir = tempDir('rugrats-trace-');
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"op":"query","pos":[512,-100,512],"expect":{"result":1}}\n');
     const r = await run(['verify-trace', asset('hand.col'), bad]);
