@@ -123,16 +123,28 @@ export const benches: Bench[] = [
 /** Frames per configuration in the matrix bench (after two warm-up frames each). */
 export const MATRIX_FRAMES = 5;
 
-/**
- * The visibility matrix of `retrosim los --agents 10000` on a demo world, per frame: the wandering agents'
- * pairs within 20 m found and cast on one thread (the command's own loop: pairSegments in batches, losBatch)
- * and on two (LosPool.matrix), frames taken in turn so a change of load hits both alike. The simulation steps
- * between frames untimed. Wall and CPU milliseconds (CPU of every thread of the process). The two-thread
- * answers are checked equal to one thread's, and one frame's pairs and answers against the reference paths
- * (the double loop over every pair, the rule-exact segment test).
- */
-export async function matrixFigures(kind: 'piney' | 'gta', goalMs: number): Promise<BenchResult[]> {
-  const loadBefore = loadNote();
+/** One frame's visibility matrix of 10,000 wandering agents on a demo world, as `retrosim los` computes it. */
+export interface MatrixScene {
+  opened: ReturnType<typeof openBenchWorld>;
+  world: CollisionWorld;
+  /** Agents placed. */
+  agents: number;
+  /** Their feet (x, y, z each), as of the last `step`. */
+  feet: Float64Array;
+  /** Eye height above the feet, world units. */
+  eye: number;
+  /** 20 m in world units. */
+  range: number;
+  /** Steps the simulation one frame and reads the agents' feet. */
+  step(): void;
+  /** The matrix on this thread (pairSegments in batches, losBatch), its answers into `one`; returns the pairs. */
+  single(): number;
+  /** The last `single`'s answers. */
+  one: ReturnType<typeof newLosOutput>;
+}
+
+/** Builds the 10,000-agent scene of the matrix bench on a demo world (not stepped yet). */
+export function matrixScene(kind: 'piney' | 'gta'): MatrixScene {
   const opened = openBenchWorld(LOS_WORLDS[kind]);
   const world = opened.world;
   const sim = simulationFromSettings(world, defaultSettingsFor(world, { scenario: 'wander', agents: 10_000, capacity: 10_008 }));
@@ -145,39 +157,63 @@ export async function matrixFigures(kind: 'piney' | 'gta', goalMs: number): Prom
   const segments = new Float64Array(batch * SEGMENT_STRIDE);
   const pairs = new Uint32Array(batch * 2);
   const out = newLosOutput(batch);
-  const one = newLosOutput(0);
-  let eye = 0;
-  const step = () => {
-    sim.step(0);
-    let k = 0;
-    for (let e = 1; e <= sim.ecs.maxId && k < n; e++) if (sim.ecs.has(e, c.Agent)) ids[k++] = e;
-    for (let i = 0; i < n; i++) {
-      feet[3 * i] = c.Position.x[ids[i]!]!;
-      feet[3 * i + 1] = c.Position.y[ids[i]!]!;
-      feet[3 * i + 2] = c.Position.z[ids[i]!]!;
-    }
-    eye = eyeHeight(world, c.BodySize.height[ids[0]!]!);
-  };
-  /** One thread, as the command does it; the answers into `one` (grown). */
-  const single = (): number => {
-    const cursor = { i: 0, j: 1 };
-    let total = 0;
-    while (cursor.i < n - 1) {
-      const k = pairSegments(world, feet, n, eye, range, segments, pairs, cursor, batch);
-      losBatch(world, segments, out, 0, k);
-      if (one.visible.length < total + k) {
-        const v = new Uint8Array(2 * (total + k)), f = new Float64Array(2 * (total + k));
-        v.set(one.visible.subarray(0, total));
-        f.set(one.fraction.subarray(0, total));
-        one.visible = v;
-        one.fraction = f;
+  const scene: MatrixScene = {
+    opened,
+    world,
+    agents: n,
+    feet,
+    eye: 0,
+    range,
+    one: newLosOutput(0),
+    step() {
+      sim.step(0);
+      let k = 0;
+      for (let e = 1; e <= sim.ecs.maxId && k < n; e++) if (sim.ecs.has(e, c.Agent)) ids[k++] = e;
+      for (let i = 0; i < n; i++) {
+        feet[3 * i] = c.Position.x[ids[i]!]!;
+        feet[3 * i + 1] = c.Position.y[ids[i]!]!;
+        feet[3 * i + 2] = c.Position.z[ids[i]!]!;
       }
-      one.visible.set(out.visible.subarray(0, k), total);
-      one.fraction.set(out.fraction.subarray(0, k), total);
-      total += k;
-    }
-    return total;
+      scene.eye = eyeHeight(world, c.BodySize.height[ids[0]!]!);
+    },
+    single() {
+      const one = scene.one;
+      const cursor = { i: 0, j: 1 };
+      let total = 0;
+      while (cursor.i < n - 1) {
+        const k = pairSegments(world, feet, n, scene.eye, range, segments, pairs, cursor, batch);
+        losBatch(world, segments, out, 0, k);
+        if (one.visible.length < total + k) {
+          const v = new Uint8Array(2 * (total + k)), f = new Float64Array(2 * (total + k));
+          v.set(one.visible.subarray(0, total));
+          f.set(one.fraction.subarray(0, total));
+          one.visible = v;
+          one.fraction = f;
+        }
+        one.visible.set(out.visible.subarray(0, k), total);
+        one.fraction.set(out.fraction.subarray(0, k), total);
+        total += k;
+      }
+      return total;
+    },
   };
+  return scene;
+}
+
+/**
+ * The visibility matrix of `retrosim los --agents 10000` on a demo world, per frame: the wandering agents'
+ * pairs within 20 m found and cast on one thread (the command's own loop: pairSegments in batches, losBatch)
+ * and on two (LosPool.matrix), frames taken in turn so a change of load hits both alike. The simulation steps
+ * between frames untimed. Wall and CPU milliseconds (CPU of every thread of the process). The two-thread
+ * answers are checked equal to one thread's, and one frame's pairs and answers against the reference paths
+ * (the double loop over every pair, the rule-exact segment test).
+ */
+export async function matrixFigures(kind: 'piney' | 'gta', goalMs: number): Promise<BenchResult[]> {
+  const loadBefore = loadNote();
+  const scene = matrixScene(kind);
+  const { opened, world, feet, step, single, one } = scene;
+  const n = scene.agents;
+  const range = scene.range;
   const timed = async (fn: () => number | Promise<number>): Promise<{ wall: number; cpu: number; count: number }> => {
     const t0 = performance.now();
     const c0 = process.cpuUsage();
@@ -192,7 +228,7 @@ export async function matrixFigures(kind: 'piney' | 'gta', goalMs: number): Prom
     for (let f = 0; f < MATRIX_FRAMES + 2; f++) {
       step();
       const a = await timed(single);
-      const b = await timed(async () => (await pool.matrix(feet, n, eye, range)).count);
+      const b = await timed(async () => (await pool.matrix(feet, n, scene.eye, range)).count);
       if (b.count !== a.count) throw new Error(`${kind}: two threads found ${b.count} pairs, one ${a.count}`);
       const ans = pool.answers;
       for (let i = 0; i < a.count; i++) {
@@ -208,10 +244,10 @@ export async function matrixFigures(kind: 'piney' | 'gta', goalMs: number): Prom
     // The last frame against the reference paths: the pairs by the double loop, the answers by the reference test.
     const all = new Float64Array(count * SEGMENT_STRIDE);
     const refPairs = new Uint32Array(count * 2);
-    const k = pairSegmentsReference(world, feet, n, eye, range, all, refPairs, { i: 0, j: 1 }, count);
+    const k = pairSegmentsReference(world, feet, n, scene.eye, range, all, refPairs, { i: 0, j: 1 }, count);
     let bad = Math.abs(k - count);
     const grid = new Float64Array(count * SEGMENT_STRIDE);
-    pairSegments(world, feet, n, eye, range, grid, new Uint32Array(count * 2), { i: 0, j: 1 }, count);
+    pairSegments(world, feet, n, scene.eye, range, grid, new Uint32Array(count * 2), { i: 0, j: 1 }, count);
     for (let i = 0; i < k * SEGMENT_STRIDE; i += SEGMENT_STRIDE) if (!Object.is(all[i], grid[i]) || !Object.is(all[i + 3], grid[i + 3]) || !Object.is(all[i + 5], grid[i + 5])) bad++;
     bad += disagreements(world, all.subarray(0, k * SEGMENT_STRIDE), one.fraction.subarray(0, k), one.visible.subarray(0, k));
     const med = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1]!;

@@ -295,7 +295,12 @@ export const PEER_RATIO_GOAL = { rugrats: 10.0, gta: 6.0 } as const;
  */
 export const PEER_SCENE_AGENTS = { rugrats: 450, gta: 2200 } as const;
 
-async function compare(kind: 'rugrats' | 'gta', mesh: (w: CollisionWorld) => TriangleMesh): Promise<BenchResult[]> {
+/**
+ * Ours against the peers on a scene's agent-pair segments (see the file's comment): rates on one thread and on
+ * two, the ratios to the faster peer with their goals, and the disagreements with the reference paths.
+ */
+export async function peerFigures(kind: 'rugrats' | 'gta'): Promise<BenchResult[]> {
+  const mesh = (w: CollisionWorld): TriangleMesh => (kind === 'rugrats' ? rugratsTriangles(w as RugratsWorld) : gtaTriangles(w as GtaWorld));
   const rel = LOS_WORLDS[kind];
   const opened = openBenchWorld(rel);
   const world = opened.world;
@@ -372,6 +377,6 @@ async function compare(kind: 'rugrats' | 'gta', mesh: (w: CollisionWorld) => Tri
 }
 
 export const benches: Bench[] = [
-  { name: 'peers rugrats', run: () => compare('rugrats', (w) => rugratsTriangles(w as RugratsWorld)) },
-  { name: 'peers gta', run: () => compare('gta', (w) => gtaTriangles(w as GtaWorld)) },
+  { name: 'peers rugrats', run: () => peerFigures('rugrats') },
+  { name: 'peers gta', run: () => peerFigures('gta') },
 ];

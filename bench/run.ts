@@ -32,6 +32,11 @@ function benchFiles(): string[] {
   return readdirSync(here).filter((f) => f.endsWith('.bench.js')).sort();
 }
 
+/** Sets the WebAssembly mode of the worlds the benches open (as runBenches does), for the goals run. */
+export function setBenchWasmMode(wasm: WasmMode): void {
+  setBenchWasm(wasm);
+}
+
 export async function runBenches(filter: string | undefined, json: boolean, wasm: WasmMode = 'auto'): Promise<BenchRun> {
   setBenchWasm(wasm);
   // The load average when the run starts: the machine may be shared, and the figures say so.
@@ -77,10 +82,16 @@ function fmt(v: number): string {
   return Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4);
 }
 
-// Run directly (npm run bench -- [filter] [--json] [--wasm=off|on|auto]).
+// Run directly (npm run bench -- [filter] [--json] [--wasm=off|on|auto] [--goals [--runs=N]]).
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
   const wasm = args.find((a) => a.startsWith('--wasm='))?.slice('--wasm='.length) ?? 'auto';
   if (wasm !== 'off' && wasm !== 'on' && wasm !== 'auto') throw new Error(`--wasm= must be off, on or auto (got ${JSON.stringify(wasm)})`);
-  await runBenches(args.filter((a) => !a.startsWith('--'))[0], args.includes('--json'), wasm);
+  const filter = args.filter((a) => !a.startsWith('--'))[0];
+  if (args.includes('--goals')) {
+    setBenchWasmMode(wasm);
+    const goals = await import('./goals.js');
+    const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice('--runs='.length) ?? goals.DEFAULT_GOAL_RUNS);
+    await goals.runGoals(filter, runs, args.includes('--json'));
+  } else await runBenches(filter, args.includes('--json'), wasm);
 }

@@ -18,8 +18,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The kernels: AssemblyScript source → the module (under src/, without extension) that carries its bytes. */
 export const WASM_KERNELS = [{ source: 'wasm/piney-cast.ts', module: 'src/worlds/piney/cast-kernel-bytes', name: 'PINEY_CAST_WASM' }];
 
-/** The compiler's options: speed, no runtime (the kernels allocate nothing), no imports (no abort handler). */
-export const ASC_OPTIONS = ['-O3', '--noAssert', '--runtime', 'stub', '--use', 'abort='];
+/**
+ * The compiler's options: speed, no runtime (the kernels allocate nothing), no imports (no abort handler), and
+ * the functions' names (`--debug` adds the name section only, so CPU profiles name the kernels' functions; the
+ * code section is the same bytes with or without it).
+ */
+export const ASC_OPTIONS = ['-O3', '--noAssert', '--runtime', 'stub', '--use', 'abort=', '--debug'];
 
 function writeWhole(file, data) {
   try {
