@@ -51,8 +51,6 @@ export class AgentPairGrid {
   private cellStart = new Int32Array(0);
   private row = new Int32Array(0);
   private marks = new Int32Array(0);
-  /** Per agent, its place in cell order while its bit is set. */
-  private slot = new Int32Array(0);
   /** Per cell, how many of its agents are at or below the current row. */
   private passed = new Int32Array(0);
   /** The feet the grid was last built or checked from, as 32-bit words, and the lift added to them. */
@@ -98,8 +96,7 @@ export class AgentPairGrid {
     const w = this.w, h = this.h, reach = this.reach;
     if (this.row.length < n) this.row = new Int32Array(n);
     if (this.marks.length < (n >>> 5) + 1) this.marks = new Int32Array((n >>> 5) + 1);
-    if (this.slot.length < n) this.slot = new Int32Array(n);
-    const row = this.row, marks = this.marks, slot = this.slot;
+    const row = this.row, marks = this.marks;
     // Each cell's agents above the current row start at start + passed (rows go up, agents enter `passed` as
     // their row comes): no search per cell. The cursor's own row takes every agent from cursor.j on.
     if (this.passed.length < w * h) this.passed = new Int32Array(Math.max(w * h, 2 * this.passed.length));
@@ -124,40 +121,45 @@ export class AgentPairGrid {
       if (c < 0) continue; // not finite: within range of no one
       const ix = eyes[3 * i]!, iy = eyes[3 * i + 1]!, iz = eyes[3 * i + 2]!;
       const cx = c % w, cy = (c - cx) / w;
-      const firstRow = i === cursor.i;
-      // Candidates above the row in the cells around, tested as the double loop tests them.
+      // Candidates above the row in the cells around, tested as the double loop tests them; the row keeps
+      // the partners' indices.
       let m = 0;
       for (let gy = cy > reach ? cy - reach : 0, gy1 = cy + reach < h ? cy + reach : h - 1; gy <= gy1; gy++) {
         for (let gx = cx > reach ? cx - reach : 0, gx1 = cx + reach < w ? cx + reach : w - 1; gx <= gx1; gx++) {
           const g = gy * w + gx;
-          for (let p = firstRow ? start[g]! : start[g]! + passed[g]!, end = start[g + 1]!; p < end; p++) {
-            const j = order[p]!;
-            if (firstRow && j < jFrom) continue;
+          const end = start[g + 1]!;
+          if (i === cursor.i) {
+            // The cursor's own row: every agent of the cell from cursor.j on.
+            for (let p = start[g]!; p < end; p++) {
+              const j = order[p]!;
+              if (j < jFrom) continue;
+              const dx = sorted[3 * p]! - ix, dy = sorted[3 * p + 1]! - iy, dz = sorted[3 * p + 2]! - iz;
+              if (dx * dx + dy * dy + dz * dz <= r2) row[m++] = j;
+            }
+            continue;
+          }
+          for (let p = start[g]! + passed[g]!; p < end; p++) {
             const dx = sorted[3 * p]! - ix, dy = sorted[3 * p + 1]! - iy, dz = sorted[3 * p + 2]! - iz;
-            if (dx * dx + dy * dy + dz * dz <= r2) row[m++] = p;
+            if (dx * dx + dy * dy + dz * dz <= r2) row[m++] = order[p]!;
           }
         }
       }
-      // The row's partners (their places in cell order) in index order: a few by insertion, many through a
-      // bit per agent.
+      // The row's partners in index order: a few by insertion, many through a bit per agent.
       if (m <= SORT_BY_INSERTION) {
         for (let q = 1; q < m; q++) {
-          const p = row[q]!;
-          const j = order[p]!;
+          const j = row[q]!;
           let r = q;
-          while (r > 0 && order[row[r - 1]!]! > j) {
+          while (r > 0 && row[r - 1]! > j) {
             row[r] = row[r - 1]!;
             r--;
           }
-          row[r] = p;
+          row[r] = j;
         }
       } else {
         let first = n, last = 0;
         for (let q = 0; q < m; q++) {
-          const p = row[q]!;
-          const j = order[p]!;
+          const j = row[q]!;
           marks[j >>> 5]! |= 1 << (j & 31);
-          slot[j] = p;
           if (j < first) first = j;
           if (j > last) last = j;
         }
@@ -168,24 +170,24 @@ export class AgentPairGrid {
           marks[word] = 0;
           while (bits !== 0) {
             const low = bits & -bits;
-            row[q++] = slot[(word << 5) + 31 - Math.clz32(low)]!;
+            row[q++] = (word << 5) + 31 - Math.clz32(low);
             bits ^= low;
           }
         }
       }
       for (let q = 0; q < m; q++) {
-        const p = row[q]!;
+        const j = row[q]!;
         if (k === max) {
           cursor.i = i;
-          cursor.j = order[p]!;
+          cursor.j = j;
           this.passedThrough = i > through ? i : through;
           return k;
         }
         const o = k * 6;
         segments[o] = ix; segments[o + 1] = iy; segments[o + 2] = iz;
-        segments[o + 3] = sorted[3 * p]!; segments[o + 4] = sorted[3 * p + 1]!; segments[o + 5] = sorted[3 * p + 2]!;
+        segments[o + 3] = eyes[3 * j]!; segments[o + 4] = eyes[3 * j + 1]!; segments[o + 5] = eyes[3 * j + 2]!;
         pairs[2 * k] = i;
-        pairs[2 * k + 1] = order[p]!;
+        pairs[2 * k + 1] = j;
         k++;
       }
     }
