@@ -143,6 +143,12 @@ export interface CollisionWorld {
    */
   setWasm?(mode: WasmMode): boolean;
   /**
+   * Optional, with `setWasm`: the mode last set (the world's `wasm` option until then). Line of sight's pair walk
+   * over this world's agents follows it too (`pairSegments`); a world without it has its pairs walked in
+   * JavaScript.
+   */
+  readonly wasmMode?: WasmMode;
+  /**
    * Moves a body standing at `from` by `delta` (native units) by the format's rules: walls stop or push it, its
    * feet follow the floor. The caller's gravity or jump goes in delta's up component.
    */

@@ -18,6 +18,7 @@
  */
 import { INFINITY_SLOT, NAN_SLOT } from '../../numeric/special-doubles.js';
 import type { CollisionWorld } from '../../worlds/world.js';
+import { WasmPairWalk } from './pair-walk-wasm.js';
 
 /** Below this many agents the double loop is as cheap as building a grid. */
 export const PAIR_GRID_MIN_AGENTS = 64;
@@ -74,13 +75,19 @@ export class AgentPairGrid {
   private h = 0;
   /** How many cells around an agent's own may hold a partner, per axis. */
   private reach = 1;
+  /** Bumped whenever the eyes, the sorted eyes or the grid change (the kernel's copy is then reloaded). */
+  private version = 0;
+  /** The WebAssembly walk (made on the first walk that asks for it), the version it holds, and its `passed`'s extent. */
+  private kernel: WasmPairWalk | null = null;
+  private kernelVersion = -1;
+  private kernelThrough = -1;
 
   /**
    * Writes the segments and pairs of every pair within range from `cursor` on, at most `max`, rows below
    * `rowEnd` only, exactly as the double loop does (see `pairSegments`); returns how many, the cursor moved on. Returns −1 without writing
    * anything when the grid does not apply (the caller runs the double loop).
    */
-  walk(world: CollisionWorld, feet: ArrayLike<number>, n: number, eyeHeight: number, range: number, segments: Float64Array, pairs: Uint32Array, cursor: PairCursor, max: number, rowEnd = n - 1): number {
+  walk(world: CollisionWorld, feet: ArrayLike<number>, n: number, eyeHeight: number, range: number, segments: Float64Array, pairs: Uint32Array, cursor: PairCursor, max: number, rowEnd = n - 1, wasm: WebAssembly.Module | null = null): number {
     const r2 = range * range;
     if (n < PAIR_GRID_MIN_AGENTS || !(range > 0) || !(r2 < Infinity)) return -1;
     if (!(Number.isInteger(cursor.i) && Number.isInteger(cursor.j) && cursor.i >= 0 && cursor.j >= 0)) return -1;
@@ -94,6 +101,7 @@ export class AgentPairGrid {
 
     const eyes = this.eyes, cellOf = this.cellOf, order = this.order, start = this.cellStart;
     const w = this.w, h = this.h, reach = this.reach;
+    if (wasm !== null) return this.walkKernel(wasm, n, segments, pairs, cursor, max, rowEnd, r2);
     if (this.row.length < n) this.row = new Int32Array(n);
     if (this.marks.length < (n >>> 5) + 1) this.marks = new Int32Array((n >>> 5) + 1);
     const row = this.row, marks = this.marks;
@@ -197,6 +205,21 @@ export class AgentPairGrid {
     return k;
   }
 
+  /** `walk` through the WebAssembly kernel (`module`) over the grid that stands: the same pairs and cursor. */
+  private walkKernel(module: WebAssembly.Module, n: number, segments: Float64Array, pairs: Uint32Array, cursor: PairCursor, max: number, rowEnd: number, r2: number): number {
+    const kernel = (this.kernel ??= new WasmPairWalk(module));
+    if (this.kernelVersion !== this.version) {
+      kernel.load({ n, cells: this.w * this.h, eyes: this.eyes, sortedEyes: this.sortedEyes, order: this.order, cellOf: this.cellOf, cellStart: this.cellStart });
+      this.kernelVersion = this.version;
+    }
+    const last = rowEnd < n - 1 ? rowEnd : n - 1;
+    const k = kernel.walk(cursor.i, cursor.j, n, last, max, this.w, this.h, this.reach, r2, this.kernelThrough, segments, pairs);
+    cursor.i = kernel.nextI;
+    cursor.j = kernel.nextJ;
+    this.kernelThrough = kernel.through;
+    return k;
+  }
+
   /** Keeps the feet (as 32-bit words) and the lift the grid and eyes now come from, for the next call's check. */
   private keepFeet(feet: ArrayLike<number>, n: number, lx: number, ly: number, lz: number): void {
     this.lx = lx;
@@ -286,11 +309,15 @@ export class AgentPairGrid {
     }
     this.keepFeet(feet, n, lx, ly, lz);
     if (same) {
-      if (!unchanged) this.sortEyes(n);
+      if (!unchanged) {
+        this.sortEyes(n);
+        this.version++;
+      }
       return true;
     }
     this.built = false;
     this.passedThrough = -1;
+    this.kernelThrough = -1;
     if (!(lo0 <= hi0)) lo0 = hi0 = lo1 = hi1 = 0; // no finite agent
     // Cells of at least the range (with the margin) over `reach` (two cells around when agents are dense,
     // so fewer candidates fall outside the range); wider when that many would not fit.
@@ -337,6 +364,7 @@ export class AgentPairGrid {
       if (c >= 0) order[fill[c]!++] = i;
     }
     this.sortEyes(n);
+    this.version++;
     this.built = true;
     this.n = n;
     this.range = range;

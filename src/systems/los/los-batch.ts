@@ -9,6 +9,8 @@
  */
 import { checkSegmentBatch, type CollisionWorld } from '../../worlds/world.js';
 import { AgentPairGrid, type PairCursor } from './agent-pairs.js';
+import { pairWalkWasmError, pairWalkWasmModule } from './pair-walk-wasm.js';
+import { wasmAutoChoice } from '../../worlds/wasm-mode.js';
 
 export type { PairCursor } from './agent-pairs.js';
 
@@ -147,7 +149,8 @@ export const MATRIX_BATCH = 1 << 14;
  * walked (a slice of the walk, e.g. one thread's; done when `cursor.i >= rowEnd`).
  *
  * Many agents are sorted into a grid first (`AgentPairGrid`), so the cost follows the pairs in range rather
- * than n²; the answers are exactly the double loop's (`pairSegmentsReference`).
+ * than n²; the answers are exactly the double loop's (`pairSegmentsReference`). The grid is walked in
+ * WebAssembly when the world's `wasmMode` asks for kernels (`pairWalkKernelFor`), with the same answers.
  */
 export function pairSegments(
   world: CollisionWorld,
@@ -163,8 +166,21 @@ export function pairSegments(
 ): number {
   if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
   if (!(max >= 0) || segments.length < max * SEGMENT_STRIDE || pairs.length < max * 2) throw new RangeError(`room for ${max} pairs needed`);
-  const k = pairGrid.walk(world, feet, n, eyeHeight, range, segments, pairs, cursor, max, rowEnd);
+  const k = pairGrid.walk(world, feet, n, eyeHeight, range, segments, pairs, cursor, max, rowEnd, pairWalkKernelFor(world));
   return k >= 0 ? k : pairSegmentsReference(world, feet, n, eyeHeight, range, segments, pairs, cursor, max, rowEnd);
+}
+
+/**
+ * The pair walk's WebAssembly kernel for agents on `world`, or null for the JavaScript walk: by the world's
+ * `wasmMode` (a world without one walks in JavaScript). `on` takes the kernel (an Error when this engine cannot
+ * compile it); `auto` takes it where it was measured faster (`wasmAutoChoice`) and compiles.
+ */
+export function pairWalkKernelFor(world: CollisionWorld): WebAssembly.Module | null {
+  const mode = world.wasmMode;
+  if (mode === undefined || mode === 'off' || (mode === 'auto' && !wasmAutoChoice(true))) return null;
+  const module = pairWalkWasmModule();
+  if (module === null && mode === 'on') throw new Error(`the WebAssembly pair-walk kernel does not compile on this engine: ${pairWalkWasmError()}`);
+  return module;
 }
 
 /** One grid for the calls of this thread (its buffers are kept between calls). */

@@ -95,6 +95,7 @@ export class PineyWorld implements CollisionWorld {
   private readonly caster: FieldSegmentCaster;
   /** The same cast in WebAssembly, for batches, when the world's `WasmMode` chose it; null otherwise. */
   private wasmCaster: WasmFieldCaster | null = null;
+  private mode: WasmMode = 'auto';
   // The last cast's hit, kept in fields so segmentFraction allocates nothing.
   private hitWhat: 'floor' | 'object' = 'floor';
   private hitId = -1;
@@ -153,11 +154,17 @@ export class PineyWorld implements CollisionWorld {
    */
   setWasm(mode: WasmMode): boolean {
     checkWasmMode(mode, 'PineyWorld.setWasm');
+    this.mode = mode;
     // auto: only where the kernel was measured faster (wasmAutoChoice); then, as on, only if it compiles.
     const module = mode === 'off' || (mode === 'auto' && !wasmAutoChoice(true)) ? null : pineyCastWasmModule();
     if (module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${pineyCastWasmError()}`);
     this.wasmCaster = module === null ? null : (this.wasmCaster ?? new WasmFieldCaster(module, this.heights, this.caster.squareTop, this.blocker, this.blockerTop, this.maxTop));
     return this.wasmCaster !== null;
+  }
+
+  /** The mode last set (`setWasm`, or the constructor's `wasm`). */
+  get wasmMode(): WasmMode {
+    return this.mode;
   }
 
   /** Whether `segmentFractions` runs the WebAssembly kernel (see the constructor's `wasm`). */

@@ -1,16 +1,22 @@
 /**
  * The grid pair walk (AgentPairGrid, behind pairSegments) against the double loop over every pair
  * (pairSegmentsReference): the same segments (to the bit, the sign of zero included), the same pairs in the
- * same order, the same cursor, for crowds of any shape, odd coordinates and ranges, cursors and batch sizes.
+ * same order, the same cursor, for crowds of any shape, odd coordinates and ranges, cursors and batch sizes;
+ * every test once with the walk in JavaScript and once in WebAssembly (wasm/pair-walk.ts), and the kernel's
+ * pairs coming out in several chunks in one call.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AgentPairGrid, PAIR_GRID_MIN_AGENTS } from '../../../src/systems/los/agent-pairs.js';
-import { pairSegments, pairSegmentsReference, SEGMENT_STRIDE } from '../../../src/systems/los/los-batch.js';
+import { pairSegments, pairSegmentsReference, pairWalkKernelFor, SEGMENT_STRIDE } from '../../../src/systems/los/los-batch.js';
+import { PAIR_WALK_CHUNK, pairWalkWasmModule } from '../../../src/systems/los/pair-walk-wasm.js';
 import type { CollisionWorld } from '../../../src/worlds/world.js';
+import type { WasmMode } from '../../../src/worlds/wasm-mode.js';
 
-/** Only `up` is read by the pair walks. */
-const worldWithUp = (axis: 0 | 1 | 2, sign: 1 | -1) => ({ up: { axis, sign } }) as unknown as CollisionWorld;
+/** The mode the suite now runs in: the pair walk in JavaScript (a world without a mode) or in WebAssembly. */
+let wasmMode: WasmMode | undefined;
+/** Only `up` is read by the pair walks, and `wasmMode` to choose the walk. */
+const worldWithUp = (axis: 0 | 1 | 2, sign: 1 | -1) => ({ up: { axis, sign }, wasmMode }) as unknown as CollisionWorld;
 
 const odd = fc.constantFrom(NaN, Infinity, -Infinity, -0, 1e300, -1e300, 2 ** 53, 5e-324);
 /** Crowds: spread, clustered (many in range of each other), on a line, stacked on one spot; a few odd numbers. */
@@ -45,7 +51,13 @@ function same(a: Float64Array | Uint32Array, b: Float64Array | Uint32Array, coun
   return true;
 }
 
-describe('the grid pair walk equals the double loop', () => {
+for (const [how, mode] of [['in JavaScript', undefined], ['in WebAssembly', 'on']] as const) describe(`the grid pair walk ${how} equals the double loop`, () => {
+  beforeAll(() => {
+    wasmMode = mode;
+    // The suite walks where it says it does.
+    expect(pairWalkKernelFor(worldWithUp(2, 1)) !== null).toBe(mode === 'on');
+  });
+
   it('on random crowds, whole walks: segments, pairs and cursor', () => {
     let withGrid = 0;
     let pairsSeen = 0;
@@ -258,5 +270,35 @@ describe('the grid pair walk equals the double loop', () => {
     for (const range of [0, -5, NaN, Infinity, 1e200]) expect(grid.walk(world, feet, 100, 1, range, seg, p, { i: 0, j: 1 }, 100)).toBe(-1);
     expect(grid.walk(world, feet, 100, 1, 10, seg, p, { i: 0.5, j: 1 }, 100)).toBe(-1);
     expect(grid.walk(world, feet, 100, 1, 10, seg, p, { i: 0, j: 1 }, 4950)).toBe(4950); // 100 agents on one spot
+  });
+});
+
+describe('the pair walk in WebAssembly', () => {
+  it('gives the JavaScript walk\'s pairs when one call takes several of its chunks, whole and in batches', () => {
+    const module = pairWalkWasmModule();
+    expect(module, 'the kernel compiles in Node').not.toBeNull();
+    const world = worldWithUp(2, 1);
+    // 420 agents within a few metres of each other: every pair is in range, 87,990 pairs, over five chunks.
+    const n = 420;
+    const feet = new Float64Array(3 * n);
+    for (let i = 0; i < n; i++) feet.set([(i * 7919) % 13, (i * 104729) % 11, (i % 5) * 0.25], 3 * i);
+    const all = (n * (n - 1)) / 2;
+    expect(all).toBeGreaterThan(5 * PAIR_WALK_CHUNK);
+    for (const batch of [all, 20_000, PAIR_WALK_CHUNK, PAIR_WALK_CHUNK + 1, 777]) {
+      const js = new AgentPairGrid(), wasm = new AgentPairGrid();
+      const segA = new Float64Array(batch * 6), segB = new Float64Array(batch * 6);
+      const pA = new Uint32Array(batch * 2), pB = new Uint32Array(batch * 2);
+      const cA = { i: 0, j: 1 }, cB = { i: 0, j: 1 };
+      let total = 0;
+      while (cA.i < n - 1) {
+        const a = js.walk(world, feet, n, 1.5, 40, segA, pA, cA, batch);
+        const b = wasm.walk(world, feet, n, 1.5, 40, segB, pB, cB, batch, n - 1, module);
+        expect(b, `batch ${batch}`).toBe(a);
+        expect(same(segA, segB, a * 6) && same(pA, pB, 2 * a), `batch ${batch}, pairs from ${total}`).toBe(true);
+        expect(cB).toEqual(cA);
+        total += a;
+      }
+      expect(total).toBe(all);
+    }
   });
 });
