@@ -59,7 +59,7 @@ interface Adapter {
 export const ADAPTERS: readonly Adapter[] = [
   { kind: 'piney', detect: detectPineyField, load: (b, n, o) => loadPineyWorld(b, n, requirePineyTables(o), o.limits, o.wasm ?? 'auto') },
   { kind: 'colbin', detect: detectColbin, load: (b, n, o) => loadColbinWorld(b, n, o.limits ? { limits: o.limits } : {}) },
-  { kind: 'gta', detect: detectGtaCol, load: (b, n, o) => loadGtaWorld(b, n, o.placements, o.limits) },
+  { kind: 'gta', detect: detectGtaCol, load: (b, n, o) => loadGtaWorld(b, n, o.placements, o.limits, o.wasm ?? 'auto') },
   { kind: 'llama-wad', detect: (b) => detectTrak(b) && detectMap(b), load: (b, n, o) => loadLlamaWorld(b, b, n, undefined, o.limits) },
   {
     kind: 'llama-trak',

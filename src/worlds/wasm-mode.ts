@@ -56,3 +56,23 @@ export function jsEngineOf(versions: Readonly<Record<string, string | undefined>
 export function wasmAutoChoice(compiles: boolean, engine: JsEngine = jsEngine()): boolean {
   return compiles && (engine === 'v8' || engine === 'spidermonkey');
 }
+
+/** The WebAssembly kernels that have a rule of their own for `auto` (`wasmAutoChoiceFor`). */
+export type WasmKernelName = 'gta-walk';
+
+/**
+ * The engines on which `auto` runs each kernel named here: where it was measured faster than its JavaScript walk,
+ * in one process alternating (see `wasmAutoChoiceFor`). Filled in from measurements; an engine not listed keeps
+ * the JavaScript.
+ */
+const AUTO_ENGINES: Readonly<Record<WasmKernelName, readonly JsEngine[]>> = {
+  'gta-walk': [],
+};
+
+/**
+ * The rule of `auto` for one kernel: it runs when it compiles and it was measured faster than the JavaScript on
+ * this engine. The GTA scene's segment walk (`gta-walk`): PLACEHOLDER.
+ */
+export function wasmAutoChoiceFor(kernel: WasmKernelName, compiles: boolean, engine: JsEngine = jsEngine()): boolean {
+  return compiles && AUTO_ENGINES[kernel].includes(engine);
+}
