@@ -15,7 +15,7 @@
  * And the Piney field's line of sight in WebAssembly: the page's world runs the kernel (`auto` takes it in
  * both browsers) and the replays hash the same; test/engines/piney-cast-wasm.mjs, bundled with the runtime's
  * sources, compares the kernel with the JavaScript cast on the same seeded segments in Node and both pages
- * (Node against Bun: test/engines/piney-cast-wasm-engines.test.ts).
+ * (Node against Bun: test/engines/wasm-kernels-engines.test.ts).
  *
  * And paths: nav-paths-page.mjs, bundled with the runtime's sources, finds paths on the Piney field's graph
  * (given as its file) by a default search (the coarse layer) and a cheapest one, in Node and both pages; every
