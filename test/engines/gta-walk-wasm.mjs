@@ -80,7 +80,8 @@ export function compareWalks(colBytes, placementsText, count, seed) {
 // Run as a program (not when bundled into a page, where import.meta.url is not a file's).
 const isMain = typeof process !== 'undefined' && typeof process.argv?.[1] === 'string' && typeof import.meta.url === 'string' && import.meta.url.endsWith(process.argv[1].split('/').pop());
 if (isMain) {
-  const { readFileSync } = await import('node:fs');
+  // Node's and Bun's own module loader (a static import of node:fs would not bundle into the page).
+  const { readFileSync } = process.getBuiltinModule('node:fs');
   const root = new URL('../../', import.meta.url);
   const bytes = new Uint8Array(readFileSync(new URL('assets/worlds/gta/town.col', root)));
   const text = readFileSync(new URL('assets/worlds/gta/town.placements.json', root), 'utf8');
