@@ -92,9 +92,10 @@ function features(s: ColScene): Vec3[] {
 type Seg = [number, number, number, number, number, number];
 const odd = fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 1e308, -1e308, 5e-324, 2 ** 15, -(2 ** 15) - 1 / 64);
 /** How a segment is made from the scene's feature points (picked by index) and free numbers. */
-const recipe = fc.tuple(fc.nat(7), fc.nat(), fc.nat(), fc.tuple(spread, spread, smallCoord), fc.nat(5), fc.constantFrom(0, 1e-12, -1e-12, 2 ** -40, 0.5, -3), odd);
+type Recipe = [number, number, number, Vec3, number, number, number];
+const recipe: fc.Arbitrary<Recipe> = fc.tuple(fc.nat(7), fc.nat(), fc.nat(), fc.tuple(spread, spread, smallCoord), fc.nat(5), fc.constantFrom(0, 1e-12, -1e-12, 2 ** -40, 0.5, -3), odd);
 
-function makeSegment(feat: Vec3[], [how, a, b, free, axis, d, x]: fc.Infer<typeof recipe>): Seg {
+function makeSegment(feat: Vec3[], [how, a, b, free, axis, d, x]: Recipe): Seg {
   const p = feat.length > 0 ? feat[a % feat.length]! : free;
   const q = feat.length > 0 ? feat[b % feat.length]! : free;
   switch (how) {
