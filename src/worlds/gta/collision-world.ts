@@ -80,7 +80,8 @@ export class GtaWorld implements CollisionWorld {
   readonly scene: ColScene;
   private spawn: Vec3 | null = null;
   private readonly n3 = new Float64Array(3);
-  /** The segment walk in WebAssembly, for batches, when the world's `WasmMode` chose it; null otherwise. */
+  /** The compiled walk when the world's `WasmMode` chose it (null otherwise), and its instance, made on first use. */
+  private wasmModule: WebAssembly.Module | null = null;
   private wasmWalker: WasmSceneWalker | null = null;
 
   /**
@@ -117,13 +118,13 @@ export class GtaWorld implements CollisionWorld {
     const use = this.scene.broad === null && (mode === 'on' || (mode === 'auto' && wasmAutoChoiceFor('gta-walk', true)));
     const module = use ? gtaWalkWasmModule() : null;
     if (use && module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${gtaWalkWasmError()}`);
-    this.wasmWalker = module === null ? null : (this.wasmWalker ?? new WasmSceneWalker(module, this.scene.kernel.tables()));
-    return this.wasmWalker !== null;
+    this.wasmModule = module;
+    return module !== null;
   }
 
   /** Whether `segmentFractions` runs the WebAssembly walk (see `setWasm`). */
   get wasmKernels(): boolean {
-    return this.wasmWalker !== null;
+    return this.wasmModule !== null;
   }
 
   /** The fraction along the segment of the nearest solid hit, or −1; allocates nothing. */
@@ -133,8 +134,11 @@ export class GtaWorld implements CollisionWorld {
 
   /** `segmentFraction` of a batch of segments, as stages (see `ColScene.segmentFractions`); the same answers. */
   segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
-    if (this.wasmWalker) this.wasmWalker.segmentFractions(segments, start, end, out);
-    else this.scene.segmentFractions(segments, start, end, out);
+    if (this.wasmModule === null) return this.scene.segmentFractions(segments, start, end, out);
+    // The instance and the scene's tables in its memory, made on the first batch (a world that never casts a
+    // batch never pays for them).
+    this.wasmWalker ??= new WasmSceneWalker(this.wasmModule, this.scene.kernel.tables());
+    this.wasmWalker.segmentFractions(segments, start, end, out);
   }
 
   /**
