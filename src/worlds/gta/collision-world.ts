@@ -122,7 +122,11 @@ export class GtaWorld implements CollisionWorld {
     return module !== null;
   }
 
-  /** Whether `segmentFractions` runs the WebAssembly walk (see `setWasm`). */
+  /**
+   * Whether `segmentFractions` runs the WebAssembly walk (see `setWasm`). Always false for a scene with the broad
+   * phase over placements (`scene.broad`, 24 placements or more by default): the kernel covers scenes that walk
+   * their placements in order, and such a scene keeps the JavaScript walk for now.
+   */
   get wasmKernels(): boolean {
     return this.wasmModule !== null;
   }
