@@ -10,7 +10,7 @@
  * - `off`: the JavaScript walks;
  * - `on`: the kernels, or an error when this engine cannot compile them;
  * - `auto`: the kernels where they were measured faster and the engine compiles them (`wasmAutoChoice` for the
- *   Piney cast: on V8 and SpiderMonkey; `wasmAutoChoiceFor('gta-walk')`: on V8 and JavaScriptCore), else the
+ *   Piney cast: on V8 and SpiderMonkey; `wasmAutoChoiceFor('gta-walk')`: on V8, SpiderMonkey and JavaScriptCore), else the
  *   JavaScript walks.
  */
 export type WasmMode = 'off' | 'on' | 'auto';
@@ -68,14 +68,14 @@ export type WasmKernelName = 'gta-walk';
  * the JavaScript.
  */
 const AUTO_ENGINES: Readonly<Record<WasmKernelName, readonly JsEngine[]>> = {
-  'gta-walk': ['v8', 'jsc'],
+  'gta-walk': ['v8', 'spidermonkey', 'jsc'],
 };
 
 /**
  * The rule of `auto` for one kernel: it runs when it compiles and it was measured faster than the JavaScript on
  * this engine. The GTA scene's segment walk (`gta-walk`), on the demo town's line-of-sight segments between
- * agents within 20 m, in one process alternating: less CPU time in WebAssembly than in JavaScript on V8 (Node)
- * and on JavaScriptCore (Bun); SpiderMonkey (Firefox) was not measured, so it keeps the JavaScript there.
+ * agents within 20 m, in one process alternating: less time in WebAssembly than in JavaScript on V8 (Node,
+ * Chromium), SpiderMonkey (Firefox) and JavaScriptCore (Bun). An engine not measured keeps the JavaScript.
  */
 export function wasmAutoChoiceFor(kernel: WasmKernelName, compiles: boolean, engine: JsEngine = jsEngine()): boolean {
   return compiles && AUTO_ENGINES[kernel].includes(engine);

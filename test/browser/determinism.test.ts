@@ -110,7 +110,7 @@ describe('the same replay hashes the same on every frame in Node, Chromium and F
       expect(st['source']).toBe(source);
       expect(st['desyncFrame']).toBe(-1);
       // The field's line of sight ran in WebAssembly (auto takes it on V8 and SpiderMonkey), with these same hashes.
-      // So did the GTA town's walk where auto takes it (measured faster there: V8, not SpiderMonkey).
+      // So did the GTA town's walk where auto takes it (where it was measured faster).
       expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(st['kind'] === 'piney' || (st['kind'] === 'gta' && wasmAutoChoiceFor('gta-walk', true, name === 'Chromium' ? 'v8' : 'spidermonkey')));
     }
   });

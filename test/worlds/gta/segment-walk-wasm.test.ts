@@ -263,6 +263,15 @@ describe('the GTA world\'s wasm mode', () => {
     expect((loadWorldBytes(bytes, 't', { placements }) as GtaWorld).wasmKernels).toBe(wasmAutoChoiceFor('gta-walk', true));
   });
 
+  it('auto takes the walk where it was measured faster (V8, SpiderMonkey, JavaScriptCore) and only where it compiles', () => {
+    for (const engine of ['v8', 'spidermonkey', 'jsc'] as const) {
+      expect(wasmAutoChoiceFor('gta-walk', true, engine)).toBe(true);
+      expect(wasmAutoChoiceFor('gta-walk', false, engine)).toBe(false);
+    }
+    expect(wasmAutoChoiceFor('gta-walk', true, 'other')).toBe(false);
+    expect(town('auto').wasmKernels).toBe(true);
+  });
+
   it('a scene with the broad phase over placements keeps the JavaScript walk, even with on', () => {
     const w = town('off');
     const broad = new GtaWorld('broad', w.file, undefined, { broadPhase: true }, 'on');
