@@ -18,6 +18,8 @@ import { GTA_WASM_CHUNK, gtaWalkWasmModule, WasmSceneWalker } from '../../../src
 import { jsEngine, wasmAutoChoiceFor } from '../../../src/worlds/wasm-mode.js';
 import { loadWorldBytes } from '../../../src/worlds/load.js';
 import { colSceneArb, sceneModelArb, smallCoord, smallPoint } from './arbitrary.js';
+import { MeshBuilder, computeBounds } from '../../../src/worlds/gta/build.js';
+import { emptyModel, type ColModel } from '../../../src/worlds/gta/model.js';
 
 const module = gtaWalkWasmModule();
 
@@ -29,7 +31,25 @@ function sameBits(a: number, b: number): boolean {
   return words[0] === words[2] && words[1] === words[3];
 }
 
-const modelArb = sceneModelArb({ maxTriangles: 20, zeroRadiusSpheres: true });
+/**
+ * A model of degenerate triangles among ordinary ones: a corner repeated, three corners on a line, all three at
+ * one point.
+ */
+const degenerateModelArb: fc.Arbitrary<ColModel> = fc
+  .array(fc.tuple(smallPoint, smallPoint, smallPoint, fc.nat(4)), { minLength: 1, maxLength: 16 })
+  .map((tris) => {
+    const m = emptyModel(3, 'd');
+    const b = new MeshBuilder();
+    for (const [p, q, r, kind] of tris) {
+      const mid: Vec3 = [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2, (p[2] + q[2]) / 2];
+      const [x, y, z] = kind === 0 ? [p, p, q] : kind === 1 ? [p, q, mid] : kind === 2 ? [p, p, p] : kind === 3 ? [p, q, q] : [p, q, r];
+      b.triangle(b.vertex(...x), b.vertex(...y), b.vertex(...z));
+    }
+    m.mesh = b.build();
+    m.bounds = computeBounds(m);
+    return m;
+  });
+const modelArb = fc.oneof({ weight: 4, arbitrary: sceneModelArb({ maxTriangles: 20, zeroRadiusSpheres: true }) }, { weight: 1, arbitrary: degenerateModelArb });
 const spread = fc.integer({ min: -6400, max: 6400 }).map((i) => i / 64);
 const huge = fc.constantFrom(1e15, -1e15, 3e200, -7.7e15, 2 ** 30, -(2 ** 31));
 const posArb: fc.Arbitrary<Vec3> = fc.oneof(
