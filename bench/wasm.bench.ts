@@ -5,6 +5,9 @@
  * segments). Each round times JavaScript then WebAssembly or the other way round (the order alternates), on the
  * same frame; the figures are medians of the rounds, CPU time beside the wall clock. Every answer is checked
  * equal between the two, bit for bit.
+ *
+ * And the GTA town's segment walk: the line-of-sight segments of agent pairs within 20 m (the `los batch`
+ * bench's set, 400 agents), `segmentFractions` of them all per round, JavaScript and WebAssembly alternating.
  */
 import { performance } from 'node:perf_hooks';
 import type { Bench, BenchResult } from './harness.js';
@@ -14,6 +17,7 @@ import { defaultSettingsFor, simulationFromSettings } from '../src/scenarios/bui
 import { losBatch, newLosOutput, pairSegments, SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
 import { eyeHeight } from '../src/systems/los-system.js';
 import { jsEngine } from '../src/worlds/wasm-mode.js';
+import { agentPairSegments } from './los.bench.js';
 
 /** Rounds (frames) of the comparison, after two of warm-up. */
 export const WASM_ROUNDS = 9;
@@ -108,6 +112,45 @@ export const benches: Bench[] = [
         { name: 'los wasm: the cast alone, JavaScript', value: perSeg(med(fig.js.cc)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(fig.js.cw)).toFixed(1)}` },
         { name: 'los wasm: the cast alone, WebAssembly', value: perSeg(med(fig.wasm.cc)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(fig.wasm.cw)).toFixed(1)}; every answer the same bits (checked)` },
         { name: 'los wasm: the cast, WebAssembly ÷ JavaScript (CPU)', value: med(fig.wasm.cc) / med(fig.js.cc), unit: '×', note: 'below 1: the kernel is faster on this engine' },
+      ];
+    },
+  },
+  {
+    name: 'los wasm gta',
+    run(): BenchResult[] {
+      const loadBefore = loadNote();
+      const world = openBenchWorld(LOS_WORLDS.gta).world;
+      if (!world.setWasm || !world.segmentFractions) throw new Error('the GTA town has no WebAssembly kernel');
+      const seg = agentPairSegments(world, 400);
+      const n = seg.length / SEGMENT_STRIDE;
+      const answers = { js: new Float64Array(n), wasm: new Float64Array(n) };
+      const cpu = { js: [] as number[], wasm: [] as number[] };
+      const wall = { js: [] as number[], wasm: [] as number[] };
+      // Each round answers the whole set a few times (one pass is short), in both orders by turns.
+      const passes = 20;
+      for (let round = 0; round < WASM_ROUNDS + 2; round++) {
+        for (const mode of round % 2 === 0 ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const)) {
+          if (world.setWasm(mode === 'js' ? 'off' : 'on') !== (mode === 'wasm')) throw new Error('the GTA town did not take the WebAssembly walk');
+          const t0 = performance.now();
+          const c0 = process.cpuUsage();
+          for (let p = 0; p < passes; p++) world.segmentFractions(seg, 0, n, answers[mode]);
+          const cu = process.cpuUsage(c0);
+          if (round < 2) continue;
+          wall[mode].push(performance.now() - t0);
+          cpu[mode].push((cu.user + cu.system) / 1000);
+        }
+        const wj = new Uint32Array(answers.js.buffer), ww = new Uint32Array(answers.wasm.buffer);
+        for (let i = 0; i < 2 * n; i++) if (wj[i] !== ww[i]) throw new Error(`WebAssembly and JavaScript disagree at GTA segment ${i >> 1} of round ${round}`);
+      }
+      world.setWasm('auto');
+      const perSeg = (ms: number): number => (ms * 1e6) / (n * passes);
+      let visible = 0;
+      for (let i = 0; i < n; i++) if (answers.js[i]! < 0) visible++;
+      const note = `${n} agent-pair segments within 20 m on the town (${visible} clear), ${passes} passes a round, ${WASM_ROUNDS} rounds alternating, medians; engine ${jsEngine()}; load average ${loadBefore} before, ${loadNote()} after`;
+      return [
+        { name: 'los wasm gta: the walk, JavaScript', value: perSeg(med(cpu.js)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(wall.js)).toFixed(1)}; ${note}` },
+        { name: 'los wasm gta: the walk, WebAssembly', value: perSeg(med(cpu.wasm)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(wall.wasm)).toFixed(1)}; every answer the same bits (checked)` },
+        { name: 'los wasm gta: the walk, WebAssembly ÷ JavaScript (CPU)', value: med(cpu.wasm) / med(cpu.js), unit: '×', note: 'below 1: the kernel is faster on this engine' },
       ];
     },
   },

@@ -15,10 +15,14 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The kernels: AssemblyScript source → the module (under src/, without extension) that carries its bytes. */
+/**
+ * The kernels: AssemblyScript source → the module (under src/, without extension) that carries its bytes, and the
+ * compiler options a kernel adds to ASC_OPTIONS (`--enable simd` for the f64x2 lanes).
+ */
 export const WASM_KERNELS = [
   { source: 'wasm/piney-cast.ts', module: 'src/worlds/piney/cast-kernel-bytes', name: 'PINEY_CAST_WASM' },
   { source: 'wasm/pair-walk.ts', module: 'src/systems/los/pair-walk-kernel-bytes', name: 'PAIR_WALK_WASM' },
+  { source: 'wasm/gta-walk.ts', module: 'src/worlds/gta/walk-kernel-bytes', name: 'GTA_WALK_WASM', options: ['--enable', 'simd'] },
 ];
 
 /**
@@ -48,11 +52,11 @@ function writeWhole(file, data) {
 }
 
 /** Compiles one AssemblyScript file to WebAssembly bytes (throws with the compiler's output on an error). */
-export async function compileKernel(source) {
+export async function compileKernel(source, options = []) {
   const asc = (await import('assemblyscript/asc')).default;
   let wasm = null;
   const errors = [];
-  const { error } = await asc.main([join(ROOT, source), '--outFile', 'kernel.wasm', ...ASC_OPTIONS], {
+  const { error } = await asc.main([join(ROOT, source), '--outFile', 'kernel.wasm', ...ASC_OPTIONS, ...options], {
     writeFile(name, contents) {
       if (name.endsWith('.wasm')) wasm = Uint8Array.from(contents);
     },
@@ -76,7 +80,7 @@ export function kernelModuleText(name, source, bytes) {
 export async function buildWasmKernels({ dist = null } = {}) {
   let changed = 0;
   for (const k of WASM_KERNELS) {
-    const bytes = await compileKernel(k.source);
+    const bytes = await compileKernel(k.source, k.options);
     const text = kernelModuleText(k.name, k.source, bytes);
     if (writeWhole(join(ROOT, `${k.module}.js`), text)) changed++;
     if (dist) {

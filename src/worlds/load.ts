@@ -40,7 +40,8 @@ export interface LoadWorldOptions {
   /** File size and element-count limits (src/limits.ts); DEFAULT_LIMITS when absent. */
   limits?: Readonly<Limits>;
   /**
-   * Whether the world's hot walks run in WebAssembly where it has kernels (the Piney field's segment cast):
+   * Whether the world's hot walks run in WebAssembly where it has kernels (the Piney field's segment cast, the
+   * GTA scene's segment walk):
    * `off`, `on` or `auto` (the default; see `WasmMode`). The answers are the same bit for bit either way.
    */
   wasm?: WasmMode;
@@ -59,7 +60,7 @@ interface Adapter {
 export const ADAPTERS: readonly Adapter[] = [
   { kind: 'piney', detect: detectPineyField, load: (b, n, o) => loadPineyWorld(b, n, requirePineyTables(o), o.limits, o.wasm ?? 'auto') },
   { kind: 'colbin', detect: detectColbin, load: (b, n, o) => loadColbinWorld(b, n, o.limits ? { limits: o.limits } : {}) },
-  { kind: 'gta', detect: detectGtaCol, load: (b, n, o) => loadGtaWorld(b, n, o.placements, o.limits) },
+  { kind: 'gta', detect: detectGtaCol, load: (b, n, o) => loadGtaWorld(b, n, o.placements, o.limits, o.wasm ?? 'auto') },
   { kind: 'llama-wad', detect: (b) => detectTrak(b) && detectMap(b), load: (b, n, o) => loadLlamaWorld(b, b, n, undefined, o.limits) },
   {
     kind: 'llama-trak',

@@ -5,11 +5,13 @@
  */
 
 /**
- * How a world runs its WebAssembly kernels (the Piney field's segment cast, for line of sight in batches):
+ * How a world runs its WebAssembly kernels (the Piney field's segment cast and the GTA scene's segment walk, for
+ * line of sight in batches):
  * - `off`: the JavaScript walks;
  * - `on`: the kernels, or an error when this engine cannot compile them;
- * - `auto`: the kernels where they were measured faster and the engine compiles them (`wasmAutoChoice`: on
- *   V8 and SpiderMonkey), else the JavaScript walks.
+ * - `auto`: the kernels where they were measured faster and the engine compiles them (`wasmAutoChoice` for the
+ *   Piney cast: on V8 and SpiderMonkey; `wasmAutoChoiceFor('gta-walk')`: on V8, SpiderMonkey and JavaScriptCore), else the
+ *   JavaScript walks.
  */
 export type WasmMode = 'off' | 'on' | 'auto';
 
@@ -55,4 +57,29 @@ export function jsEngineOf(versions: Readonly<Record<string, string | undefined>
  */
 export function wasmAutoChoice(compiles: boolean, engine: JsEngine = jsEngine()): boolean {
   return compiles && (engine === 'v8' || engine === 'spidermonkey');
+}
+
+/** The WebAssembly kernels that have a rule of their own for `auto` (`wasmAutoChoiceFor`). */
+export type WasmKernelName = 'gta-walk' | 'pair-walk';
+
+/**
+ * The engines on which `auto` runs each kernel named here: where it was measured faster than its JavaScript walk,
+ * in one process alternating (see `wasmAutoChoiceFor`). Filled in from measurements; an engine not listed keeps
+ * the JavaScript.
+ */
+const AUTO_ENGINES: Readonly<Record<WasmKernelName, readonly JsEngine[]>> = {
+  'gta-walk': ['v8', 'spidermonkey', 'jsc'],
+  'pair-walk': ['v8', 'jsc'],
+};
+
+/**
+ * The rule of `auto` for one kernel: it runs when it compiles and it was measured faster than the JavaScript on
+ * this engine. The GTA scene's segment walk (`gta-walk`), on the demo town's line-of-sight segments between
+ * agents within 20 m, in one process alternating: less time in WebAssembly than in JavaScript on V8 (Node,
+ * Chromium), SpiderMonkey (Firefox) and JavaScriptCore (Bun). Line of sight's pair walk (`pair-walk`), on
+ * 10,000 agents scattered as the matrix's: less time on V8 (Node) and JavaScriptCore (Bun). An engine not
+ * measured keeps the JavaScript.
+ */
+export function wasmAutoChoiceFor(kernel: WasmKernelName, compiles: boolean, engine: JsEngine = jsEngine()): boolean {
+  return compiles && AUTO_ENGINES[kernel].includes(engine);
 }

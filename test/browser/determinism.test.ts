@@ -15,7 +15,8 @@
  * And the Piney field's line of sight in WebAssembly: the page's world runs the kernel (`auto` takes it in
  * both browsers) and the replays hash the same; test/engines/piney-cast-wasm.mjs, bundled with the runtime's
  * sources, compares the kernel with the JavaScript cast on the same seeded segments in Node and both pages
- * (Node against Bun: test/engines/piney-cast-wasm-engines.test.ts).
+ * (Node against Bun: test/engines/wasm-kernels-engines.test.ts). Likewise the GTA town's walk in WebAssembly:
+ * test/engines/gta-walk-wasm.mjs through gta-walk-page.mjs, in Node and both pages.
  *
  * And paths: nav-paths-page.mjs, bundled with the runtime's sources, finds paths on the Piney field's graph
  * (given as its file) by a default search (the coarse layer) and a cheapest one, in Node and both pages; every
@@ -36,6 +37,7 @@ import { buildNavGraph } from '../../src/nav/graph.js';
 import { writeNavGraph } from '../../src/nav/graph-file.js';
 import { defaultNavBody } from '../../src/nav/walk.js';
 import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
+import { wasmAutoChoiceFor } from '../../src/worlds/wasm-mode.js';
 
 /** Either browser's page: both drivers evaluate a function with one serialisable argument. */
 type AnyPage = Page | FirefoxPage;
@@ -108,7 +110,8 @@ describe('the same replay hashes the same on every frame in Node, Chromium and F
       expect(st['source']).toBe(source);
       expect(st['desyncFrame']).toBe(-1);
       // The field's line of sight ran in WebAssembly (auto takes it on V8 and SpiderMonkey), with these same hashes.
-      expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(st['kind'] === 'piney');
+      // So did the GTA town's walk where auto takes it (where it was measured faster).
+      expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(st['kind'] === 'piney' || (st['kind'] === 'gta' && wasmAutoChoiceFor('gta-walk', true, name === 'Chromium' ? 'v8' : 'spidermonkey')));
     }
   });
 });
@@ -195,6 +198,42 @@ describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in C
       expect(inPage.digest, `${name}: the answers' digest against Node's`).toBe(inNode.digest);
       expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'spidermonkey');
       expect(inPage.auto, `${name}: auto`).toBe(true);
+    }
+  });
+});
+
+/** gta-walk-page.mjs with the runtime's sources as one script that leaves `gtaWalk` (its exports) behind. */
+async function gtaWalkBundle(): Promise<string> {
+  const out = await build({
+    configFile: false,
+    logLevel: 'error',
+    root: ROOT,
+    resolve: { alias: { 'retrosim/worlds/gta': join(ROOT, 'src', 'worlds', 'gta', 'collision-world.ts') } },
+    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', 'gta-walk-page.mjs'), formats: ['iife'], name: 'gtaWalk' } },
+  });
+  const result = Array.isArray(out) ? out[0]! : out;
+  if (!('output' in result)) throw new Error('vite build gave no output');
+  return result.output[0].code;
+}
+
+describe("the GTA scene's walk in WebAssembly gives the JavaScript's bits in Chromium and Firefox", () => {
+  test('every segment of the same seeded batches over three town scenes, in Node and both pages; auto by the measured rule', async () => {
+    const code = await gtaWalkBundle();
+    const col = readFileSync(join(ROOT, 'assets', 'worlds', 'gta', 'town.col')).toString('base64');
+    const text = readFileSync(join(ROOT, 'assets', 'worlds', 'gta', 'town.placements.json'), 'utf8');
+    type Run = { run(c: string, t: string, n: number, s: number): CastCompared };
+    const inNode = (new Function(`${code}; return gtaWalk;`)() as Run).run(col, text, 5000, 47);
+    expect(inNode.mismatches).toEqual([]);
+    expect(inNode.wasm).toBe(true);
+    expect(inNode.hits).toBeGreaterThan(1000);
+    expect(inNode.hits).toBeLessThan(14000);
+    for (const { name, page } of pages) {
+      const inPage = await evaluate(page, ([c, k, t]: [string, string, string]) => (new Function(`${c}; return gtaWalk;`)() as Run).run(k, t, 5000, 47), [code, col, text] as [string, string, string]);
+      expect(inPage.wasm, `${name}: the kernel ran`).toBe(true);
+      expect(inPage.mismatches, `${name}: segments whose answers differ`).toEqual([]);
+      expect(inPage.digest, `${name}: the answers' digest against Node's`).toBe(inNode.digest);
+      expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'spidermonkey');
+      expect(inPage.auto, `${name}: auto`).toBe(wasmAutoChoiceFor('gta-walk', true, name === 'Chromium' ? 'v8' : 'spidermonkey'));
     }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `--wasm off|on|auto` on the commands that walk line of sight: the recorded checksums hold with the
  * WebAssembly kernel and without it (the 10,000-agent matrix on the default field on two threads; the default
- * scenario with 100,000 agents on one thread and on two), the commands say which walk ran, and a value that is
+ * scenario with 100,000 agents on one thread and on two; the GTA town's 1,000-agent matrix on one thread and two),
+ * the commands say which walk ran, and a value that is
  * not a mode is a usage error on one line.
  */
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,23 @@ describe('--wasm', () => {
         expect(out.threads).toBe(Number(threads));
       }
     }
+  });
+
+  it('los: the GTA town\'s matrix has the same checksum with its walk in WebAssembly and without, on one thread and two', () => {
+    const sums = new Set<string>();
+    for (const threads of ['1', '2']) {
+      for (const mode of ['off', 'on', 'auto'] as const) {
+        const r = runCli(['los', '--world', 'gta-town', '--agents', '1000', '--frames', '10', '--threads', threads, '--wasm', mode, '--json']);
+        expect(r.code, r.stderr).toBe(0);
+        const out = JSON.parse(r.stdout) as { checksum: string; wasm: boolean; segments: number; visible: number };
+        sums.add(out.checksum);
+        // auto takes the walk on V8 (Node), where it was measured faster.
+        expect(out.wasm, `--threads ${threads} --wasm ${mode}`).toBe(mode !== 'off');
+        expect(out.segments).toBeGreaterThan(100_000);
+        expect(out.visible).toBeLessThan(out.segments);
+      }
+    }
+    expect([...sums]).toEqual(['0xd003f860549c3083']);
   });
 
   it('a world without kernels runs its JavaScript walk under any mode, and says so', () => {

@@ -10,7 +10,7 @@
 import { checkSegmentBatch, type CollisionWorld } from '../../worlds/world.js';
 import { AgentPairGrid, type PairCursor } from './agent-pairs.js';
 import { pairWalkWasmError, pairWalkWasmModule } from './pair-walk-wasm.js';
-import { wasmAutoChoice } from '../../worlds/wasm-mode.js';
+import { wasmAutoChoiceFor } from '../../worlds/wasm-mode.js';
 
 export type { PairCursor } from './agent-pairs.js';
 
@@ -173,11 +173,11 @@ export function pairSegments(
 /**
  * The pair walk's WebAssembly kernel for agents on `world`, or null for the JavaScript walk: by the world's
  * `wasmMode` (a world without one walks in JavaScript). `on` takes the kernel (an Error when this engine cannot
- * compile it); `auto` takes it where it was measured faster (`wasmAutoChoice`) and compiles.
+ * compile it); `auto` takes it where it was measured faster (`wasmAutoChoiceFor('pair-walk')`) and compiles.
  */
 export function pairWalkKernelFor(world: CollisionWorld): WebAssembly.Module | null {
   const mode = world.wasmMode;
-  if (mode === undefined || mode === 'off' || (mode === 'auto' && !wasmAutoChoice(true))) return null;
+  if (mode === undefined || mode === 'off' || (mode === 'auto' && !wasmAutoChoiceFor('pair-walk', true))) return null;
   const module = pairWalkWasmModule();
   if (module === null && mode === 'on') throw new Error(`the WebAssembly pair-walk kernel does not compile on this engine: ${pairWalkWasmError()}`);
   return module;

@@ -7,6 +7,7 @@
  * out in chunks of `PAIR_WALK_CHUNK`.
  */
 import { PAIR_WALK_WASM } from './pair-walk-kernel-bytes.js';
+import { lazyWasmModule } from '../../worlds/wasm-module.js';
 
 /** Pairs per kernel call: the pairs are copied out of the kernel's memory in chunks of this many. */
 export const PAIR_WALK_CHUNK = 16384;
@@ -22,34 +23,16 @@ interface PairWalkExports {
   through(): number;
 }
 
-// undefined: not tried yet; null: this engine cannot compile it (the reason in compileError).
-let compiled: WebAssembly.Module | null | undefined;
-let compileError = '';
-
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const s = atob(text);
-  const bytes = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
-  return bytes;
-}
+const kernelModule = lazyWasmModule(PAIR_WALK_WASM);
 
 /** The compiled kernel, or null when this engine cannot compile it (`pairWalkWasmError` says why). */
 export function pairWalkWasmModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    try {
-      if (typeof WebAssembly !== 'object') throw new Error('this engine has no WebAssembly');
-      compiled = new WebAssembly.Module(decodeBase64(PAIR_WALK_WASM));
-    } catch (e) {
-      compiled = null;
-      compileError = e instanceof Error ? e.message : String(e);
-    }
-  }
-  return compiled;
+  return kernelModule.module();
 }
 
 /** Why the kernel did not compile ('' when it did or was not tried). */
 export function pairWalkWasmError(): string {
-  return compileError;
+  return kernelModule.error();
 }
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16;

@@ -24,6 +24,8 @@ import { colVersionOf, type ColFile } from './model.js';
 import { parseColFile } from './parse.js';
 import { ColScene, WALKABLE_NZ2, newGtaHit, type ColSceneOptions, type GtaHit, type GtaPlacement } from './query.js';
 import { checkLimit, DEFAULT_LIMITS, type Limits } from '../../limits.js';
+import { gtaWalkWasmError, gtaWalkWasmModule, WasmSceneWalker } from './segment-walk-wasm.js';
+import { checkWasmMode, wasmAutoChoiceFor, type WasmMode } from '../wasm-mode.js';
 
 export { parseGtaPlacements } from './placements.js';
 
@@ -78,16 +80,62 @@ export class GtaWorld implements CollisionWorld {
   readonly scene: ColScene;
   private spawn: Vec3 | null = null;
   private readonly n3 = new Float64Array(3);
+  /** The compiled walk when the world's `WasmMode` chose it (null otherwise), and its instance, made on first use. */
+  private wasmModule: WebAssembly.Module | null = null;
+  private mode: WasmMode = 'auto';
+  private wasmWalker: WasmSceneWalker | null = null;
 
+  /**
+   * @param name the world's name
+   * @param file the parsed collision file
+   * @param placements the placed models (each model once at the origin when absent)
+   * @param options the scene's options (the broad phase over placements)
+   * @param wasm whether `segmentFractions` runs the WebAssembly walk (`WasmMode`; `auto` by default; see
+   *   `setWasm`). The answers are the same either way, bit for bit.
+   */
   constructor(
     readonly name: string,
     readonly file: ColFile,
     placements?: readonly GtaPlacement[],
     options: ColSceneOptions = {},
+    wasm: WasmMode = 'auto',
   ) {
     this.scene = new ColScene(file.models, placements, options);
     const b = this.scene.box;
     this.bounds = { min: [b[0]!, b[1]!, b[2]!], max: [b[3]!, b[4]!, b[5]!] };
+    this.setWasm(wasm);
+  }
+
+  /**
+   * Sets whether `segmentFractions` runs the WebAssembly walk (`WasmMode`) and says whether it now does. The
+   * answers are the same either way, bit for bit. The kernel covers scenes that walk their placements in order
+   * (fewer than BROAD_PHASE_MIN_PLACEMENTS placements by default, as the demo town): a scene with the broad
+   * phase over placements keeps the JavaScript walk in every mode (and this returns false). `on` throws an
+   * Error when this engine cannot compile the kernel; `auto` runs it only where it was measured faster
+   * (`wasmAutoChoiceFor('gta-walk')`).
+   */
+  setWasm(mode: WasmMode): boolean {
+    checkWasmMode(mode, 'GtaWorld.setWasm');
+    this.mode = mode;
+    const use = this.scene.broad === null && (mode === 'on' || (mode === 'auto' && wasmAutoChoiceFor('gta-walk', true)));
+    const module = use ? gtaWalkWasmModule() : null;
+    if (use && module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${gtaWalkWasmError()}`);
+    this.wasmModule = module;
+    return module !== null;
+  }
+
+  /** The mode last set (`setWasm`, or the constructor's `wasm`). */
+  get wasmMode(): WasmMode {
+    return this.mode;
+  }
+
+  /**
+   * Whether `segmentFractions` runs the WebAssembly walk (see `setWasm`). Always false for a scene with the broad
+   * phase over placements (`scene.broad`, 24 placements or more by default): the kernel covers scenes that walk
+   * their placements in order, and such a scene keeps the JavaScript walk for now.
+   */
+  get wasmKernels(): boolean {
+    return this.wasmModule !== null;
   }
 
   /** The fraction along the segment of the nearest solid hit, or −1; allocates nothing. */
@@ -97,7 +145,11 @@ export class GtaWorld implements CollisionWorld {
 
   /** `segmentFraction` of a batch of segments, as stages (see `ColScene.segmentFractions`); the same answers. */
   segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
-    this.scene.segmentFractions(segments, start, end, out);
+    if (this.wasmModule === null) return this.scene.segmentFractions(segments, start, end, out);
+    // The instance and the scene's tables in its memory, made on the first batch (a world that never casts a
+    // batch never pays for them).
+    this.wasmWalker ??= new WasmSceneWalker(this.wasmModule, this.scene.kernel.tables());
+    this.wasmWalker.segmentFractions(segments, start, end, out);
   }
 
   /**
@@ -313,9 +365,10 @@ export class GtaWorld implements CollisionWorld {
 
 /**
  * Parses a `.col` file and opens it as a world named `name`; `placements` (see parseGtaPlacements) default to each
- * model once at the origin. Throws FormatError for bytes that do not parse or a placement naming no model.
+ * model once at the origin; `wasm` says whether its line-of-sight batches run the WebAssembly walk (`WasmMode`,
+ * `auto` by default; see `GtaWorld.setWasm`). Throws FormatError for bytes that do not parse or a placement naming no model.
  */
-export function loadGtaWorld(bytes: Uint8Array, name: string, placements?: readonly GtaPlacement[], limits: Readonly<Limits> = DEFAULT_LIMITS): GtaWorld {
+export function loadGtaWorld(bytes: Uint8Array, name: string, placements?: readonly GtaPlacement[], limits: Readonly<Limits> = DEFAULT_LIMITS, wasm: WasmMode = 'auto'): GtaWorld {
   if (placements) checkLimit('gta placements', -1, 'placements', placements.length, limits.gta.placements, 'gta.placements');
-  return new GtaWorld(name, parseColFile(bytes, limits), placements);
+  return new GtaWorld(name, parseColFile(bytes, limits), placements, {}, wasm);
 }

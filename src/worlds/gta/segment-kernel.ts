@@ -62,6 +62,45 @@ export interface KernelHit {
   nz: number;
 }
 
+/**
+ * The tables of a SceneSegmentKernel as it holds them (struct of arrays, global node and leaf numbers), with its
+ * grid over placements and its height map: what the WebAssembly walk (segment-walk-wasm.ts) copies into its
+ * memory. Read only.
+ */
+export interface SceneKernelTables {
+  instModel: Int32Array;
+  instRot: Float64Array;
+  instPos: Float64Array;
+  instBox: Float64Array;
+  sphereStart: Int32Array;
+  boxStart: Int32Array;
+  spheres: Float64Array;
+  boxes: Float64Array;
+  root: Int32Array;
+  rootBox: Float64Array;
+  packBox: Float64Array;
+  packChild: Int32Array;
+  leafFirst: Int32Array;
+  leafCount: Int32Array;
+  tri: Float64Array;
+  /** The grid over placements (null when not built), its `always` masks, words per cell, origin, 1 / cell size, size. */
+  grid: Int32Array | null;
+  always: Int32Array;
+  words: number;
+  gx0: number;
+  gy0: number;
+  gInv: number;
+  gw: number;
+  gh: number;
+  /** The height map's rectangle maxima (CAP_LEVELS² levels, null when there is no map), origin, 1 / cell size, size. */
+  capMax: readonly Float64Array[] | null;
+  cx0: number;
+  cy0: number;
+  cInv: number;
+  cw: number;
+  ch: number;
+}
+
 export class SceneSegmentKernel {
   private readonly instCount: number;
   private readonly instModel: Int32Array;
@@ -314,6 +353,41 @@ export class SceneSegmentKernel {
       for (let k = 0; k < c.packChild.length; k++) if (c.packChild[k]! < 0) put(i, c.packBox, k * 6);
     }
     return ok ? { cap, x0, y0, inv, w, h } : null;
+  }
+
+  /** @internal The tables, the grid and the height map as held (for the WebAssembly walk; not to be written). */
+  tables(): SceneKernelTables {
+    return {
+      instModel: this.instModel,
+      instRot: this.instRot,
+      instPos: this.instPos,
+      instBox: this.instBox,
+      sphereStart: this.sphereStart,
+      boxStart: this.boxStart,
+      spheres: this.spheres,
+      boxes: this.boxes,
+      root: this.root,
+      rootBox: this.rootBox,
+      packBox: this.packBox,
+      packChild: this.packChild,
+      leafFirst: this.leafFirst,
+      leafCount: this.leafCount,
+      tri: this.tri,
+      grid: this.grid,
+      always: this.always,
+      words: this.words,
+      gx0: this.gx0,
+      gy0: this.gy0,
+      gInv: this.gInv,
+      gw: this.gw,
+      gh: this.gh,
+      capMax: this.capMax,
+      cx0: this.cx0,
+      cy0: this.cy0,
+      cInv: this.cInv,
+      cw: this.cw,
+      ch: this.ch,
+    };
   }
 
   /** Stage one's list (`screen`): the indices of the segments left for the walk. */

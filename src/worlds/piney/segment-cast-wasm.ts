@@ -8,6 +8,7 @@
 import { PINEY_CAST_WASM } from './cast-kernel-bytes.js';
 import { CELLS, CELL_UNITS, CHIPS } from './field-state.js';
 import { checkSegmentBatch } from '../world.js';
+import { lazyWasmModule } from '../wasm-module.js';
 
 /** Segments per kernel call: the batch is copied into the kernel's memory in chunks of this many. */
 export const WASM_CHUNK = 4096;
@@ -20,34 +21,16 @@ interface CastExports {
   castMany(segmentsAt: number, outAt: number, restAt: number, n: number): void;
 }
 
-// undefined: not tried yet; null: this engine cannot compile it (the reason in compileError).
-let compiled: WebAssembly.Module | null | undefined;
-let compileError = '';
-
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const s = atob(text);
-  const bytes = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
-  return bytes;
-}
+const kernelModule = lazyWasmModule(PINEY_CAST_WASM);
 
 /** The compiled kernel, or null when this engine cannot compile it (`pineyCastWasmError` says why). */
 export function pineyCastWasmModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    try {
-      if (typeof WebAssembly !== 'object') throw new Error('this engine has no WebAssembly');
-      compiled = new WebAssembly.Module(decodeBase64(PINEY_CAST_WASM));
-    } catch (e) {
-      compiled = null;
-      compileError = e instanceof Error ? e.message : String(e);
-    }
-  }
-  return compiled;
+  return kernelModule.module();
 }
 
 /** Why the kernel did not compile ('' when it did or was not tried). */
 export function pineyCastWasmError(): string {
-  return compileError;
+  return kernelModule.error();
 }
 
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
