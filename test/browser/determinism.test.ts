@@ -238,6 +238,39 @@ describe("the GTA scene's walk in WebAssembly gives the JavaScript's bits in Chr
   });
 });
 
+/** pair-walk-page.mjs with the runtime's sources as one script that leaves `pairWalk` (its exports) behind. */
+async function pairWalkBundle(): Promise<string> {
+  const out = await build({
+    configFile: false,
+    logLevel: 'error',
+    root: ROOT,
+    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', 'pair-walk-page.mjs'), formats: ['iife'], name: 'pairWalk' } },
+  });
+  const result = Array.isArray(out) ? out[0]! : out;
+  if (!('output' in result)) throw new Error('vite build gave no output');
+  return result.output[0].code;
+}
+
+describe("line of sight's pair walk in WebAssembly gives the JavaScript's pairs in Chromium and Firefox", () => {
+  test('every pair, segment and cursor of the same seeded crowds, in Node and both pages', async () => {
+    const code = await pairWalkBundle();
+    type Walks = { crowds: number; pairs: number; mismatches: unknown[]; digest: string; wasm: boolean; engine: string };
+    type Run = { run(crowds: number, seed: number): Walks };
+    const inNode = (new Function(`${code}; return pairWalk;`)() as Run).run(16, 53);
+    expect(inNode.mismatches).toEqual([]);
+    expect(inNode.wasm).toBe(true);
+    expect(inNode.pairs).toBeGreaterThan(100_000);
+    for (const { name, page } of pages) {
+      const inPage = await evaluate(page, ([c]: [string]) => (new Function(`${c}; return pairWalk;`)() as Run).run(16, 53), [code] as [string]);
+      expect(inPage.wasm, `${name}: the kernel compiled`).toBe(true);
+      expect(inPage.mismatches, `${name}: walks whose pairs differ`).toEqual([]);
+      expect(inPage.pairs).toBe(inNode.pairs);
+      expect(inPage.digest, `${name}: the pairs' digest against Node's`).toBe(inNode.digest);
+      expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'spidermonkey');
+    }
+  });
+});
+
 /** nav-paths-page.mjs with the runtime's sources as one script that leaves `navPaths` (its exports) behind. */
 async function navPathsBundle(): Promise<string> {
   const out = await build({

@@ -5,6 +5,7 @@
  * devDependency).
  *   - piney-cast-wasm.mjs: the Piney field's segment cast, 3 fields × 20,000 segments (random, short, eye to
  *     eye, and the adversarial ones);
+ *   - pair-walk-wasm.mjs: line of sight's pair walk, 40 crowds of every shape walked whole and in batches;
  *   - gta-walk-wasm.mjs: the GTA scene's segment walk, 3 scenes of the demo town × 20,000 segments (random,
  *     short, eye to eye, vertical, along an axis, through triangles' corners and edges, odd numbers).
  */
@@ -63,5 +64,27 @@ describe.each(KERNELS)('$label in WebAssembly', ({ script, wasm, hits }) => {
       expect(c.hits).toBeLessThan(hits[1]);
     }
     expect(inBun.digest).toBe(inNode.digest);
+  });
+});
+
+describe("line of sight's pair walk in WebAssembly", () => {
+  test("in Node and in Bun, the kernel walks every crowd to the JavaScript walk's pairs, segments and cursors, and both engines agree", async () => {
+    if (!existsSync(join(ROOT, 'dist', 'src', 'systems', 'los', 'pair-walk-kernel-bytes.wasm'))) throw new Error('dist/ is not built: run `node scripts/build.mjs` (npm test builds first)');
+    const path = join(ROOT, 'test', 'engines', 'pair-walk-wasm.mjs');
+    const nodeOut = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [path, '40'], { cwd: ROOT, timeout: 600_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout))),
+    );
+    const inNode = JSON.parse(nodeOut) as { crowds: number; pairs: number; mismatches: unknown[]; digest: string; wasm: boolean };
+    const r = await runBun(bun, [path, '40'], { cwd: ROOT, home });
+    expect(r.code, r.stderr).toBe(0);
+    const inBun = JSON.parse(r.stdout.trim().split('\n').pop()!) as typeof inNode;
+    for (const [engine, c] of [['Node', inNode], ['Bun', inBun]] as const) {
+      expect(c.wasm, `${engine}: the kernel compiled`).toBe(true);
+      expect(c.crowds).toBe(40);
+      expect(c.mismatches, `${engine}: walks whose pairs differ`).toEqual([]);
+      expect(c.pairs, `${engine}: pairs compared`).toBeGreaterThan(500_000);
+    }
+    expect(inBun.digest).toBe(inNode.digest);
+    expect(inBun.pairs).toBe(inNode.pairs);
   });
 });
