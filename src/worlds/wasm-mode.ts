@@ -69,7 +69,7 @@ export type WasmKernelName = 'gta-walk' | 'pair-walk';
  */
 const AUTO_ENGINES: Readonly<Record<WasmKernelName, readonly JsEngine[]>> = {
   'gta-walk': ['v8', 'spidermonkey', 'jsc'],
-  'pair-walk': ['v8', 'jsc'],
+  'pair-walk': ['v8', 'spidermonkey', 'jsc'],
 };
 
 /**
@@ -77,8 +77,8 @@ const AUTO_ENGINES: Readonly<Record<WasmKernelName, readonly JsEngine[]>> = {
  * this engine. The GTA scene's segment walk (`gta-walk`), on the demo town's line-of-sight segments between
  * agents within 20 m, in one process alternating: less time in WebAssembly than in JavaScript on V8 (Node,
  * Chromium), SpiderMonkey (Firefox) and JavaScriptCore (Bun). Line of sight's pair walk (`pair-walk`), on
- * 10,000 agents scattered as the matrix's: less time on V8 (Node) and JavaScriptCore (Bun). An engine not
- * measured keeps the JavaScript.
+ * 10,000 agents scattered as the matrix's: less time on V8 (Node, Chromium), SpiderMonkey (Firefox) and
+ * JavaScriptCore (Bun). An engine not measured keeps the JavaScript.
  */
 export function wasmAutoChoiceFor(kernel: WasmKernelName, compiles: boolean, engine: JsEngine = jsEngine()): boolean {
   return compiles && AUTO_ENGINES[kernel].includes(engine);

@@ -11,7 +11,7 @@ import { AgentPairGrid, PAIR_GRID_MIN_AGENTS } from '../../../src/systems/los/ag
 import { pairSegments, pairSegmentsReference, pairWalkKernelFor, SEGMENT_STRIDE } from '../../../src/systems/los/los-batch.js';
 import { PAIR_WALK_CHUNK, pairWalkWasmModule } from '../../../src/systems/los/pair-walk-wasm.js';
 import type { CollisionWorld } from '../../../src/worlds/world.js';
-import type { WasmMode } from '../../../src/worlds/wasm-mode.js';
+import { wasmAutoChoiceFor, type WasmMode } from '../../../src/worlds/wasm-mode.js';
 
 /** The mode the suite now runs in: the pair walk in JavaScript (a world without a mode) or in WebAssembly. */
 let wasmMode: WasmMode | undefined;
@@ -274,6 +274,18 @@ for (const [how, mode] of [['in JavaScript', undefined], ['in WebAssembly', 'on'
 });
 
 describe('the pair walk in WebAssembly', () => {
+  it("follows the world's mode: none or off walk in JavaScript, on in WebAssembly, auto by the measured rule", () => {
+    const withMode = (m: WasmMode | undefined) => ({ up: { axis: 2, sign: 1 }, wasmMode: m }) as unknown as CollisionWorld;
+    expect(pairWalkKernelFor(withMode(undefined))).toBeNull();
+    expect(pairWalkKernelFor(withMode('off'))).toBeNull();
+    expect(pairWalkKernelFor(withMode('on'))).toBe(pairWalkWasmModule());
+    expect(pairWalkKernelFor(withMode('auto')) !== null).toBe(wasmAutoChoiceFor('pair-walk', true));
+    // Measured faster on the three engines the project runs on; an engine not measured keeps the JavaScript.
+    for (const engine of ['v8', 'spidermonkey', 'jsc'] as const) expect(wasmAutoChoiceFor('pair-walk', true, engine)).toBe(true);
+    expect(wasmAutoChoiceFor('pair-walk', true, 'other')).toBe(false);
+    expect(wasmAutoChoiceFor('pair-walk', false, 'v8')).toBe(false);
+  });
+
   it('gives the JavaScript walk\'s pairs when one call takes several of its chunks, whole and in batches', () => {
     const module = pairWalkWasmModule();
     expect(module, 'the kernel compiles in Node').not.toBeNull();
