@@ -16,7 +16,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The kernels: AssemblyScript source → the module (under src/, without extension) that carries its bytes. */
-export const WASM_KERNELS = [{ source: 'wasm/piney-cast.ts', module: 'src/worlds/piney/cast-kernel-bytes', name: 'PINEY_CAST_WASM' }];
+export const WASM_KERNELS = [
+  { source: 'wasm/piney-cast.ts', module: 'src/worlds/piney/cast-kernel-bytes', name: 'PINEY_CAST_WASM' },
+  { source: 'wasm/rugrats-walk.ts', module: 'src/worlds/rugrats/walk-kernel-bytes', name: 'RUGRATS_WALK_WASM' },
+];
 
 /** The compiler's options: speed, no runtime (the kernels allocate nothing), no imports (no abort handler). */
 export const ASC_OPTIONS = ['-O3', '--noAssert', '--runtime', 'stub', '--use', 'abort='];

@@ -79,7 +79,7 @@ export const ADAPTERS: readonly Adapter[] = [
       return loadLlamaWorld(o.trak, b, n, undefined, o.limits);
     },
   },
-  { kind: 'rugrats', detect: detectRugrats, load: (b, n, o) => loadRugratsWorld(b, n, o.limits) },
+  { kind: 'rugrats', detect: detectRugrats, load: (b, n, o) => loadRugratsWorld(b, n, o.limits, o.wasm ?? 'auto') },
 ];
 
 /** Which kind of file the bytes are, by content; null when no adapter recognises them. */

