@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import { buildColIndex, loadRugratsWorld, RugratsWorld } from '../../../src/worlds/rugrats/index.js';
+import { buildColIndex, buildLevel, loadRugratsWorld, RugratsWorld } from '../../../src/worlds/rugrats/index.js';
 import { WASM_CHUNK } from '../../../src/worlds/rugrats/segment-walk-wasm.js';
 import { wasmKernelAutoChoice } from '../../../src/worlds/wasm-mode.js';
 import { loadWorldBytes } from '../../../src/worlds/load.js';
@@ -32,7 +32,8 @@ function sameBits(a: number, b: number): boolean {
 /**
  * Every segment of `batch` through the kernel (the range `start..end` of it), the JavaScript batch and one
  * segment at a time through vectorwalk: true when all three have the same bits and nothing outside the range was
- * written. `counts` gathers how many answers of each kind (−1, 0 or a fraction) ran.
+ * written. `counts` gathers how many answers of each kind (−1, 0 or a fraction) ran, and in `counts[3]` how
+ * many were −0 (a stop at the start moving down an axis).
  */
 function agree(js: RugratsWorld, wasm: RugratsWorld, batch: Float64Array, start: number, end: number, counts: number[]): boolean {
   const n = batch.length / 6;
@@ -46,6 +47,7 @@ function agree(js: RugratsWorld, wasm: RugratsWorld, batch: Float64Array, start:
     const o = i * 6;
     if (!sameBits(got[i]!, js.segmentFractionReference(batch[o]!, batch[o + 1]!, batch[o + 2]!, batch[o + 3]!, batch[o + 4]!, batch[o + 5]!))) return false;
     counts[got[i]! < 0 ? 0 : got[i]! === 0 ? 1 : 2]!++;
+    if (Object.is(got[i]!, -0)) counts[3] = (counts[3] ?? 0) + 1;
   }
   return true;
 }
@@ -62,7 +64,24 @@ function demoCoord(a: 0 | 1 | 2): fc.Arbitrary<number> {
   );
 }
 type Seg = [number, number, number, number, number, number];
-const demoPoint = fc.tuple(demoCoord(0), demoCoord(1), demoCoord(2));
+/** A point of the demo level: anywhere (hostile included), or in the open up to 3000 above a floor. */
+const demoPoint = fc.oneof(
+  fc.tuple(demoCoord(0), demoCoord(1), demoCoord(2)),
+  fc
+    .tuple(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.integer({ min: 1, max: 3000 }))
+    .map(([u, v, up]) => {
+      const p = demoJs.sampleOpen(u, v);
+      return p ? ([p[0], p[1] - up, p[2]] as [number, number, number]) : ([u, v, up] as [number, number, number]);
+    }),
+);
+/** A step of up to 3 units on each axis (so a run or a diagonal's denominator is ±1 now and then). */
+const tinyStep = fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 }));
+/** Local offsets in a cell near its borders or on either diagonal (x = z, x + z = 1024), a unit or two off. */
+const nearEdge = fc.oneof(
+  fc.tuple(fc.constantFrom(-2, -1, 0, 1, 2, 1021, 1022, 1023, 1024, 1025), fc.integer({ min: -2, max: 1025 })),
+  fc.tuple(fc.integer({ min: 0, max: 1023 }), fc.integer({ min: -2, max: 2 })).map(([u, e]) => [u, u + e] as [number, number]),
+  fc.tuple(fc.integer({ min: 0, max: 1023 }), fc.integer({ min: -2, max: 2 })).map(([u, e]) => [u, 1024 - u + e] as [number, number]),
+);
 /** Segments on the demo level: random, short, along an axis, vertical, zero-length, −0 ends, fanning from one start. */
 const demoSegments: fc.Arbitrary<Seg[]> = fc.array(
   fc.oneof(
@@ -78,6 +97,30 @@ const demoSegments: fc.Arbitrary<Seg[]> = fc.array(
     { weight: 1, arbitrary: fc.tuple(demoPoint, demoCoord(1)).map(([f, y]) => [[...f, f[0], y, f[2]] as Seg]) },
     { weight: 1, arbitrary: demoPoint.map((f) => [[...f, ...f] as Seg]) },
     { weight: 1, arbitrary: fc.tuple(demoPoint, fc.constantFrom(0, -0)).map(([f, zero]) => [[...f, zero, f[1] - 5, zero] as Seg]) },
+    {
+      // Starts one after the other that differ on one axis only (the remembered start must not answer for both).
+      weight: 2,
+      arbitrary: fc
+        .tuple(demoPoint, demoPoint, fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom(1, -1, 600, -600, 1024, -1024, 3000, -3000)), { minLength: 1, maxLength: 4 }))
+        .map(([f, t, moves]) => {
+          const segs: Seg[] = [[...f, ...t]];
+          for (const [axis, d] of moves) {
+            const g = [...segs[segs.length - 1]!] as Seg;
+            g[axis] = g[axis]! + d;
+            segs.push(g, [...g]);
+          }
+          return segs;
+        }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(demoPoint, nearEdge, fc.array(tinyStep, { minLength: 1, maxLength: 4 }))
+        .map(([p, [u, v], ds]) => {
+          const f = [(p[0] & -1024) + u, p[1], (p[2] & -1024) + v];
+          return ds.map(([a, b, c]) => [...f, f[0]! + a, f[1]! + b, f[2]! + c] as Seg);
+        }),
+    },
   ),
   { minLength: 1, maxLength: 12 },
 ).map((groups) => groups.flat());
@@ -146,6 +189,62 @@ describe('the Rugrats walk in WebAssembly equals the JavaScript walk and vectorw
     );
     expect(counts[0]).toBeGreaterThan(100);
     expect(counts[2]).toBeGreaterThan(100);
+  });
+
+  it('on random dense levels: tiny steps from cell borders and diagonals', () => {
+    const counts = [0, 0, 0];
+    fc.assert(
+      fc.property(
+        denseLevelArb,
+        fc.array(fc.tuple(fc.integer({ min: 0, max: DENSE_SIZE + 1 }), fc.integer({ min: 0, max: DENSE_SIZE + 1 }), nearEdge, fc.integer({ min: -3000, max: -1 }), fc.boolean(), fc.array(tinyStep, { minLength: 1, maxLength: 4 })), { minLength: 1, maxLength: 10 }),
+        (level, starts) => {
+          const ix = buildColIndex(level.data);
+          const segs: number[][] = [];
+          for (const [cx, cz, [u, v], y, shifted, ds] of starts) {
+            // On the absolute grid (the walk's cell steps) or on the bounds' grid (the cells' lookup).
+            const f = [cx * 1024 + u + (shifted ? level.shiftX : 0), y + level.maxY, cz * 1024 + v + (shifted ? level.shiftZ : 0)];
+            for (const [a, b, c] of ds) segs.push([...f, f[0]! + a, f[1]! + b, f[2]! + c]);
+          }
+          return agree(new RugratsWorld(ix, 'dense', 'off'), new RugratsWorld(ix, 'dense', 'on'), batchOf(segs), 0, segs.length, counts);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(counts[0]).toBeGreaterThan(100);
+    expect(counts[2]).toBeGreaterThan(10);
+  });
+
+  it('in a corridor 512 cells long, where the rise times the run passes 2^31 and the walk must not skip cells', () => {
+    // One room 100 height steps (12,800 units) tall along every column; the y bounds hug it.
+    const data = buildLevel({ min: [0, -12800, 0], max: [512 * 1024 - 1, 0, 1023], cells: Array.from({ length: 512 }, (_, x) => ({ x, z: 0, rooms: [{ floor: 0, ceiling: 100 }] })) });
+    const ix = buildColIndex(data);
+    const js = new RugratsWorld(ix, 'corridor', 'off');
+    const wasm = new RugratsWorld(ix, 'corridor', 'on');
+    const counts = [0, 0, 0];
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 40 * 1024 }), fc.integer({ min: 1, max: 12799 }), fc.integer({ min: 0, max: 1023 }), fc.integer({ min: 300 * 1024, max: 512 * 1024 - 1 }), fc.integer({ min: 1, max: 12799 }), fc.integer({ min: 0, max: 1023 })), { minLength: 1, maxLength: 10 }),
+        (ends) => agree(js, wasm, batchOf(ends.map(([x, y, z, x2, y2, z2]) => [x, -y, z, x2, -y2, z2])), 0, ends.length, counts),
+      ),
+      { numRuns: 200 },
+    );
+    // Both kinds: rises small enough to get through, and wrapped landings that stop.
+    expect(counts[0]).toBeGreaterThan(100);
+    expect(counts[2]).toBeGreaterThan(50);
+  });
+
+  it('stops at its start moving down the major axis as the JavaScript does: −0', () => {
+    // Open starts on the demo level whose walk stops where it starts, moving toward −x: the fraction 0 / dx.
+    const segs = [
+      [2294, -1408, 2827, -1677, -2159, -41],
+      [5862, -1535, 5014, 3478, -4838, 4254],
+      [4640, -605, 2527, 6944, -2981, 2657],
+      [1654, -1, 1346, -1668, 3085, 1264],
+    ];
+    const counts = [0, 0, 0];
+    for (const s of segs) expect(Object.is(demoJs.segmentFraction(...(s as Seg)), -0)).toBe(true);
+    expect(agree(demoJs, demoWasm, batchOf(segs), 0, segs.length, counts)).toBe(true);
+    expect(counts[3]).toBe(segs.length);
   });
 
   it('on the demo level, batches cut anywhere, adversarial coordinates included', () => {
