@@ -62,12 +62,14 @@ export type WasmKernel = 'piney-cast' | 'rugrats-walk';
 
 /**
  * Per kernel, the engines on which `auto` runs it: where it was measured faster than the JavaScript walk, in one
- * process alternating, on batches of line-of-sight segments (see `wasmAutoChoice` for the Piney cast).
- * The Rugrats walk: MEASURED-LATER.
+ * process alternating, on batches of line-of-sight segments (docs/benchmarks.md). The Piney cast: see
+ * `wasmAutoChoice`. The Rugrats walk, on the demo level's eye-to-eye segments between agents within 20 m: less
+ * time in WebAssembly on V8 (Node) and on JavaScriptCore (Bun); not measured on SpiderMonkey, which keeps the
+ * JavaScript.
  */
 const AUTO_ENGINES: Readonly<Record<WasmKernel, readonly JsEngine[]>> = {
   'piney-cast': ['v8', 'spidermonkey'],
-  'rugrats-walk': ['v8', 'spidermonkey'],
+  'rugrats-walk': ['v8', 'jsc'],
 };
 
 /** The rule of `auto` for one kernel: it runs when it compiles and this engine is one it was measured faster on. */

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { buildColIndex, buildLevel, loadRugratsWorld, RugratsWorld } from '../../../src/worlds/rugrats/index.js';
 import { WASM_CHUNK } from '../../../src/worlds/rugrats/segment-walk-wasm.js';
-import { wasmKernelAutoChoice } from '../../../src/worlds/wasm-mode.js';
+import { wasmAutoChoice, wasmKernelAutoChoice } from '../../../src/worlds/wasm-mode.js';
 import { loadWorldBytes } from '../../../src/worlds/load.js';
 import { DENSE_SIZE, coord, denseLevelArb, endFrom } from './dense-levels.js';
 
@@ -326,5 +326,11 @@ describe('the Rugrats wasm mode', () => {
       for (const engine of ['v8', 'spidermonkey', 'jsc', 'other'] as const) expect(wasmKernelAutoChoice(kernel, false, engine)).toBe(false);
       expect(wasmKernelAutoChoice(kernel, true, 'other')).toBe(false);
     }
+    // The Rugrats walk: faster in WebAssembly on V8 and JavaScriptCore; SpiderMonkey not measured.
+    expect(wasmKernelAutoChoice('rugrats-walk', true, 'v8')).toBe(true);
+    expect(wasmKernelAutoChoice('rugrats-walk', true, 'jsc')).toBe(true);
+    expect(wasmKernelAutoChoice('rugrats-walk', true, 'spidermonkey')).toBe(false);
+    // The Piney cast keeps its rule.
+    for (const engine of ['v8', 'spidermonkey', 'jsc', 'other'] as const) expect(wasmKernelAutoChoice('piney-cast', true, engine)).toBe(wasmAutoChoice(true, engine));
   });
 });
