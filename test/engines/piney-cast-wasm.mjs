@@ -6,6 +6,7 @@
 //   { count, hits, mismatches: [first few], digest, wasm: true }.
 import { defaultPineyTables } from 'retrosim';
 import { loadPineyWorld } from 'retrosim/worlds/piney';
+import { compareWorlds, seeded } from './wasm-compare.mjs';
 
 /** The fields compared: the default one, one with hills and many objects, one flat. */
 export const FIELDS = [
@@ -16,13 +17,7 @@ export const FIELDS = [
 
 /** `count` segments (6 doubles each) from `seed`, a mix of every kind above. */
 export function segmentsFor(count, seed) {
-  let s = seed >>> 0;
-  const next = () => {
-    let t = (s = (s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seeded(seed);
   const pick = (list) => list[Math.floor(next() * list.length)];
   const SIZE = 48000;
   const odd = [0, -0, SIZE, SIZE - 1e-9, 600, -600, 599.9999999999999, 1e15, -1e15, 2 ** 41, -(2 ** 41), 1e300, -1e300, NaN, Infinity, -Infinity, 5e-324, -5e-324];
@@ -62,46 +57,9 @@ export function segmentsFor(count, seed) {
   return out;
 }
 
-/** FNV-1a 32 × 2 of the answers' bits. */
-function digest(answers) {
-  const u = new Uint32Array(answers.buffer, answers.byteOffset, answers.length * 2);
-  let a = 0x811c9dc5, b = 0x5bd1e995;
-  for (let i = 0; i < u.length; i++) {
-    a = Math.imul(a ^ u[i], 0x01000193) >>> 0;
-    b = Math.imul(b ^ (u[i] >>> 7), 0x01000193) >>> 0;
-  }
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
-}
-
 /** Every field's answers through both casts, compared bit for bit (`load(params, wasm)` gives a world). */
 export function compareCasts(load, count, seed) {
-  const mismatches = [];
-  let hits = 0;
-  const all = [];
-  let wasm = true;
-  FIELDS.forEach((params, f) => {
-    const js = load(params, 'off');
-    const wa = load(params, 'on');
-    wasm = wasm && wa.wasmKernels && !js.wasmKernels;
-    const segs = segmentsFor(count, seed + f);
-    const a = new Float64Array(count), b = new Float64Array(count);
-    js.segmentFractions(segs, 0, count, a);
-    // In uneven pieces, so chunks of the kernel's batch and their ends are crossed.
-    for (let s = 0; s < count; ) {
-      const e = Math.min(count, s + 1 + ((s * 7919) % 5000));
-      wa.segmentFractions(segs, s, e, b);
-      s = e;
-    }
-    const ua = new Uint32Array(a.buffer), ub = new Uint32Array(b.buffer);
-    for (let i = 0; i < count; i++) {
-      if (a[i] >= 0) hits++;
-      if (ua[2 * i] !== ub[2 * i] || ua[2 * i + 1] !== ub[2 * i + 1]) {
-        if (mismatches.length < 5) mismatches.push({ field: f, segment: Array.from(segs.subarray(i * 6, i * 6 + 6)).map(String), js: String(a[i]), wasm: String(b[i]) });
-      }
-    }
-    all.push(digest(a));
-  });
-  return { count: count * FIELDS.length, hits, mismatches, digest: all.join(''), wasm };
+  return compareWorlds(FIELDS.map((params, f) => ({ js: load(params, 'off'), wa: load(params, 'on'), segs: segmentsFor(count, seed + f) })), count);
 }
 
 // Run as a program (not when bundled into a page, where import.meta.url is not a file's).
