@@ -15,7 +15,9 @@
  * And the Piney field's line of sight in WebAssembly: the page's world runs the kernel (`auto` takes it in
  * both browsers) and the replays hash the same; test/engines/piney-cast-wasm.mjs, bundled with the runtime's
  * sources, compares the kernel with the JavaScript cast on the same seeded segments in Node and both pages
- * (Node against Bun: test/engines/piney-cast-wasm-engines.test.ts).
+ * (Node against Bun: test/engines/piney-cast-wasm-engines.test.ts). The same for the Rugrats line-of-sight walk:
+ * rugrats-walk-page.mjs compares its kernel with the JavaScript walk on the Rugrats levels (`auto` takes it in
+ * Chromium, where V8 runs it faster; Firefox was not measured and keeps the JavaScript).
  *
  * And paths: nav-paths-page.mjs, bundled with the runtime's sources, finds paths on the Piney field's graph
  * (given as its file) by a default search (the coarse layer) and a cheapest one, in Node and both pages; every
@@ -29,6 +31,7 @@ import type { Page as FirefoxPage } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hex64, readReplay } from '../../src/replay/format.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
+import { wasmKernelAutoChoice } from '../../src/worlds/wasm-mode.js';
 import { CASES, recordInNode, resimulateInNode } from '../engines/determinism-cases.js';
 import { ROOT } from '../engines/bun.js';
 import { openBuiltinWorld } from '../../src/node/open-world.js';
@@ -107,8 +110,11 @@ describe('the same replay hashes the same on every frame in Node, Chromium and F
       const st = await evaluate(page, () => window.retrosim.state(), undefined);
       expect(st['source']).toBe(source);
       expect(st['desyncFrame']).toBe(-1);
-      // The field's line of sight ran in WebAssembly (auto takes it on V8 and SpiderMonkey), with these same hashes.
-      expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(st['kind'] === 'piney');
+      // The line of sight ran in WebAssembly where auto takes the world's kernel (the Piney cast on V8 and
+      // SpiderMonkey, the Rugrats walk on V8), with these same hashes.
+      const engine = name === 'Chromium' ? 'v8' : 'spidermonkey';
+      const auto = st['kind'] === 'piney' ? wasmKernelAutoChoice('piney-cast', true, engine) : st['kind'] === 'rugrats' ? wasmKernelAutoChoice('rugrats-walk', true, engine) : false;
+      expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(auto);
     }
   });
 });
@@ -155,7 +161,7 @@ describe('the deterministic maths gives the same bits in Node, Chromium and Fire
   });
 });
 
-/** What piney-cast-page.mjs's `run` returns. */
+/** What piney-cast-page.mjs's and rugrats-walk-page.mjs's `run` return. */
 interface CastCompared {
   count: number;
   hits: number;
@@ -166,14 +172,17 @@ interface CastCompared {
   auto: boolean;
 }
 
-/** piney-cast-page.mjs with the runtime's sources as one script that leaves `pineyCast` (its exports) behind. */
-async function pineyCastBundle(): Promise<string> {
+/**
+ * A page script (`entry` under test/browser/) with the runtime's sources as one script that leaves `global` (its
+ * exports) behind; `world` names the world module its comparison imports as `retrosim/worlds/<world>`.
+ */
+async function kernelPageBundle(entry: string, global: string, world: 'piney' | 'rugrats'): Promise<string> {
   const out = await build({
     configFile: false,
     logLevel: 'error',
     root: ROOT,
-    resolve: { alias: { 'retrosim/worlds/piney': join(ROOT, 'src', 'worlds', 'piney', 'collision-world.ts'), retrosim: join(ROOT, 'test', 'browser', 'no-node.mjs') } },
-    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', 'piney-cast-page.mjs'), formats: ['iife'], name: 'pineyCast' } },
+    resolve: { alias: { [`retrosim/worlds/${world}`]: join(ROOT, 'src', 'worlds', world, 'collision-world.ts'), retrosim: join(ROOT, 'test', 'browser', 'no-node.mjs') } },
+    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', entry), formats: ['iife'], name: global } },
   });
   const result = Array.isArray(out) ? out[0]! : out;
   if (!('output' in result)) throw new Error('vite build gave no output');
@@ -182,7 +191,7 @@ async function pineyCastBundle(): Promise<string> {
 
 describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in Chromium and Firefox", () => {
   test('every segment of the same seeded batches, in Node and both pages; auto takes the kernel in both', async () => {
-    const code = await pineyCastBundle();
+    const code = await kernelPageBundle('piney-cast-page.mjs', 'pineyCast', 'piney');
     const tables = readFileSync(join(ROOT, 'assets', 'piney', 'field-tables.json')).toString('base64');
     const inNode = (new Function(`${code}; return pineyCast;`)() as { run(t: string, n: number, s: number): CastCompared }).run(tables, 5000, 46);
     expect(inNode.mismatches).toEqual([]);
@@ -195,6 +204,27 @@ describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in C
       expect(inPage.digest, `${name}: the answers' digest against Node's`).toBe(inNode.digest);
       expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'spidermonkey');
       expect(inPage.auto, `${name}: auto`).toBe(true);
+    }
+  });
+});
+
+describe("the Rugrats walk in WebAssembly gives the JavaScript's bits in Chromium and Firefox", () => {
+  test('every segment of the same seeded batches, in Node and both pages; auto takes the kernel on V8 only', async () => {
+    const code = await kernelPageBundle('rugrats-walk-page.mjs', 'rugratsWalk', 'rugrats');
+    const levels = Object.fromEntries(['demo.col', 'hand.col'].map((f) => [f, readFileSync(join(ROOT, 'assets', 'worlds', 'rugrats', f)).toString('base64')]));
+    type Run = { run(l: Record<string, string>, n: number, s: number): CastCompared };
+    const inNode = (new Function(`${code}; return rugratsWalk;`)() as Run).run(levels, 5000, 47);
+    expect(inNode.mismatches).toEqual([]);
+    expect(inNode.wasm).toBe(true);
+    expect(inNode.hits).toBeGreaterThan(1000);
+    expect(inNode.hits).toBeLessThan(9000);
+    for (const { name, page } of pages) {
+      const inPage = await evaluate(page, ([c, l]: [string, Record<string, string>]) => (new Function(`${c}; return rugratsWalk;`)() as Run).run(l, 5000, 47), [code, levels] as [string, Record<string, string>]);
+      expect(inPage.wasm, `${name}: the kernel ran`).toBe(true);
+      expect(inPage.mismatches, `${name}: segments whose answers differ`).toEqual([]);
+      expect(inPage.digest, `${name}: the answers' digest against Node's`).toBe(inNode.digest);
+      expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'spidermonkey');
+      expect(inPage.auto, `${name}: auto`).toBe(name === 'Chromium');
     }
   });
 });

@@ -4,7 +4,7 @@
 // around the level, tiny steps from cell borders and diagonals, starts differing on one axis, vertical and
 // zero-length ones, and hostile coordinates (±0, fractions, beyond 32 bits, non-finite). Every answer must have
 // the same bits. Prints one JSON line: { count, hits, mismatches: [first few], digest, wasm: true }.
-import { loadRugratsWorld } from 'retrosim/worlds/rugrats';
+import { loadWorldFile, packageRoot } from 'retrosim';
 import { compareWorlds, seeded } from './wasm-compare.mjs';
 
 /** The levels compared, by their file under assets/worlds/rugrats/. */
@@ -78,8 +78,7 @@ export function compareWalks(load, count, seed) {
 // Run as a program (not when bundled into a page, where import.meta.url is not a file's).
 const isMain = typeof process !== 'undefined' && typeof process.argv?.[1] === 'string' && typeof import.meta.url === 'string' && import.meta.url.endsWith(process.argv[1].split('/').pop());
 if (isMain) {
-  const { readFileSync } = await import('node:fs');
   const count = Number(process.argv[2] ?? '20000');
-  const load = (file, wasm) => loadRugratsWorld(new Uint8Array(readFileSync(new URL(`../../assets/worlds/rugrats/${file}`, import.meta.url))), file, undefined, wasm);
+  const load = (file, wasm) => loadWorldFile(`${packageRoot()}/assets/worlds/rugrats/${file}`, { wasm }).world;
   process.stdout.write(JSON.stringify(compareWalks(load, count, 20261206)) + '\n');
 }
