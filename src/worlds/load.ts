@@ -40,8 +40,9 @@ export interface LoadWorldOptions {
   /** File size and element-count limits (src/limits.ts); DEFAULT_LIMITS when absent. */
   limits?: Readonly<Limits>;
   /**
-   * Whether the world's hot walks run in WebAssembly where it has kernels (the Piney field's segment cast):
-   * `off`, `on` or `auto` (the default; see `WasmMode`). The answers are the same bit for bit either way.
+   * Whether the world's hot walks run in WebAssembly where it has kernels (the Piney field's segment cast, the
+   * Rugrats line-of-sight walk): `off`, `on` or `auto` (the default; see `WasmMode`). The answers are the same
+   * bit for bit either way.
    */
   wasm?: WasmMode;
 }

@@ -5,11 +5,12 @@
  */
 
 /**
- * How a world runs its WebAssembly kernels (the Piney field's segment cast, for line of sight in batches):
+ * How a world runs its WebAssembly kernels (the Piney field's segment cast and the Rugrats line-of-sight walk,
+ * for line of sight in batches):
  * - `off`: the JavaScript walks;
  * - `on`: the kernels, or an error when this engine cannot compile them;
- * - `auto`: the kernels where they were measured faster and the engine compiles them (`wasmAutoChoice`: on
- *   V8 and SpiderMonkey), else the JavaScript walks.
+ * - `auto`: each kernel where it was measured faster and the engine compiles it (`wasmKernelAutoChoice`: the
+ *   Piney cast on V8 and SpiderMonkey, the Rugrats walk on V8 and JavaScriptCore), else the JavaScript walks.
  */
 export type WasmMode = 'off' | 'on' | 'auto';
 
