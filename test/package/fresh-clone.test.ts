@@ -62,7 +62,7 @@ describe('a fresh clone, packed and installed', () => {
 
   it('the build made the WebAssembly kernel from its AssemblyScript source, and the installed CLI runs it', () => {
     const files = packed.files.map((f) => f.path);
-    for (const p of ['dist/src/worlds/piney/cast-kernel-bytes.js', 'dist/src/worlds/piney/cast-kernel-bytes.d.ts', 'dist/src/worlds/piney/cast-kernel-bytes.wasm']) expect(files).toContain(p);
+    for (const k of ['piney/cast-kernel-bytes', 'rugrats/walk-kernel-bytes']) for (const ext of ['js', 'd.ts', 'wasm']) expect(files).toContain(`dist/src/worlds/${k}.${ext}`);
     // The bytes the module carries are the .wasm beside it, a WebAssembly module.
     const dir = join(app, 'node_modules', 'retrosim', 'dist', 'src', 'worlds', 'piney');
     const wasm = readFileSync(join(dir, 'cast-kernel-bytes.wasm'));
@@ -76,6 +76,15 @@ describe('a fresh clone, packed and installed', () => {
       return out['checksum'] as string;
     });
     expect(sums[1]).toBe(sums[0]);
+    // The Rugrats walk's kernel too.
+    const rugrats = (['off', 'on'] as const).map((mode) => {
+      const r = retrosim(['los', '--world', 'rugrats-demo', '--agents', '300', '--frames', '3', '--wasm', mode, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const out = lastJson(r.stdout);
+      expect(out['wasm']).toBe(mode === 'on');
+      return out['checksum'] as string;
+    });
+    expect(rugrats[1]).toBe(rugrats[0]);
   });
 
   it('a race on the Llama level: run, verify, seek from a Buffer, a batch sweep and a batch verify', () => {
