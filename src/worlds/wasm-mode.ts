@@ -10,7 +10,8 @@
  * - `off`: the JavaScript walks;
  * - `on`: the kernels, or an error when this engine cannot compile them;
  * - `auto`: each kernel where it was measured faster and the engine compiles it (`wasmKernelAutoChoice`: the
- *   Piney cast on V8 and SpiderMonkey, the Rugrats walk on V8 and JavaScriptCore), else the JavaScript walks.
+ *   Piney cast on V8 and SpiderMonkey, the Rugrats walk on V8, SpiderMonkey and JavaScriptCore), else the
+ *   JavaScript walks.
  */
 export type WasmMode = 'off' | 'on' | 'auto';
 
@@ -65,12 +66,11 @@ export type WasmKernel = 'piney-cast' | 'rugrats-walk';
  * Per kernel, the engines on which `auto` runs it: where it was measured faster than the JavaScript walk, in one
  * process alternating, on batches of line-of-sight segments (docs/benchmarks.md). The Piney cast: see
  * `wasmAutoChoice`. The Rugrats walk, on the demo level's eye-to-eye segments between agents within 20 m: less
- * time in WebAssembly on V8 (Node) and on JavaScriptCore (Bun); not measured on SpiderMonkey, which keeps the
- * JavaScript.
+ * time in WebAssembly on V8 (Node, Chromium), SpiderMonkey (Firefox) and JavaScriptCore (Bun).
  */
 const AUTO_ENGINES: Readonly<Record<WasmKernel, readonly JsEngine[]>> = {
   'piney-cast': ['v8', 'spidermonkey'],
-  'rugrats-walk': ['v8', 'jsc'],
+  'rugrats-walk': ['v8', 'spidermonkey', 'jsc'],
 };
 
 /** The rule of `auto` for one kernel: it runs when it compiles and this engine is one it was measured faster on. */

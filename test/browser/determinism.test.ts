@@ -17,7 +17,7 @@
  * sources, compares the kernel with the JavaScript cast on the same seeded segments in Node and both pages
  * (Node against Bun: test/engines/piney-cast-wasm-engines.test.ts). The same for the Rugrats line-of-sight walk:
  * rugrats-walk-page.mjs compares its kernel with the JavaScript walk on the Rugrats levels (`auto` takes it in
- * Chromium, where V8 runs it faster; Firefox was not measured and keeps the JavaScript).
+ * both browsers).
  *
  * And paths: nav-paths-page.mjs, bundled with the runtime's sources, finds paths on the Piney field's graph
  * (given as its file) by a default search (the coarse layer) and a cheapest one, in Node and both pages; every
@@ -111,7 +111,7 @@ describe('the same replay hashes the same on every frame in Node, Chromium and F
       expect(st['source']).toBe(source);
       expect(st['desyncFrame']).toBe(-1);
       // The line of sight ran in WebAssembly where auto takes the world's kernel (the Piney cast on V8 and
-      // SpiderMonkey, the Rugrats walk on V8), with these same hashes.
+      // SpiderMonkey, the Rugrats walk on both and JavaScriptCore), with these same hashes.
       const engine = name === 'Chromium' ? 'v8' : 'spidermonkey';
       const auto = st['kind'] === 'piney' ? wasmKernelAutoChoice('piney-cast', true, engine) : st['kind'] === 'rugrats' ? wasmKernelAutoChoice('rugrats-walk', true, engine) : false;
       expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(auto);
@@ -209,7 +209,7 @@ describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in C
 });
 
 describe("the Rugrats walk in WebAssembly gives the JavaScript's bits in Chromium and Firefox", () => {
-  test('every segment of the same seeded batches, in Node and both pages; auto takes the kernel on V8 only', async () => {
+  test('every segment of the same seeded batches, in Node and both pages; auto takes the kernel in both', async () => {
     const code = await kernelPageBundle('rugrats-walk-page.mjs', 'rugratsWalk', 'rugrats');
     const levels = Object.fromEntries(['demo.col', 'hand.col'].map((f) => [f, readFileSync(join(ROOT, 'assets', 'worlds', 'rugrats', f)).toString('base64')]));
     type Run = { run(l: Record<string, string>, n: number, s: number): CastCompared };
@@ -224,7 +224,7 @@ describe("the Rugrats walk in WebAssembly gives the JavaScript's bits in Chromiu
       expect(inPage.mismatches, `${name}: segments whose answers differ`).toEqual([]);
       expect(inPage.digest, `${name}: the answers' digest against Node's`).toBe(inNode.digest);
       expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'spidermonkey');
-      expect(inPage.auto, `${name}: auto`).toBe(name === 'Chromium');
+      expect(inPage.auto, `${name}: auto`).toBe(true);
     }
   });
 });

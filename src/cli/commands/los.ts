@@ -28,8 +28,8 @@ finds and casts the pairs of a slice of the agents). Only the matrices are timed
 casting them.
 --wasm: whether the world's segment walk runs in WebAssembly where it has a kernel (the Piney field, Rugrats
 levels): off, on (an error when this engine cannot compile it) or auto (the default: where it was measured
-faster: the Piney cast on V8 and SpiderMonkey, the Rugrats walk on V8 and JavaScriptCore). The answers and the
-checksum are the same either way.
+faster: the Piney cast on V8 and SpiderMonkey, the Rugrats walk on V8, SpiderMonkey and JavaScriptCore).
+The answers and the checksum are the same either way.
 --json prints one line:
   {"world","kind","agents","frames","threads","range","segments","visible","seconds","segmentsPerSecond",
    "matrixMs","checksum","wasm"}

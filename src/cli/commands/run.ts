@@ -58,7 +58,7 @@ options:
   --wasm off|on|auto  whether the world's line-of-sight walk runs in WebAssembly where it has a kernel (the
                     Piney field, Rugrats levels): on fails when this engine cannot compile it; auto, the
                     default, takes it where it was measured faster (the Piney cast on V8 and SpiderMonkey, the
-                    Rugrats walk on V8 and JavaScriptCore). Every hash is the same either way
+                    Rugrats walk on V8, SpiderMonkey and JavaScriptCore). Every hash is the same either way
   --synctest N      re-simulate the last N frames every frame and compare hashes (slow; exit 1 on a desync)
   --json            print the summary as one JSON line
 `;
