@@ -8,6 +8,10 @@
  *
  * And the GTA town's segment walk: the line-of-sight segments of agent pairs within 20 m (the `los batch`
  * bench's set, 400 agents), `segmentFractions` of them all per round, JavaScript and WebAssembly alternating.
+ *
+ * 'los wasm rugrats': the Rugrats walk's kernel against its JavaScript walk the same way, on the segments of
+ * line of sight between agents within 20 m on the demo level, eye to eye (`agentPairSegments`, the peers
+ * bench's scene of 450 agents): `segmentFractions` of the whole set each round, the order alternating.
  */
 import { performance } from 'node:perf_hooks';
 import type { Bench, BenchResult } from './harness.js';
@@ -23,6 +27,53 @@ import { agentPairSegments } from './los.bench.js';
 export const WASM_ROUNDS = 9;
 
 const med = (v: number[]): number => [...v].sort((x, y) => x - y)[v.length >> 1]!;
+
+/** Agents of the Rugrats comparison: the peers bench's scene on the demo level (about 100,000 pairs). */
+export const RUGRATS_WASM_AGENTS = 450;
+
+function timed(fn: () => void): { wall: number; cpu: number } {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  fn();
+  const cu = process.cpuUsage(c0);
+  return { wall: performance.now() - t0, cpu: (cu.user + cu.system) / 1000 };
+}
+
+/** The Rugrats walk: kernel against JavaScript on the demo level's agent-pair segments (see the module comment). */
+function rugratsWalk(): BenchResult[] {
+  const loadBefore = loadNote();
+  const world = openBenchWorld(LOS_WORLDS.rugrats).world;
+  if (!world.setWasm || !world.segmentFractions) throw new Error('the Rugrats world has no WebAssembly kernel');
+  const segments = agentPairSegments(world, RUGRATS_WASM_AGENTS);
+  const count = segments.length / SEGMENT_STRIDE;
+  const answers = { js: new Float64Array(count), wasm: new Float64Array(count) };
+  const fig = { js: { w: [] as number[], c: [] as number[] }, wasm: { w: [] as number[], c: [] as number[] } };
+  // Rounds of several passes each, so a round is long enough to time.
+  const passes = 5;
+  for (let round = 0; round < WASM_ROUNDS + 2; round++) {
+    for (const mode of round % 2 === 0 ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const)) {
+      world.setWasm(mode === 'js' ? 'off' : 'on');
+      const t = timed(() => {
+        for (let p = 0; p < passes; p++) world.segmentFractions!(segments, 0, count, answers[mode]);
+      });
+      if (round < 2) continue;
+      fig[mode].w.push(t.wall);
+      fig[mode].c.push(t.cpu);
+    }
+    const wj = new Uint32Array(answers.js.buffer), ww = new Uint32Array(answers.wasm.buffer);
+    for (let i = 0; i < wj.length; i++) if (wj[i] !== ww[i]) throw new Error(`WebAssembly and JavaScript disagree at segment ${i >> 1} of round ${round}`);
+  }
+  let hits = 0;
+  for (let i = 0; i < count; i++) if (answers.js[i]! >= 0) hits++;
+  world.setWasm('auto');
+  const perSeg = (ms: number): number => (ms * 1e6) / (passes * count);
+  const note = `${count} segments (${hits} stopped), ${WASM_ROUNDS} rounds of ${passes} passes alternating, medians; engine ${jsEngine()}; load average ${loadBefore} before, ${loadNote()} after`;
+  return [
+    { name: 'los wasm rugrats: the walk, JavaScript', value: perSeg(med(fig.js.c)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(fig.js.w)).toFixed(1)}; ${note}` },
+    { name: 'los wasm rugrats: the walk, WebAssembly', value: perSeg(med(fig.wasm.c)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(fig.wasm.w)).toFixed(1)}; every answer the same bits (checked)` },
+    { name: 'los wasm rugrats: the walk, WebAssembly ÷ JavaScript (CPU)', value: med(fig.wasm.c) / med(fig.js.c), unit: '×', note: 'below 1: the kernel is faster on this engine' },
+  ];
+}
 
 export const benches: Bench[] = [
   {
@@ -74,13 +125,6 @@ export const benches: Bench[] = [
         }
         if (keep) frameCount = total;
         return total;
-      };
-      const timed = (fn: () => void): { wall: number; cpu: number } => {
-        const t0 = performance.now();
-        const c0 = process.cpuUsage();
-        fn();
-        const cu = process.cpuUsage(c0);
-        return { wall: performance.now() - t0, cpu: (cu.user + cu.system) / 1000 };
       };
       const fig = { js: { mw: [] as number[], mc: [] as number[], cw: [] as number[], cc: [] as number[] }, wasm: { mw: [] as number[], mc: [] as number[], cw: [] as number[], cc: [] as number[] } };
       const a = new Float64Array(0);
@@ -154,4 +198,5 @@ export const benches: Bench[] = [
       ];
     },
   },
+  { name: 'los wasm rugrats', run: rugratsWalk },
 ];

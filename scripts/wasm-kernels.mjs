@@ -22,6 +22,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const WASM_KERNELS = [
   { source: 'wasm/piney-cast.ts', module: 'src/worlds/piney/cast-kernel-bytes', name: 'PINEY_CAST_WASM' },
   { source: 'wasm/pair-walk.ts', module: 'src/systems/los/pair-walk-kernel-bytes', name: 'PAIR_WALK_WASM' },
+  { source: 'wasm/rugrats-walk.ts', module: 'src/worlds/rugrats/walk-kernel-bytes', name: 'RUGRATS_WALK_WASM' },
   { source: 'wasm/gta-walk.ts', module: 'src/worlds/gta/walk-kernel-bytes', name: 'GTA_WALK_WASM', options: ['--enable', 'simd'] },
 ];
 

@@ -41,7 +41,7 @@ export interface LoadWorldOptions {
   limits?: Readonly<Limits>;
   /**
    * Whether the world's hot walks run in WebAssembly where it has kernels (the Piney field's segment cast, the
-   * GTA scene's segment walk):
+   * GTA scene's segment walk, the Rugrats line-of-sight walk; and line of sight's pair walk over its agents):
    * `off`, `on` or `auto` (the default; see `WasmMode`). The answers are the same bit for bit either way.
    */
   wasm?: WasmMode;
@@ -80,7 +80,7 @@ export const ADAPTERS: readonly Adapter[] = [
       return loadLlamaWorld(o.trak, b, n, undefined, o.limits);
     },
   },
-  { kind: 'rugrats', detect: detectRugrats, load: (b, n, o) => loadRugratsWorld(b, n, o.limits) },
+  { kind: 'rugrats', detect: detectRugrats, load: (b, n, o) => loadRugratsWorld(b, n, o.limits, o.wasm ?? 'auto') },
 ];
 
 /** Which kind of file the bytes are, by content; null when no adapter recognises them. */

@@ -5,12 +5,12 @@
  */
 
 /**
- * How a world runs its WebAssembly kernels (the Piney field's segment cast and the GTA scene's segment walk, for
- * line of sight in batches):
+ * How a world runs its WebAssembly kernels (the Piney field's segment cast, the GTA scene's segment walk and the
+ * Rugrats line-of-sight walk, for line of sight in batches; line of sight's pair walk over its agents):
  * - `off`: the JavaScript walks;
  * - `on`: the kernels, or an error when this engine cannot compile them;
- * - `auto`: the kernels where they were measured faster and the engine compiles them (`wasmAutoChoice` for the
- *   Piney cast: on V8 and SpiderMonkey; `wasmAutoChoiceFor('gta-walk')`: on V8, SpiderMonkey and JavaScriptCore), else the
+ * - `auto`: each kernel where it was measured faster and the engine compiles it (`wasmAutoChoiceFor`: the
+ *   Piney cast on V8 and SpiderMonkey, the others on V8, SpiderMonkey and JavaScriptCore), else the
  *   JavaScript walks.
  */
 export type WasmMode = 'off' | 'on' | 'auto';
@@ -49,37 +49,36 @@ export function jsEngineOf(versions: Readonly<Record<string, string | undefined>
 }
 
 /**
- * The rule of `auto`: the kernels run on V8 (Node, Chromium) and SpiderMonkey (Firefox) when they compile, and
- * the JavaScript walks run elsewhere. Measured on batches of line-of-sight segments over the default field
- * (docs/benchmarks.md), in one process alternating: the Piney cast took less time in WebAssembly than in
- * JavaScript on V8 and on SpiderMonkey, and more on JavaScriptCore (Bun), whose JIT runs the JavaScript walk
- * faster than V8's. An engine not measured keeps the JavaScript.
+ * The rule of `auto` for the Piney field's segment cast (`wasmAutoChoiceFor('piney-cast')`): on V8 (Node,
+ * Chromium) and SpiderMonkey (Firefox) when it compiles.
  */
 export function wasmAutoChoice(compiles: boolean, engine: JsEngine = jsEngine()): boolean {
-  return compiles && (engine === 'v8' || engine === 'spidermonkey');
+  return wasmAutoChoiceFor('piney-cast', compiles, engine);
 }
 
-/** The WebAssembly kernels that have a rule of their own for `auto` (`wasmAutoChoiceFor`). */
-export type WasmKernelName = 'gta-walk' | 'pair-walk';
+/**
+ * The WebAssembly kernels, by name: the Piney field's segment cast, the GTA scene's segment walk, the Rugrats
+ * line-of-sight walk, and line of sight's pair walk.
+ */
+export type WasmKernel = 'piney-cast' | 'gta-walk' | 'rugrats-walk' | 'pair-walk';
 
 /**
- * The engines on which `auto` runs each kernel named here: where it was measured faster than its JavaScript walk,
- * in one process alternating (see `wasmAutoChoiceFor`). Filled in from measurements; an engine not listed keeps
- * the JavaScript.
+ * Per kernel, the engines on which `auto` runs it: where it was measured faster than its JavaScript walk, in one
+ * process alternating (docs/benchmarks.md, docs/systems.md). An engine not listed keeps the JavaScript.
+ * - `piney-cast`, on batches of line-of-sight segments over the default field: less time on V8 and
+ *   SpiderMonkey; more on JavaScriptCore (Bun), whose JIT runs the JavaScript walk faster than V8's.
+ * - `gta-walk`, on the demo town's segments between agents within 20 m: less time on all three.
+ * - `rugrats-walk`, on the demo level's eye-to-eye segments between agents within 20 m: less time on all three.
+ * - `pair-walk`, on 10,000 agents scattered as the matrix's: less time on all three.
  */
-const AUTO_ENGINES: Readonly<Record<WasmKernelName, readonly JsEngine[]>> = {
+const AUTO_ENGINES: Readonly<Record<WasmKernel, readonly JsEngine[]>> = {
+  'piney-cast': ['v8', 'spidermonkey'],
   'gta-walk': ['v8', 'spidermonkey', 'jsc'],
+  'rugrats-walk': ['v8', 'spidermonkey', 'jsc'],
   'pair-walk': ['v8', 'spidermonkey', 'jsc'],
 };
 
-/**
- * The rule of `auto` for one kernel: it runs when it compiles and it was measured faster than the JavaScript on
- * this engine. The GTA scene's segment walk (`gta-walk`), on the demo town's line-of-sight segments between
- * agents within 20 m, in one process alternating: less time in WebAssembly than in JavaScript on V8 (Node,
- * Chromium), SpiderMonkey (Firefox) and JavaScriptCore (Bun). Line of sight's pair walk (`pair-walk`), on
- * 10,000 agents scattered as the matrix's: less time on V8 (Node, Chromium), SpiderMonkey (Firefox) and
- * JavaScriptCore (Bun). An engine not measured keeps the JavaScript.
- */
-export function wasmAutoChoiceFor(kernel: WasmKernelName, compiles: boolean, engine: JsEngine = jsEngine()): boolean {
+/** The rule of `auto` for one kernel: it runs when it compiles and this engine is one it was measured faster on. */
+export function wasmAutoChoiceFor(kernel: WasmKernel, compiles: boolean, engine: JsEngine = jsEngine()): boolean {
   return compiles && AUTO_ENGINES[kernel].includes(engine);
 }

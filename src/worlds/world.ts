@@ -137,8 +137,9 @@ export interface CollisionWorld {
    */
   segmentFractions?(segments: Float64Array, start: number, end: number, out: Float64Array): void;
   /**
-   * Optional: sets whether the world's hot walks run in WebAssembly (`WasmMode`: the Piney field's segment cast
-   * and the GTA scene's segment walk behind `segmentFractions`) and says whether they now do. The answers are the same bit for bit either way;
+   * Optional: sets whether the world's hot walks run in WebAssembly (`WasmMode`: the Piney field's segment cast,
+   * the GTA scene's segment walk and the Rugrats line-of-sight walk, behind `segmentFractions`) and says whether
+   * they now do. The answers are the same bit for bit either way;
    * `on` throws an Error when this engine cannot compile the kernels. A world without it has no kernels.
    */
   setWasm?(mode: WasmMode): boolean;

@@ -15,8 +15,10 @@
  * And the Piney field's line of sight in WebAssembly: the page's world runs the kernel (`auto` takes it in
  * both browsers) and the replays hash the same; test/engines/piney-cast-wasm.mjs, bundled with the runtime's
  * sources, compares the kernel with the JavaScript cast on the same seeded segments in Node and both pages
- * (Node against Bun: test/engines/wasm-kernels-engines.test.ts). Likewise the GTA town's walk in WebAssembly:
- * test/engines/gta-walk-wasm.mjs through gta-walk-page.mjs, in Node and both pages.
+ * (Node against Bun: test/engines/wasm-kernels-engines.test.ts). The same for the GTA town's walk
+ * (gta-walk-page.mjs), the Rugrats line-of-sight walk (rugrats-walk-page.mjs, on the Rugrats levels) and line of
+ * sight's pair walk (pair-walk-page.mjs, on seeded crowds): each kernel against its JavaScript walk, in Node and
+ * both pages.
  *
  * And paths: nav-paths-page.mjs, bundled with the runtime's sources, finds paths on the Piney field's graph
  * (given as its file) by a default search (the coarse layer) and a cheapest one, in Node and both pages; every
@@ -30,6 +32,7 @@ import type { Page as FirefoxPage } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hex64, readReplay } from '../../src/replay/format.js';
 import { BUTTON_MASK } from '../../src/systems/input.js';
+import { wasmAutoChoiceFor } from '../../src/worlds/wasm-mode.js';
 import { CASES, recordInNode, resimulateInNode } from '../engines/determinism-cases.js';
 import { ROOT } from '../engines/bun.js';
 import { openBuiltinWorld } from '../../src/node/open-world.js';
@@ -37,7 +40,6 @@ import { buildNavGraph } from '../../src/nav/graph.js';
 import { writeNavGraph } from '../../src/nav/graph-file.js';
 import { defaultNavBody } from '../../src/nav/walk.js';
 import { openSandbox, openSandboxInFirefox, startFirefox, startHarness, type FirefoxHarness, type Harness } from './harness.js';
-import { wasmAutoChoiceFor } from '../../src/worlds/wasm-mode.js';
 
 /** Either browser's page: both drivers evaluate a function with one serialisable argument. */
 type AnyPage = Page | FirefoxPage;
@@ -109,9 +111,11 @@ describe('the same replay hashes the same on every frame in Node, Chromium and F
       const st = await evaluate(page, () => window.retrosim.state(), undefined);
       expect(st['source']).toBe(source);
       expect(st['desyncFrame']).toBe(-1);
-      // The field's line of sight ran in WebAssembly (auto takes it on V8 and SpiderMonkey), with these same hashes.
-      // So did the GTA town's walk where auto takes it (where it was measured faster).
-      expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(st['kind'] === 'piney' || (st['kind'] === 'gta' && wasmAutoChoiceFor('gta-walk', true, name === 'Chromium' ? 'v8' : 'spidermonkey')));
+      // The line of sight ran in WebAssembly where auto takes the world's kernel (each kernel's measured rule),
+      // with these same hashes.
+      const engine = name === 'Chromium' ? 'v8' : 'spidermonkey';
+      const kernel = ({ piney: 'piney-cast', rugrats: 'rugrats-walk', gta: 'gta-walk' } as const)[st['kind'] as 'piney' | 'rugrats' | 'gta'];
+      expect(st['wasm'], `${name}: the world's WebAssembly kernel`).toBe(kernel !== undefined && wasmAutoChoiceFor(kernel, true, engine));
     }
   });
 });
@@ -158,7 +162,7 @@ describe('the deterministic maths gives the same bits in Node, Chromium and Fire
   });
 });
 
-/** What piney-cast-page.mjs's `run` returns. */
+/** What piney-cast-page.mjs's and rugrats-walk-page.mjs's `run` return. */
 interface CastCompared {
   count: number;
   hits: number;
@@ -169,14 +173,18 @@ interface CastCompared {
   auto: boolean;
 }
 
-/** piney-cast-page.mjs with the runtime's sources as one script that leaves `pineyCast` (its exports) behind. */
-async function pineyCastBundle(): Promise<string> {
+/**
+ * A page script (`entry` under test/browser/) with the runtime's sources as one script that leaves `global` (its
+ * exports) behind; `world` names the world module its comparison imports as `retrosim/worlds/<world>`.
+ */
+async function kernelPageBundle(entry: string, global: string, world: 'piney' | 'rugrats' | 'gta' | null): Promise<string> {
   const out = await build({
     configFile: false,
     logLevel: 'error',
     root: ROOT,
-    resolve: { alias: { 'retrosim/worlds/piney': join(ROOT, 'src', 'worlds', 'piney', 'collision-world.ts'), retrosim: join(ROOT, 'test', 'browser', 'no-node.mjs') } },
-    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', 'piney-cast-page.mjs'), formats: ['iife'], name: 'pineyCast' } },
+    // The page's world module from the sources (none for a kernel that needs no world), and no Node modules.
+    resolve: { alias: { ...(world === null ? {} : { [`retrosim/worlds/${world}`]: join(ROOT, 'src', 'worlds', world, 'collision-world.ts') }), retrosim: join(ROOT, 'test', 'browser', 'no-node.mjs') } },
+    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', entry), formats: ['iife'], name: global } },
   });
   const result = Array.isArray(out) ? out[0]! : out;
   if (!('output' in result)) throw new Error('vite build gave no output');
@@ -185,7 +193,7 @@ async function pineyCastBundle(): Promise<string> {
 
 describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in Chromium and Firefox", () => {
   test('every segment of the same seeded batches, in Node and both pages; auto takes the kernel in both', async () => {
-    const code = await pineyCastBundle();
+    const code = await kernelPageBundle('piney-cast-page.mjs', 'pineyCast', 'piney');
     const tables = readFileSync(join(ROOT, 'assets', 'piney', 'field-tables.json')).toString('base64');
     const inNode = (new Function(`${code}; return pineyCast;`)() as { run(t: string, n: number, s: number): CastCompared }).run(tables, 5000, 46);
     expect(inNode.mismatches).toEqual([]);
@@ -202,23 +210,30 @@ describe("the Piney field's cast in WebAssembly gives the JavaScript's bits in C
   });
 });
 
-/** gta-walk-page.mjs with the runtime's sources as one script that leaves `gtaWalk` (its exports) behind. */
-async function gtaWalkBundle(): Promise<string> {
-  const out = await build({
-    configFile: false,
-    logLevel: 'error',
-    root: ROOT,
-    resolve: { alias: { 'retrosim/worlds/gta': join(ROOT, 'src', 'worlds', 'gta', 'collision-world.ts') } },
-    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', 'gta-walk-page.mjs'), formats: ['iife'], name: 'gtaWalk' } },
+describe("the Rugrats walk in WebAssembly gives the JavaScript's bits in Chromium and Firefox", () => {
+  test('every segment of the same seeded batches, in Node and both pages; auto takes the kernel in both', async () => {
+    const code = await kernelPageBundle('rugrats-walk-page.mjs', 'rugratsWalk', 'rugrats');
+    const levels = Object.fromEntries(['demo.col', 'hand.col'].map((f) => [f, readFileSync(join(ROOT, 'assets', 'worlds', 'rugrats', f)).toString('base64')]));
+    type Run = { run(l: Record<string, string>, n: number, s: number): CastCompared };
+    const inNode = (new Function(`${code}; return rugratsWalk;`)() as Run).run(levels, 5000, 47);
+    expect(inNode.mismatches).toEqual([]);
+    expect(inNode.wasm).toBe(true);
+    expect(inNode.hits).toBeGreaterThan(1000);
+    expect(inNode.hits).toBeLessThan(9000);
+    for (const { name, page } of pages) {
+      const inPage = await evaluate(page, ([c, l]: [string, Record<string, string>]) => (new Function(`${c}; return rugratsWalk;`)() as Run).run(l, 5000, 47), [code, levels] as [string, Record<string, string>]);
+      expect(inPage.wasm, `${name}: the kernel ran`).toBe(true);
+      expect(inPage.mismatches, `${name}: segments whose answers differ`).toEqual([]);
+      expect(inPage.digest, `${name}: the answers' digest against Node's`).toBe(inNode.digest);
+      expect(inPage.engine).toBe(name === 'Chromium' ? 'v8' : 'spidermonkey');
+      expect(inPage.auto, `${name}: auto`).toBe(wasmAutoChoiceFor('rugrats-walk', true, name === 'Chromium' ? 'v8' : 'spidermonkey'));
+    }
   });
-  const result = Array.isArray(out) ? out[0]! : out;
-  if (!('output' in result)) throw new Error('vite build gave no output');
-  return result.output[0].code;
-}
+});
 
 describe("the GTA scene's walk in WebAssembly gives the JavaScript's bits in Chromium and Firefox", () => {
   test('every segment of the same seeded batches over three town scenes, in Node and both pages; auto by the measured rule', async () => {
-    const code = await gtaWalkBundle();
+    const code = await kernelPageBundle('gta-walk-page.mjs', 'gtaWalk', 'gta');
     const col = readFileSync(join(ROOT, 'assets', 'worlds', 'gta', 'town.col')).toString('base64');
     const text = readFileSync(join(ROOT, 'assets', 'worlds', 'gta', 'town.placements.json'), 'utf8');
     type Run = { run(c: string, t: string, n: number, s: number): CastCompared };
@@ -238,22 +253,9 @@ describe("the GTA scene's walk in WebAssembly gives the JavaScript's bits in Chr
   });
 });
 
-/** pair-walk-page.mjs with the runtime's sources as one script that leaves `pairWalk` (its exports) behind. */
-async function pairWalkBundle(): Promise<string> {
-  const out = await build({
-    configFile: false,
-    logLevel: 'error',
-    root: ROOT,
-    build: { write: false, minify: false, lib: { entry: join(ROOT, 'test', 'browser', 'pair-walk-page.mjs'), formats: ['iife'], name: 'pairWalk' } },
-  });
-  const result = Array.isArray(out) ? out[0]! : out;
-  if (!('output' in result)) throw new Error('vite build gave no output');
-  return result.output[0].code;
-}
-
 describe("line of sight's pair walk in WebAssembly gives the JavaScript's pairs in Chromium and Firefox", () => {
   test('every pair, segment and cursor of the same seeded crowds, in Node and both pages', async () => {
-    const code = await pairWalkBundle();
+    const code = await kernelPageBundle('pair-walk-page.mjs', 'pairWalk', null);
     type Walks = { crowds: number; pairs: number; mismatches: unknown[]; digest: string; wasm: boolean; engine: string };
     type Run = { run(crowds: number, seed: number): Walks };
     const inNode = (new Function(`${code}; return pairWalk;`)() as Run).run(16, 53);

@@ -1,9 +1,9 @@
 /**
  * `--wasm off|on|auto` on the commands that walk line of sight: the recorded checksums hold with the
  * WebAssembly kernel and without it (the 10,000-agent matrix on the default field on two threads; the default
- * scenario with 100,000 agents on one thread and on two; the GTA town's 1,000-agent matrix on one thread and two),
- * the commands say which walk ran, and a value that is
- * not a mode is a usage error on one line.
+ * scenario with 100,000 agents on one thread and on two; the GTA town's 1,000-agent matrix on one thread and two;
+ * the Rugrats demo level's matrix and a run on it), the commands say which walk ran, and a value that is not a
+ * mode is a usage error on one line.
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -53,8 +53,31 @@ describe('--wasm', () => {
     expect([...sums]).toEqual(['0xd003f860549c3083']);
   });
 
+  it('los and run on the Rugrats demo level: the same checksum and hash with its kernel and without', () => {
+    for (const mode of ['off', 'on', 'auto'] as const) {
+      const r = runCli(['los', '--world', 'rugrats-demo', '--agents', '2000', '--frames', '10', '--threads', '2', '--wasm', mode, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { checksum: string; wasm: boolean; segments: number };
+      // The JavaScript walk's checksum, as before the kernel existed.
+      expect(out.checksum, `--wasm ${mode}`).toBe('0x69b15107376251f7');
+      // auto takes the kernel on V8 (Node).
+      expect(out.wasm, `--wasm ${mode}`).toBe(mode !== 'off');
+      expect(out.segments).toBeGreaterThan(1_000_000);
+    }
+    const hashes = (['off', 'on'] as const).map((mode) => {
+      const r = runCli(['run', '--world', 'rugrats-demo', '--agents', '2000', '--frames', '120', '--no-replay', '--wasm', mode, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { finalHash: string; wasm: boolean };
+      expect(out.wasm).toBe(mode === 'on');
+      return out.finalHash;
+    });
+    expect(hashes[1]).toBe(hashes[0]);
+    // The JavaScript walk's hash, as before the kernel existed.
+    expect(hashes[0]).toBe('0x55b35b3afae65c81');
+  });
+
   it('a world without kernels runs its JavaScript walk under any mode, and says so', () => {
-    const r = runCli(['los', '--world', 'rugrats-demo', '--agents', '50', '--frames', '2', '--wasm', 'on', '--json']);
+    const r = runCli(['los', '--world', 'llama-demo', '--agents', '50', '--frames', '2', '--wasm', 'on', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { wasm: boolean }).wasm).toBe(false);
   });

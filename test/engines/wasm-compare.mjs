@@ -1,4 +1,5 @@
-// Shared by the WebAssembly kernels' engine comparisons (piney-cast-wasm.mjs, gta-walk-wasm.mjs), which run in
+// Shared by the WebAssembly kernels' engine comparisons (piney-cast-wasm.mjs, gta-walk-wasm.mjs,
+// rugrats-walk-wasm.mjs, pair-walk-wasm.mjs), which run in
 // Node, Bun and the browsers: a seeded generator of integer operations only, a digest of answers' bits, and the
 // comparison of a world's kernel with its JavaScript walk on the same segments.
 

@@ -62,7 +62,9 @@ describe('a fresh clone, packed and installed', () => {
 
   it('the build made the WebAssembly kernels from their AssemblyScript sources, and the installed CLI runs them', () => {
     const files = packed.files.map((f) => f.path);
-    for (const k of ['piney/cast-kernel-bytes', 'gta/walk-kernel-bytes']) for (const ext of ['js', 'd.ts', 'wasm']) expect(files).toContain(`dist/src/worlds/${k}.${ext}`);
+    for (const k of ['worlds/piney/cast-kernel-bytes', 'worlds/gta/walk-kernel-bytes', 'worlds/rugrats/walk-kernel-bytes', 'systems/los/pair-walk-kernel-bytes']) {
+      for (const ext of ['js', 'd.ts', 'wasm']) expect(files).toContain(`dist/src/${k}.${ext}`);
+    }
     // The bytes the module carries are the .wasm beside it, a WebAssembly module.
     const dir = join(app, 'node_modules', 'retrosim', 'dist', 'src', 'worlds', 'piney');
     const wasm = readFileSync(join(dir, 'cast-kernel-bytes.wasm'));
@@ -76,15 +78,17 @@ describe('a fresh clone, packed and installed', () => {
       return out['checksum'] as string;
     });
     expect(sums[1]).toBe(sums[0]);
-    // The GTA town's walk too.
-    const town = (['off', 'on'] as const).map((mode) => {
-      const r = retrosim(['los', '--world', 'gta-town', '--agents', '300', '--frames', '3', '--wasm', mode, '--json']);
-      expect(r.code, r.stderr).toBe(0);
-      const out = lastJson(r.stdout);
-      expect(out['wasm']).toBe(mode === 'on');
-      return out['checksum'] as string;
-    });
-    expect(town[1]).toBe(town[0]);
+    // The GTA town's walk and the Rugrats walk too.
+    for (const world of ['gta-town', 'rugrats-demo']) {
+      const sums = (['off', 'on'] as const).map((mode) => {
+        const r = retrosim(['los', '--world', world, '--agents', '300', '--frames', '3', '--wasm', mode, '--json']);
+        expect(r.code, r.stderr).toBe(0);
+        const out = lastJson(r.stdout);
+        expect(out['wasm'], `${world} --wasm ${mode}`).toBe(mode === 'on');
+        return out['checksum'] as string;
+      });
+      expect(sums[1], world).toBe(sums[0]);
+    }
   });
 
   it('a race on the Llama level: run, verify, seek from a Buffer, a batch sweep and a batch verify', () => {

@@ -10,7 +10,7 @@ const usage = `usage: retrosim bench [FILTER] [--list] [--wasm off|on|auto] [--j
 Runs the benchmarks (bench/*.bench.ts, compiled with the package) whose name or file contains FILTER, or all of
 them, and prints each figure with its goal. --list names them without running. Results also go to
 out/bench.json. --wasm: whether the worlds the benches open run their WebAssembly kernels (the Piney field's
-segment cast): off, on, or auto (the default: where they were measured faster); the "los wasm" bench compares
+segment cast, the GTA scene's and the Rugrats walks, the pair walk): off, on, or auto (the default: where they were measured faster); the "los wasm" bench compares
 both in one process whatever it says. The figures in docs/benchmarks.md come from this command on a quiet machine.
 
 --goals runs the line-of-sight goals (the 10,000-agent matrix on the Piney field and the GTA town, ours against

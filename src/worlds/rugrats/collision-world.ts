@@ -5,7 +5,7 @@
  * or the segment at knee height is stopped, sliding along the blocking normal; a body with no floor falls).
  */
 import type { Body, Bounds, CollisionWorld, Contact, GroundResult, MoveResult, SegmentResult, UpAxis, Vec3 } from '../world.js';
-import { newGroundResult, newMoveResult, newSegmentResult } from '../world.js';
+import { checkSegmentBatch, newGroundResult, newMoveResult, newSegmentResult } from '../world.js';
 import { setSegmentMiss } from '../results.js';
 import { buildColIndex, type ColIndex } from './col-index.js';
 import { COLUMN_COUNT, COLUMN_DATA, COLUMN_ENTRY_SIZE, COLUMN_TABLE, HEADER_FLOOR_NORMAL_COUNT, HEADER_MAX, HEADER_MIN, HEADER_NORMALS_OFFSET, NORMAL_SIZE, FLAG_LAST } from './layout.js';
@@ -14,6 +14,8 @@ import { floorAt, locateCell, queryCol, stackForPoint, toS32, Q_CEILING, Q_FLOOR
 import { tileIndexOfOffset } from './col-index.js';
 import { SEGMENT_OUT_LENGTH, S_NORMAL, S_POINT, S_RESULT, S_TILE, S_WRITTEN, WROTE_DEPTH, segmentCol } from './segment.js';
 import { SegmentStopWalker } from './segment-stop.js';
+import { rugratsWalkWasmError, rugratsWalkWasmModule, WasmLevelWalker } from './segment-walk-wasm.js';
+import { checkWasmMode, wasmAutoChoiceFor, type WasmMode } from '../wasm-mode.js';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /** Native units per metre, roughly: one 1024-unit tile is taken as about a metre. */
@@ -45,11 +47,12 @@ export function detectRugrats(bytes: Uint8Array): boolean {
 
 /**
  * Parses (strictly, as parseColWithOffsets) and wraps a database as a CollisionWorld named `name`. Throws
- * FormatError.
+ * FormatError. `wasm` says whether its line-of-sight batches run the WebAssembly kernel (`WasmMode`, `auto` by
+ * default; the answers are the same either way).
  */
-export function loadRugratsWorld(bytes: Uint8Array, name: string, limits: Readonly<Limits> = DEFAULT_LIMITS): RugratsWorld {
+export function loadRugratsWorld(bytes: Uint8Array, name: string, limits: Readonly<Limits> = DEFAULT_LIMITS, wasm: WasmMode = 'auto'): RugratsWorld {
   const p = parseColWithOffsets(bytes, limits);
-  return new RugratsWorld(buildColIndex(p.data, p.offsets), name);
+  return new RugratsWorld(buildColIndex(p.data, p.offsets), name, wasm);
 }
 
 // Scratch for the allocation-free paths.
@@ -69,13 +72,48 @@ export class RugratsWorld implements CollisionWorld {
   readonly integer = true;
   /** vectorwalk's result and stop point alone (the line-of-sight path; `segmentCol` is its reference). */
   private readonly walker: SegmentStopWalker;
+  /** The same walk in WebAssembly, for batches, when the world's `WasmMode` chose it; null otherwise. */
+  private wasmWalker: WasmLevelWalker | null = null;
+  private mode: WasmMode = 'auto';
 
+  /**
+   * @param index the database, indexed
+   * @param name the world's name
+   * @param wasm whether `segmentFractions` runs the WebAssembly kernel (`WasmMode`; `auto` by default). The
+   *   answers are the same either way, bit for bit. `on` throws an Error when this engine cannot compile it.
+   */
   constructor(
     readonly index: ColIndex,
     readonly name: string,
+    wasm: WasmMode = 'auto',
   ) {
     this.bounds = { min: [index.minX, index.minY, index.minZ], max: [index.maxX, index.maxY, index.maxZ] };
     this.walker = new SegmentStopWalker(index);
+    this.setWasm(wasm);
+  }
+
+  /**
+   * Sets whether `segmentFractions` runs the WebAssembly kernel (`WasmMode`) and says whether it now does. The
+   * answers are the same either way; `on` throws an Error when this engine cannot compile the kernel.
+   */
+  setWasm(mode: WasmMode): boolean {
+    checkWasmMode(mode, 'RugratsWorld.setWasm');
+    this.mode = mode;
+    // auto: only where the kernel was measured faster (wasmAutoChoiceFor); then, as on, only if it compiles.
+    const module = mode === 'off' || (mode === 'auto' && !wasmAutoChoiceFor('rugrats-walk', true)) ? null : rugratsWalkWasmModule();
+    if (module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${rugratsWalkWasmError()}`);
+    this.wasmWalker = module === null ? null : (this.wasmWalker ?? new WasmLevelWalker(module, this.walker));
+    return this.wasmWalker !== null;
+  }
+
+  /** Whether `segmentFractions` runs the WebAssembly kernel (see the constructor's `wasm`). */
+  get wasmKernels(): boolean {
+    return this.wasmWalker !== null;
+  }
+
+  /** The mode last set (`setWasm`, or the constructor's `wasm`). */
+  get wasmMode(): WasmMode {
+    return this.mode;
   }
 
   /** The query: hasFloor when the point is in the open; floor and ceiling of the tile found (NaN for none). */
@@ -121,6 +159,21 @@ export class RugratsWorld implements CollisionWorld {
     if (r === 2) return 0;
     const p = w.stop;
     return stopFraction(fx, fy, fz, tx, ty, tz, p[0]!, p[1]!, p[2]!);
+  }
+
+  /**
+   * `segmentFraction` of a batch of segments (`CollisionWorld.segmentFractions`): through the WebAssembly kernel
+   * when the world's `WasmMode` chose it, else one segment after another; the same answers bit for bit.
+   */
+  segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
+    if (this.wasmWalker) {
+      this.wasmWalker.walkMany(segments, start, end, out);
+      return;
+    }
+    checkSegmentBatch(segments, start, end, out.length);
+    for (let i = start, o = start * 6; i < end; i++, o += 6) {
+      out[i] = this.segmentFraction(segments[o]!, segments[o + 1]!, segments[o + 2]!, segments[o + 3]!, segments[o + 4]!, segments[o + 5]!);
+    }
   }
 
   /** `segmentFraction` through the rule-exact `segmentCol`: the oracle the fast walk is checked against. */

@@ -34,17 +34,18 @@ export class SegmentStopWalker {
    * Per cell (global index): the first tile of a flat stack (the cell is not halved and every tile of its
    * stack has flat planes), whose part test needs no sloped height and no plane corner; −1 for any other cell.
    */
-  private readonly flatStack: Int32Array;
+  readonly flatStack: Int32Array;
   /**
    * Per cell: an open span (low, high) of y such that every part of a walk in the cell with both ends strictly
    * inside it gets through: the cell lies inside the bounds on x and z, and the span is within the first
    * tile's (of each half's, in a halved cell) `tileOpenSpan`. Other cells hold an empty span (low 2^31 − 1,
    * high −2^31).
    */
-  private readonly openLow: Int32Array;
-  private readonly openHigh: Int32Array;
+  readonly openLow: Int32Array;
+  /** Per cell: the high end of its open span (see `openLow`). */
+  readonly openHigh: Int32Array;
   /** Per tile: 1 when both its planes are flat. */
-  private readonly flatTile: Uint8Array;
+  readonly flatTile: Uint8Array;
   // The last start queried (after toS32) and its tile: the query's tile index, −1 when not open.
   private lastX = 0;
   private lastY = 0;

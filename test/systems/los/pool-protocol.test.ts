@@ -149,15 +149,18 @@ describe('LosPool: one call at a time, and failures', () => {
     const pool = await LosPool.create(demoSource(kind), 3);
     try {
       await pool.run(seg, newLosOutput(count));
-      const w = pool.world as { segmentFraction: (...a: number[]) => number };
+      // The world's walk fails, one segment at a time and in batches (a Rugrats world has both).
+      const w = pool.world as { segmentFraction: (...a: number[]) => number; segmentFractions?: (...a: unknown[]) => void };
       const own = w.segmentFraction;
-      w.segmentFraction = () => {
+      const ownMany = w.segmentFractions;
+      w.segmentFraction = w.segmentFractions = () => {
         throw new Error('a slice that fails');
       };
       expect(() => pool.runShared(count, newLosOutput(count))).toThrow('a slice that fails');
       // Both workers are done with that batch before the call returns.
       expect(Atomics.load(insides(pool).control, CTRL_DONE)).toBe(2);
       w.segmentFraction = own;
+      w.segmentFractions = ownMany;
       const out = newLosOutput(count);
       pool.runShared(count, out);
       agree(out);
