@@ -1,7 +1,9 @@
 /**
  * Compiling a WebAssembly kernel carried in a module of the package as base64 (see scripts/wasm-kernels.mjs):
- * once per process, lazily, remembering why an engine could not.
+ * once per process, lazily, remembering why an engine could not; and running a batch of segments through a
+ * kernel in chunks.
  */
+import { checkSegmentBatch } from './world.js';
 
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const s = atob(text);
@@ -38,4 +40,21 @@ export function lazyWasmModule(base64: string): LazyWasmModule {
     },
     error: () => why,
   };
+}
+
+/**
+ * A batch through a kernel in chunks: segments `[start, end)` of `segments` (6 doubles each) are copied into the
+ * kernel's `segmentView` (room for `outView.length` segments) a chunk at a time, `walk(m)` answers the chunk's
+ * `m` segments into `outView`, and the answers are copied into `out` at the segments' own places. The batch is
+ * checked first (`checkSegmentBatch`).
+ */
+export function walkInChunks(segments: Float64Array, start: number, end: number, out: Float64Array, segmentView: Float64Array, outView: Float64Array, walk: (m: number) => void): void {
+  checkSegmentBatch(segments, start, end, out.length);
+  const chunk = outView.length;
+  for (let s = start; s < end; s += chunk) {
+    const m = Math.min(chunk, end - s);
+    segmentView.set(segments.subarray(s * 6, (s + m) * 6));
+    walk(m);
+    out.set(m === chunk ? outView : outView.subarray(0, m), s);
+  }
 }

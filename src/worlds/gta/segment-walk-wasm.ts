@@ -9,8 +9,7 @@
  */
 import { GTA_WALK_WASM } from './walk-kernel-bytes.js';
 import type { SceneKernelTables } from './segment-kernel.js';
-import { checkSegmentBatch } from '../world.js';
-import { lazyWasmModule } from '../wasm-module.js';
+import { lazyWasmModule, walkInChunks } from '../wasm-module.js';
 
 /** Segments per kernel call: the batch is copied into the kernel's memory in chunks of this many. */
 export const GTA_WASM_CHUNK = 4096;
@@ -50,6 +49,8 @@ export class WasmSceneWalker {
   private readonly outAt: number;
   private readonly segmentView: Float64Array;
   private readonly outView: Float64Array;
+  /** One kernel call over the chunk in the kernel's memory. */
+  private readonly walkChunk = (m: number): void => this.kernel.walkMany(this.segmentsAt, this.outAt, m);
 
   /**
    * @param module the compiled kernel (`gtaWalkWasmModule`)
@@ -162,14 +163,6 @@ export class WasmSceneWalker {
 
   /** `ColScene.segmentFractions` (no broad phase): every segment of `segments[start..end)` answered into `out`, bit for bit. */
   segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
-    checkSegmentBatch(segments, start, end, out.length);
-    const segs = this.segmentView;
-    const ans = this.outView;
-    for (let s = start; s < end; s += GTA_WASM_CHUNK) {
-      const m = Math.min(GTA_WASM_CHUNK, end - s);
-      segs.set(segments.subarray(s * 6, (s + m) * 6));
-      this.kernel.walkMany(this.segmentsAt, this.outAt, m);
-      out.set(m === GTA_WASM_CHUNK ? ans : ans.subarray(0, m), s);
-    }
+    walkInChunks(segments, start, end, out, this.segmentView, this.outView, this.walkChunk);
   }
 }

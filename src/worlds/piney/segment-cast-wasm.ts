@@ -7,8 +7,7 @@
  */
 import { PINEY_CAST_WASM } from './cast-kernel-bytes.js';
 import { CELLS, CELL_UNITS, CHIPS } from './field-state.js';
-import { checkSegmentBatch } from '../world.js';
-import { lazyWasmModule } from '../wasm-module.js';
+import { lazyWasmModule, walkInChunks } from '../wasm-module.js';
 
 /** Segments per kernel call: the batch is copied into the kernel's memory in chunks of this many. */
 export const WASM_CHUNK = 4096;
@@ -43,6 +42,8 @@ export class WasmFieldCaster {
   private readonly restAt: number;
   private readonly segmentView: Float64Array;
   private readonly outView: Float64Array;
+  /** One kernel call over the chunk in the kernel's memory. */
+  private readonly castChunk = (m: number): void => this.kernel.castMany(this.segmentsAt, this.outAt, this.restAt, m);
 
   /**
    * @param module the compiled kernel (`pineyCastWasmModule`)
@@ -83,14 +84,6 @@ export class WasmFieldCaster {
 
   /** `FieldSegmentCaster.castMany`: every segment of `segments[start..end)` answered into `out`, bit for bit. */
   castMany(segments: Float64Array, start: number, end: number, out: Float64Array): void {
-    checkSegmentBatch(segments, start, end, out.length);
-    const segs = this.segmentView;
-    const ans = this.outView;
-    for (let s = start; s < end; s += WASM_CHUNK) {
-      const m = Math.min(WASM_CHUNK, end - s);
-      segs.set(segments.subarray(s * 6, (s + m) * 6));
-      this.kernel.castMany(this.segmentsAt, this.outAt, this.restAt, m);
-      out.set(m === WASM_CHUNK ? ans : ans.subarray(0, m), s);
-    }
+    walkInChunks(segments, start, end, out, this.segmentView, this.outView, this.castChunk);
   }
 }

@@ -9,7 +9,7 @@
 import { RUGRATS_WALK_WASM } from './walk-kernel-bytes.js';
 import type { ColIndex } from './col-index.js';
 import type { SegmentStopWalker } from './segment-stop.js';
-import { checkSegmentBatch } from '../world.js';
+import { lazyWasmModule, walkInChunks } from '../wasm-module.js';
 
 /** Segments per kernel call: the batch is copied into the kernel's memory in chunks of this many. */
 export const WASM_CHUNK = 4096;
@@ -22,30 +22,16 @@ interface WalkExports {
   walkMany(segmentsAt: number, outAt: number, n: number): void;
 }
 
-// undefined: not tried yet; null: this engine cannot compile it (the reason in compileError).
-let compiled: WebAssembly.Module | null | undefined;
-let compileError = '';
+const kernelModule = lazyWasmModule(RUGRATS_WALK_WASM);
 
 /** The compiled kernel, or null when this engine cannot compile it (`rugratsWalkWasmError` says why). */
 export function rugratsWalkWasmModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    try {
-      if (typeof WebAssembly !== 'object') throw new Error('this engine has no WebAssembly');
-      const s = atob(RUGRATS_WALK_WASM);
-      const bytes = new Uint8Array(s.length);
-      for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
-      compiled = new WebAssembly.Module(bytes);
-    } catch (e) {
-      compiled = null;
-      compileError = e instanceof Error ? e.message : String(e);
-    }
-  }
-  return compiled;
+  return kernelModule.module();
 }
 
 /** Why the kernel did not compile ('' when it did or was not tried). */
 export function rugratsWalkWasmError(): string {
-  return compileError;
+  return kernelModule.error();
 }
 
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
@@ -57,6 +43,8 @@ export class WasmLevelWalker {
   private readonly outAt: number;
   private readonly segmentView: Float64Array;
   private readonly outView: Float64Array;
+  /** One kernel call over the chunk in the kernel's memory. */
+  private readonly walkChunk = (m: number): void => this.kernel.walkMany(this.segmentsAt, this.outAt, m);
 
   /**
    * @param module the compiled kernel (`rugratsWalkWasmModule`)
@@ -98,14 +86,6 @@ export class WasmLevelWalker {
 
   /** `RugratsWorld.segmentFraction` of every segment of `segments[start..end)`, answered into `out`, bit for bit. */
   walkMany(segments: Float64Array, start: number, end: number, out: Float64Array): void {
-    checkSegmentBatch(segments, start, end, out.length);
-    const segs = this.segmentView;
-    const ans = this.outView;
-    for (let s = start; s < end; s += WASM_CHUNK) {
-      const m = Math.min(WASM_CHUNK, end - s);
-      segs.set(segments.subarray(s * 6, (s + m) * 6));
-      this.kernel.walkMany(this.segmentsAt, this.outAt, m);
-      out.set(m === WASM_CHUNK ? ans : ans.subarray(0, m), s);
-    }
+    walkInChunks(segments, start, end, out, this.segmentView, this.outView, this.walkChunk);
   }
 }
