@@ -26,10 +26,12 @@ each pair of agents within --range metres (default 20) looks eye to eye (eyes at
 through the world's segmentFraction: the visibility matrix, on --threads threads (default 1; each thread
 finds and casts the pairs of a slice of the agents). Only the matrices are timed: finding the pairs and
 casting them.
---wasm: whether the world's segment walk runs in WebAssembly where it has a kernel (the Piney field, Rugrats
-levels): off, on (an error when this engine cannot compile it) or auto (the default: where it was measured
-faster: the Piney cast on V8 and SpiderMonkey, the Rugrats walk on V8, SpiderMonkey and JavaScriptCore).
-The answers and the checksum are the same either way.
+--wasm: whether the world's segment walk runs in WebAssembly where it has a kernel (the Piney field, GTA
+scenes that walk their placements in order, Rugrats levels), and so the pair walk over the agents on such a
+world: off, on (an error when this engine cannot compile it) or auto (the default: where it was measured
+faster: the Piney cast on V8 and SpiderMonkey, the other kernels on V8, SpiderMonkey and JavaScriptCore).
+The answers and the checksum are the same either way. "wasm" in the JSON says whether the segment walk ran
+in WebAssembly.
 --json prints one line:
   {"world","kind","agents","frames","threads","range","segments","visible","seconds","segmentsPerSecond",
    "matrixMs","checksum","wasm"}

@@ -55,10 +55,11 @@ options:
                     worker threads): every hash, draw, event and replay is the same for any N. auto, the
                     default, takes 1 for small runs (under 10,000 agents or 10 million agent-frames), else
                     the machine's cores up to 4
-  --wasm off|on|auto  whether the world's line-of-sight walk runs in WebAssembly where it has a kernel (the
-                    Piney field, Rugrats levels): on fails when this engine cannot compile it; auto, the
-                    default, takes it where it was measured faster (the Piney cast on V8 and SpiderMonkey, the
-                    Rugrats walk on V8, SpiderMonkey and JavaScriptCore). Every hash is the same either way
+  --wasm off|on|auto  whether the world's line-of-sight walks run in WebAssembly where it has kernels (the
+                    Piney field, GTA scenes that walk their placements in order, Rugrats levels; and the
+                    pair walk over agents on them): on fails when this engine cannot compile them; auto, the
+                    default, takes each where it was measured faster (the Piney cast on V8 and SpiderMonkey,
+                    the others on V8, SpiderMonkey and JavaScriptCore). Every hash is the same either way
   --synctest N      re-simulate the last N frames every frame and compare hashes (slow; exit 1 on a desync)
   --json            print the summary as one JSON line
 `;

@@ -84,8 +84,10 @@ export class AgentPairGrid {
 
   /**
    * Writes the segments and pairs of every pair within range from `cursor` on, at most `max`, rows below
-   * `rowEnd` only, exactly as the double loop does (see `pairSegments`); returns how many, the cursor moved on. Returns −1 without writing
-   * anything when the grid does not apply (the caller runs the double loop).
+   * `rowEnd` only, exactly as the double loop does (see `pairSegments`); returns how many, the cursor moved on.
+   * Returns −1 without writing anything when the grid does not apply (the caller runs the double loop). With
+   * `wasm` (the compiled pair-walk kernel, `pairWalkWasmModule`), the grid is walked in WebAssembly: the same
+   * pairs, segments and cursor.
    */
   walk(world: CollisionWorld, feet: ArrayLike<number>, n: number, eyeHeight: number, range: number, segments: Float64Array, pairs: Uint32Array, cursor: PairCursor, max: number, rowEnd = n - 1, wasm: WebAssembly.Module | null = null): number {
     const r2 = range * range;
@@ -101,7 +103,11 @@ export class AgentPairGrid {
 
     const eyes = this.eyes, cellOf = this.cellOf, order = this.order, start = this.cellStart;
     const w = this.w, h = this.h, reach = this.reach;
-    if (wasm !== null) return this.walkKernel(wasm, n, segments, pairs, cursor, max, rowEnd, r2);
+    // The kernel walks rows by 32-bit index: a cursor past the last row (nothing to walk) stays in JavaScript.
+    if (wasm !== null && cursor.i < n - 1 && Number.isInteger(max)) {
+      const k = this.walkKernel(wasm, n, segments, pairs, cursor, max, rowEnd, r2);
+      if (k >= 0) return k;
+    }
     if (this.row.length < n) this.row = new Int32Array(n);
     if (this.marks.length < (n >>> 5) + 1) this.marks = new Int32Array((n >>> 5) + 1);
     const row = this.row, marks = this.marks;
@@ -205,15 +211,30 @@ export class AgentPairGrid {
     return k;
   }
 
-  /** `walk` through the WebAssembly kernel (`module`) over the grid that stands: the same pairs and cursor. */
+  /**
+   * `walk` through the WebAssembly kernel (`module`) over the grid that stands: the same pairs and cursor; −1,
+   * with nothing written, when the kernel's memory cannot hold the grid. The cursor's row is below n − 1 and
+   * `max` is a whole number (the caller checks).
+   */
   private walkKernel(module: WebAssembly.Module, n: number, segments: Float64Array, pairs: Uint32Array, cursor: PairCursor, max: number, rowEnd: number, r2: number): number {
     const kernel = (this.kernel ??= new WasmPairWalk(module));
     if (this.kernelVersion !== this.version) {
-      kernel.load({ n, cells: this.w * this.h, eyes: this.eyes, sortedEyes: this.sortedEyes, order: this.order, cellOf: this.cellOf, cellStart: this.cellStart });
+      try {
+        kernel.load({ n, cells: this.w * this.h, eyes: this.eyes, sortedEyes: this.sortedEyes, order: this.order, cellOf: this.cellOf, cellStart: this.cellStart });
+      } catch (e) {
+        // The kernel's memory could not grow to this grid (the engine's limit): the JavaScript walks it.
+        if (!(e instanceof RangeError)) throw e;
+        this.kernel = null;
+        this.kernelVersion = -1;
+        return -1;
+      }
       this.kernelVersion = this.version;
     }
+    // As 32-bit integers that walk the same rows and columns: rows i < last (a fraction rounds up, a negative
+    // one walks none), columns from cursor.j (past n, none).
     const last = rowEnd < n - 1 ? rowEnd : n - 1;
-    const k = kernel.walk(cursor.i, cursor.j, n, last, max, this.w, this.h, this.reach, r2, this.kernelThrough, segments, pairs);
+    const lastRow = last > 0 ? Math.ceil(last) : 0;
+    const k = kernel.walk(cursor.i, cursor.j < n ? cursor.j : n, n, lastRow, max, this.w, this.h, this.reach, r2, this.kernelThrough, segments, pairs);
     cursor.i = kernel.nextI;
     cursor.j = kernel.nextJ;
     this.kernelThrough = kernel.through;

@@ -165,7 +165,8 @@ export function pairSegments(
   rowEnd = n - 1,
 ): number {
   if (!Number.isInteger(n) || n < 0 || feet.length < 3 * n) throw new RangeError(`need 3 numbers per agent for ${n} agents, got ${feet.length}`);
-  if (!(max >= 0) || segments.length < max * SEGMENT_STRIDE || pairs.length < max * 2) throw new RangeError(`room for ${max} pairs needed`);
+  if (!Number.isInteger(max) || max < 0) throw new RangeError(`max must be a whole number of pairs, got ${max}`);
+  if (segments.length < max * SEGMENT_STRIDE || pairs.length < max * 2) throw new RangeError(`room for ${max} pairs needed`);
   const k = pairGrid.walk(world, feet, n, eyeHeight, range, segments, pairs, cursor, max, rowEnd, pairWalkKernelFor(world));
   return k >= 0 ? k : pairSegmentsReference(world, feet, n, eyeHeight, range, segments, pairs, cursor, max, rowEnd);
 }

@@ -43,10 +43,15 @@ export interface PairGridArrays {
   n: number;
   /** Cells (w × h). */
   cells: number;
+  /** Each agent's eye (x, y, z), in index order. */
   eyes: Float64Array;
+  /** The eyes in cell order (entry p is agent order[p]'s). */
   sortedEyes: Float64Array;
+  /** The agent at each place of cell order. */
   order: Int32Array;
+  /** Each agent's cell, or −1 when it is not finite (in no cell). */
   cellOf: Int32Array;
+  /** Where each cell's agents start in cell order (one more entry: the end of the last cell). */
   cellStart: Int32Array;
 }
 
@@ -74,11 +79,15 @@ export class WasmPairWalk {
     this.kernel = new WebAssembly.Instance(module, {}).exports as unknown as PairWalkExports;
   }
 
-  /** Copies a grid's arrays in (growing the memory when they do not fit): the walks after this read them. */
+  /**
+   * Copies a grid's arrays in (growing the memory when they do not fit): the walks after this read them. Throws
+   * a RangeError when the memory cannot grow that far (the caller then walks in JavaScript).
+   */
   load(g: PairGridArrays): void {
     const k = this.kernel;
     if (g.n > this.agents || g.cells > this.cells) {
-      const n = Math.max(g.n, this.agents), cells = Math.max(g.cells, this.cells);
+      // Room for half as many again, so a crowd that grows a little at a time lays out anew only now and then.
+      const n = Math.max(g.n > this.agents ? Math.ceil(g.n * 1.5) : 0, this.agents), cells = Math.max(g.cells > this.cells ? Math.ceil(g.cells * 1.5) : 0, this.cells);
       let at = align16(k.heapBase());
       const take = (bytes: number): number => {
         const here = at;

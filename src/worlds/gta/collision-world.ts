@@ -116,11 +116,11 @@ export class GtaWorld implements CollisionWorld {
    */
   setWasm(mode: WasmMode): boolean {
     checkWasmMode(mode, 'GtaWorld.setWasm');
-    this.mode = mode;
     const use = this.scene.broad === null && (mode === 'on' || (mode === 'auto' && wasmAutoChoiceFor('gta-walk', true)));
     const module = use ? gtaWalkWasmModule() : null;
     if (use && module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${gtaWalkWasmError()}`);
     this.wasmModule = module;
+    this.mode = mode;
     return module !== null;
   }
 

@@ -154,11 +154,11 @@ export class PineyWorld implements CollisionWorld {
    */
   setWasm(mode: WasmMode): boolean {
     checkWasmMode(mode, 'PineyWorld.setWasm');
-    this.mode = mode;
     // auto: only where the kernel was measured faster (wasmAutoChoice); then, as on, only if it compiles.
     const module = mode === 'off' || (mode === 'auto' && !wasmAutoChoice(true)) ? null : pineyCastWasmModule();
     if (module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${pineyCastWasmError()}`);
     this.wasmCaster = module === null ? null : (this.wasmCaster ?? new WasmFieldCaster(module, this.heights, this.caster.squareTop, this.blocker, this.blockerTop, this.maxTop));
+    this.mode = mode;
     return this.wasmCaster !== null;
   }
 

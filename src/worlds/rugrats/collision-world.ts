@@ -98,11 +98,11 @@ export class RugratsWorld implements CollisionWorld {
    */
   setWasm(mode: WasmMode): boolean {
     checkWasmMode(mode, 'RugratsWorld.setWasm');
-    this.mode = mode;
     // auto: only where the kernel was measured faster (wasmAutoChoiceFor); then, as on, only if it compiles.
     const module = mode === 'off' || (mode === 'auto' && !wasmAutoChoiceFor('rugrats-walk', true)) ? null : rugratsWalkWasmModule();
     if (module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${rugratsWalkWasmError()}`);
     this.wasmWalker = module === null ? null : (this.wasmWalker ?? new WasmLevelWalker(module, this.walker));
+    this.mode = mode;
     return this.wasmWalker !== null;
   }
 

@@ -286,6 +286,35 @@ describe('the pair walk in WebAssembly', () => {
     expect(wasmAutoChoiceFor('pair-walk', false, 'v8')).toBe(false);
   });
 
+  it('gives the JavaScript walk\'s pairs and cursor for cursors and row ends past 32 bits, fractions and negatives', () => {
+    const module = pairWalkWasmModule();
+    const world = worldWithUp(2, 1);
+    const big = fc.constantFrom(2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 53);
+    fc.assert(
+      fc.property(
+        crowd,
+        fc.oneof(fc.record({ i: fc.integer({ min: 0, max: 270 }), j: fc.integer({ min: 0, max: 270 }) }), fc.record({ i: fc.oneof(big, fc.integer({ min: 0, max: 270 })), j: fc.oneof(big, fc.integer({ min: 0, max: 270 })) })),
+        fc.oneof(fc.integer({ min: -5, max: 300 }), fc.double({ min: -10, max: 300, noNaN: true }), fc.constantFrom(-(2 ** 32) + 5, 2 ** 31, 2 ** 32 + 3, Infinity, -Infinity)),
+        fc.integer({ min: 0, max: 500 }),
+        ({ n, feet }, from, rowEnd, max) => {
+          const a = new AgentPairGrid(), b = new AgentPairGrid();
+          const segA = new Float64Array(max * 6), segB = new Float64Array(max * 6);
+          const pA = new Uint32Array(max * 2), pB = new Uint32Array(max * 2);
+          const cA = { ...from }, cB = { ...from };
+          const ka = a.walk(world, feet, n, 1, 30, segA, pA, cA, max, rowEnd);
+          const kb = b.walk(world, feet, n, 1, 30, segB, pB, cB, max, rowEnd, module);
+          return ka === kb && same(segA, segB, Math.max(0, ka) * 6) && same(pA, pB, Math.max(0, ka) * 2) && cA.i === cB.i && cA.j === cB.j;
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('pairSegments refuses a max that is not a whole number', () => {
+    const world = worldWithUp(2, 1);
+    for (const max of [2.5, -1, NaN]) expect(() => pairSegments(world, new Float64Array(300), 100, 1, 30, new Float64Array(60), new Uint32Array(20), { i: 0, j: 1 }, max)).toThrow(/max must be a whole number of pairs/);
+  });
+
   it('gives the JavaScript walk\'s pairs when one call takes several of its chunks, whole and in batches', () => {
     const module = pairWalkWasmModule();
     expect(module, 'the kernel compiles in Node').not.toBeNull();
