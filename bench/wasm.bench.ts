@@ -4,7 +4,8 @@
  * pairs and casting them), and the cast alone over one frame's pairs (`segmentFractions` of the whole frame's
  * segments). Each round times JavaScript then WebAssembly or the other way round (the order alternates), on the
  * same frame; the figures are medians of the rounds, CPU time beside the wall clock. Every answer is checked
- * equal between the two, bit for bit.
+ * equal between the two, bit for bit. The matrix's pairs follow the world's mode too, so its "WebAssembly" figure
+ * is the pair walk's kernel and the cast's together.
  *
  * And the GTA town's segment walk: the line-of-sight segments of agent pairs within 20 m (the `los batch`
  * bench's set, 400 agents), `segmentFractions` of them all per round, JavaScript and WebAssembly alternating.
@@ -12,6 +13,9 @@
  * 'los wasm rugrats': the Rugrats walk's kernel against its JavaScript walk the same way, on the segments of
  * line of sight between agents within 20 m on the demo level, eye to eye (`agentPairSegments`, the peers
  * bench's scene of 450 agents): `segmentFractions` of the whole set each round, the order alternating.
+ *
+ * 'los wasm pairs': the pair walk alone, kernel against JavaScript, on one frame of the 10,000-agent matrix on
+ * the Piney field and on the GTA town.
  */
 import { performance } from 'node:perf_hooks';
 import type { Bench, BenchResult } from './harness.js';
@@ -21,7 +25,9 @@ import { defaultSettingsFor, simulationFromSettings } from '../src/scenarios/bui
 import { losBatch, newLosOutput, pairSegments, SEGMENT_STRIDE } from '../src/systems/los/los-batch.js';
 import { eyeHeight } from '../src/systems/los-system.js';
 import { jsEngine } from '../src/worlds/wasm-mode.js';
-import { agentPairSegments } from './los.bench.js';
+import { agentPairSegments, matrixScene } from './los.bench.js';
+import { AgentPairGrid } from '../src/systems/los/agent-pairs.js';
+import { pairWalkWasmError, pairWalkWasmModule } from '../src/systems/los/pair-walk-wasm.js';
 
 /** Rounds (frames) of the comparison, after two of warm-up. */
 export const WASM_ROUNDS = 9;
@@ -39,20 +45,21 @@ function timed(fn: () => void): { wall: number; cpu: number } {
   return { wall: performance.now() - t0, cpu: (cu.user + cu.system) / 1000 };
 }
 
-/** The Rugrats walk: kernel against JavaScript on the demo level's agent-pair segments (see the module comment). */
-function rugratsWalk(): BenchResult[] {
+/**
+ * A world's segment walk, kernel against JavaScript, on its agent-pair segments (`agents` scattered, pairs
+ * within 20 m): `passes` passes over the set a round, the order alternating, every answer compared bit for bit.
+ */
+function walkComparison(label: 'rugrats' | 'gta', agents: number, passes: number): BenchResult[] {
   const loadBefore = loadNote();
-  const world = openBenchWorld(LOS_WORLDS.rugrats).world;
-  if (!world.setWasm || !world.segmentFractions) throw new Error('the Rugrats world has no WebAssembly kernel');
-  const segments = agentPairSegments(world, RUGRATS_WASM_AGENTS);
+  const world = openBenchWorld(LOS_WORLDS[label]).world;
+  if (!world.setWasm || !world.segmentFractions) throw new Error(`the ${label} world has no WebAssembly kernel`);
+  const segments = agentPairSegments(world, agents);
   const count = segments.length / SEGMENT_STRIDE;
   const answers = { js: new Float64Array(count), wasm: new Float64Array(count) };
   const fig = { js: { w: [] as number[], c: [] as number[] }, wasm: { w: [] as number[], c: [] as number[] } };
-  // Rounds of several passes each, so a round is long enough to time.
-  const passes = 5;
   for (let round = 0; round < WASM_ROUNDS + 2; round++) {
     for (const mode of round % 2 === 0 ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const)) {
-      world.setWasm(mode === 'js' ? 'off' : 'on');
+      if (world.setWasm(mode === 'js' ? 'off' : 'on') !== (mode === 'wasm')) throw new Error(`the ${label} world did not take the WebAssembly walk`);
       const t = timed(() => {
         for (let p = 0; p < passes; p++) world.segmentFractions!(segments, 0, count, answers[mode]);
       });
@@ -61,17 +68,65 @@ function rugratsWalk(): BenchResult[] {
       fig[mode].c.push(t.cpu);
     }
     const wj = new Uint32Array(answers.js.buffer), ww = new Uint32Array(answers.wasm.buffer);
-    for (let i = 0; i < wj.length; i++) if (wj[i] !== ww[i]) throw new Error(`WebAssembly and JavaScript disagree at segment ${i >> 1} of round ${round}`);
+    for (let i = 0; i < wj.length; i++) if (wj[i] !== ww[i]) throw new Error(`WebAssembly and JavaScript disagree at ${label} segment ${i >> 1} of round ${round}`);
   }
   let hits = 0;
   for (let i = 0; i < count; i++) if (answers.js[i]! >= 0) hits++;
   world.setWasm('auto');
   const perSeg = (ms: number): number => (ms * 1e6) / (passes * count);
-  const note = `${count} segments (${hits} stopped), ${WASM_ROUNDS} rounds of ${passes} passes alternating, medians; engine ${jsEngine()}; load average ${loadBefore} before, ${loadNote()} after`;
+  const note = `${count} agent-pair segments within 20 m (${hits} stopped), ${WASM_ROUNDS} rounds of ${passes} passes alternating, medians; engine ${jsEngine()}; load average ${loadBefore} before, ${loadNote()} after`;
   return [
-    { name: 'los wasm rugrats: the walk, JavaScript', value: perSeg(med(fig.js.c)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(fig.js.w)).toFixed(1)}; ${note}` },
-    { name: 'los wasm rugrats: the walk, WebAssembly', value: perSeg(med(fig.wasm.c)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(fig.wasm.w)).toFixed(1)}; every answer the same bits (checked)` },
-    { name: 'los wasm rugrats: the walk, WebAssembly ÷ JavaScript (CPU)', value: med(fig.wasm.c) / med(fig.js.c), unit: '×', note: 'below 1: the kernel is faster on this engine' },
+    { name: `los wasm ${label}: the walk, JavaScript`, value: perSeg(med(fig.js.c)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(fig.js.w)).toFixed(1)}; ${note}` },
+    { name: `los wasm ${label}: the walk, WebAssembly`, value: perSeg(med(fig.wasm.c)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(fig.wasm.w)).toFixed(1)}; every answer the same bits (checked)` },
+    { name: `los wasm ${label}: the walk, WebAssembly ÷ JavaScript (CPU)`, value: med(fig.wasm.c) / med(fig.js.c), unit: '×', note: 'below 1: the kernel is faster on this engine' },
+  ];
+}
+
+/**
+ * The pair walk, kernel against JavaScript, on one frame of the 10,000-agent matrix on a world (`matrixScene`):
+ * the whole frame's pairs walked in batches as `retrosim los` does, each round in both walks, the order
+ * alternating; every pair and segment compared.
+ */
+function pairComparison(kind: 'piney' | 'gta'): BenchResult[] {
+  const loadBefore = loadNote();
+  const scene = matrixScene(kind);
+  for (let f = 0; f < 3; f++) scene.step();
+  const module = pairWalkWasmModule();
+  if (module === null) throw new Error(`the pair-walk kernel does not compile here: ${pairWalkWasmError()}`);
+  const batch = 1 << 16;
+  const bufs = { js: { seg: new Float64Array(batch * 6), pairs: new Uint32Array(batch * 2), grid: new AgentPairGrid() }, wasm: { seg: new Float64Array(batch * 6), pairs: new Uint32Array(batch * 2), grid: new AgentPairGrid() } };
+  const n = scene.agents;
+  let total = 0;
+  const frame = (mode: 'js' | 'wasm'): number => {
+    const b = bufs[mode];
+    const cursor = { i: 0, j: 1 };
+    let count = 0;
+    while (cursor.i < n - 1) count += b.grid.walk(scene.world, scene.feet, n, scene.eye, scene.range, b.seg, b.pairs, cursor, batch, n - 1, mode === 'wasm' ? module : null);
+    return count;
+  };
+  const fig = { js: { w: [] as number[], c: [] as number[] }, wasm: { w: [] as number[], c: [] as number[] } };
+  for (let round = 0; round < WASM_ROUNDS + 2; round++) {
+    const counts = { js: 0, wasm: 0 };
+    for (const mode of round % 2 === 0 ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const)) {
+      const t = timed(() => {
+        counts[mode] = frame(mode);
+      });
+      if (round < 2) continue;
+      fig[mode].w.push(t.wall);
+      fig[mode].c.push(t.cpu);
+    }
+    // The last batch of each walk, compared (every batch is compared by the tests; this guards the bench).
+    const last = counts.js % batch || batch;
+    if (counts.js !== counts.wasm) throw new Error(`pair walks disagree: ${counts.js} pairs in JavaScript, ${counts.wasm} in WebAssembly`);
+    for (let i = 0; i < 2 * last; i++) if (bufs.js.pairs[i] !== bufs.wasm.pairs[i]) throw new Error(`pair walks disagree at pair ${i >> 1} of the last batch`);
+    for (let i = 0; i < 6 * last; i++) if (!Object.is(bufs.js.seg[i], bufs.wasm.seg[i])) throw new Error(`pair walks disagree at segment ${(i / 6) | 0} of the last batch`);
+    total = counts.js;
+  }
+  const note = `${n} agents, ${total} pairs a frame, ${WASM_ROUNDS} rounds alternating, medians; engine ${jsEngine()}; load average ${loadBefore} before, ${loadNote()} after`;
+  return [
+    { name: `los wasm pairs ${kind}: a frame, JavaScript`, value: med(fig.js.c), unit: 'ms', note: `CPU time; wall ${med(fig.js.w).toFixed(2)}; ${note}` },
+    { name: `los wasm pairs ${kind}: a frame, WebAssembly`, value: med(fig.wasm.c), unit: 'ms', note: `CPU time; wall ${med(fig.wasm.w).toFixed(2)}` },
+    { name: `los wasm pairs ${kind}: WebAssembly ÷ JavaScript (CPU)`, value: med(fig.wasm.c) / med(fig.js.c), unit: '×', note: 'below 1: the kernel is faster on this engine' },
   ];
 }
 
@@ -159,44 +214,7 @@ export const benches: Bench[] = [
       ];
     },
   },
-  {
-    name: 'los wasm gta',
-    run(): BenchResult[] {
-      const loadBefore = loadNote();
-      const world = openBenchWorld(LOS_WORLDS.gta).world;
-      if (!world.setWasm || !world.segmentFractions) throw new Error('the GTA town has no WebAssembly kernel');
-      const seg = agentPairSegments(world, 400);
-      const n = seg.length / SEGMENT_STRIDE;
-      const answers = { js: new Float64Array(n), wasm: new Float64Array(n) };
-      const cpu = { js: [] as number[], wasm: [] as number[] };
-      const wall = { js: [] as number[], wasm: [] as number[] };
-      // Each round answers the whole set a few times (one pass is short), in both orders by turns.
-      const passes = 20;
-      for (let round = 0; round < WASM_ROUNDS + 2; round++) {
-        for (const mode of round % 2 === 0 ? (['js', 'wasm'] as const) : (['wasm', 'js'] as const)) {
-          if (world.setWasm(mode === 'js' ? 'off' : 'on') !== (mode === 'wasm')) throw new Error('the GTA town did not take the WebAssembly walk');
-          const t0 = performance.now();
-          const c0 = process.cpuUsage();
-          for (let p = 0; p < passes; p++) world.segmentFractions(seg, 0, n, answers[mode]);
-          const cu = process.cpuUsage(c0);
-          if (round < 2) continue;
-          wall[mode].push(performance.now() - t0);
-          cpu[mode].push((cu.user + cu.system) / 1000);
-        }
-        const wj = new Uint32Array(answers.js.buffer), ww = new Uint32Array(answers.wasm.buffer);
-        for (let i = 0; i < 2 * n; i++) if (wj[i] !== ww[i]) throw new Error(`WebAssembly and JavaScript disagree at GTA segment ${i >> 1} of round ${round}`);
-      }
-      world.setWasm('auto');
-      const perSeg = (ms: number): number => (ms * 1e6) / (n * passes);
-      let visible = 0;
-      for (let i = 0; i < n; i++) if (answers.js[i]! < 0) visible++;
-      const note = `${n} agent-pair segments within 20 m on the town (${visible} clear), ${passes} passes a round, ${WASM_ROUNDS} rounds alternating, medians; engine ${jsEngine()}; load average ${loadBefore} before, ${loadNote()} after`;
-      return [
-        { name: 'los wasm gta: the walk, JavaScript', value: perSeg(med(cpu.js)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(wall.js)).toFixed(1)}; ${note}` },
-        { name: 'los wasm gta: the walk, WebAssembly', value: perSeg(med(cpu.wasm)), unit: 'ns/segment', note: `CPU time; wall ${perSeg(med(wall.wasm)).toFixed(1)}; every answer the same bits (checked)` },
-        { name: 'los wasm gta: the walk, WebAssembly ÷ JavaScript (CPU)', value: med(cpu.wasm) / med(cpu.js), unit: '×', note: 'below 1: the kernel is faster on this engine' },
-      ];
-    },
-  },
-  { name: 'los wasm rugrats', run: rugratsWalk },
+  { name: 'los wasm gta', run: () => walkComparison('gta', 400, 20) },
+  { name: 'los wasm rugrats', run: () => walkComparison('rugrats', RUGRATS_WASM_AGENTS, 5) },
+  { name: 'los wasm pairs', run: () => [...pairComparison('piney'), ...pairComparison('gta')] },
 ];
