@@ -61,7 +61,7 @@ function peersGoal(kind: 'rugrats' | 'gta', world: string): Goal {
     title: `line of sight ÷ the faster peer (Rapier, three-mesh-bvh), ${world}, ≥ ${ratio} on 1 and on 2 threads`,
     figures: [`ours ÷ faster peer ${kind} 1 thread`, `ours ÷ faster peer ${kind} 2 threads`],
     measure: () => peerFigures(kind),
-    profileTitle: `our line of sight over the peers' ${world} segments on one thread, ${PROFILED_PEER_PASSES} passes`,
+    profileTitle: `our line of sight on one thread over the segments the peers cast on ${world}, ${PROFILED_PEER_PASSES} passes`,
     async profileWork() {
       const world = openBenchWorld(LOS_WORLDS[kind]).world;
       const seg = agentPairSegments(world, PEER_SCENE_AGENTS[kind]);
