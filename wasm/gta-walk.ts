@@ -22,6 +22,11 @@
 
 /** Depth of the walk's stack (as the JavaScript's); a push beyond it is dropped there, and here. */
 const STACK_SIZE: i32 = 256;
+
+/** The walk's stack size, for the loader to check its layout against. */
+export function stackSize(): i32 {
+  return STACK_SIZE;
+}
 const PACK_NONE: i32 = 0x7fffffff;
 const GRID_MAX_SEGMENT_CELLS: i32 = 64;
 const GRID_MAX_EXTENT: f64 = 1073741824.0;

@@ -15,7 +15,7 @@ import { HIT_BOX, HIT_FACE, HIT_NONE, HIT_SPHERE, PACK_NONE, type ModelCollider 
 import { INFINITY_SLOT } from '../../numeric/special-doubles.js';
 
 /** Depth of the walk's stack (as a model's own walk). */
-const STACK_SIZE = 256;
+export const STACK_SIZE = 256;
 /** Most placements the grid over placements takes (a bit each per cell); above, every placement is tried. */
 export const GRID_MAX_PLACEMENTS = 256;
 /**

@@ -8,7 +8,7 @@
  * copied into its memory.
  */
 import { GTA_WALK_WASM } from './walk-kernel-bytes.js';
-import type { SceneKernelTables } from './segment-kernel.js';
+import { STACK_SIZE, type SceneKernelTables } from './segment-kernel.js';
 import { lazyWasmModule, walkInChunks } from '../wasm-module.js';
 
 /** Segments per kernel call: the batch is copied into the kernel's memory in chunks of this many. */
@@ -18,6 +18,7 @@ export const GTA_WASM_CHUNK = 4096;
 interface WalkExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
+  stackSize(): number;
   init(headerAt: number): void;
   walkMany(segmentsAt: number, outAt: number, n: number): void;
 }
@@ -37,8 +38,8 @@ export function gtaWalkWasmError(): string {
 /** The kernel's header: i32 entries in this order, then from HEADER_F64 bytes on the f64 ones (wasm/gta-walk.ts). */
 const HEADER_F64 = 128;
 const HEADER_BYTES = 256;
-/** Entries of the walk's stack, and one spare slot (the kernel's STACK_SIZE + 1). */
-const STACK_SLOTS = 257;
+/** Entries of the walk's stack (the JavaScript walk's, which the kernel's must equal), and one spare slot. */
+const STACK_SLOTS = STACK_SIZE + 1;
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16;
 
@@ -58,6 +59,8 @@ export class WasmSceneWalker {
    */
   constructor(module: WebAssembly.Module, t: SceneKernelTables) {
     const kernel = new WebAssembly.Instance(module, {}).exports as unknown as WalkExports;
+    // The stack is laid out here for the kernel's size (and its spare slot).
+    if (kernel.stackSize() + 1 !== STACK_SLOTS) throw new Error(`the GTA walk kernel's stack (${kernel.stackSize()}) does not match its loader's (${STACK_SLOTS - 1})`);
     this.kernel = kernel;
     const headerAt = align16(kernel.heapBase());
     let at = headerAt + HEADER_BYTES;

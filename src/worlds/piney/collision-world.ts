@@ -94,6 +94,8 @@ export class PineyWorld implements CollisionWorld {
   /** The fast cast behind segmentFraction (the same answers as `cast`, its reference). */
   private readonly caster: FieldSegmentCaster;
   /** The same cast in WebAssembly, for batches, when the world's `WasmMode` chose it; null otherwise. */
+  /** The kernel this world runs (null: the JavaScript cast), and its instance, made on the first batch and kept. */
+  private wasmModule: WebAssembly.Module | null = null;
   private wasmCaster: WasmFieldCaster | null = null;
   private mode: WasmMode = 'auto';
   // The last cast's hit, kept in fields so segmentFraction allocates nothing.
@@ -157,9 +159,9 @@ export class PineyWorld implements CollisionWorld {
     // auto: only where the kernel was measured faster (wasmAutoChoice); then, as on, only if it compiles.
     const module = mode === 'off' || (mode === 'auto' && !wasmAutoChoice(true)) ? null : pineyCastWasmModule();
     if (module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${pineyCastWasmError()}`);
-    this.wasmCaster = module === null ? null : (this.wasmCaster ?? new WasmFieldCaster(module, this.heights, this.caster.squareTop, this.blocker, this.blockerTop, this.maxTop));
+    this.wasmModule = module;
     this.mode = mode;
-    return this.wasmCaster !== null;
+    return this.wasmModule !== null;
   }
 
   /** The mode last set (`setWasm`, or the constructor's `wasm`). */
@@ -169,7 +171,7 @@ export class PineyWorld implements CollisionWorld {
 
   /** Whether `segmentFractions` runs the WebAssembly kernel (see the constructor's `wasm`). */
   get wasmKernels(): boolean {
-    return this.wasmCaster !== null;
+    return this.wasmModule !== null;
   }
 
   /** GetHeight's triangle height at (x, y) (wrapped onto the torus), as a double. */
@@ -263,8 +265,10 @@ export class PineyWorld implements CollisionWorld {
 
   /** `segmentFraction` of a batch of segments, as stages over the batch (`FieldSegmentCaster.castMany`); the same answers. */
   segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
-    if (this.wasmCaster) this.wasmCaster.castMany(segments, start, end, out);
-    else this.caster.castMany(segments, start, end, out);
+    if (this.wasmModule !== null) {
+      this.wasmCaster ??= new WasmFieldCaster(this.wasmModule, this.heights, this.caster.squareTop, this.blocker, this.blockerTop, this.maxTop);
+      this.wasmCaster.castMany(segments, start, end, out);
+    } else this.caster.castMany(segments, start, end, out);
   }
 
   /** `segmentFraction` through the cast `segment` makes, testing every cell: the oracle of the fast cast. */

@@ -73,6 +73,8 @@ export class RugratsWorld implements CollisionWorld {
   /** vectorwalk's result and stop point alone (the line-of-sight path; `segmentCol` is its reference). */
   private readonly walker: SegmentStopWalker;
   /** The same walk in WebAssembly, for batches, when the world's `WasmMode` chose it; null otherwise. */
+  /** The kernel this world runs (null: the JavaScript walk), and its instance, made on the first batch and kept. */
+  private wasmModule: WebAssembly.Module | null = null;
   private wasmWalker: WasmLevelWalker | null = null;
   private mode: WasmMode = 'auto';
 
@@ -101,14 +103,14 @@ export class RugratsWorld implements CollisionWorld {
     // auto: only where the kernel was measured faster (wasmAutoChoiceFor); then, as on, only if it compiles.
     const module = mode === 'off' || (mode === 'auto' && !wasmAutoChoiceFor('rugrats-walk', true)) ? null : rugratsWalkWasmModule();
     if (module === null && mode === 'on') throw new Error(`the WebAssembly line-of-sight kernel does not compile on this engine: ${rugratsWalkWasmError()}`);
-    this.wasmWalker = module === null ? null : (this.wasmWalker ?? new WasmLevelWalker(module, this.walker));
+    this.wasmModule = module;
     this.mode = mode;
-    return this.wasmWalker !== null;
+    return this.wasmModule !== null;
   }
 
   /** Whether `segmentFractions` runs the WebAssembly kernel (see the constructor's `wasm`). */
   get wasmKernels(): boolean {
-    return this.wasmWalker !== null;
+    return this.wasmModule !== null;
   }
 
   /** The mode last set (`setWasm`, or the constructor's `wasm`). */
@@ -166,7 +168,8 @@ export class RugratsWorld implements CollisionWorld {
    * when the world's `WasmMode` chose it, else one segment after another; the same answers bit for bit.
    */
   segmentFractions(segments: Float64Array, start: number, end: number, out: Float64Array): void {
-    if (this.wasmWalker) {
+    if (this.wasmModule !== null) {
+      this.wasmWalker ??= new WasmLevelWalker(this.wasmModule, this.walker);
       this.wasmWalker.walkMany(segments, start, end, out);
       return;
     }
